@@ -1,0 +1,17 @@
+import { listingQuerySchema } from "@/lib/api/schemas";
+import { listingJson, listingHeaders } from "@/lib/listing/listing";
+import { notModified, readQuery } from "@/lib/http/params";
+import { json, text } from "@/lib/http/respond";
+import { agentRoute } from "@/lib/http/route";
+
+/** GET /api/v1/listing — the skills listing for the system prompt (§3); `?cap=&descMax=` render a what-if. */
+export const GET = agentRoute("read", async ({ req, app, auth }) => {
+  const query = readQuery(req, listingQuerySchema);
+  const { team } = auth;
+  const settings = { cap: query.cap ?? team.listingCap, descMax: query.descMax ?? team.descMax, loadHint: team.loadHint };
+  const listing = await app.catalogs.listing(team, settings);
+  const headers = listingHeaders(listing);
+  if (notModified(req, listing.etag)) return new Response(null, { status: 304, headers });
+  if (query.format === "json") return json(listingJson(listing, settings), 200, headers);
+  return text(listing.text, 200, headers);
+});

@@ -1,0 +1,19 @@
+import { agentRoute } from "@/lib/http/route";
+import { contentTypeOf, readSkillFile } from "@/lib/skills/files";
+import { parseSkillName } from "@/lib/skills/name";
+
+/** GET /api/v1/skills/<name>/files/<path> — one supporting file, byte for byte. */
+export const GET = agentRoute<{ name: string; path: string[] }>("read", async ({ params, app, auth }) => {
+  const name = parseSkillName(params.name);
+  const filePath = params.path.join("/");
+  const bytes = await readSkillFile(app.db, app.catalogs, auth.team, name, filePath);
+  return new Response(Buffer.from(bytes), {
+    headers: {
+      "content-type": contentTypeOf(filePath),
+      // Files are the team's data, not our pages: never rendered or sniffed on our origin.
+      "x-content-type-options": "nosniff",
+      "content-security-policy": "sandbox",
+      "content-disposition": "attachment",
+    },
+  });
+});

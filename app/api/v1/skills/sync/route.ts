@@ -1,0 +1,16 @@
+import { readSyncTree } from "@/lib/api/sync-body";
+import { describeCatalog } from "@/lib/skills/catalog";
+import { syncWorkspace } from "@/lib/skills/sync";
+import { json } from "@/lib/http/respond";
+import { agentRoute } from "@/lib/http/route";
+import { viewSkillRoute } from "../view-handler";
+
+/** POST /api/v1/skills/sync — replace the team's workspace tree (JSON or a .tar.gz), all or nothing. */
+export const POST = agentRoute("admin", async ({ req, app, auth }) => {
+  const files = await readSyncTree(req);
+  const { changes, catalog } = await syncWorkspace(app.db, app.catalogs, auth.team.id, files);
+  return json({ ...describeCatalog(catalog), changes });
+});
+
+/** A skill may be named "sync": GET still views it. */
+export const GET = viewSkillRoute;

@@ -1,0 +1,2 @@
+export * from "./teams";
+export * from "./skills";

@@ -1,0 +1,153 @@
+import { sql } from "drizzle-orm";
+import {
+  customType,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { teams, users } from "./teams";
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/** The team's workspace skill folders as of the last sync. Content lives in the versions table. */
+export const workspaceSkills = pgTable(
+  "workspace_skills",
+  {
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    currentVersion: integer("current_version").notNull(),
+    description: text("description").notNull(),
+    warnings: text("warnings").array().notNull().default(sql`'{}'::text[]`),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.name] })],
+);
+
+/**
+ * Every content a workspace skill has had. Rows outlive the folder: a folder removed and
+ * synced again continues its numbering, so a vN always means the same bytes.
+ */
+export const workspaceSkillVersions = pgTable(
+  "workspace_skill_versions",
+  {
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    version: integer("version").notNull(),
+    // SKILL.md = frontmatter || body, split where skill_view's body begins.
+    frontmatter: text("frontmatter").notNull(),
+    body: text("body").notNull(),
+    sha256: text("sha256").notNull(),
+    // Hash over SKILL.md and every supporting file: a sync bumps the version only when it changes.
+    treeSha256: text("tree_sha256").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.name, t.version] })],
+);
+
+export const workspaceSkillFiles = pgTable(
+  "workspace_skill_files",
+  {
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    path: text("path").notNull(),
+    content: bytea("content").notNull(),
+    size: integer("size").notNull(),
+    sha256: text("sha256").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.name, t.path] })],
+);
+
+export const learnedSkills = pgTable(
+  "learned_skills",
+  {
+    id: serial("id").primaryKey(),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    status: text("status", { enum: ["draft", "active", "archived"] }).notNull(),
+    currentVersion: integer("current_version").notNull(),
+    description: text("description").notNull(),
+    // Provenance (§6.3).
+    sourceKind: text("source_kind", { enum: ["agent", "user", "imported"] }).notNull(),
+    sourceRef: text("source_ref"),
+    reason: text("reason"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // One name, one place: a draft and an active skill never share a name; archived ones free it.
+    uniqueIndex("learned_skills_live_name_key").on(t.teamId, t.name).where(sql`status <> 'archived'`),
+  ],
+);
+
+export const learnedSkillVersions = pgTable(
+  "learned_skill_versions",
+  {
+    skillId: integer("skill_id")
+      .notNull()
+      .references(() => learnedSkills.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    frontmatter: text("frontmatter").notNull(),
+    body: text("body").notNull(),
+    sha256: text("sha256").notNull(),
+    authorUserId: integer("author_user_id").references(() => users.id, { onDelete: "set null" }),
+    authorKeyId: integer("author_key_id"),
+    authorSession: text("author_session"),
+    reason: text("reason"),
+    parentVersion: integer("parent_version"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.skillId, t.version] })],
+);
+
+export const skillViews = pgTable(
+  "skill_views",
+  {
+    id: serial("id").primaryKey(),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    skillName: text("skill_name").notNull(),
+    source: text("source").notNull(),
+    version: integer("version").notNull(),
+    keyId: integer("key_id"),
+    sessionId: text("session_id"),
+    viewedAt: timestamp("viewed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("skill_views_team_skill_time_idx").on(t.teamId, t.skillName, t.viewedAt)],
+);
+
+/** One row per catalog change: the listing's size over time for the budget page. */
+export const listingSnapshots = pgTable(
+  "listing_snapshots",
+  {
+    id: serial("id").primaryKey(),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    takenAt: timestamp("taken_at", { withTimezone: true }).notNull().defaultNow(),
+    cause: text("cause").notNull(),
+    chars: integer("chars").notNull(),
+    cap: integer("cap").notNull(),
+    total: integer("total").notNull(),
+    shown: integer("shown").notNull(),
+    droppedDescriptions: integer("dropped_descriptions").notNull(),
+    droppedEntries: integer("dropped_entries").notNull(),
+  },
+  (t) => [index("listing_snapshots_team_time_idx").on(t.teamId, t.takenAt)],
+);

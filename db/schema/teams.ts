@@ -1,0 +1,67 @@
+import { sql } from "drizzle-orm";
+import { boolean, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+
+export const users = pgTable(
+  "users",
+  {
+    id: serial("id").primaryKey(),
+    email: text("email").notNull(),
+    name: text("name"),
+    // scrypt hash in the form scrypt$N$r$p$salt$hash; null for GitHub-only people.
+    passwordHash: text("password_hash"),
+    githubId: text("github_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("users_email_key").on(t.email), uniqueIndex("users_github_id_key").on(t.githubId)],
+);
+
+export const teams = pgTable(
+  "teams",
+  {
+    id: serial("id").primaryKey(),
+    slug: text("slug").notNull(),
+    name: text("name").notNull(),
+    listingCap: integer("listing_cap").notNull().default(8000),
+    descMax: integer("desc_max").notNull().default(60),
+    loadHint: text("load_hint").notNull().default("skill_view"),
+    autoPromote: boolean("auto_promote").notNull().default(true),
+    // Bumped by every catalog change; rendered listings are cached against it.
+    catalogRevision: integer("catalog_revision").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("teams_slug_key").on(t.slug)],
+);
+
+export const memberships = pgTable(
+  "memberships",
+  {
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["viewer", "editor", "lead"] }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.userId] })],
+);
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: serial("id").primaryKey(),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    // The first characters of the key, shown in the dashboard to tell keys apart.
+    prefix: text("prefix").notNull(),
+    keyHash: text("key_hash").notNull(),
+    scopes: text("scopes").array().notNull().default(sql`'{}'::text[]`),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("api_keys_key_hash_key").on(t.keyHash)],
+);

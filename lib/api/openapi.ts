@@ -1,0 +1,148 @@
+import { z } from "zod";
+import { lintBodySchema, syncBodySchema } from "./schemas";
+
+/**
+ * The OpenAPI document of every route (GET /api/v1/openapi.json). A test checks that each route
+ * file under app/api appears here with each method it exports.
+ */
+
+type Method = "get" | "post" | "put" | "delete";
+
+interface Operation {
+  method: Method;
+  path: string;
+  summary: string;
+  /** The API key scope it needs; null for public routes. */
+  scope: "read" | "write" | "admin" | null;
+  body?: z.ZodType;
+  bodyTypes?: string[];
+  query?: Record<string, string>;
+  responses: Record<string, string>;
+  produces?: "json" | "text" | "bytes";
+}
+
+const nameParam = { name: "name", in: "path", required: true, schema: { type: "string", pattern: "^[a-z0-9]+(-[a-z0-9]+)*$" } };
+
+export const OPERATIONS: Operation[] = [
+  { method: "get", path: "/api/health", summary: "Health, with the database's state", scope: null, responses: { "200": "up", "503": "database unreachable" } },
+  { method: "get", path: "/api/v1/openapi.json", summary: "This document", scope: null, responses: { "200": "OpenAPI 3.1" } },
+  {
+    method: "get",
+    path: "/api/v1/listing",
+    summary: "The skills listing for an agent's system prompt (SPEC §3); figures in X-Skills-* headers",
+    scope: "read",
+    produces: "text",
+    query: { cap: "what-if cap (characters)", descMax: "what-if description cut", format: "text (default) or json" },
+    responses: { "200": "the listing", "304": "unchanged (If-None-Match)" },
+  },
+  {
+    method: "get",
+    path: "/api/v1/skills",
+    summary: "Every skill the team can see with source, scope, version and status, and the diagnostics",
+    scope: "read",
+    responses: { "200": '{"skills": [...], "diagnostics": [...]}' },
+  },
+  {
+    method: "post",
+    path: "/api/v1/skills/sync",
+    summary: "Replace the team's workspace skill tree (JSON files or application/gzip tar), all or nothing",
+    scope: "admin",
+    body: syncBodySchema,
+    bodyTypes: ["application/json", "application/gzip"],
+    responses: { "200": '{"skills", "diagnostics", "changes"}', "400": "an invalid skill or path; nothing changed", "413": "over 64 MiB" },
+  },
+  {
+    method: "get",
+    path: "/api/v1/skills/sync",
+    summary: "skill_view of a skill named 'sync' (see GET /api/v1/skills/{name})",
+    scope: "read",
+    produces: "text",
+    responses: { "200": "the skill", "404": "SkillNotFound" },
+  },
+  {
+    method: "get",
+    path: "/api/v1/skills/{name}",
+    summary: "skill_view: annotation line, then the body byte for byte; ETag is the SHA-256 of that version's SKILL.md",
+    scope: "read",
+    produces: "text",
+    query: { version: "serve an earlier version of a learned or file skill" },
+    responses: { "200": "the skill", "304": "unchanged", "404": "SkillNotFound or VersionNotFound" },
+  },
+  {
+    method: "get",
+    path: "/api/v1/skills/{name}/files",
+    summary: "The skill's supporting files",
+    scope: "read",
+    responses: { "200": '{"name", "files": [{"path", "size"}]}' },
+  },
+  {
+    method: "get",
+    path: "/api/v1/skills/{name}/files/{path}",
+    summary: "One supporting file, byte for byte; paths that leave the folder are a 400",
+    scope: "read",
+    produces: "bytes",
+    responses: { "200": "the file", "400": "InvalidPath", "404": "FileNotFound" },
+  },
+  {
+    method: "get",
+    path: "/api/v1/skills/{name}/lint",
+    summary: "Description lint of the skill (SPEC §5)",
+    scope: "read",
+    produces: "text",
+    responses: { "200": "[lint] lines" },
+  },
+  {
+    method: "post",
+    path: "/api/v1/lint",
+    summary: "Description lint of any text (SPEC §5)",
+    scope: "read",
+    body: lintBodySchema,
+    produces: "text",
+    responses: { "200": "[lint] lines" },
+  },
+];
+
+const errorSchema = {
+  type: "object",
+  required: ["error"],
+  properties: { error: { type: "object", required: ["code", "message"], properties: { code: { type: "string" }, message: { type: "string" } } } },
+};
+
+export function openApiDocument() {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of OPERATIONS) {
+    const parameters = [
+      ...(op.path.includes("{name}") ? [nameParam] : []),
+      ...(op.path.includes("{path}") ? [{ name: "path", in: "path", required: true, schema: { type: "string" } }] : []),
+      ...Object.entries(op.query ?? {}).map(([name, description]) => ({ name, in: "query", required: false, description, schema: { type: "string" } })),
+    ];
+    const content = op.produces === "text" ? "text/plain" : op.produces === "bytes" ? "application/octet-stream" : "application/json";
+    paths[op.path] ??= {};
+    paths[op.path]![op.method] = {
+      summary: op.summary,
+      security: op.scope ? [{ apiKey: [op.scope] }] : [],
+      parameters,
+      ...(op.body && {
+        requestBody: {
+          required: true,
+          content: Object.fromEntries((op.bodyTypes ?? ["application/json"]).map((type) => [type, { schema: type.endsWith("json") ? z.toJSONSchema(op.body!, { io: "input" }) : { type: "string", format: "binary" } }])),
+        },
+      }),
+      responses: {
+        ...Object.fromEntries(
+          Object.entries(op.responses).map(([status, description]) => [
+            status,
+            { description, ...(status.startsWith("2") && status !== "204" ? { content: { [content]: {} } } : {}) },
+          ]),
+        ),
+        "4XX": { description: "an error; the message says what to fix", content: { "application/json": { schema: errorSchema } } },
+      },
+    };
+  }
+  return {
+    openapi: "3.1.0",
+    info: { title: "Skillgate API", version: "1", description: "Agent skills, served and measured. Errors are {\"error\": {\"code\", \"message\"}}." },
+    components: { securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "a team API key" } } },
+    paths,
+  };
+}

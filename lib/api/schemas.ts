@@ -1,0 +1,34 @@
+import { z } from "zod";
+
+/** Request contracts, shared by the route handlers and the OpenAPI document. */
+
+export const syncFileSchema = z.strictObject({
+  path: z.string().describe("<folder>/<file>, e.g. my-skill/SKILL.md or my-skill/scripts/run.sh"),
+  content: z.string(),
+  encoding: z.enum(["utf8", "base64"]).optional().describe("base64 for binary files; utf8 when omitted"),
+});
+
+export const syncBodySchema = z.strictObject({
+  files: z.array(syncFileSchema).max(100_000),
+});
+
+export const lintBodySchema = z.strictObject({
+  description: z.string(),
+});
+
+const positiveInt = (max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, "expected a positive whole number")
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(max));
+
+export const listingQuerySchema = z.object({
+  cap: positiveInt(1_000_000).optional(),
+  descMax: positiveInt(1024).optional(),
+  format: z.enum(["text", "json"]).optional(),
+});
+
+export const viewQuerySchema = z.object({
+  version: positiveInt(1_000_000_000).optional(),
+});

@@ -1,0 +1,58 @@
+import path from "node:path";
+import { RateLimiterMemory } from "rate-limiter-flexible";
+import type { Database, Db } from "@/db/client";
+import { CatalogCache } from "../skills/catalog-cache";
+import type { StaticCatalog } from "../skills/catalog";
+import { loadSkillFolders } from "../skills/folders";
+import { ViewRecorder } from "../usage/view-recorder";
+
+/**
+ * Everything a request needs that lives as long as the process: the database, the skills read
+ * from disk at start-up, the caches and the view buffer. Route handlers get it from `getApp()`;
+ * tests build their own with `createApp`.
+ */
+export interface App {
+  database: Database;
+  db: Db;
+  catalogs: CatalogCache;
+  views: ViewRecorder;
+  /** Per API key; null when rate limiting is off. */
+  limiter: RateLimiterMemory | null;
+  close(): Promise<void>;
+}
+
+export interface AppOptions {
+  database: Database;
+  builtinSkillsDir: string;
+  globalSkillsDir?: string;
+  rateLimitPerMinute?: number;
+  viewBatch?: { batchSize: number; intervalMs: number };
+}
+
+export function loadStaticCatalog(builtinSkillsDir: string, globalSkillsDir?: string): StaticCatalog {
+  const builtin = loadSkillFolders(path.resolve(builtinSkillsDir), "builtin");
+  if (builtin.errors.length > 0) {
+    // The skills we ship must be valid; a broken one is our bug, not the team's.
+    throw new Error(`built-in skills are invalid:\n${builtin.errors.join("\n")}`);
+  }
+  const global = globalSkillsDir ? loadSkillFolders(path.resolve(globalSkillsDir), "global") : { skills: [], errors: [] };
+  return { skills: [...builtin.skills, ...global.skills], errors: global.errors };
+}
+
+export function createApp(options: AppOptions): App {
+  const { database } = options;
+  const statics = loadStaticCatalog(options.builtinSkillsDir, options.globalSkillsDir);
+  const views = new ViewRecorder(database.db, options.viewBatch);
+  const perMinute = options.rateLimitPerMinute ?? 0;
+  return {
+    database,
+    db: database.db,
+    catalogs: new CatalogCache(database.db, statics),
+    views,
+    limiter: perMinute > 0 ? new RateLimiterMemory({ points: perMinute, duration: 60 }) : null,
+    close: async () => {
+      await views.flush();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { openDatabase } from "@/db/client";
+import { env } from "../env";
+import { applyInitConfig } from "../teams/init";
+import { seedDemo } from "../demo/seed";
+import { createApp, type App } from "./app";
+
+/**
+ * The process-wide app. It lives on `globalThis` because Next bundles route handlers, pages and
+ * instrumentation separately: a module-level variable would exist once per bundle.
+ */
+const slot = globalThis as typeof globalThis & { __skillgate?: Promise<App> };
+
+export function getApp(): Promise<App> {
+  slot.__skillgate ??= boot().catch((error: unknown) => {
+    slot.__skillgate = undefined;
+    throw error;
+  });
+  return slot.__skillgate;
+}
+
+/** Tests install an app of their own (an in-memory database, fixed folders). */
+export function setApp(app: App | null): void {
+  slot.__skillgate = app ? Promise.resolve(app) : undefined;
+}
+
+async function boot(): Promise<App> {
+  const config = env();
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, neon: config.neonDriver });
+  try {
+    await database.migrate();
+    const app = createApp({
+      database,
+      builtinSkillsDir: config.builtinSkillsDir,
+      globalSkillsDir: config.globalSkillsDir,
+      rateLimitPerMinute: config.rateLimitPerMinute,
+    });
+    await applyInitConfig(app.db, config.init);
+    if (config.demo) await seedDemo(app);
+    closeOnSignals(app);
+    console.log(`skillgate: database ready (${database.kind}, ${database.location})`);
+    return app;
+  } catch (error) {
+    await database.close().catch(() => {});
+    throw error;
+  }
+}
+
+/** A clean shutdown writes the buffered views and closes the database (PGlite must be closed). */
+function closeOnSignals(app: App): void {
+  let closing = false;
+  const close = (signal: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    app
+      .close()
+      .catch((error: unknown) => console.error("skillgate: shutdown:", error))
+      .finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+  };
+  process.once("SIGTERM", close);
+  process.once("SIGINT", close);
+}

@@ -1,0 +1,127 @@
+import { randomBytes } from "node:crypto";
+import { and, desc, eq, isNull } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { apiKeys, teams } from "@/db/schema";
+import { AppError } from "../errors";
+import { sha256Hex } from "../text";
+import type { Scope } from "./scopes";
+import type { TeamId } from "../teams/teams";
+
+/**
+ * API keys are random 192-bit tokens, so a plain SHA-256 is enough to store them:
+ * unlike passwords they cannot be guessed from a dictionary.
+ */
+export function generateApiKey(): string {
+  return `sg_${randomBytes(24).toString("base64url")}`;
+}
+
+export function hashApiKey(key: string): string {
+  return sha256Hex(key);
+}
+
+export interface KeyAuth {
+  keyId: number;
+  scopes: string[];
+  team: {
+    id: TeamId;
+    slug: string;
+    listingCap: number;
+    descMax: number;
+    loadHint: string;
+    catalogRevision: number;
+  };
+}
+
+/** The key's team and settings in one query: the hot path of every agent request. */
+export async function authenticateApiKey(db: Db, key: string): Promise<KeyAuth | null> {
+  const [row] = await db
+    .select({
+      keyId: apiKeys.id,
+      scopes: apiKeys.scopes,
+      teamId: teams.id,
+      slug: teams.slug,
+      listingCap: teams.listingCap,
+      descMax: teams.descMax,
+      loadHint: teams.loadHint,
+      catalogRevision: teams.catalogRevision,
+    })
+    .from(apiKeys)
+    .innerJoin(teams, eq(teams.id, apiKeys.teamId))
+    .where(and(eq(apiKeys.keyHash, hashApiKey(key)), isNull(apiKeys.revokedAt)))
+    .limit(1);
+  if (!row) return null;
+  const { keyId, scopes, teamId, ...team } = row;
+  return { keyId, scopes, team: { id: teamId as TeamId, ...team } };
+}
+
+export interface NewApiKey {
+  teamId: TeamId;
+  name: string;
+  scopes: Scope[];
+  createdBy?: number | null;
+}
+
+/** Creates a key and returns it in full: the only time it is ever shown. */
+export async function createApiKey(db: Db, input: NewApiKey): Promise<{ id: number; key: string }> {
+  const key = generateApiKey();
+  const id = await insertKey(db, input, key);
+  return { id, key };
+}
+
+/** Makes sure this exact key is one of the team's keys with these scopes (headless start-up). */
+export async function ensureApiKey(db: Db, input: NewApiKey, key: string): Promise<void> {
+  const hash = hashApiKey(key);
+  const [existing] = await db.select({ teamId: apiKeys.teamId }).from(apiKeys).where(eq(apiKeys.keyHash, hash));
+  if (existing && existing.teamId !== input.teamId) {
+    throw new Error("SKILLGATE_INIT_API_KEY: the same key is given for two teams; give each team its own key");
+  }
+  if (existing) {
+    await db
+      .update(apiKeys)
+      .set({ scopes: input.scopes, revokedAt: null })
+      .where(eq(apiKeys.keyHash, hash));
+    return;
+  }
+  await insertKey(db, input, key);
+}
+
+async function insertKey(db: Db, input: NewApiKey, key: string): Promise<number> {
+  const name = input.name.trim();
+  if (name === "" || name.length > 80) throw new AppError("InvalidField", "key name must be 1–80 characters");
+  const [row] = await db
+    .insert(apiKeys)
+    .values({
+      teamId: input.teamId,
+      name,
+      prefix: key.slice(0, 10),
+      keyHash: hashApiKey(key),
+      scopes: input.scopes,
+      createdBy: input.createdBy ?? null,
+    })
+    .returning({ id: apiKeys.id });
+  return row!.id;
+}
+
+export async function revokeApiKey(db: Db, teamId: TeamId, keyId: number): Promise<void> {
+  const revoked = await db
+    .update(apiKeys)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiKeys.teamId, teamId), eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id });
+  if (revoked.length === 0) throw new AppError("NotFound", `no active API key ${keyId} in this team`);
+}
+
+export async function listApiKeys(db: Db, teamId: TeamId) {
+  return db
+    .select({
+      id: apiKeys.id,
+      name: apiKeys.name,
+      prefix: apiKeys.prefix,
+      scopes: apiKeys.scopes,
+      createdAt: apiKeys.createdAt,
+      revokedAt: apiKeys.revokedAt,
+    })
+    .from(apiKeys)
+    .where(eq(apiKeys.teamId, teamId))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+}

@@ -1,0 +1,58 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { users } from "@/db/schema";
+import { hashPassword, verifyPassword } from "./password";
+
+export interface User {
+  id: number;
+  email: string;
+  name: string | null;
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Makes sure a person with this email exists and, when given, has this password. */
+export async function ensureUser(db: Db, email: string, password?: string, name?: string): Promise<User> {
+  const normalized = normalizeEmail(email);
+  const passwordHash = password === undefined ? null : await hashPassword(password);
+  const [row] = await db
+    .insert(users)
+    .values({ email: normalized, name: name ?? null, passwordHash })
+    .onConflictDoUpdate({
+      target: users.email,
+      set: passwordHash === null ? { email: normalized } : { passwordHash },
+    })
+    .returning({ id: users.id, email: users.email, name: users.name });
+  return row!;
+}
+
+/** The person whose email and password these are, or null; the same work either way. */
+export async function verifyCredentials(db: Db, email: string, password: string): Promise<User | null> {
+  const [row] = await db.select().from(users).where(eq(users.email, normalizeEmail(email)));
+  if (!row?.passwordHash) {
+    // Spend the hashing time anyway so a missing account is not told apart by timing.
+    await hashPassword(password);
+    return null;
+  }
+  if (!(await verifyPassword(password, row.passwordHash))) return null;
+  return { id: row.id, email: row.email, name: row.name };
+}
+
+/** A GitHub sign-in: the account is matched by GitHub id, then by email. */
+export async function ensureGithubUser(db: Db, githubId: string, email: string, name: string | null): Promise<User> {
+  const [byGithub] = await db.select().from(users).where(eq(users.githubId, githubId));
+  if (byGithub) return { id: byGithub.id, email: byGithub.email, name: byGithub.name };
+  const [row] = await db
+    .insert(users)
+    .values({ email: normalizeEmail(email), name, githubId })
+    .onConflictDoUpdate({ target: users.email, set: { githubId } })
+    .returning({ id: users.id, email: users.email, name: users.name });
+  return row!;
+}
+
+export async function getUser(db: Db, id: number): Promise<User | null> {
+  const [row] = await db.select({ id: users.id, email: users.email, name: users.name }).from(users).where(eq(users.id, id));
+  return row ?? null;
+}

@@ -1,0 +1,122 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { asc, eq } from "drizzle-orm";
+import { listingSnapshots, skillViews } from "@/db/schema";
+import type { App } from "../app/app";
+import { ensureTeam, type TeamId } from "../teams/teams";
+import { createLearnedSkill } from "../skills/learned";
+import { syncWorkspace, type SyncFile } from "../skills/sync";
+
+/**
+ * The demo team (§13): the workspace folders of `demo/workspace-skills` synced in two steps,
+ * learned skills written the way agents and people write them, and a month of views. Runs once:
+ * a team whose catalog has changed before is left alone.
+ */
+export const DEMO_TEAM = "demo";
+const DAY = 24 * 60 * 60 * 1000;
+
+export async function seedDemo(app: App, demoDir = path.resolve("demo")): Promise<boolean> {
+  const team = await ensureTeam(app.db, DEMO_TEAM, "Demo team");
+  if (team.catalogRevision > 0) return false;
+  const tree = readTree(path.join(demoDir, "workspace-skills"));
+  const firstFolders = ["ci-green-gate", "db-migration-review", "incident-postmortem"];
+  await syncWorkspace(app.db, app.catalogs, team.id, tree.filter((file) => firstFolders.includes(file.path.split("/")[0]!)));
+  await syncWorkspace(app.db, app.catalogs, team.id, tree);
+  for (const skill of LEARNED) await createLearnedSkill(app.db, app.catalogs, team.id, skill);
+  await backdateSnapshots(app, team.id);
+  await seedViews(app, team.id);
+  return true;
+}
+
+function readTree(root: string): SyncFile[] {
+  const files: SyncFile[] = [];
+  const walk = (relative: string) => {
+    for (const name of readdirSync(path.join(root, relative)).sort()) {
+      const rel = relative ? `${relative}/${name}` : name;
+      if (statSync(path.join(root, rel)).isDirectory()) walk(rel);
+      else files.push({ path: rel, content: readFileSync(path.join(root, rel)) });
+    }
+  };
+  walk("");
+  return files;
+}
+
+const LEARNED = [
+  {
+    name: "release-checklist",
+    description: "Walks a release candidate through a staged rollout. Use when preparing a release.",
+    body: "# Release checklist\n\n1. Freeze main and tag the candidate `vX.Y.Z-rc.N`.\n2. Deploy to staging; run the smoke suite (`npm run smoke -- --env staging`).\n3. Roll out to 5% of traffic for 30 minutes; watch error rate and p99 latency.\n4. If both stay within 10% of the baseline, go to 50%, then 100%.\n5. Otherwise roll back with `deploy rollback` and record why in the release ticket.\n",
+    status: "active" as const,
+    provenance: { kind: "agent" as const, ref: "session 7f3a-release" },
+    reason: "after three releases where the 5% stage was skipped and a regression reached everyone",
+    author: { sessionId: "7f3a-release" },
+  },
+  {
+    name: "flaky-test-triage",
+    description: "Sorts a flaky test into timing, order or environment causes. Use when a test fails only sometimes.",
+    body: "# Flaky test triage\n\n1. Run the test 50 times alone: `npx vitest run <file> --repeat 50`.\n2. If it fails alone, suspect timing: look for real timers, sleeps and unawaited promises.\n3. If it fails only in the suite, suspect order: shared state, a database not reset between tests.\n4. If it fails only in CI, suspect environment: time zone, locale, CPU count, missing fonts.\n5. Fix the cause; quarantine only with a ticket and an owner.\n",
+    status: "active" as const,
+    provenance: { kind: "user" as const, ref: "demo@skillgate.local" },
+    reason: "the same three causes explained every flaky test this quarter",
+    author: {},
+  },
+  {
+    name: "triage-notes",
+    description: "Drafts triage notes for a new bug report: impact, reproduction, suspected area. Use when a bug report arrives.",
+    body: "# Triage notes\n\n- Impact: who is affected and how badly.\n- Reproduction: the shortest steps, or 'not yet reproduced'.\n- Suspected area: the module and the last change to it.\n",
+    status: "draft" as const,
+    provenance: { kind: "agent" as const, ref: "session 91bc-triage" },
+    reason: "an agent wrote this after triaging five bug reports in one session",
+    author: { sessionId: "91bc-triage" },
+  },
+];
+
+/** Spreads the demo's catalog changes over the past weeks so the budget history has a shape. */
+async function backdateSnapshots(app: App, teamId: TeamId): Promise<void> {
+  const rows = await app.db
+    .select({ id: listingSnapshots.id })
+    .from(listingSnapshots)
+    .where(eq(listingSnapshots.teamId, teamId))
+    .orderBy(asc(listingSnapshots.id));
+  const now = Date.now();
+  for (const [i, row] of rows.entries()) {
+    const daysAgo = (rows.length - i) * 5 - 3;
+    await app.db.update(listingSnapshots).set({ takenAt: new Date(now - daysAgo * DAY) }).where(eq(listingSnapshots.id, row.id));
+  }
+}
+
+/** Views per day over 30 days, in sessions that load related skills together. Some skills are never loaded. */
+const SESSION_PATTERNS: { skills: string[]; everyDays: number }[] = [
+  { skills: ["scientific-method", "systematic-debugging", "test-driven-development"], everyDays: 1 },
+  { skills: ["writing-plans", "experiment-driven-development"], everyDays: 2 },
+  { skills: ["verification-before-completion", "finishing-a-branch"], everyDays: 3 },
+  { skills: ["db-migration-review"], everyDays: 4 },
+  { skills: ["release-checklist", "ci-green-gate"], everyDays: 7 },
+  { skills: ["flaky-test-triage", "systematic-debugging"], everyDays: 5 },
+  { skills: ["api-error-envelope"], everyDays: 12 },
+];
+
+const SOURCES: Record<string, { source: string; version: number }> = {
+  "db-migration-review": { source: "file", version: 1 },
+  "ci-green-gate": { source: "file", version: 1 },
+  "api-error-envelope": { source: "file", version: 1 },
+  "release-checklist": { source: "learned", version: 1 },
+  "flaky-test-triage": { source: "learned", version: 1 },
+};
+
+async function seedViews(app: App, teamId: TeamId): Promise<void> {
+  const now = Date.now();
+  const views: (typeof skillViews.$inferInsert)[] = [];
+  for (let day = 29; day >= 0; day--) {
+    for (const [p, pattern] of SESSION_PATTERNS.entries()) {
+      if (day % pattern.everyDays !== 0) continue;
+      const sessionId = `demo-${day}-${p}`;
+      pattern.skills.forEach((skillName, i) => {
+        const { source, version } = SOURCES[skillName] ?? { source: "builtin", version: 1 };
+        const viewedAt = new Date(now - day * DAY - (p * 37 + i * 3) * 60 * 1000);
+        views.push({ teamId, skillName, source, version, keyId: null, sessionId, viewedAt });
+      });
+    }
+  }
+  await app.db.insert(skillViews).values(views);
+}

@@ -1,0 +1,85 @@
+import { z } from "zod";
+
+/** Configuration, validated once. Nothing else reads `process.env`. */
+
+const list = (value: string | undefined) =>
+  value === undefined || value.trim() === "" ? [] : value.split(",").map((item) => item.trim());
+
+const schema = z.object({
+  DATABASE_URL: z.string().optional(),
+  SKILLGATE_DB_DRIVER: z.enum(["auto", "neon"]).default("auto"),
+  SKILLGATE_DATA_DIR: z.string().default("./.data"),
+  SKILLGATE_DEMO: z.enum(["0", "1"]).default("1"),
+  SKILLS_GLOBAL_DIR: z.string().optional(),
+  SKILLGATE_BUILTIN_DIR: z.string().default("./skills"),
+  SKILLGATE_INIT_TEAM: z.string().optional(),
+  SKILLGATE_INIT_API_KEY: z.string().optional(),
+  SKILLGATE_INIT_USER_EMAIL: z.string().optional(),
+  SKILLGATE_INIT_USER_PASSWORD: z.string().optional(),
+  SKILLGATE_RATE_LIMIT: z.coerce.number().int().min(0).default(6000),
+  AUTH_GITHUB_ID: z.string().optional(),
+  AUTH_GITHUB_SECRET: z.string().optional(),
+});
+
+export interface InitConfig {
+  teams: string[];
+  apiKeys: string[];
+  userEmails: string[];
+  userPasswords: string[];
+}
+
+export interface Env {
+  databaseUrl: string | undefined;
+  neonDriver: boolean;
+  dataDir: string;
+  demo: boolean;
+  globalSkillsDir: string | undefined;
+  builtinSkillsDir: string;
+  init: InitConfig;
+  /** Requests per minute per API key; 0 turns the limit off. */
+  rateLimitPerMinute: number;
+  github: { id: string; secret: string } | null;
+}
+
+export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const blankToUndefined = Object.fromEntries(
+    Object.entries(source).map(([key, value]) => [key, value === "" ? undefined : value]),
+  );
+  const parsed = schema.safeParse(blankToUndefined);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`configuration: ${issue.path.join(".")}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  const init: InitConfig = {
+    teams: list(e.SKILLGATE_INIT_TEAM),
+    apiKeys: list(e.SKILLGATE_INIT_API_KEY),
+    userEmails: list(e.SKILLGATE_INIT_USER_EMAIL),
+    userPasswords: list(e.SKILLGATE_INIT_USER_PASSWORD),
+  };
+  if (init.apiKeys.length > 0 && init.apiKeys.length !== init.teams.length) {
+    throw new Error(
+      `configuration: SKILLGATE_INIT_API_KEY lists ${init.apiKeys.length} keys for ${init.teams.length} teams in SKILLGATE_INIT_TEAM; give one key per team`,
+    );
+  }
+  if (init.userEmails.length !== init.userPasswords.length) {
+    throw new Error("configuration: SKILLGATE_INIT_USER_EMAIL and SKILLGATE_INIT_USER_PASSWORD must list as many entries");
+  }
+  return {
+    databaseUrl: e.DATABASE_URL,
+    neonDriver: e.SKILLGATE_DB_DRIVER === "neon",
+    dataDir: e.SKILLGATE_DATA_DIR,
+    demo: e.SKILLGATE_DEMO === "1",
+    globalSkillsDir: e.SKILLS_GLOBAL_DIR,
+    builtinSkillsDir: e.SKILLGATE_BUILTIN_DIR,
+    init,
+    rateLimitPerMinute: e.SKILLGATE_RATE_LIMIT,
+    github: e.AUTH_GITHUB_ID && e.AUTH_GITHUB_SECRET ? { id: e.AUTH_GITHUB_ID, secret: e.AUTH_GITHUB_SECRET } : null,
+  };
+}
+
+let cached: Env | null = null;
+export function env(): Env {
+  cached ??= readEnv();
+  return cached;
+}

@@ -1,0 +1,69 @@
+/**
+ * Errors are values with a stable code. The code decides the HTTP status (in one place,
+ * `statusOf`); the message is what a client reads and, where the spec gives one, exactly that.
+ */
+export const errorStatus = {
+  BadRequest: 400,
+  InvalidJson: 400,
+  InvalidUtf8: 400,
+  InvalidField: 400,
+  InvalidSkill: 400,
+  InvalidName: 400,
+  InvalidPath: 400,
+  InvalidQuery: 400,
+  Unauthorized: 401,
+  Forbidden: 403,
+  BuiltInImmutable: 403,
+  FileSkillReadOnly: 403,
+  NotFound: 404,
+  SkillNotFound: 404,
+  FileNotFound: 404,
+  VersionNotFound: 404,
+  TeamNotFound: 404,
+  MethodNotAllowed: 405,
+  NameCollision: 409,
+  SkillExists: 409,
+  VersionConflict: 409,
+  SyncConflict: 409,
+  TeamExists: 409,
+  PayloadTooLarge: 413,
+  UnsupportedMediaType: 415,
+  Unprocessable: 422,
+  RateLimited: 429,
+  InternalError: 500,
+  DatabaseUnavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = "AppError";
+  }
+
+  get status(): number {
+    return errorStatus[this.code];
+  }
+}
+
+export function statusOf(code: ErrorCode): number {
+  return errorStatus[code];
+}
+
+export function isAppError(value: unknown): value is AppError {
+  return value instanceof AppError;
+}
+
+/** The spec's agent-facing form: `Error [<Code>]: <text>`. */
+export function specError(code: ErrorCode, text: string): AppError {
+  return new AppError(code, `Error [${code}]: ${text}`);
+}
+
+export const skillNotFound = (name: string) =>
+  specError("SkillNotFound", `No skill named '${name}'. Use skill_list to see available skills.`);
+
+export const invalidSkill = (text: string) => new AppError("InvalidSkill", `invalid skill: ${text}`);

@@ -1,0 +1,75 @@
+import { RateLimiterRes } from "rate-limiter-flexible";
+import { getApp } from "../app/boot";
+import type { App } from "../app/app";
+import { authenticateApiKey, type KeyAuth } from "../auth/api-keys";
+import { grants, type Scope } from "../auth/scopes";
+import { AppError } from "../errors";
+import { errorResponse } from "./respond";
+
+export interface AgentRequest<P> {
+  req: Request;
+  params: P;
+  app: App;
+  auth: KeyAuth;
+  /** The agent session (`X-Agent-Session`), recorded with views and writes. */
+  sessionId: string | null;
+}
+
+type RouteParams = Record<string, string | string[]>;
+
+/**
+ * Every agent-facing route goes through this: API key by hash, scope, rate limit, then the
+ * handler; any error becomes the one error envelope. A key never sees another team: handlers
+ * only ever query with `auth.team.id`.
+ */
+export function agentRoute<P extends RouteParams = Record<string, never>>(
+  scope: Scope,
+  handler: (request: AgentRequest<P>) => Promise<Response>,
+) {
+  return async (req: Request, context: { params: Promise<P> }): Promise<Response> => {
+    try {
+      const app = await getApp();
+      const auth = await authenticate(app, req);
+      if (!grants(auth.scopes, scope)) {
+        throw new AppError("Forbidden", `this API key lacks the "${scope}" scope; ask a lead for a key that has it`);
+      }
+      await takeRateLimit(app, auth.keyId);
+      const sessionId = req.headers.get("x-agent-session")?.slice(0, 200) || null;
+      return await handler({ req, params: await context.params, app, auth, sessionId });
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+/** Routes anyone may call (health, the OpenAPI document). */
+export function publicRoute(handler: (req: Request) => Promise<Response>) {
+  return async (req: Request): Promise<Response> => {
+    try {
+      return await handler(req);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+async function authenticate(app: App, req: Request): Promise<KeyAuth> {
+  const header = req.headers.get("authorization");
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  if (!match) throw new AppError("Unauthorized", "send the team's API key as Authorization: Bearer <key>");
+  const auth = await authenticateApiKey(app.db, match[1]!);
+  if (!auth) throw new AppError("Unauthorized", "this API key is not valid or was revoked");
+  return auth;
+}
+
+async function takeRateLimit(app: App, keyId: number): Promise<void> {
+  if (!app.limiter) return;
+  try {
+    await app.limiter.consume(String(keyId));
+  } catch (error) {
+    if (error instanceof RateLimiterRes) {
+      throw new AppError("RateLimited", `too many requests for this API key; retry in ${Math.ceil(error.msBeforeNext / 1000)} s`);
+    }
+    throw error;
+  }
+}

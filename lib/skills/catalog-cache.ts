@@ -1,0 +1,65 @@
+import { LRUCache } from "lru-cache";
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { teams } from "@/db/schema";
+import { renderListing, type ListingSettings, type RenderedListing } from "../listing/render";
+import { sha256Hex } from "../text";
+import type { TeamId } from "../teams/teams";
+import { loadCatalog, type Catalog, type StaticCatalog } from "./catalog";
+
+/** What a cached catalog is keyed by: every catalog change bumps the team's revision. */
+export interface CatalogKey {
+  id: TeamId;
+  catalogRevision: number;
+}
+
+export interface TeamListing extends RenderedListing {
+  etag: string;
+}
+
+/**
+ * Resolved catalogs and rendered listings, per team and catalog revision. The revision is read
+ * with the request's team (one query), so a change made by any process is seen at once.
+ */
+export class CatalogCache {
+  private readonly catalogs = new LRUCache<string, Promise<Catalog>>({ max: 256 });
+  private readonly listings = new LRUCache<string, TeamListing>({ max: 1024 });
+
+  constructor(
+    private readonly db: Db,
+    readonly statics: StaticCatalog,
+  ) {}
+
+  catalog(team: CatalogKey): Promise<Catalog> {
+    const key = `${team.id}:${team.catalogRevision}`;
+    let catalog = this.catalogs.get(key);
+    if (!catalog) {
+      catalog = loadCatalog(this.db, this.statics, team.id);
+      // A failed load (database down) must not be remembered.
+      catalog.catch(() => this.catalogs.delete(key));
+      this.catalogs.set(key, catalog);
+    }
+    return catalog;
+  }
+
+  async listing(team: CatalogKey, settings: ListingSettings): Promise<TeamListing> {
+    const key = `${team.id}:${team.catalogRevision}:${settings.cap}:${settings.descMax}:${settings.loadHint}`;
+    const cached = this.listings.get(key);
+    if (cached) return cached;
+    const catalog = await this.catalog(team);
+    const rendered = renderListing(catalog.active, catalog.diagnostics, settings);
+    const listing = { ...rendered, etag: `"${sha256Hex(rendered.text)}"` };
+    this.listings.set(key, listing);
+    return listing;
+  }
+}
+
+/** Called inside every transaction that changes what a team's catalog holds. */
+export async function bumpCatalogRevision(db: Db, teamId: TeamId): Promise<number> {
+  const [row] = await db
+    .update(teams)
+    .set({ catalogRevision: sql`${teams.catalogRevision} + 1` })
+    .where(eq(teams.id, teamId))
+    .returning({ revision: teams.catalogRevision });
+  return row!.revision;
+}

@@ -1,0 +1,164 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { learnedSkills, workspaceSkills } from "@/db/schema";
+import { compareCodePoints, type ListingScope } from "../listing/render";
+import type { TeamId } from "../teams/teams";
+import type { SkillName } from "./name";
+import type { StaticSkill } from "./folders";
+
+/**
+ * The team's catalog: every skill it can see, resolved by precedence (SPEC §2).
+ * Built-in and global skills come from disk; workspace and learned ones from the database.
+ */
+
+export type SkillSource = "builtin" | "file" | "learned";
+export type SkillStatus = "active" | "draft" | "shadowed";
+
+export interface CatalogSkill {
+  name: SkillName;
+  description: string;
+  source: SkillSource;
+  scope: ListingScope;
+  version: number;
+  /** `global/<name>` or `skills/<name>` for file skills, else null. */
+  folder: string | null;
+  status: SkillStatus;
+  warnings: string[];
+  /** The row id of a learned skill: its versions are cached by it, since an archived name can be reused. */
+  learnedId: number | null;
+}
+
+export interface Catalog {
+  /** Skills in the listing, in listing order: group by group, names in byte order. */
+  active: CatalogSkill[];
+  shadowed: CatalogSkill[];
+  drafts: CatalogSkill[];
+  /** `[collision] …` lines in name order. */
+  diagnostics: string[];
+  /** `[warning] …` and `[error] …` lines: shown in the API and dashboard, not the listing. */
+  warnings: string[];
+}
+
+/** The label a collision diagnostic uses for a skill: `builtin`, `learned`, `file global/x`, `file skills/x`. */
+export function collisionLabel(skill: Pick<CatalogSkill, "source" | "folder">): string {
+  return skill.source === "file" ? `file ${skill.folder}` : skill.source;
+}
+
+const PRECEDENCE: Record<ListingScope, number> = { builtin: 0, global: 1, workspace: 2, learned: 3 };
+
+/** Pure: decides winners and losers among active candidates of every source. */
+export function resolveCatalog(candidates: CatalogSkill[], drafts: CatalogSkill[], extraWarnings: string[] = []): Catalog {
+  const byName = new Map<string, CatalogSkill[]>();
+  for (const skill of candidates) {
+    const list = byName.get(skill.name) ?? [];
+    list.push(skill);
+    byName.set(skill.name, list);
+  }
+  const active: CatalogSkill[] = [];
+  const shadowed: CatalogSkill[] = [];
+  const diagnostics: string[] = [];
+  const names = [...byName.keys()].sort(compareCodePoints);
+  for (const name of names) {
+    const [winner, ...losers] = byName.get(name)!.sort((a, b) => PRECEDENCE[a.scope] - PRECEDENCE[b.scope]);
+    active.push(winner!);
+    for (const loser of losers) {
+      shadowed.push({ ...loser, status: "shadowed" });
+      diagnostics.push(`[collision] ${name} (${collisionLabel(loser)}) shadowed by ${collisionLabel(winner!)}`);
+    }
+  }
+  active.sort((a, b) => PRECEDENCE[a.scope] - PRECEDENCE[b.scope] || compareCodePoints(a.name, b.name));
+  const warnings = [
+    ...extraWarnings,
+    ...candidates.concat(drafts).flatMap((skill) => skill.warnings),
+  ];
+  return { active, shadowed, drafts, diagnostics, warnings };
+}
+
+export interface StaticCatalog {
+  skills: StaticSkill[];
+  errors: string[];
+}
+
+export function staticCatalogSkill(skill: StaticSkill): CatalogSkill {
+  return {
+    name: skill.name,
+    description: skill.description,
+    source: skill.scope === "builtin" ? "builtin" : "file",
+    scope: skill.scope,
+    version: skill.version,
+    folder: skill.folder,
+    status: "active",
+    warnings: skill.warnings,
+    learnedId: null,
+  };
+}
+
+export async function loadCatalog(db: Db, statics: StaticCatalog, teamId: TeamId): Promise<Catalog> {
+  const [workspace, learned] = await Promise.all([
+    db
+      .select({
+        name: workspaceSkills.name,
+        description: workspaceSkills.description,
+        version: workspaceSkills.currentVersion,
+        warnings: workspaceSkills.warnings,
+      })
+      .from(workspaceSkills)
+      .where(eq(workspaceSkills.teamId, teamId)),
+    db
+      .select({
+        id: learnedSkills.id,
+        name: learnedSkills.name,
+        description: learnedSkills.description,
+        version: learnedSkills.currentVersion,
+        status: learnedSkills.status,
+      })
+      .from(learnedSkills)
+      .where(and(eq(learnedSkills.teamId, teamId), inArray(learnedSkills.status, ["active", "draft"]))),
+  ]);
+  const candidates: CatalogSkill[] = statics.skills.map(staticCatalogSkill);
+  for (const row of workspace) {
+    candidates.push({
+      name: row.name as SkillName,
+      description: row.description,
+      source: "file",
+      scope: "workspace",
+      version: row.version,
+      folder: `skills/${row.name}`,
+      status: "active",
+      warnings: row.warnings,
+      learnedId: null,
+    });
+  }
+  const drafts: CatalogSkill[] = [];
+  for (const row of learned) {
+    const skill: CatalogSkill = {
+      name: row.name as SkillName,
+      description: row.description,
+      source: "learned",
+      scope: "learned",
+      version: row.version,
+      folder: null,
+      status: row.status === "draft" ? "draft" : "active",
+      warnings: [],
+      learnedId: row.id,
+    };
+    (row.status === "draft" ? drafts : candidates).push(skill);
+  }
+  drafts.sort((a, b) => compareCodePoints(a.name, b.name));
+  return resolveCatalog(candidates, drafts, statics.errors);
+}
+
+
+/** The shape of `GET /api/v1/skills` (§11.1): listed, shadowed and draft skills, then every diagnostic. */
+export function describeCatalog(catalog: Catalog) {
+  const skills = [...catalog.active, ...catalog.shadowed, ...catalog.drafts].map((skill) => ({
+    name: skill.name,
+    source: skill.source,
+    scope: skill.scope,
+    version: skill.version,
+    description: skill.description,
+    status: skill.status,
+    folder: skill.folder,
+  }));
+  return { skills, diagnostics: [...catalog.diagnostics, ...catalog.warnings] };
+}

@@ -1,0 +1,84 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { and, asc, eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { workspaceSkillFiles } from "@/db/schema";
+import { AppError } from "../errors";
+import type { CatalogCache, CatalogKey } from "./catalog-cache";
+import { parseFilePath } from "./paths";
+import { resolveSkill } from "./view";
+
+/** Supporting files (`scripts/`, `references/`, `assets/`) of the skill `skill_view` would serve. */
+
+export interface SkillFile {
+  path: string;
+  size: number;
+}
+
+export async function listSkillFiles(db: Db, catalogs: CatalogCache, team: CatalogKey, name: string): Promise<SkillFile[]> {
+  const skill = await resolveSkill(catalogs, team, name);
+  if (skill.scope === "builtin" || skill.scope === "global") {
+    return staticSkill(catalogs, skill.name, skill.scope).files;
+  }
+  if (skill.scope === "learned") return [];
+  return db
+    .select({ path: workspaceSkillFiles.path, size: workspaceSkillFiles.size })
+    .from(workspaceSkillFiles)
+    .where(and(eq(workspaceSkillFiles.teamId, team.id), eq(workspaceSkillFiles.name, skill.name)))
+    .orderBy(asc(workspaceSkillFiles.path));
+}
+
+export async function readSkillFile(
+  db: Db,
+  catalogs: CatalogCache,
+  team: CatalogKey,
+  name: string,
+  filePath: string,
+): Promise<Uint8Array> {
+  const safePath = parseFilePath(filePath);
+  const skill = await resolveSkill(catalogs, team, name);
+  const missing = new AppError("FileNotFound", `skill "${name}" has no file "${safePath}"`);
+  if (skill.scope === "builtin" || skill.scope === "global") {
+    const onDisk = staticSkill(catalogs, skill.name, skill.scope);
+    // Only files listed at start-up are served, so nothing outside the folder can be reached.
+    if (!onDisk.files.some((file) => file.path === safePath)) throw missing;
+    return readFile(path.join(onDisk.dir, ...safePath.split("/")));
+  }
+  if (skill.scope === "learned") throw missing;
+  const [row] = await db
+    .select({ content: workspaceSkillFiles.content })
+    .from(workspaceSkillFiles)
+    .where(
+      and(
+        eq(workspaceSkillFiles.teamId, team.id),
+        eq(workspaceSkillFiles.name, skill.name),
+        eq(workspaceSkillFiles.path, safePath),
+      ),
+    );
+  if (!row) throw missing;
+  return row.content;
+}
+
+function staticSkill(catalogs: CatalogCache, name: string, scope: "builtin" | "global") {
+  return catalogs.statics.skills.find((s) => s.name === name && s.scope === scope)!;
+}
+
+const TEXT_TYPES: Record<string, string> = {
+  ".md": "text/markdown; charset=utf-8",
+  ".txt": "text/plain; charset=utf-8",
+  ".sh": "text/x-shellscript; charset=utf-8",
+  ".py": "text/x-python; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".ts": "text/plain; charset=utf-8",
+  ".json": "application/json",
+  ".yaml": "text/yaml; charset=utf-8",
+  ".yml": "text/yaml; charset=utf-8",
+  ".pdf": "application/pdf",
+  ".png": "image/png",
+  ".svg": "image/svg+xml",
+};
+
+/** A content type from the extension; anything unknown is served as opaque bytes. */
+export function contentTypeOf(filePath: string): string {
+  return TEXT_TYPES[path.extname(filePath).toLowerCase()] ?? "application/octet-stream";
+}

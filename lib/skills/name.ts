@@ -1,0 +1,25 @@
+import { AppError } from "../errors";
+
+/** A validated skill name: 1–64 of [a-z0-9-], no leading, trailing or doubled hyphen. */
+export type SkillName = string & { readonly __brand: "SkillName" };
+
+/** Why `name` is not a valid skill name, or null when it is. */
+export function skillNameProblem(name: string): string | null {
+  const length = [...name].length;
+  if (length < 1 || length > 64) return `name "${name}" must be 1–64 characters long (it has ${length})`;
+  if (!/^[a-z0-9-]+$/.test(name)) return `name "${name}" may hold only lowercase letters, digits and hyphens`;
+  if (name.startsWith("-") || name.endsWith("-")) return `name "${name}" may not start or end with a hyphen`;
+  if (name.includes("--")) return `name "${name}" may not hold two hyphens in a row`;
+  return null;
+}
+
+export function isSkillName(name: string): name is SkillName {
+  return skillNameProblem(name) === null;
+}
+
+/** For names that arrive in a URL or a request body: a 400 that says what to fix. */
+export function parseSkillName(name: string): SkillName {
+  const problem = skillNameProblem(name);
+  if (problem) throw new AppError("InvalidName", `invalid skill name: ${problem}`);
+  return name as SkillName;
+}

@@ -1,0 +1,136 @@
+import { and, eq } from "drizzle-orm";
+import { LRUCache } from "lru-cache";
+import type { Db } from "@/db/client";
+import { learnedSkillVersions, workspaceSkillVersions } from "@/db/schema";
+import { AppError, skillNotFound, specError } from "../errors";
+import type { TeamId } from "../teams/teams";
+import type { CatalogCache, CatalogKey } from "./catalog-cache";
+import type { CatalogSkill } from "./catalog";
+import type { SkillView } from "../usage/view-recorder";
+
+/** What `skill_view` serves: one exact version of one skill (SPEC §4). */
+export interface SkillContent {
+  name: string;
+  /** The annotation's source: `draft` for a learned draft. */
+  annotationSource: "builtin" | "file" | "learned" | "draft";
+  skill: CatalogSkill;
+  version: number;
+  frontmatter: string;
+  body: string;
+  /** SHA-256 of the whole SKILL.md of this version: the response's ETag. */
+  sha256: string;
+}
+
+export function annotationLine(content: SkillContent): string {
+  const parts = [`skill ${content.name}`, content.annotationSource, `v${content.version}`];
+  if (content.skill.folder) parts.push(content.skill.folder);
+  return `[${parts.join(" | ")}]`;
+}
+
+/** The `skill_view` text: the annotation line, a newline, then the body byte for byte. */
+export function skillViewText(content: SkillContent): string {
+  return `${annotationLine(content)}\n${content.body}`;
+}
+
+/** Active skills by precedence, then the team's drafts (§4). */
+export async function resolveSkill(catalogs: CatalogCache, team: CatalogKey, name: string): Promise<CatalogSkill> {
+  const catalog = await catalogs.catalog(team);
+  const skill = catalog.active.find((s) => s.name === name) ?? catalog.drafts.find((s) => s.name === name);
+  if (!skill) throw skillNotFound(name);
+  return skill;
+}
+
+type Stored = Pick<SkillContent, "frontmatter" | "body" | "sha256">;
+
+// A version's bytes never change, so a cached version is never stale. Bounded by size.
+const contentCache = new LRUCache<string, Stored>({
+  maxSize: 64 * 1024 * 1024,
+  sizeCalculation: (value) => value.frontmatter.length + value.body.length + 64,
+});
+
+export async function loadSkillContent(
+  db: Db,
+  catalogs: CatalogCache,
+  team: CatalogKey,
+  name: string,
+  requestedVersion?: number,
+): Promise<SkillContent> {
+  const skill = await resolveSkill(catalogs, team, name);
+  const version = requestedVersion ?? skill.version;
+  if (version > skill.version) throw noSuchVersion(name, version, skill.version);
+  const stored = await storedContent(db, catalogs, team.id, skill, version);
+  if (!stored) throw noSuchVersion(name, version, skill.version);
+  return {
+    name,
+    annotationSource: skill.status === "draft" ? "draft" : skill.source,
+    skill,
+    version,
+    ...stored,
+  };
+}
+
+function noSuchVersion(name: string, version: number, current: number): AppError {
+  return specError("VersionNotFound", `'${name}' has no v${version}; it is at v${current}`);
+}
+
+async function storedContent(
+  db: Db,
+  catalogs: CatalogCache,
+  teamId: TeamId,
+  skill: CatalogSkill,
+  version: number,
+): Promise<Stored | null> {
+  if (skill.scope === "builtin" || skill.scope === "global") {
+    // Skills read from disk have only the version they declare.
+    const onDisk = catalogs.statics.skills.find((s) => s.name === skill.name && s.scope === skill.scope);
+    return onDisk && version === onDisk.version ? onDisk : null;
+  }
+  const key = skill.scope === "workspace" ? `ws:${teamId}:${skill.name}:${version}` : `learned:${skill.learnedId}:${version}`;
+  const cached = contentCache.get(key);
+  if (cached) return cached;
+  const [row] =
+    skill.scope === "workspace"
+      ? await db
+          .select({ frontmatter: workspaceSkillVersions.frontmatter, body: workspaceSkillVersions.body, sha256: workspaceSkillVersions.sha256 })
+          .from(workspaceSkillVersions)
+          .where(
+            and(
+              eq(workspaceSkillVersions.teamId, teamId),
+              eq(workspaceSkillVersions.name, skill.name),
+              eq(workspaceSkillVersions.version, version),
+            ),
+          )
+      : await db
+          .select({ frontmatter: learnedSkillVersions.frontmatter, body: learnedSkillVersions.body, sha256: learnedSkillVersions.sha256 })
+          .from(learnedSkillVersions)
+          .where(and(eq(learnedSkillVersions.skillId, skill.learnedId!), eq(learnedSkillVersions.version, version)));
+  if (row) contentCache.set(key, row);
+  return row ?? null;
+}
+
+export interface ViewDeps {
+  db: Db;
+  catalogs: CatalogCache;
+  views: { record(view: SkillView): void };
+}
+
+export interface Viewer {
+  team: CatalogKey;
+  keyId: number | null;
+  sessionId: string | null;
+}
+
+/** `skill_view`: the content, recorded as a view (buffered, off the request's path). */
+export async function viewSkill(deps: ViewDeps, viewer: Viewer, name: string, version?: number): Promise<SkillContent> {
+  const content = await loadSkillContent(deps.db, deps.catalogs, viewer.team, name, version);
+  deps.views.record({
+    teamId: viewer.team.id,
+    skillName: content.name,
+    source: content.annotationSource,
+    version: content.version,
+    keyId: viewer.keyId,
+    sessionId: viewer.sessionId,
+    viewedAt: new Date(),
+  });
+  return content;
+}

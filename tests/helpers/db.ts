@@ -1,0 +1,36 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { openDatabase, type Database } from "@/db/client";
+
+/** Every integration suite runs on PGlite, and on a real PostgreSQL server when TEST_DATABASE_URL is set. */
+export type TestDbKind = "pglite" | "postgres";
+export const testDbKinds: TestDbKind[] = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+
+/** A fresh, migrated database: in-memory PGlite, or a new database on the server dropped on close. */
+export async function openTestDatabase(kind: TestDbKind): Promise<Database> {
+  if (kind === "pglite") {
+    const database = await openDatabase({ dataDir: "memory://" });
+    await database.migrate();
+    return database;
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL!;
+  const name = `skillgate_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString() });
+  await database.migrate();
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
