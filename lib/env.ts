@@ -17,6 +17,7 @@ const schema = z.object({
   SKILLGATE_INIT_USER_EMAIL: z.string().optional(),
   SKILLGATE_INIT_USER_PASSWORD: z.string().optional(),
   SKILLGATE_RATE_LIMIT: z.coerce.number().int().min(0).default(6000),
+  SKILLGATE_VIEW_FLUSH_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
   AUTH_GITHUB_ID: z.string().optional(),
   AUTH_GITHUB_SECRET: z.string().optional(),
 });
@@ -38,10 +39,12 @@ export interface Env {
   init: InitConfig;
   /** Requests per minute per API key; 0 turns the limit off. */
   rateLimitPerMinute: number;
+  /** How long views wait in memory before they are written (they are also written at 500, and on shutdown). */
+  viewFlushMs: number;
   github: { id: string; secret: string } | null;
 }
 
-export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
+export function readEnv(source: Record<string, string | undefined> = process.env): Env {
   const blankToUndefined = Object.fromEntries(
     Object.entries(source).map(([key, value]) => [key, value === "" ? undefined : value]),
   );
@@ -74,6 +77,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     builtinSkillsDir: e.SKILLGATE_BUILTIN_DIR,
     init,
     rateLimitPerMinute: e.SKILLGATE_RATE_LIMIT,
+    viewFlushMs: e.SKILLGATE_VIEW_FLUSH_MS,
     github: e.AUTH_GITHUB_ID && e.AUTH_GITHUB_SECRET ? { id: e.AUTH_GITHUB_ID, secret: e.AUTH_GITHUB_SECRET } : null,
   };
 }

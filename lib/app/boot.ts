@@ -33,6 +33,7 @@ async function boot(): Promise<App> {
       builtinSkillsDir: config.builtinSkillsDir,
       globalSkillsDir: config.globalSkillsDir,
       rateLimitPerMinute: config.rateLimitPerMinute,
+      viewBatch: { batchSize: 500, intervalMs: config.viewFlushMs },
     });
     await applyInitConfig(app.db, config.init);
     if (config.demo) await seedDemo(app);

@@ -1,5 +1,9 @@
-import type { TeamListing } from "../skills/catalog-cache";
+import type { Db } from "@/db/client";
+import type { CatalogCache, TeamListing } from "../skills/catalog-cache";
+import type { Team } from "../teams/teams";
+import { budgetSegments, cutEntries, type BudgetSegment } from "./budget";
 import type { ListingSettings } from "./render";
+import { listingHistory } from "./snapshots";
 
 /** The figures of §3.7 as response headers. */
 export function listingHeaders(listing: TeamListing): Record<string, string> {
@@ -26,5 +30,35 @@ export function listingJson(listing: TeamListing, settings: ListingSettings) {
     groups: listing.groups
       .filter((group) => group.entries.length > 0)
       .map((group) => ({ scope: group.scope, heading: group.heading, chars: group.chars, entries: group.entries })),
+  };
+}
+
+export interface ListingBudget {
+  settings: ListingSettings;
+  listing: TeamListing;
+  segments: BudgetSegment[];
+  cut: ReturnType<typeof cutEntries>;
+  history: { at: string; chars: number; cap: number; cause: string }[];
+}
+
+/** The budget page: the listing as agents get it (or a what-if), how the cap is spent, what was cut, and its history. */
+export async function listingBudget(
+  db: Db,
+  catalogs: CatalogCache,
+  team: Team,
+  whatIf: { cap?: number; descMax?: number } = {},
+): Promise<ListingBudget> {
+  const settings = { cap: whatIf.cap ?? team.listingCap, descMax: whatIf.descMax ?? team.descMax, loadHint: team.loadHint };
+  const [listing, catalog, history] = await Promise.all([
+    catalogs.listing(team, settings),
+    catalogs.catalog(team),
+    listingHistory(db, team.id),
+  ]);
+  return {
+    settings,
+    listing,
+    segments: budgetSegments(listing, settings.loadHint, catalog.diagnostics),
+    cut: cutEntries(listing),
+    history: history.map((row) => ({ at: row.takenAt.toISOString(), chars: row.chars, cap: row.cap, cause: row.cause })),
   };
 }

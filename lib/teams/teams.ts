@@ -1,6 +1,6 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { memberships, teams } from "@/db/schema";
+import { memberships, teams, users } from "@/db/schema";
 import { AppError } from "../errors";
 import type { Role } from "../auth/scopes";
 
@@ -94,8 +94,10 @@ export async function membershipOf(db: Db, userId: number, slug: string): Promis
 }
 
 export async function listMembers(db: Db, teamId: TeamId) {
-  return db.execute<{ user_id: number; email: string; name: string | null; role: Role }>(
-    sql`select m.user_id, u.email, u.name, m.role from memberships m join users u on u.id = m.user_id
-        where m.team_id = ${teamId} order by u.email`,
-  );
+  return db
+    .select({ userId: users.id, email: users.email, name: users.name, role: memberships.role })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.teamId, teamId))
+    .orderBy(asc(users.email));
 }

@@ -2,6 +2,8 @@ import type { Db } from "@/db/client";
 import { skillViews } from "@/db/schema";
 import type { TeamId } from "../teams/teams";
 
+const MAX_BUFFERED = 100_000;
+
 export interface SkillView {
   teamId: TeamId;
   skillName: string;
@@ -55,8 +57,9 @@ export class ViewRecorder {
     try {
       await this.db.insert(skillViews).values(batch);
     } catch (error) {
-      // The database is unreachable: keep the views for the next flush rather than lose them.
-      this.buffer = batch.concat(this.buffer);
+      // The database is unreachable: keep the views for the next flush rather than lose them,
+      // up to a bound, so a long outage cannot exhaust memory.
+      this.buffer = batch.concat(this.buffer).slice(-MAX_BUFFERED);
       console.error(`skillgate: could not record ${batch.length} skill views (${(error as Error).message}); will retry`);
       if (!this.timer) {
         this.timer = setTimeout(() => void this.flush(), this.options.intervalMs * 5);

@@ -13,4 +13,6 @@ export const POST = agentRoute("admin", async ({ req, app, auth }) => {
 });
 
 /** A skill may be named "sync": GET still views it. */
-export const GET = viewSkillRoute;
+export async function GET(req: Request): Promise<Response> {
+  return viewSkillRoute(req, { params: Promise.resolve({ name: "sync" }) });
+}

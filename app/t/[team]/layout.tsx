@@ -1,0 +1,40 @@
+import Link from "next/link";
+import { connection } from "next/server";
+import { requireMember } from "@/lib/auth/member";
+import { signOut } from "@/lib/auth/next-auth";
+import { NavLinks } from "@/components/nav-links";
+import { TeamSwitcher } from "@/components/team-switcher";
+
+export default async function TeamLayout({ children, params }: { children: React.ReactNode; params: Promise<{ team: string }> }) {
+  await connection();
+  const { team: slug } = await params;
+  const member = await requireMember(slug);
+  return (
+    <div className="min-h-screen">
+      <header className="bg-slate-900 text-white">
+        <div className="mx-auto flex max-w-7xl items-center gap-6 px-6 py-3">
+          <Link href={`/t/${slug}`} className="flex items-center gap-2 font-semibold">
+            <img src="/favicon.svg" alt="" className="h-6 w-6" />
+            Skillgate
+          </Link>
+          <TeamSwitcher current={slug} section="" teams={member.teams.map((m) => ({ slug: m.team.slug, name: m.team.name }))} />
+          <NavLinks team={slug} />
+          <div className="ml-auto flex items-center gap-3 text-sm text-slate-300">
+            <span>
+              {member.user.email} · {member.role}
+            </span>
+            <form
+              action={async () => {
+                "use server";
+                await signOut({ redirectTo: "/signin" });
+              }}
+            >
+              <button className="rounded-md border border-slate-600 px-2 py-1 hover:bg-slate-700">Sign out</button>
+            </form>
+          </div>
+        </div>
+      </header>
+      <main className="mx-auto max-w-7xl px-6 py-8">{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+import type { Metadata } from "next";
+import { requireMember } from "@/lib/auth/member";
+import { teamOverview } from "@/lib/overview/overview";
+import { SkillHealthTable } from "@/components/skill-health-table";
+import { Stat } from "@/components/stat";
+
+export const metadata: Metadata = { title: "Overview" };
+
+export default async function OverviewPage({ params }: { params: Promise<{ team: string }> }) {
+  const { team: slug } = await params;
+  const { app, team } = await requireMember(slug);
+  const { rows, headline, diagnostics } = await teamOverview(app.db, app.catalogs, team);
+  const trend = headline.viewsThisWeek - headline.viewsLastWeek;
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold">{team.name}</h1>
+        <p className="text-sm text-slate-500">Skill health: what agents see, what they load, and what needs attention.</p>
+      </div>
+      <section className="grid grid-cols-2 gap-4 md:grid-cols-3 lg:grid-cols-6" aria-label="Headline figures">
+        <Stat label="In the listing" value={String(headline.listed)} note={`${headline.drafts} draft(s) waiting`} />
+        <Stat
+          label="Listing size"
+          value={`${headline.listingChars.toLocaleString("en-US")} / ${headline.listingCap.toLocaleString("en-US")}`}
+          note={headline.truncated ? "truncated: see the budget" : "fits the cap"}
+          tone={headline.truncated ? "warn" : "good"}
+        />
+        <Stat
+          label="Views this week"
+          value={String(headline.viewsThisWeek)}
+          note={`${trend >= 0 ? "+" : ""}${trend} vs the week before`}
+          tone={trend >= 0 ? "good" : "warn"}
+        />
+        <Stat label="Never loaded" value={String(headline.neverLoaded)} note="clutter in the routing decision" tone={headline.neverLoaded > 0 ? "warn" : "good"} />
+        <Stat label="Lint findings" value={String(headline.lintFindings)} tone={headline.lintFindings > 0 ? "warn" : "good"} />
+        <Stat label="Collisions" value={String(headline.collisions)} tone={headline.collisions > 0 ? "warn" : "good"} />
+      </section>
+      {diagnostics.length > 0 && (
+        <section className="rounded-lg border border-amber-200 bg-amber-50 p-4" aria-label="Diagnostics">
+          <h2 className="mb-2 text-sm font-semibold text-amber-900">Diagnostics</h2>
+          <ul className="space-y-1 font-mono text-xs text-amber-900">
+            {diagnostics.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <SkillHealthTable team={slug} rows={rows} />
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+import type { Metadata } from "next";
+import { listApiKeys } from "@/lib/auth/api-keys";
+import { requireMember } from "@/lib/auth/member";
+import { roleAtLeast } from "@/lib/auth/scopes";
+import { listMembers } from "@/lib/teams/teams";
+import { CreateKeyForm, ListingSettingsForm, RevokeKeyButton } from "@/components/settings-forms";
+import { createKeyAction, revokeKeyAction, updateListingSettingsAction } from "./actions";
+
+export const metadata: Metadata = { title: "Settings" };
+
+export default async function SettingsPage({ params }: { params: Promise<{ team: string }> }) {
+  const { team: slug } = await params;
+  const member = await requireMember(slug, `/t/${slug}/settings`);
+  const { app, team } = member;
+  const isLead = roleAtLeast(member.role, "lead");
+  const [members, keys] = await Promise.all([listMembers(app.db, team.id), isLead ? listApiKeys(app.db, team.id) : Promise.resolve([])]);
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-semibold">Settings</h1>
+      {!isLead && <p className="rounded-md bg-slate-100 p-3 text-sm">Only a lead can change settings and see API keys; you are {member.role}.</p>}
+
+      <section className="rounded-lg border border-slate-200 bg-white p-4">
+        <h2 className="mb-3 font-semibold">Members</h2>
+        <table className="w-full text-sm">
+          <tbody>
+            {members.map((m) => (
+              <tr key={m.userId} className="border-t border-slate-100">
+                <td className="py-1.5">{m.email}</td>
+                <td className="py-1.5 text-slate-600">{m.role}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+
+      {isLead && (
+        <section className="rounded-lg border border-slate-200 bg-white p-4" aria-label="API keys">
+          <h2 className="mb-1 font-semibold">API keys</h2>
+          <p className="mb-3 text-sm text-slate-500">Agents send a key as <code>Authorization: Bearer &lt;key&gt;</code>. Keys are stored hashed: a key is shown once, when it is created.</p>
+          <CreateKeyForm action={createKeyAction.bind(null, slug)} />
+          <table className="mt-4 w-full text-sm">
+            <thead className="text-left text-xs uppercase text-slate-500">
+              <tr>
+                <th className="py-1">Name</th>
+                <th className="py-1">Key</th>
+                <th className="py-1">Scopes</th>
+                <th className="py-1">Created</th>
+                <th className="py-1" />
+              </tr>
+            </thead>
+            <tbody>
+              {keys.map((key) => (
+                <tr key={key.id} className="border-t border-slate-100" data-key={key.name}>
+                  <td className="py-1.5">{key.name}</td>
+                  <td className="py-1.5 font-mono text-xs">{key.prefix}…</td>
+                  <td className="py-1.5">{key.scopes.join(", ")}</td>
+                  <td className="py-1.5 text-slate-600">{key.createdAt.toISOString().slice(0, 10)}</td>
+                  <td className="py-1.5 text-right">
+                    {key.revokedAt ? <span className="text-xs text-slate-500">revoked {key.revokedAt.toISOString().slice(0, 10)}</span> : <RevokeKeyButton name={key.name} action={revokeKeyAction.bind(null, slug, key.id)} />}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+
+      {isLead && (
+        <section className="rounded-lg border border-slate-200 bg-white p-4">
+          <h2 className="mb-1 font-semibold">Listing</h2>
+          <p className="mb-3 text-sm text-slate-500">The cap and description cut of the listing agents get; try values first on the listing budget page.</p>
+          <ListingSettingsForm action={updateListingSettingsAction.bind(null, slug)} cap={team.listingCap} descMax={team.descMax} loadHint={team.loadHint} />
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+"use client";
+
+import { Bar, BarChart, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import type { BudgetSegment } from "@/lib/listing/budget";
+
+const COLORS: Record<string, string> = {
+  header: "#64748b",
+  builtin: "#4338ca",
+  global: "#0891b2",
+  workspace: "#059669",
+  learned: "#d97706",
+  diagnostics: "#dc2626",
+  marker: "#7c3aed",
+  free: "#cbd5e1",
+};
+
+/** One horizontal bar: the cap, split by what uses it. */
+export function BudgetBar({ segments, cap }: { segments: BudgetSegment[]; cap: number }) {
+  const used = segments.reduce((sum, s) => sum + s.chars, 0);
+  const all = [...segments, ...(cap > used ? [{ key: "free", label: "Free", chars: cap - used }] : [])];
+  const row = Object.fromEntries([["name", "cap"], ...all.map((s) => [s.key, s.chars])]);
+  return (
+    <div className="h-40 w-full" data-testid="budget-bar">
+      <ResponsiveContainer>
+        <BarChart data={[row]} layout="vertical" margin={{ left: 8, right: 24, top: 8, bottom: 8 }}>
+          <XAxis type="number" domain={[0, Math.max(cap, used)]} tickFormatter={(v: number) => v.toLocaleString("en-US")} />
+          <YAxis type="category" dataKey="name" hide />
+          <Tooltip formatter={(value, name) => [`${Number(value).toLocaleString("en-US")} characters`, all.find((s) => s.key === name)?.label ?? String(name)]} />
+          <Legend itemSorter={null} formatter={(key: string) => all.find((s) => s.key === key)?.label ?? key} />
+          {all.map((segment) => (
+            <Bar key={segment.key} dataKey={segment.key} stackId="cap" fill={COLORS[segment.key] ?? "#94a3b8"} isAnimationActive={false} />
+          ))}
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+"use client";
+
+import { useActionState, useTransition } from "react";
+import type { ActionResult } from "@/app/t/[team]/settings/actions";
+
+type FormAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
+
+function Result({ state }: { state: ActionResult | null }) {
+  if (!state) return null;
+  return (
+    <p role="status" className={`text-sm ${state.ok ? "text-emerald-700" : "text-red-700"}`}>
+      {state.message}
+    </p>
+  );
+}
+
+export function CreateKeyForm({ action }: { action: FormAction }) {
+  const [state, formAction, pending] = useActionState(action, null);
+  return (
+    <form action={formAction} className="space-y-3" aria-label="Create API key">
+      <div className="flex flex-wrap items-end gap-3">
+        <label className="text-sm font-medium">
+          Name
+          <input name="name" required maxLength={80} placeholder="ci-sync" className="mt-1 block w-48 rounded-md border border-slate-300 px-2 py-1" />
+        </label>
+        {(["read", "write", "admin"] as const).map((scope) => (
+          <label key={scope} className="flex items-center gap-1 text-sm">
+            <input type="checkbox" name={`scope-${scope}`} defaultChecked={scope === "read"} /> {scope}
+          </label>
+        ))}
+        <button disabled={pending} className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50">
+          Create key
+        </button>
+      </div>
+      <Result state={state} />
+      {state?.key && (
+        <div className="rounded-md border border-emerald-300 bg-emerald-50 p-3">
+          <div className="text-xs font-medium text-emerald-900">New API key (shown once)</div>
+          <code data-testid="new-key" className="block select-all break-all font-mono text-sm">
+            {state.key}
+          </code>
+        </div>
+      )}
+    </form>
+  );
+}
+
+export function RevokeKeyButton({ action, name }: { action: () => Promise<ActionResult>; name: string }) {
+  const [pending, startTransition] = useTransition();
+  return (
+    <button
+      disabled={pending}
+      className="rounded-md border border-red-300 px-2 py-0.5 text-xs text-red-700 hover:bg-red-50 disabled:opacity-50"
+      onClick={() => {
+        if (window.confirm(`Revoke the key "${name}"? Agents using it will get 401 at once.`)) startTransition(() => void action());
+      }}
+    >
+      Revoke
+    </button>
+  );
+}
+
+export function ListingSettingsForm({ action, cap, descMax, loadHint }: { action: FormAction; cap: number; descMax: number; loadHint: string }) {
+  const [state, formAction, pending] = useActionState(action, null);
+  return (
+    <form action={formAction} className="space-y-3" aria-label="Listing settings">
+      <div className="flex flex-wrap items-end gap-3">
+        <label className="text-sm font-medium">
+          Cap
+          <input name="cap" type="number" defaultValue={cap} className="mt-1 block w-32 rounded-md border border-slate-300 px-2 py-1" />
+        </label>
+        <label className="text-sm font-medium">
+          descMax
+          <input name="descMax" type="number" defaultValue={descMax} className="mt-1 block w-24 rounded-md border border-slate-300 px-2 py-1" />
+        </label>
+        <label className="text-sm font-medium">
+          Load hint
+          <input name="loadHint" defaultValue={loadHint} className="mt-1 block w-40 rounded-md border border-slate-300 px-2 py-1" />
+        </label>
+        <button disabled={pending} className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50">
+          Save
+        </button>
+      </div>
+      <Result state={state} />
+    </form>
+  );
+}

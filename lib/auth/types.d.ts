@@ -1,0 +1,8 @@
+import "next-auth/jwt";
+
+declare module "next-auth/jwt" {
+  interface JWT {
+    /** Our users.id. */
+    uid?: number;
+  }
+}

@@ -1,0 +1,1 @@
+export function buildIfNeeded(root?: string): boolean;

@@ -1,0 +1,83 @@
+// `npm start`: build if needed, then serve the app. With no DATABASE_URL it runs on the embedded
+// database in SKILLGATE_DATA_DIR with the demo team, and prints where to sign in and a demo API key.
+// The server process itself opens, migrates and seeds the database (instrumentation.ts): never two
+// processes on one PGlite folder.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { buildIfNeeded } from "./build-if-needed.mjs";
+
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXT_MANUAL_SIG_HANDLE: "true" };
+const port = env.PORT || "3000";
+const dataDir = path.resolve(env.SKILLGATE_DATA_DIR || ".data");
+mkdirSync(dataDir, { recursive: true });
+
+/** A secret made once and kept in the data folder, so restarts keep sessions and the demo key. */
+function kept(file, make) {
+  const full = path.join(dataDir, file);
+  if (!existsSync(full)) writeFileSync(full, make(), { mode: 0o600 });
+  return readFileSync(full, "utf8").trim();
+}
+
+if (!env.AUTH_SECRET) {
+  if (env.DATABASE_URL) {
+    console.error("skillgate: set AUTH_SECRET (32+ random bytes, e.g. `openssl rand -base64 32`) when running against DATABASE_URL.");
+    process.exit(1);
+  }
+  env.AUTH_SECRET = kept("auth-secret", () => randomBytes(32).toString("base64"));
+}
+env.AUTH_TRUST_HOST ??= "true";
+
+const demo = env.SKILLGATE_DEMO !== "0";
+let demoLogin = null;
+if (demo && !env.SKILLGATE_INIT_TEAM) {
+  demoLogin = {
+    email: "demo@skillgate.local",
+    password: kept("demo-password", () => randomBytes(9).toString("base64url")),
+    key: kept("demo-api-key", () => `sg_${randomBytes(24).toString("base64url")}`),
+  };
+  env.SKILLGATE_INIT_TEAM = "demo";
+  env.SKILLGATE_INIT_API_KEY = demoLogin.key;
+  env.SKILLGATE_INIT_USER_EMAIL = demoLogin.email;
+  env.SKILLGATE_INIT_USER_PASSWORD = demoLogin.password;
+}
+if (demo && !env.SKILLS_GLOBAL_DIR) env.SKILLS_GLOBAL_DIR = path.resolve("demo/global-skills");
+
+try {
+  buildIfNeeded();
+} catch (error) {
+  console.error(`skillgate: ${error.message}`);
+  process.exit(1);
+}
+
+const server = spawn(process.execPath, [path.resolve("node_modules/next/dist/bin/next"), "start", "-p", port], { env, stdio: "inherit" });
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+
+await waitForHealth(`http://127.0.0.1:${port}/api/health`);
+const url = `http://localhost:${port}`;
+const lines = [`Skillgate is running at ${url}`, `  database: ${env.DATABASE_URL ? "DATABASE_URL" : `embedded PGlite in ${dataDir}`}`];
+if (demoLogin) {
+  lines.push(
+    `  sign in:  ${url}/signin  as ${demoLogin.email} / ${demoLogin.password}`,
+    `  demo API key (team "demo"): ${demoLogin.key}`,
+    `  try:      curl -H "Authorization: Bearer ${demoLogin.key}" ${url}/api/v1/listing`,
+  );
+} else {
+  lines.push(`  sign in:  ${url}/signin`);
+}
+console.log(`\n${lines.join("\n")}\n`);
+
+async function waitForHealth(healthUrl) {
+  for (let i = 0; i < 600; i++) {
+    try {
+      const res = await fetch(healthUrl);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  console.error("skillgate: the server did not become healthy within 150 s");
+}

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser } from "../helpers/browser";
+import { BROWSER_KEY, BROWSER_LOGIN } from "./server";
+
+const baseUrl = inject("baseUrl");
+
+async function signIn(page: Page, path: string): Promise<void> {
+  await page.goto(`${baseUrl}${path}`);
+  await page.waitForURL(/\/signin\?callbackUrl=/);
+  await page.fill('input[name="email"]', BROWSER_LOGIN.email);
+  await page.fill('input[name="password"]', BROWSER_LOGIN.password);
+  await page.click('button[type="submit"]');
+  await page.waitForURL(`${baseUrl}${path}`);
+}
+
+describe("the dashboard in Chromium", () => {
+  let browser: Browser;
+  let page: Page;
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.on("console", (message) => {
+      if (message.type() === "error") consoleErrors.push(message.text());
+    });
+  });
+  afterAll(async () => browser?.close());
+
+  it("sends a signed-out visitor to sign in, refuses a wrong password, and comes back after signing in", async () => {
+    await page.goto(`${baseUrl}/t/demo/listing`);
+    await page.waitForURL(/\/signin\?callbackUrl=/);
+    await page.fill('input[name="email"]', BROWSER_LOGIN.email);
+    await page.fill('input[name="password"]', "not the password");
+    await page.click('button[type="submit"]');
+    await page.waitForSelector('p[role="alert"]');
+    expect(await page.textContent('p[role="alert"]')).toBe("That email and password do not match an account.");
+    await signIn(page, "/t/demo/listing");
+    expect(await page.textContent("h1")).toBe("Listing budget");
+  });
+
+  it("shows the exact listing text agents get on the budget page", async () => {
+    const api = await fetch(`${baseUrl}/api/v1/listing`, { headers: { authorization: `Bearer ${BROWSER_KEY}` } });
+    const text = await api.text();
+    expect(await page.textContent('[data-testid="listing-text"]')).toBe(text);
+    expect(text.split("\n")[0]).toBe("[skills listing — prefer a matching skill over improvising; load bodies with skill_view]");
+    expect(text).toContain("[collision] ci-green-gate (file skills/ci-green-gate) shadowed by file global/ci-green-gate");
+    expect(await page.textContent('[data-stat="Skills shown"]')).toBe(`${api.headers.get("x-skills-shown")} of ${api.headers.get("x-skills-total")}`);
+    // The bar: one Recharts bar segment per part of the listing, plus the free space.
+    expect(await page.locator('[data-testid="budget-bar"] .recharts-bar-rectangle').count()).toBe(7);
+    const segments = await page.locator('[data-testid="segments"] li').allTextContents();
+    expect(segments.map((s) => s.split(":")[0])).toEqual(["Header", "Built-in", "Global", "Workspace", "Learned", "Collisions"]);
+    const sum = segments.reduce((total, s) => total + Number(s.split(": ")[1]!.replace(/,/g, "")), 0);
+    expect(sum).toBe(Number(api.headers.get("x-listing-chars")));
+    expect(await page.locator('[data-testid="listing-history"] .recharts-line').count()).toBe(2);
+  });
+
+  it("renders a what-if with what was cut, without changing what agents get", async () => {
+    await page.fill('input[name="cap"]', "700");
+    await page.fill('input[name="descMax"]', "30");
+    await page.click("text=Show what-if");
+    await page.waitForURL(/cap=700/);
+    const whatIf = await (await fetch(`${baseUrl}/api/v1/listing?cap=700&descMax=30&format=json`, { headers: { authorization: `Bearer ${BROWSER_KEY}` } })).json();
+    expect(await page.textContent('[data-testid="listing-text"]')).toBe(whatIf.text);
+    expect(whatIf.droppedDescriptions + whatIf.droppedEntries).toBeGreaterThan(0);
+    expect(await page.locator("[data-cut]").count()).toBe(whatIf.droppedDescriptions + whatIf.droppedEntries);
+    expect(await page.locator("[data-cut]").first().getAttribute("data-cut")).toBe("release-checklist");
+    const normal = await fetch(`${baseUrl}/api/v1/listing`, { headers: { authorization: `Bearer ${BROWSER_KEY}` } });
+    expect(normal.headers.get("x-listing-cap")).toBe("8000");
+  });
+
+  it("shows the catalog on the overview with sources, versions, status, lint, views and collisions", async () => {
+    await page.goto(`${baseUrl}/t/demo`);
+    expect(await page.textContent('[data-testid="row-count"]')).toBe("18 of 18 skills");
+    const row = page.locator('tr[data-skill="changelog-writer"]');
+    expect(await row.locator("td").allTextContents()).toEqual([
+      "changelog-writer",
+      "file skills/changelog-writer",
+      "v1",
+      "active",
+      "WhatAndWhen, ThirdPerson, FrontLoad",
+      "0",
+      "0",
+      "never loaded",
+    ]);
+    const shadowed = page.locator('tr[data-skill="systematic-debugging"][data-status="shadowed"]');
+    expect(await shadowed.locator("td").first().textContent()).toBe("systematic-debuggingshadowed by builtin");
+    const debugging = page.locator('tr[data-skill="systematic-debugging"][data-status="active"] td');
+    expect(await debugging.nth(1).textContent()).toBe("builtin");
+    expect(Number(await debugging.nth(6).textContent())).toBeGreaterThan(0);
+    expect(await page.textContent('[data-stat="Collisions"]')).toBe("2");
+    await page.selectOption('select[aria-label="Show"]', "never");
+    expect(await page.textContent('[data-testid="row-count"]')).toBe("3 of 18 skills");
+    await page.selectOption('select[aria-label="Show"]', "all");
+    await page.fill('input[aria-label="Filter skills"]', "global");
+    expect(await page.textContent('[data-testid="row-count"]')).toBe("2 of 18 skills");
+  });
+
+  it("switches teams, and shows nothing of a team the person is not in", async () => {
+    await page.selectOption('select[aria-label="Team"]', "other-team");
+    await page.waitForURL(`${baseUrl}/t/other-team`);
+    expect(await page.textContent('[data-testid="row-count"]')).toBe("9 of 9 skills");
+    const res = await page.goto(`${baseUrl}/t/no-such-team`);
+    expect(res?.status()).toBe(404);
+  });
+
+  it("logs no errors in the browser console", () => {
+    expect(consoleErrors.filter((e) => !e.includes("404"))).toEqual([]);
+  });
+});

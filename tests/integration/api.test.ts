@@ -1,0 +1,191 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
+import { startTestApp, type TestApp } from "../helpers/app";
+import { testDbKinds } from "../helpers/db";
+import { skillMd } from "../helpers/skills";
+
+const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string } }).error;
+
+describe.each(testDbKinds)("API conventions on %s", (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+  });
+  afterAll(async () => t?.close());
+
+  it("asks for a key when none is sent, and refuses unknown and revoked keys", async () => {
+    const none = await t.call("GET", "/api/v1/listing", { key: null });
+    expect(none.status).toBe(401);
+    expect(none.headers.get("www-authenticate")).toBe("Bearer");
+    expect(await none.json()).toEqual({ error: { code: "Unauthorized", message: "send the team's API key as Authorization: Bearer <key>" } });
+    const wrong = await t.call("GET", "/api/v1/listing", { key: "sg_not-a-real-key" });
+    expect(await errorOf(wrong)).toEqual({ code: "Unauthorized", message: "this API key is not valid or was revoked" });
+    const { id, key } = await createApiKey(t.app.db, { teamId: t.alpha.team.id, name: "short-lived", scopes: ["read"] });
+    expect((await t.call("GET", "/api/v1/listing", { key })).status).toBe(200);
+    await revokeApiKey(t.app.db, t.alpha.team.id, id);
+    expect((await t.call("GET", "/api/v1/listing", { key })).status).toBe(401);
+  });
+
+  it("enforces scopes: a read key cannot sync, a write key cannot sync, an admin key can", async () => {
+    const read = (await createApiKey(t.app.db, { teamId: t.alpha.team.id, name: "reader", scopes: ["read"] })).key;
+    const write = (await createApiKey(t.app.db, { teamId: t.alpha.team.id, name: "writer", scopes: ["write"] })).key;
+    const files = [{ path: "scoped/SKILL.md", content: skillMd("scoped", "Scoped. Use when testing scopes.") }];
+    for (const key of [read, write]) {
+      const res = await t.call("POST", "/api/v1/skills/sync", { key, json: { files } });
+      expect(res.status).toBe(403);
+      expect(await errorOf(res)).toEqual({ code: "Forbidden", message: 'this API key lacks the "admin" scope; ask a lead for a key that has it' });
+    }
+    expect((await t.call("GET", "/api/v1/skills/scoped", { key: write })).status).toBe(404);
+    expect((await t.call("POST", "/api/v1/skills/sync", { json: { files: [] } })).status).toBe(200);
+  });
+
+  it("answers every malformed body with a 4xx that says what to fix", async () => {
+    const post = (body: BodyInit, headers: Record<string, string> = { "content-type": "application/json" }) =>
+      t.call("POST", "/api/v1/lint", { body, headers });
+    expect(await errorOf(await post("{not json"))).toMatchObject({ code: "InvalidJson" });
+    expect((await errorOf(await post("{not json"))).message).toMatch(/^request body is not valid JSON: /);
+    expect(await errorOf(await post(""))).toEqual({ code: "InvalidJson", message: "request body is empty; send a JSON object" });
+    expect(await errorOf(await post(new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d])))).toEqual({
+      code: "InvalidUtf8",
+      message: "request body is not valid UTF-8",
+    });
+    expect(await errorOf(await post('{"description": "\\ud800 half"}'))).toEqual({
+      code: "InvalidUtf8",
+      message: 'field "description" holds a lone UTF-16 surrogate (\\ud800–\\udfff); send valid Unicode',
+    });
+    expect(await errorOf(await post('{"description": 42}'))).toEqual({
+      code: "InvalidField",
+      message: 'field "description": Invalid input: expected string, received number',
+    });
+    expect(await errorOf(await post('{"description": "x", "extra": 1}'))).toEqual({
+      code: "InvalidField",
+      message: 'unknown field "extra"; remove it',
+    });
+    expect(await errorOf(await post("[]"))).toEqual({ code: "InvalidField", message: "body: Invalid input: expected object, received array" });
+    const big = await post(JSON.stringify({ description: "x".repeat(1024 * 1024) }));
+    expect(big.status).toBe(413);
+    expect(await errorOf(big)).toEqual({ code: "PayloadTooLarge", message: "request body is larger than 1 MiB; send less at a time" });
+    const xml = await post("<lint/>", { "content-type": "application/xml" });
+    expect(xml.status).toBe(415);
+    expect(await errorOf(xml)).toEqual({ code: "UnsupportedMediaType", message: "send JSON with content-type application/json (got application/xml)" });
+    const syncWrong = await t.call("POST", "/api/v1/skills/sync", { json: { files: "all of them" } });
+    expect(syncWrong.status).toBe(400);
+    expect(await errorOf(syncWrong)).toEqual({ code: "InvalidField", message: 'field "files": Invalid input: expected array, received string' });
+    const notGzip = await t.call("POST", "/api/v1/skills/sync", { body: "plain", headers: { "content-type": "application/gzip" } });
+    expect(await errorOf(notGzip)).toEqual({ code: "BadRequest", message: "request body is not a gzip file; send a .tar.gz of the skill folders" });
+  });
+
+  it("refuses bad skill names and bad query values with a 400", async () => {
+    const res = await t.call("GET", "/api/v1/skills/My_Skill");
+    expect(res.status).toBe(400);
+    expect(await errorOf(res)).toEqual({
+      code: "InvalidName",
+      message: 'invalid skill name: name "My_Skill" may hold only lowercase letters, digits and hyphens',
+    });
+    expect(await errorOf(await t.call("GET", "/api/v1/skills/-lead"))).toEqual({
+      code: "InvalidName",
+      message: 'invalid skill name: name "-lead" may not start or end with a hyphen',
+    });
+    expect(await errorOf(await t.call("GET", "/api/v1/skills/a--b"))).toEqual({
+      code: "InvalidName",
+      message: 'invalid skill name: name "a--b" may not hold two hyphens in a row',
+    });
+    expect(await errorOf(await t.call("GET", `/api/v1/skills/${"a".repeat(65)}`))).toMatchObject({ code: "InvalidName" });
+    expect(await errorOf(await t.call("GET", "/api/v1/listing?cap=lots"))).toEqual({
+      code: "InvalidQuery",
+      message: 'field "cap": expected a positive whole number',
+    });
+    expect((await t.call("GET", "/api/v1/listing?cap=0")).status).toBe(400);
+    expect((await t.call("GET", "/api/v1/listing?format=xml")).status).toBe(400);
+    expect((await t.call("GET", "/api/v1/skills/writing-plans?version=-1")).status).toBe(400);
+  });
+
+  it("renders a what-if listing without changing settings, and the JSON form with the same text and figures", async () => {
+    const res = await t.call("GET", "/api/v1/listing?cap=300&descMax=20&format=json");
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.cap).toBe(300);
+    expect(body.descMax).toBe(20);
+    expect(body.chars).toBeLessThanOrEqual(300);
+    expect(body.shown + body.droppedEntries).toBe(body.total);
+    expect(body.text.endsWith(`[skills listing truncated: showed ${body.shown} of 7 skills; dropped ${body.droppedDescriptions} descriptions and ${body.droppedEntries} entries — call skill_list for the full catalog]`)).toBe(true);
+    expect(res.headers.get("x-listing-cap")).toBe("300");
+    expect(body.groups.map((g: { scope: string }) => g.scope)).toEqual(["builtin"]);
+    expect(body.groups[0].entries).toHaveLength(7);
+    const text = await (await t.call("GET", "/api/v1/listing?cap=300&descMax=20")).text();
+    expect(text).toBe(body.text);
+    const normal = await t.call("GET", "/api/v1/listing");
+    expect(normal.headers.get("x-listing-cap")).toBe("8000");
+  });
+
+  it("serves a new listing as soon as the catalog changes (cache invalidated) and 304 while it has not", async () => {
+    const first = await t.call("GET", "/api/v1/listing");
+    const etag = first.headers.get("etag")!;
+    expect((await t.call("GET", "/api/v1/listing", { headers: { "if-none-match": etag } })).status).toBe(304);
+    await t.call("POST", "/api/v1/skills/sync", { json: { files: [{ path: "fresh/SKILL.md", content: skillMd("fresh", "Fresh. Use when checking caches.") }] } });
+    const second = await t.call("GET", "/api/v1/listing", { headers: { "if-none-match": etag } });
+    expect(second.status).toBe(200);
+    expect(await second.text()).toContain("## Workspace directory skills\n- fresh: Fresh. Use when checking caches.");
+  });
+
+  it("answers health with the database state", async () => {
+    const res = await t.call("GET", "/api/health", { key: null });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "ok", database: { kind: kind === "pglite" ? "pglite" : "postgres", state: "up" } });
+  });
+});
+
+describe("the OpenAPI document", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp("pglite");
+  });
+  afterAll(async () => t?.close());
+
+  it("describes every route file and every method it exports", async () => {
+    const doc = await (await t.call("GET", "/api/v1/openapi.json", { key: null })).json();
+    expect(doc.openapi).toBe("3.1.0");
+    const routes: string[] = [];
+    const walk = (dir: string, prefix: string) => {
+      for (const entry of readdirSync(dir)) {
+        const full = path.join(dir, entry);
+        if (statSync(full).isDirectory()) walk(full, `${prefix}/${entry.replace(/^\[\.\.\.(.+)\]$/, "{$1}").replace(/^\[(.+)\]$/, "{$1}")}`);
+        else if (entry === "route.ts" && !prefix.startsWith("/api/auth")) {
+          for (const method of readFileSync(full, "utf8").matchAll(/export (?:const|async function) (GET|POST|PUT|DELETE)\b/g)) {
+            routes.push(`${method[1]!.toLowerCase()} ${prefix}`);
+          }
+        }
+      }
+    };
+    walk(path.resolve("app/api"), "/api");
+    const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops as object).map((m) => `${m} ${p}`));
+    expect(routes.length).toBeGreaterThan(10);
+    expect(documented.sort()).toEqual(routes.sort());
+  });
+});
+
+describe("rate limits and outages", () => {
+  it("answers 429 once a key has used its requests for the minute", async () => {
+    const t = await startTestApp("pglite", { rateLimitPerMinute: 3 });
+    try {
+      for (let i = 0; i < 3; i++) expect((await t.call("GET", "/api/v1/listing")).status).toBe(200);
+      const limited = await t.call("GET", "/api/v1/listing");
+      expect(limited.status).toBe(429);
+      expect((await errorOf(limited)).code).toBe("RateLimited");
+      expect((await t.call("GET", "/api/v1/listing", { key: t.beta.key })).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("answers 503 when the database is gone, never a 500", async () => {
+    const t = await startTestApp("pglite");
+    await t.app.database.close();
+    const res = await t.call("GET", "/api/v1/listing");
+    expect(res.status).toBe(503);
+    expect(await errorOf(res)).toEqual({ code: "DatabaseUnavailable", message: "the database is unavailable; try again shortly" });
+    expect((await t.call("GET", "/api/health", { key: null })).status).toBe(503);
+  });
+});

@@ -1,0 +1,84 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiKeys, memberships, teams, users, workspaceSkills } from "@/db/schema";
+import { authenticateApiKey } from "@/lib/auth/api-keys";
+import { verifyCredentials } from "@/lib/auth/users";
+import { readEnv } from "@/lib/env";
+import { applyInitConfig } from "@/lib/teams/init";
+import { startTestApp, type TestApp } from "../helpers/app";
+import { testDbKinds } from "../helpers/db";
+import { skillMd } from "../helpers/skills";
+
+describe.each(testDbKinds)("headless start-up and concurrent syncs on %s", (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+  });
+  afterAll(async () => t?.close());
+
+  it("makes sure each listed team has its admin key and each listed user is lead of every team, idempotently", async () => {
+    const env = readEnv({
+      SKILLGATE_INIT_TEAM: "red, blue",
+      SKILLGATE_INIT_API_KEY: "sg_red_key_0123456789,sg_blue_key_0123456789",
+      SKILLGATE_INIT_USER_EMAIL: "Lead@Example.com,second@example.com",
+      SKILLGATE_INIT_USER_PASSWORD: "correct horse,battery staple",
+    });
+    await applyInitConfig(t.app.db, env.init);
+    await applyInitConfig(t.app.db, env.init);
+    const red = await authenticateApiKey(t.app.db, "sg_red_key_0123456789");
+    const blue = await authenticateApiKey(t.app.db, "sg_blue_key_0123456789");
+    expect(red?.team.slug).toBe("red");
+    expect(blue?.team.slug).toBe("blue");
+    expect(red?.scopes).toEqual(["read", "write", "admin"]);
+    expect(await t.app.db.$count(apiKeys, eq(apiKeys.teamId, red!.team.id))).toBe(1);
+    const lead = await verifyCredentials(t.app.db, "lead@example.com", "correct horse");
+    expect(lead?.email).toBe("lead@example.com");
+    expect(await verifyCredentials(t.app.db, "lead@example.com", "wrong")).toBeNull();
+    expect(await verifyCredentials(t.app.db, "nobody@example.com", "correct horse")).toBeNull();
+    const roles = await t.app.db
+      .select({ team: teams.slug, email: users.email, role: memberships.role })
+      .from(memberships)
+      .innerJoin(teams, eq(teams.id, memberships.teamId))
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .orderBy(teams.slug, users.email);
+    expect(roles).toEqual([
+      { team: "blue", email: "lead@example.com", role: "lead" },
+      { team: "blue", email: "second@example.com", role: "lead" },
+      { team: "red", email: "lead@example.com", role: "lead" },
+      { team: "red", email: "second@example.com", role: "lead" },
+    ]);
+    const stored = await t.app.db.select({ hash: users.passwordHash }).from(users).where(eq(users.email, "lead@example.com"));
+    expect(stored[0]!.hash).toMatch(/^scrypt\$16384\$8\$1\$/);
+    const keyRows = await t.app.db.select({ hash: apiKeys.keyHash }).from(apiKeys);
+    expect(keyRows.some((row) => row.hash.includes("sg_red_key"))).toBe(false);
+  });
+
+  it("refuses start-up lists of unequal length", () => {
+    expect(() => readEnv({ SKILLGATE_INIT_TEAM: "a,b", SKILLGATE_INIT_API_KEY: "k1" })).toThrow(
+      "configuration: SKILLGATE_INIT_API_KEY lists 1 keys for 2 teams in SKILLGATE_INIT_TEAM; give one key per team",
+    );
+  });
+
+  it("applies concurrent syncs one whole tree at a time: the result is exactly one of them", async () => {
+    const tree = (tag: string, names: string[]) =>
+      names.map((name) => ({ path: `${name}/SKILL.md`, content: skillMd(name, `Tree ${tag}. Use when testing.`, `${tag}\n`) }));
+    const trees = [
+      tree("a", ["one", "two", "three"]),
+      tree("b", ["two", "four"]),
+      tree("c", ["five"]),
+      tree("d", ["one", "five", "six"]),
+    ];
+    const results = await Promise.all(trees.map((files) => t.call("POST", "/api/v1/skills/sync", { json: { files } })));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const rows = await t.app.db
+      .select({ name: workspaceSkills.name, description: workspaceSkills.description })
+      .from(workspaceSkills)
+      .where(eq(workspaceSkills.teamId, t.alpha.team.id))
+      .orderBy(workspaceSkills.name);
+    const tags = new Set(rows.map((row) => row.description));
+    expect(tags.size).toBe(1);
+    const tag = [...tags][0]!.slice(5, 6);
+    const expected = trees[["a", "b", "c", "d"].indexOf(tag)]!.map((f) => f.path.split("/")[0]).sort();
+    expect(rows.map((row) => row.name)).toEqual(expected);
+  });
+});
