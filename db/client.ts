@@ -18,6 +18,11 @@ export interface Database {
   kind: DbKind;
   /** Where it lives, with no password: a folder, `memory://`, or host/database. */
   location: string;
+  /**
+   * A hand-written query straight to the driver, for the one query on every agent request:
+   * drizzle's query building and row mapping cost more than the query itself on PGlite.
+   */
+  query<T>(text: string, params: unknown[]): Promise<T[]>;
   migrate(): Promise<void>;
   close(): Promise<void>;
 }
@@ -58,6 +63,7 @@ async function openPglite(dataDir: string): Promise<Database> {
       db: db as unknown as Db,
       kind: "pglite",
       location: inMemory ? dataDir : path.resolve(dataDir),
+      query: async <T>(text: string, params: unknown[]) => (await client.query<T>(text, params)).rows,
       migrate: () => migrate(db, { migrationsFolder: MIGRATIONS_FOLDER }),
       close: async () => {
         await client.close();
@@ -128,6 +134,7 @@ async function openNodePostgres(url: string): Promise<Database> {
     db: drizzle({ client: pool, schema }) as unknown as Db,
     kind: "postgres",
     location: describeUrl(url),
+    query: async <T>(text: string, params: unknown[]) => (await pool.query(text, params)).rows as T[],
     migrate: async () => {
       // The advisory lock belongs to a session: lock, migrate and unlock on one connection.
       const client = await pool.connect();
@@ -155,6 +162,7 @@ async function openNeon(url: string): Promise<Database> {
     db: drizzle({ client: pool, schema }) as unknown as Db,
     kind: "neon",
     location: describeUrl(url),
+    query: async <T>(text: string, params: unknown[]) => (await pool.query(text, params)).rows as T[],
     migrate: async () => {
       const client = await pool.connect();
       try {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
-import type { Db } from "@/db/client";
-import { apiKeys, teams } from "@/db/schema";
+import type { Database, Db } from "@/db/client";
+import { apiKeys } from "@/db/schema";
 import { AppError } from "../errors";
 import { sha256Hex } from "../text";
 import type { Scope } from "./scopes";
@@ -32,26 +32,39 @@ export interface KeyAuth {
   };
 }
 
-/** The key's team and settings in one query: the hot path of every agent request. */
-export async function authenticateApiKey(db: Db, key: string): Promise<KeyAuth | null> {
-  const [row] = await db
-    .select({
-      keyId: apiKeys.id,
-      scopes: apiKeys.scopes,
-      teamId: teams.id,
-      slug: teams.slug,
-      listingCap: teams.listingCap,
-      descMax: teams.descMax,
-      loadHint: teams.loadHint,
-      catalogRevision: teams.catalogRevision,
-    })
-    .from(apiKeys)
-    .innerJoin(teams, eq(teams.id, apiKeys.teamId))
-    .where(and(eq(apiKeys.keyHash, hashApiKey(key)), isNull(apiKeys.revokedAt)))
-    .limit(1);
+const AUTHENTICATE = `
+  select k.id as key_id, k.scopes, t.id as team_id, t.slug, t.listing_cap, t.desc_max, t.load_hint, t.catalog_revision
+  from api_keys k join teams t on t.id = k.team_id
+  where k.key_hash = $1 and k.revoked_at is null
+  limit 1`;
+
+interface AuthRow {
+  key_id: number;
+  scopes: string[];
+  team_id: number;
+  slug: string;
+  listing_cap: number;
+  desc_max: number;
+  load_hint: string;
+  catalog_revision: number;
+}
+
+/** The key's team, settings and catalog revision in one query: the hot path of every agent request. */
+export async function authenticateApiKey(database: Pick<Database, "query">, key: string): Promise<KeyAuth | null> {
+  const [row] = await database.query<AuthRow>(AUTHENTICATE, [hashApiKey(key)]);
   if (!row) return null;
-  const { keyId, scopes, teamId, ...team } = row;
-  return { keyId, scopes, team: { id: teamId as TeamId, ...team } };
+  return {
+    keyId: row.key_id,
+    scopes: row.scopes,
+    team: {
+      id: row.team_id as TeamId,
+      slug: row.slug,
+      listingCap: row.listing_cap,
+      descMax: row.desc_max,
+      loadHint: row.load_hint,
+      catalogRevision: row.catalog_revision,
+    },
+  };
 }
 
 export interface NewApiKey {

@@ -57,7 +57,7 @@ async function authenticate(app: App, req: Request): Promise<KeyAuth> {
   const header = req.headers.get("authorization");
   const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   if (!match) throw new AppError("Unauthorized", "send the team's API key as Authorization: Bearer <key>");
-  const auth = await authenticateApiKey(app.db, match[1]!);
+  const auth = await authenticateApiKey(app.database, match[1]!);
   if (!auth) throw new AppError("Unauthorized", "this API key is not valid or was revoked");
   return auth;
 }

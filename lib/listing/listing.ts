@@ -29,7 +29,12 @@ export function listingJson(listing: TeamListing, settings: ListingSettings) {
     truncated: listing.truncated,
     groups: listing.groups
       .filter((group) => group.entries.length > 0)
-      .map((group) => ({ scope: group.scope, heading: group.heading, chars: group.chars, entries: group.entries })),
+      .map((group) => ({
+        scope: group.scope,
+        heading: group.heading,
+        chars: group.chars,
+        entries: group.entries.map(({ name, description, state }) => ({ name, description, state })),
+      })),
   };
 }
 

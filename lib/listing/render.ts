@@ -74,8 +74,20 @@ export function truncationMarker(shown: number, total: number, droppedDescriptio
 
 /** Line breaks become spaces, then anything past descMax code points is cut and gets `…`. */
 export function listingDescription(description: string, descMax: number): string {
-  const flat = description.replace(/\r\n|\n|\r/g, " ");
-  return codePointLength(flat) > descMax ? `${codePointPrefix(flat, descMax)}…` : flat;
+  return cutDescription(description, descMax).text;
+}
+
+const HAS_SURROGATE = /[\uD800-\uDFFF]/;
+
+/** The listed description and its length in code points, counting only where surrogates force it. */
+function cutDescription(description: string, descMax: number): { text: string; chars: number } {
+  const flat = description.includes("\n") || description.includes("\r") ? description.replace(/\r\n|\n|\r/g, " ") : description;
+  if (!HAS_SURROGATE.test(flat)) {
+    return flat.length > descMax ? { text: `${flat.slice(0, descMax)}…`, chars: descMax + 1 } : { text: flat, chars: flat.length };
+  }
+  const prefix = codePointPrefix(flat, descMax);
+  if (prefix.length === flat.length) return { text: flat, chars: codePointLength(flat) };
+  return { text: `${prefix}…`, chars: descMax + 1 };
 }
 
 /** Orders strings by Unicode code point, which is UTF-8 byte order. */
@@ -102,76 +114,89 @@ interface WorkEntry extends ListingEntry {
   descriptionChars: number;
 }
 
+/** Code points of a string, skipping the count when there is no surrogate pair to find. */
+function charsOf(text: string): number {
+  return HAS_SURROGATE.test(text) ? codePointLength(text) : text.length;
+}
+
+function sortByName(list: ListingSkill[]): ListingSkill[] {
+  for (let i = 1; i < list.length; i++) {
+    if (compareCodePoints(list[i - 1]!.name, list[i]!.name) > 0) return list.sort((a, b) => compareCodePoints(a.name, b.name));
+  }
+  return list;
+}
+
+// The marker's length without its four numbers; the numbers are plain ASCII digits.
+const MARKER_CHARS = codePointLength(truncationMarker(0, 0, 0, 0)) - 4;
+const digits = (n: number) => (n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10_000 ? 4 : n < 100_000 ? 5 : String(n).length);
+const SCOPE_INDEX: Record<ListingScope, number> = { builtin: 0, global: 1, workspace: 2, learned: 3 };
+
 export function renderListing(skills: ListingSkill[], diagnostics: string[], settings: ListingSettings): RenderedListing {
   const header = listingHeader(settings.loadHint);
-  const groups = LISTING_SCOPES.map((scope) =>
-    skills
-      .filter((skill) => skill.scope === scope)
-      .sort((a, b) => compareCodePoints(a.name, b.name))
-      .map((skill): WorkEntry => {
-        const description = listingDescription(skill.description, settings.descMax);
-        return {
-          name: skill.name,
-          description,
-          state: "full",
-          group: LISTING_SCOPES.indexOf(scope),
-          nameChars: codePointLength(skill.name),
-          descriptionChars: codePointLength(description),
-        };
-      }),
+  const buckets: ListingSkill[][] = LISTING_SCOPES.map(() => []);
+  for (const skill of skills) buckets[SCOPE_INDEX[skill.scope]]!.push(skill);
+  const groups = buckets.map((bucket, group) =>
+    sortByName(bucket).map((skill): WorkEntry => {
+      const { text, chars } = cutDescription(skill.description, settings.descMax);
+      return { name: skill.name, description: text, state: "full", group, nameChars: charsOf(skill.name), descriptionChars: chars };
+    }),
   );
-  const entries = groups.flat();
-  const total = entries.length;
+  const total = skills.length;
+  const headings = LISTING_SCOPES.map((scope) => GROUP_HEADINGS[scope].length);
 
   // Length of the block without the marker: every line plus one newline between lines.
-  const lineLengths = [
-    codePointLength(header),
-    ...groups.flatMap((group, g) =>
-      group.length === 0 ? [] : [codePointLength(GROUP_HEADINGS[LISTING_SCOPES[g]!]), ...group.map(fullLineLength)],
-    ),
-    ...diagnostics.map(codePointLength),
-  ];
-  let length = lineLengths.reduce((sum, n) => sum + n, 0) + lineLengths.length - 1;
+  let lineCount = 1 + diagnostics.length;
+  let length = charsOf(header) + diagnostics.reduce((sum, line) => sum + charsOf(line), 0);
+  groups.forEach((group, g) => {
+    if (group.length === 0) return;
+    lineCount += 1 + group.length;
+    length += headings[g]!;
+    for (const entry of group) length += 4 + entry.nameChars + entry.descriptionChars;
+  });
+  length += lineCount - 1;
   let stripped = 0;
   let dropped = 0;
-  const withMarker = () =>
-    length + 1 + codePointLength(truncationMarker(total - dropped, total, stripped, dropped));
-  const fits = () => (stripped === 0 && dropped === 0 ? length : withMarker()) <= settings.cap;
+  const fits = () => {
+    if (stripped === 0 && dropped === 0) return length <= settings.cap;
+    const marker = MARKER_CHARS + digits(total - dropped) + digits(total) + digits(stripped) + digits(dropped);
+    return length + 1 + marker <= settings.cap;
+  };
 
-  // Lowest precedence first, and from the end of each group backwards.
-  const cutOrder = [...entries].reverse();
-  for (const entry of cutOrder) {
-    if (fits()) break;
-    entry.state = "stripped";
-    length -= 2 + entry.descriptionChars;
-    stripped++;
-  }
-  const remaining = groups.map((group) => group.length);
-  for (const entry of cutOrder) {
-    if (fits()) break;
-    entry.state = "dropped";
-    length -= 2 + entry.nameChars + 1;
-    stripped--;
-    dropped++;
-    if (--remaining[entry.group]! === 0) {
-      length -= codePointLength(GROUP_HEADINGS[LISTING_SCOPES[entry.group]!]) + 1;
+  if (!fits()) {
+    // Lowest precedence first, and from the end of each group backwards.
+    const cutOrder = groups.flat().reverse();
+    for (let i = 0; i < cutOrder.length && !fits(); i++) {
+      const entry = cutOrder[i]!;
+      entry.state = "stripped";
+      length -= 2 + entry.descriptionChars;
+      stripped++;
+    }
+    const remaining = groups.map((group) => group.length);
+    for (let i = 0; i < cutOrder.length && !fits(); i++) {
+      const entry = cutOrder[i]!;
+      entry.state = "dropped";
+      length -= 2 + entry.nameChars + 1;
+      stripped--;
+      dropped++;
+      if (--remaining[entry.group]! === 0) length -= headings[entry.group]! + 1;
     }
   }
 
   const truncated = stripped > 0 || dropped > 0;
   const lines = [header];
-  const shownGroups: ListingGroup[] = [];
-  groups.forEach((group, g) => {
+  const shownGroups: ListingGroup[] = groups.map((group, g) => {
     const scope = LISTING_SCOPES[g]!;
-    const shownLines = group.filter((entry) => entry.state !== "dropped").map(entryLine);
-    const chars = shownLines.length === 0 ? 0 : sumLines([GROUP_HEADINGS[scope], ...shownLines]) + 1;
-    if (shownLines.length > 0) lines.push(GROUP_HEADINGS[scope], ...shownLines);
-    shownGroups.push({
-      scope,
-      heading: GROUP_HEADINGS[scope],
-      chars,
-      entries: group.map(({ name, description, state }) => ({ name, description, state })),
-    });
+    let chars = 0;
+    for (const entry of group) {
+      if (entry.state === "dropped") continue;
+      if (chars === 0) {
+        lines.push(GROUP_HEADINGS[scope]);
+        chars = headings[g]! + 1;
+      }
+      lines.push(entry.state === "full" ? `- ${entry.name}: ${entry.description}` : `- ${entry.name}`);
+      chars += 3 + entry.nameChars + (entry.state === "full" ? 2 + entry.descriptionChars : 0);
+    }
+    return { scope, heading: GROUP_HEADINGS[scope], chars, entries: group };
   });
   lines.push(...diagnostics);
   if (truncated) lines.push(truncationMarker(total - dropped, total, stripped, dropped));
@@ -189,17 +214,4 @@ export function renderListing(skills: ListingSkill[], diagnostics: string[], set
       cap: settings.cap,
     },
   };
-}
-
-function fullLineLength(entry: WorkEntry): number {
-  return 2 + entry.nameChars + 2 + entry.descriptionChars;
-}
-
-function entryLine(entry: ListingEntry): string {
-  return entry.state === "full" ? `- ${entry.name}: ${entry.description}` : `- ${entry.name}`;
-}
-
-/** Characters of lines joined by newlines. */
-function sumLines(lines: string[]): number {
-  return lines.reduce((sum, line) => sum + codePointLength(line), 0) + lines.length - 1;
 }

@@ -25,8 +25,8 @@ describe.each(testDbKinds)("headless start-up and concurrent syncs on %s", (kind
     });
     await applyInitConfig(t.app.db, env.init);
     await applyInitConfig(t.app.db, env.init);
-    const red = await authenticateApiKey(t.app.db, "sg_red_key_0123456789");
-    const blue = await authenticateApiKey(t.app.db, "sg_blue_key_0123456789");
+    const red = await authenticateApiKey(t.app.database, "sg_red_key_0123456789");
+    const blue = await authenticateApiKey(t.app.database, "sg_blue_key_0123456789");
     expect(red?.team.slug).toBe("red");
     expect(blue?.team.slug).toBe("blue");
     expect(red?.scopes).toEqual(["read", "write", "admin"]);

@@ -1,0 +1,86 @@
+// `npm run bench`: performance as ratios measured in one run (SPEC §14). Prints a table and
+// writes bench/results.json. Not part of the tests: figures vary with the machine, ratios less so.
+import { writeFileSync } from "node:fs";
+import autocannon from "autocannon";
+import { renderListing, LISTING_SCOPES, type ListingSkill } from "../lib/listing/render";
+import { buildIfNeeded } from "./build-if-needed.mjs";
+import { startServer } from "../tests/helpers/server";
+
+interface Row {
+  name: string;
+  value: number;
+  unit: string;
+  baseline: string;
+  baselineValue: number;
+  ratio: number;
+  aim: string;
+}
+
+const rows: Row[] = [];
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+function timeIt(fn: () => unknown, runs: number): number {
+  for (let i = 0; i < 5; i++) fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = process.hrtime.bigint();
+    fn();
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return median(times);
+}
+
+function benchRender(): void {
+  const skills: ListingSkill[] = Array.from({ length: 10_000 }, (_, i) => ({
+    name: `skill-${String(i).padStart(5, "0")}`,
+    scope: LISTING_SCOPES[i % 4]!,
+    description: `Does task number ${i} with care and a long explanation of when it applies. Use when task ${i} comes up.`,
+  }));
+  const settings = { cap: 8000, descMax: 60, loadHint: "skill_view" };
+  const render = timeIt(() => renderListing(skills, [], settings), 30);
+  const join = timeIt(() => skills.map((s) => `- ${s.name}: ${s.description}`).join("\n"), 30);
+  rows.push({ name: "listing render, 10,000 skills", value: render, unit: "ms", baseline: "plain join of the same lines", baselineValue: join, ratio: render / join, aim: "≤ 3×" });
+}
+
+async function load(url: string, key: string | null): Promise<{ rps: number; p99: number }> {
+  const result = await autocannon({ url, connections: 32, duration: 8, headers: key ? { authorization: `Bearer ${key}` } : {} });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { rps: result.requests.average, p99: result.latency.p99 };
+}
+
+async function benchHttp(): Promise<void> {
+  buildIfNeeded();
+  const key = "sg_bench_key_000000000000000000001";
+  const server = await startServer({ SKILLGATE_DEMO: "0", SKILLGATE_INIT_TEAM: "bench", SKILLGATE_INIT_API_KEY: key, SKILLGATE_RATE_LIMIT: "0" });
+  try {
+    const files = Array.from({ length: 2000 }, (_, i) => {
+      const name = `bench-skill-${i}`;
+      return { path: `${name}/SKILL.md`, content: `---\nname: ${name}\ndescription: Benchmarks skill ${i}. Use when measuring.\n---\n# ${name}\n\n${"Step. ".repeat(200)}\n` };
+    });
+    const sync = await fetch(`${server.url}/api/v1/skills/sync`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ files }),
+    });
+    if (!sync.ok) throw new Error(`sync failed: ${sync.status} ${await sync.text()}`);
+    const health = await load(`${server.url}/api/health`, null);
+    const listing = await load(`${server.url}/api/v1/listing`, key);
+    const view = await load(`${server.url}/api/v1/skills/bench-skill-1234`, key);
+    for (const [name, figures] of [["GET /api/v1/listing", listing], ["GET /api/v1/skills/<name>", view]] as const) {
+      rows.push({ name: `${name} throughput (2,000 skills, PGlite, 32 connections)`, value: figures.rps, unit: "req/s", baseline: "GET /api/health", baselineValue: health.rps, ratio: figures.rps / health.rps, aim: "≥ 0.7×" });
+      rows.push({ name: `${name} p99 latency`, value: figures.p99, unit: "ms", baseline: "GET /api/health p99", baselineValue: health.p99, ratio: figures.p99 / health.p99, aim: "—" });
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+benchRender();
+await benchHttp();
+console.table(rows.map((r) => ({ measure: r.name, value: `${r.value.toFixed(2)} ${r.unit}`, baseline: `${r.baseline}: ${r.baselineValue.toFixed(2)}`, ratio: `${r.ratio.toFixed(2)}×`, aim: r.aim })));
+writeFileSync("bench/results.json", `${JSON.stringify({ at: new Date().toISOString(), node: process.version, rows }, null, 2)}\n`);
+console.log("wrote bench/results.json");
