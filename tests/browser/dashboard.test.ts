@@ -105,6 +105,25 @@ describe("the dashboard in Chromium", () => {
     expect(res?.status()).toBe(404);
   });
 
+  it("lets a lead create a key that is shown once and works, then revoke it", async () => {
+    await page.goto(`${baseUrl}/t/demo/settings`);
+    await page.fill('form[aria-label="Create API key"] input[name="name"]', "browser-made");
+    await page.check('input[name="scope-write"]');
+    await page.click("text=Create key");
+    const key = (await page.locator('[data-testid="new-key"]').textContent())!;
+    expect(key).toMatch(/^sg_[A-Za-z0-9_-]{32}$/);
+    expect((await fetch(`${baseUrl}/api/v1/listing`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+    await page.reload();
+    expect(await page.locator('[data-testid="new-key"]').count()).toBe(0);
+    const row = page.locator('tr[data-key="browser-made"]');
+    expect(await row.locator("td").nth(1).textContent()).toBe(`${key.slice(0, 10)}…`);
+    expect(await row.locator("td").nth(2).textContent()).toBe("read, write");
+    page.once("dialog", (dialog) => void dialog.accept());
+    await row.locator("text=Revoke").click();
+    await row.locator("text=/^revoked/").waitFor();
+    expect((await fetch(`${baseUrl}/api/v1/listing`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
+  });
+
   it("logs no errors in the browser console", () => {
     expect(consoleErrors.filter((e) => !e.includes("404"))).toEqual([]);
   });

@@ -3,6 +3,7 @@ import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { skillViews, workspaceSkills, workspaceSkillVersions } from "@/db/schema";
+import { createLearnedSkill } from "@/lib/skills/learned";
 import { FIXTURES, startTestApp, type TestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 import { skillMd } from "../helpers/skills";
@@ -291,5 +292,66 @@ describe.each(testDbKinds)("the catalog on %s", (kind) => {
     expect(await t.app.db.$count(workspaceSkillVersions)).toBe(before);
     expect(before).toBeGreaterThan(0);
     expect((await t.call("GET", "/api/v1/skills/good-one")).status).toBe(404);
+  });
+});
+
+describe.each(testDbKinds)("learned skills and drafts in the catalog on %s", (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+  });
+  afterAll(async () => t?.close());
+
+  const create = (name: string, status: "draft" | "active", body = "Learned body.\n") =>
+    createLearnedSkill(t.app.db, t.app.catalogs, t.alpha.team.id, {
+      name,
+      description: `Learned ${name}. Use when testing.`,
+      body,
+      status,
+      provenance: { kind: "agent", ref: "session s1" },
+      reason: "a test",
+      author: { keyId: null, sessionId: "s1" },
+    });
+
+  it("annotates learned skills and drafts, and keeps drafts out of the listing", async () => {
+    await create("release-checklist", "active", "# Release\r\n  steps  ");
+    await create("triage-notes", "draft");
+    expect(await (await t.call("GET", "/api/v1/skills/release-checklist")).text()).toBe("[skill release-checklist | learned | v1]\n# Release\r\n  steps  ");
+    expect(await (await t.call("GET", "/api/v1/skills/triage-notes")).text()).toBe("[skill triage-notes | draft | v1]\nLearned body.\n");
+    const listing = await (await t.call("GET", "/api/v1/listing")).text();
+    expect(listing.endsWith("## Learned\n- release-checklist: Learned release-checklist. Use when testing.")).toBe(true);
+    expect(listing).not.toContain("triage-notes");
+    const skills = (await (await t.call("GET", "/api/v1/skills")).json()).skills;
+    expect(skills.find((s: { name: string }) => s.name === "triage-notes")).toEqual({
+      name: "triage-notes",
+      source: "learned",
+      scope: "learned",
+      version: 1,
+      description: "Learned triage-notes. Use when testing.",
+      status: "draft",
+      folder: null,
+    });
+  });
+
+  it("refuses a learned name held by a built-in, a file skill or another learned skill, with the exact messages", async () => {
+    await expect(create("writing-plans", "draft")).rejects.toThrow('Error [NameCollision]: "writing-plans" is held by a builtin skill');
+    await t.call("POST", "/api/v1/skills/sync", { json: { files: [{ path: "ci-gate/SKILL.md", content: skillMd("ci-gate", "Gate. Use when CI runs.") }] } });
+    await expect(create("ci-gate", "draft")).rejects.toThrow('Error [NameCollision]: "ci-gate" is held by a file skill');
+    await expect(create("triage-notes", "active")).rejects.toThrow('Error [SkillExists]: learned skill "triage-notes" already exists');
+  });
+
+  it("lets a later file skill shadow a learned one, reported as a collision", async () => {
+    const res = await t.call("POST", "/api/v1/skills/sync", {
+      json: { files: [{ path: "release-checklist/SKILL.md", content: skillMd("release-checklist", "File version. Use when releasing.", "File body\n") }] },
+    });
+    expect((await res.json()).diagnostics).toContain("[collision] release-checklist (learned) shadowed by file skills/release-checklist");
+    expect(await (await t.call("GET", "/api/v1/skills/release-checklist")).text()).toBe("[skill release-checklist | file | v1 | skills/release-checklist]\nFile body\n");
+  });
+
+  it("serves a draft only while no active skill holds its name", async () => {
+    await t.call("POST", "/api/v1/skills/sync", {
+      json: { files: [{ path: "triage-notes/SKILL.md", content: skillMd("triage-notes", "File triage. Use when triaging.", "File triage\n") }] },
+    });
+    expect((await (await t.call("GET", "/api/v1/skills/triage-notes")).text()).split("\n")[0]).toBe("[skill triage-notes | file | v1 | skills/triage-notes]");
   });
 });
