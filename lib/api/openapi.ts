@@ -40,7 +40,8 @@ export const OPERATIONS: Operation[] = [
     path: "/api/v1/skills",
     summary: "Every skill the team can see with source, scope, version and status, and the diagnostics",
     scope: "read",
-    responses: { "200": '{"skills": [...], "diagnostics": [...]}' },
+    query: { limit: "page size, 1–1000 (default 500)", cursor: "nextCursor of the previous page" },
+    responses: { "200": '{"skills": [...], "diagnostics": [...], "nextCursor": string | null}' },
   },
   {
     method: "post",

@@ -32,3 +32,11 @@ export const listingQuerySchema = z.object({
 export const viewQuerySchema = z.object({
   version: positiveInt(1_000_000_000).optional(),
 });
+
+export const pageQuerySchema = z.object({
+  limit: positiveInt(1000).optional(),
+  cursor: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,40}$/, "is not a cursor this API gave out")
+    .optional(),
+});

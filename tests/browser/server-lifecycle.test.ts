@@ -69,3 +69,19 @@ describe("the server process", () => {
     }
   });
 });
+
+describe("sign-in with GitHub configured", () => {
+  it("offers GitHub instead of email and password", async () => {
+    const server = await startServer({ SKILLGATE_DEMO: "0", AUTH_GITHUB_ID: "test-client-id", AUTH_GITHUB_SECRET: "test-client-secret" });
+    try {
+      const html = await (await fetch(`${server.url}/signin`)).text();
+      expect(html).toContain("Sign in with GitHub");
+      expect(html).not.toContain('name="password"');
+      const providers = await (await fetch(`${server.url}/api/auth/providers`)).json();
+      expect(Object.keys(providers)).toEqual(["github"]);
+      expect(server.output()).not.toContain("test-client-secret");
+    } finally {
+      await server.stop();
+    }
+  });
+});

@@ -130,6 +130,24 @@ describe.each(testDbKinds)("API conventions on %s", (kind) => {
     expect(await second.text()).toContain("## Workspace directory skills\n- fresh: Fresh. Use when checking caches.");
   });
 
+  it("pages the skills list with limit and cursor", async () => {
+    const all = (await (await t.call("GET", "/api/v1/skills")).json()).skills.map((s: { name: string; status: string }) => `${s.name}/${s.status}`);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const url: string = `/api/v1/skills?limit=3${cursor ? `&cursor=${cursor}` : ""}`;
+      const body = await (await t.call("GET", url)).json();
+      seen.push(...body.skills.map((s: { name: string; status: string }) => `${s.name}/${s.status}`));
+      cursor = body.nextCursor;
+      pages++;
+    } while (cursor);
+    expect(seen).toEqual(all);
+    expect(pages).toBe(Math.ceil(all.length / 3));
+    expect(await errorOf(await t.call("GET", "/api/v1/skills?cursor=bogus"))).toEqual({ code: "InvalidQuery", message: 'field "cursor": is not a cursor this API gave out' });
+    expect((await t.call("GET", "/api/v1/skills?limit=1001")).status).toBe(400);
+  });
+
   it("answers health with the database state", async () => {
     const res = await t.call("GET", "/api/health", { key: null });
     expect(res.status).toBe(200);
