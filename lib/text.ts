@@ -1,5 +1,3 @@
-import { createHash } from "node:crypto";
-
 /** Characters are Unicode code points wherever the spec counts them. */
 export function codePointLength(text: string): number {
   let length = 0;
@@ -27,10 +25,6 @@ export function codePointPrefix(text: string, count: number): string {
     taken++;
   }
   return text.slice(0, i);
-}
-
-export function sha256Hex(data: string | Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
 }
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });

@@ -1,2 +1,3 @@
 export * from "./teams";
 export * from "./skills";
+export * from "./events";

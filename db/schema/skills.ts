@@ -3,6 +3,7 @@ import {
   customType,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   serial,
@@ -86,8 +87,13 @@ export const learnedSkills = pgTable(
     sourceKind: text("source_kind", { enum: ["agent", "user", "imported"] }).notNull(),
     sourceRef: text("source_ref"),
     reason: text("reason"),
+    // `<team>/<name>@v<N>` of the skill this one was forked from (§6.5).
+    forkedFrom: text("forked_from"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    archivedAt: timestamp("archived_at", { withTimezone: true }),
+    // What a restore brings an archived skill back as.
+    statusBeforeArchive: text("status_before_archive", { enum: ["draft", "active"] }),
   },
   (t) => [
     // One name, one place: a draft and an active skill never share a name; archived ones free it.
@@ -110,10 +116,23 @@ export const learnedSkillVersions = pgTable(
     authorSession: text("author_session"),
     reason: text("reason"),
     parentVersion: integer("parent_version"),
+    // Set on a rollback: this version's content is that of v<revertOf>.
+    revertOf: integer("revert_of"),
+    // Verification belongs to a version: every new version starts unverified (§6.5).
+    tier: text("tier", { enum: ["unverified", "reviewed", "verified"] }).notNull().default("unverified"),
+    review: jsonb("review").$type<ReviewReport>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.skillId, t.version] })],
 );
+
+/** What a hostile reviewer did to a version before it was marked verified. */
+export interface ReviewReport {
+  reviewer: string;
+  attempts: string;
+  findings: string;
+  verdict: string;
+}
 
 export const skillViews = pgTable(
   "skill_views",

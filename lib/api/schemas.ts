@@ -40,3 +40,39 @@ export const pageQuerySchema = z.object({
     .regex(/^[A-Za-z0-9_-]{1,40}$/, "is not a cursor this API gave out")
     .optional(),
 });
+
+const status = z.enum(["draft", "active"]);
+const reason = z.string().max(2000);
+
+export const createSkillSchema = z.strictObject({
+  name: z.string(),
+  description: z.string(),
+  body: z.string(),
+  status: status.optional(),
+  reason: reason.optional(),
+  sessionId: z.string().min(1).max(200).optional(),
+});
+
+export const updateSkillSchema = z.strictObject({
+  description: z.string().optional(),
+  body: z.string().optional(),
+  expectedVersion: z.number().int().min(1).optional(),
+  reason: reason.optional(),
+});
+
+export const rollbackSchema = z.strictObject({ toVersion: z.number().int().min(1) });
+
+export const forkSchema = z.strictObject({ name: z.string(), status: status.optional() });
+
+export const verifySchema = z.strictObject({
+  tier: z.enum(["reviewed", "verified"]),
+  report: z.record(z.string(), z.unknown()).optional(),
+  expectedVersion: z.number().int().min(1).optional(),
+});
+
+export const diffQuerySchema = z.object({
+  from: positiveInt(1_000_000_000),
+  to: positiveInt(1_000_000_000),
+});
+
+export const importQuerySchema = z.object({ origin: z.string().min(1).max(500).optional() });

@@ -3,7 +3,7 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Database, Db } from "@/db/client";
 import { apiKeys } from "@/db/schema";
 import { AppError } from "../errors";
-import { sha256Hex } from "../text";
+import { sha256Hex } from "../hash";
 import type { Scope } from "./scopes";
 import type { TeamId } from "../teams/teams";
 

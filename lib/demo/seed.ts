@@ -4,7 +4,9 @@ import { asc, eq } from "drizzle-orm";
 import { listingSnapshots, skillViews } from "@/db/schema";
 import type { App } from "../app/app";
 import { ensureTeam, type TeamId } from "../teams/teams";
-import { createLearnedSkill } from "../skills/learned";
+import { SYSTEM } from "../learned/actor";
+import { insertLearned } from "../learned/write";
+import { composeSkillMd } from "../skills/skill-md";
 import { syncWorkspace, type SyncFile } from "../skills/sync";
 
 /**
@@ -22,7 +24,14 @@ export async function seedDemo(app: App, demoDir = path.resolve("demo")): Promis
   const firstFolders = ["ci-green-gate", "db-migration-review", "incident-postmortem"];
   await syncWorkspace(app.db, app.catalogs, team.id, tree.filter((file) => firstFolders.includes(file.path.split("/")[0]!)));
   await syncWorkspace(app.db, app.catalogs, team.id, tree);
-  for (const skill of LEARNED) await createLearnedSkill(app.db, app.catalogs, team.id, skill);
+  for (const skill of LEARNED) {
+    await insertLearned(app, team.id, SYSTEM, {
+      skillMd: composeSkillMd({ name: skill.name, description: skill.description }, skill.body),
+      status: skill.status,
+      reason: skill.reason,
+      provenance: skill.provenance,
+    });
+  }
   await backdateSnapshots(app, team.id);
   await seedViews(app, team.id);
   return true;
@@ -49,7 +58,6 @@ const LEARNED = [
     status: "active" as const,
     provenance: { kind: "agent" as const, ref: "session 7f3a-release" },
     reason: "after three releases where the 5% stage was skipped and a regression reached everyone",
-    author: { sessionId: "7f3a-release" },
   },
   {
     name: "flaky-test-triage",
@@ -58,7 +66,6 @@ const LEARNED = [
     status: "active" as const,
     provenance: { kind: "user" as const, ref: "demo@skillgate.local" },
     reason: "the same three causes explained every flaky test this quarter",
-    author: {},
   },
   {
     name: "triage-notes",
@@ -67,7 +74,6 @@ const LEARNED = [
     status: "draft" as const,
     provenance: { kind: "agent" as const, ref: "session 91bc-triage" },
     reason: "an agent wrote this after triaging five bug reports in one session",
-    author: { sessionId: "91bc-triage" },
   },
 ];
 

@@ -1,3 +1,4 @@
+import { AppError } from "../errors";
 import type { z } from "zod";
 import { parseWith } from "./body";
 
@@ -11,4 +12,15 @@ export function readQuery<T extends z.ZodType>(req: Request, schema: T): z.infer
 export function notModified(req: Request, etag: string): boolean {
   const header = req.headers.get("if-none-match");
   return header !== null && header.split(",").some((tag) => tag.trim() === etag || tag.trim() === "*");
+}
+
+/** `If-Match` as the version a change was made against: `3`, `"3"`, `"v3"`, or a version's ETag (its SHA-256). */
+export function readIfMatch(req: Request): { version: number } | { sha256: string } | null {
+  const header = req.headers.get("if-match");
+  if (header === null) return null;
+  const value = header.trim().replace(/^W\//, "").replace(/^"(.*)"$/, "$1");
+  const version = /^v?(\d{1,9})$/.exec(value);
+  if (version) return { version: Number(version[1]) };
+  if (/^[0-9a-f]{64}$/.test(value)) return { sha256: value };
+  throw new AppError("InvalidField", `If-Match must be a version ("3") or a version's ETag, not ${header}`);
 }

@@ -4,6 +4,7 @@ import type { App } from "../app/app";
 import { authenticateApiKey, type KeyAuth } from "../auth/api-keys";
 import { grants, type Scope } from "../auth/scopes";
 import { AppError } from "../errors";
+import type { Actor } from "../learned/actor";
 import { errorResponse } from "./respond";
 
 export interface AgentRequest<P> {
@@ -13,6 +14,8 @@ export interface AgentRequest<P> {
   auth: KeyAuth;
   /** The agent session (`X-Agent-Session`), recorded with views and writes. */
   sessionId: string | null;
+  /** The key as the author of a write. */
+  actor: Actor & { kind: "key" };
 }
 
 type RouteParams = Record<string, string | string[]>;
@@ -35,7 +38,8 @@ export function agentRoute<P extends RouteParams = Record<string, never>>(
       }
       await takeRateLimit(app, auth.keyId);
       const sessionId = req.headers.get("x-agent-session")?.slice(0, 200) || null;
-      return await handler({ req, params: await context.params, app, auth, sessionId });
+      const actor = { kind: "key" as const, keyId: auth.keyId, scopes: auth.scopes, sessionId };
+      return await handler({ req, params: await context.params, app, auth, sessionId, actor });
     } catch (error) {
       return errorResponse(error);
     }

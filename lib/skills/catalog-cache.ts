@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { teams } from "@/db/schema";
 import { renderListing, type ListingSettings, type RenderedListing } from "../listing/render";
-import { sha256Hex } from "../text";
+import { sha256Hex } from "../hash";
 import type { TeamId } from "../teams/teams";
 import { loadCatalog, type Catalog, type StaticCatalog } from "./catalog";
 

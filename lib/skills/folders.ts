@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { decodeUtf8, sha256Hex } from "../text";
+import { sha256Hex } from "../hash";
+import { decodeUtf8 } from "../text";
 import { isAppError } from "../errors";
 import { declaredVersion, parseSkillMd } from "./skill-md";
 import type { SkillName } from "./name";

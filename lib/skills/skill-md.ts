@@ -1,4 +1,4 @@
-import { parseDocument } from "yaml";
+import { parseDocument, stringify } from "yaml";
 import { invalidSkill } from "../errors";
 import { codePointLength } from "../text";
 import { skillNameProblem, type SkillName } from "./name";
@@ -16,6 +16,8 @@ export interface ParsedSkill {
   /** Everything after it, byte for byte. */
   body: string;
   metadata: Record<string, string>;
+  /** Every frontmatter field as parsed, spec fields and others. */
+  fields: Record<string, unknown>;
   /** `[warning] …` diagnostics: fields outside the spec, kept as they are. */
   warnings: string[];
 }
@@ -69,7 +71,7 @@ export function parseSkillMd(text: string, folder?: string): ParsedSkill {
     .filter((field) => !SPEC_FIELDS.has(field))
     .map((field) => `[warning] ${name}: frontmatter field "${field}" is not in the Agent Skills spec (kept)`);
   const metadata = (fields.metadata ?? {}) as Record<string, string>;
-  return { name, description, frontmatter: split.frontmatter, body: split.body, metadata, warnings };
+  return { name, description, frontmatter: split.frontmatter, body: split.body, metadata, fields, warnings };
 }
 
 function parseFrontmatter(yaml: string, where: string): Record<string, unknown> {
@@ -146,4 +148,17 @@ export function declaredVersion(metadata: Record<string, string>): number {
   const match = /^v?(\d{1,9})$/.exec(metadata.version ?? "");
   const version = match ? Number(match[1]) : 1;
   return version >= 1 ? version : 1;
+}
+
+/**
+ * The canonical SKILL.md of a learned skill: frontmatter written from its fields in a fixed
+ * order (name, description, then the rest as given), then the body byte for byte. Writing the
+ * same fields always gives the same bytes, which is what makes export and import exact.
+ */
+export function composeSkillMd(fields: Record<string, unknown> & { name: string; description: string }, body: string): string {
+  const { name, description, ...rest } = fields;
+  const ordered = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
+  if (ordered.metadata && Object.keys(ordered.metadata as object).length === 0) delete ordered.metadata;
+  const yaml = stringify({ name, description, ...ordered }, { lineWidth: 0 });
+  return `---\n${yaml}---\n${body}`;
 }

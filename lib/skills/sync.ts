@@ -2,7 +2,8 @@ import { and, eq, max, notInArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { teams, workspaceSkillFiles, workspaceSkills, workspaceSkillVersions } from "@/db/schema";
 import { AppError, invalidSkill } from "../errors";
-import { decodeUtf8, sha256Hex } from "../text";
+import { sha256Hex } from "../hash";
+import { decodeUtf8 } from "../text";
 import type { TeamId } from "../teams/teams";
 import { recordListingSnapshot } from "../listing/snapshots";
 import { bumpCatalogRevision, type CatalogCache } from "./catalog-cache";
@@ -23,7 +24,7 @@ export interface SyncFile {
   content: Uint8Array;
 }
 
-interface SyncFolder {
+export interface SyncFolder {
   name: string;
   parsed: ParsedSkill;
   skillMd: string;
@@ -38,7 +39,8 @@ export interface SyncSummary {
   removed: string[];
 }
 
-export function planSync(files: SyncFile[]): SyncFolder[] {
+/** Groups a tree into validated skill folders; throws on the first invalid path or skill. */
+export function planFolders(files: SyncFile[]): SyncFolder[] {
   const byFolder = new Map<string, Map<string, Uint8Array>>();
   for (const file of files) {
     const problem = filePathProblem(file.path);
@@ -89,7 +91,7 @@ export interface SyncResult {
 
 /** Applies the tree, then records the listing's new size when anything changed. */
 export async function syncWorkspace(db: Db, catalogs: CatalogCache, teamId: TeamId, files: SyncFile[]): Promise<SyncResult> {
-  const { changes, revision } = await applyTree(db, teamId, planSync(files));
+  const { changes, revision } = await applyTree(db, teamId, planFolders(files));
   const changed = changes.added.length + changes.updated.length + changes.removed.length;
   if (changed > 0) await recordListingSnapshot(db, catalogs, teamId, `sync: ${changed} folder(s) changed`);
   return { changes, catalog: await catalogs.catalog({ id: teamId, catalogRevision: revision }) };

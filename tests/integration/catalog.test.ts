@@ -3,7 +3,7 @@ import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { skillViews, workspaceSkills, workspaceSkillVersions } from "@/db/schema";
-import { createLearnedSkill } from "@/lib/skills/learned";
+import { createLearned } from "@/lib/learned/write";
 import { FIXTURES, startTestApp, type TestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 import { skillMd } from "../helpers/skills";
@@ -303,14 +303,12 @@ describe.each(testDbKinds)("learned skills and drafts in the catalog on %s", (ki
   afterAll(async () => t?.close());
 
   const create = (name: string, status: "draft" | "active", body = "Learned body.\n") =>
-    createLearnedSkill(t.app.db, t.app.catalogs, t.alpha.team.id, {
+    createLearned(t.app, t.alpha.team.id, { kind: "key", keyId: 1, scopes: ["admin"], sessionId: "s1" }, {
       name,
       description: `Learned ${name}. Use when testing.`,
       body,
       status,
-      provenance: { kind: "agent", ref: "session s1" },
       reason: "a test",
-      author: { keyId: null, sessionId: "s1" },
     });
 
   it("annotates learned skills and drafts, and keeps drafts out of the listing", async () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { declaredVersion, parseSkillMd, splitSkillMd } from "@/lib/skills/skill-md";
-import { composeSkillMd } from "@/lib/skills/learned";
+import { composeSkillMd, declaredVersion, parseSkillMd, splitSkillMd } from "@/lib/skills/skill-md";
 
 describe("SKILL.md parsing (§2.1)", () => {
   it("splits frontmatter from the body at the newline that ends the closing line", () => {
@@ -54,7 +53,7 @@ describe("SKILL.md parsing (§2.1)", () => {
 
   it("writes a learned skill's SKILL.md that parses back to the same fields and body", () => {
     for (const description of ["plain", "has: colon", "  leading spaces", "quote \" and ' both", "multi\nline", "#hash", "- dash", "null", "123"]) {
-      const text = composeSkillMd("x", description, "body  \r\n");
+      const text = composeSkillMd({ name: "x", description }, "body  \r\n");
       const parsed = parseSkillMd(text);
       expect(parsed.description).toBe(description);
       expect(parsed.body).toBe("body  \r\n");

@@ -1,4 +1,9 @@
 import { viewSkillRoute } from "../view-handler";
+import { archiveSkillRoute, updateSkillRoute } from "../write-handlers";
 
 /** GET /api/v1/skills/<name> — skill_view. */
 export const GET = viewSkillRoute;
+/** PUT /api/v1/skills/<name> — edit a learned skill. */
+export const PUT = updateSkillRoute;
+/** DELETE /api/v1/skills/<name> — archive a learned skill. */
+export const DELETE = archiveSkillRoute;

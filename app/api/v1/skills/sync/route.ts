@@ -4,6 +4,7 @@ import { syncWorkspace } from "@/lib/skills/sync";
 import { json } from "@/lib/http/respond";
 import { agentRoute } from "@/lib/http/route";
 import { viewSkillRoute } from "../view-handler";
+import { archiveSkillRoute, updateSkillRoute } from "../write-handlers";
 
 /** POST /api/v1/skills/sync — replace the team's workspace tree (JSON or a .tar.gz), all or nothing. */
 export const POST = agentRoute("admin", async ({ req, app, auth }) => {
@@ -12,7 +13,8 @@ export const POST = agentRoute("admin", async ({ req, app, auth }) => {
   return json({ ...describeCatalog(catalog), changes });
 });
 
-/** A skill may be named "sync": GET still views it. */
-export async function GET(req: Request): Promise<Response> {
-  return viewSkillRoute(req, { params: Promise.resolve({ name: "sync" }) });
-}
+// A skill may be named "sync": the other methods still reach it.
+const asSkill = { params: Promise.resolve({ name: "sync" }) };
+export const GET = (req: Request) => viewSkillRoute(req, asSkill);
+export const PUT = (req: Request) => updateSkillRoute(req, asSkill);
+export const DELETE = (req: Request) => archiveSkillRoute(req, asSkill);

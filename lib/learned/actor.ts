@@ -1,0 +1,43 @@
+import { grants, roleAtLeast, type Role } from "../auth/scopes";
+import { AppError } from "../errors";
+
+/** Who is changing a learned skill: a signed-in person, an agent with an API key, or start-up itself (the demo seed). */
+export type Actor =
+  | { kind: "person"; userId: number; email: string; role: Role }
+  | { kind: "key"; keyId: number; scopes: string[]; sessionId: string | null }
+  | { kind: "system" };
+
+export const SYSTEM: Actor = { kind: "system" };
+
+/** Editors and leads, and admin keys, may write active skills; agents with write keys write drafts. */
+export function mayWriteActive(actor: Actor): boolean {
+  if (actor.kind === "system") return true;
+  return actor.kind === "person" ? roleAtLeast(actor.role, "editor") : grants(actor.scopes, "admin");
+}
+
+/** Leads and admin keys: rollback, restore and forced promotion (§1). */
+export function mayLead(actor: Actor): boolean {
+  if (actor.kind === "system") return true;
+  return actor.kind === "person" ? roleAtLeast(actor.role, "lead") : grants(actor.scopes, "admin");
+}
+
+export function requireWriteActive(actor: Actor, what: string): void {
+  if (!mayWriteActive(actor)) throw new AppError("Forbidden", `${what} needs an editor, a lead or an admin key`);
+}
+
+export function requireLead(actor: Actor, what: string): void {
+  if (!mayLead(actor)) throw new AppError("Forbidden", `${what} needs a lead or an admin key`);
+}
+
+/** The author columns of a version and the actor columns of an event. */
+export function authorOf(actor: Actor): { userId: number | null; keyId: number | null; sessionId: string | null } {
+  if (actor.kind === "person") return { userId: actor.userId, keyId: null, sessionId: null };
+  if (actor.kind === "key") return { userId: null, keyId: actor.keyId, sessionId: actor.sessionId };
+  return { userId: null, keyId: null, sessionId: null };
+}
+
+/** Provenance of a skill this actor creates (§6.3): an agent's session, or the person. */
+export function provenanceOf(actor: Actor): { kind: "agent" | "user"; ref: string | null } {
+  if (actor.kind === "person") return { kind: "user", ref: actor.email };
+  return { kind: "agent", ref: actor.kind === "key" ? actor.sessionId : null };
+}

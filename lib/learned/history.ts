@@ -1,0 +1,91 @@
+import { asc, and, eq } from "drizzle-orm";
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
+import type { Db } from "@/db/client";
+import { apiKeys, workspaceSkillVersions } from "@/db/schema";
+import { specError } from "../errors";
+import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
+import { loadSkillContent, resolveSkill } from "../skills/view";
+import { listLearnedVersions } from "./store";
+
+/** Versions of the skill skill_view would serve, and diffs between any two (§6.2). */
+
+export type VersionAuthor =
+  | { kind: "person"; email: string | null }
+  | { kind: "key"; keyId: number; keyName: string | null; session: string | null }
+  | { kind: "sync" }
+  | { kind: "deployment" };
+
+export interface VersionInfo {
+  version: number;
+  createdAt: string | null;
+  author: VersionAuthor;
+  reason: string | null;
+  parentVersion: number | null;
+  revertOf: number | null;
+  tier: "unverified" | "reviewed" | "verified";
+  sha256: string;
+}
+
+export async function skillVersions(db: Db, catalogs: CatalogCache, team: CatalogKey, name: string): Promise<VersionInfo[]> {
+  const skill = await resolveSkill(catalogs, team, name);
+  if (skill.scope === "learned") return learnedVersions(db, skill.learnedId!);
+  if (skill.scope === "workspace") {
+    const rows = await db
+      .select()
+      .from(workspaceSkillVersions)
+      .where(and(eq(workspaceSkillVersions.teamId, team.id), eq(workspaceSkillVersions.name, name)))
+      .orderBy(asc(workspaceSkillVersions.version));
+    return rows.map((row) => ({
+      version: row.version,
+      createdAt: row.createdAt.toISOString(),
+      author: { kind: "sync" },
+      reason: null,
+      parentVersion: row.version > 1 ? row.version - 1 : null,
+      revertOf: null,
+      tier: "unverified",
+      sha256: row.sha256,
+    }));
+  }
+  const content = await loadSkillContent(db, catalogs, team, name);
+  return [{ version: content.version, createdAt: null, author: { kind: "deployment" }, reason: null, parentVersion: null, revertOf: null, tier: "unverified", sha256: content.sha256 }];
+}
+
+async function learnedVersions(db: Db, skillId: number): Promise<VersionInfo[]> {
+  const rows = await listLearnedVersions(db, skillId);
+  const keyIds = [...new Set(rows.map((row) => row.version.authorKeyId).filter((id): id is number => id !== null))];
+  const keys = new Map<number, string>();
+  for (const keyId of keyIds) {
+    const [key] = await db.select({ name: apiKeys.name }).from(apiKeys).where(eq(apiKeys.id, keyId));
+    if (key) keys.set(keyId, key.name);
+  }
+  return rows.map(({ version: v, authorEmail }) => ({
+    version: v.version,
+    createdAt: v.createdAt.toISOString(),
+    author:
+      v.authorKeyId !== null
+        ? { kind: "key", keyId: v.authorKeyId, keyName: keys.get(v.authorKeyId) ?? null, session: v.authorSession }
+        : { kind: "person", email: authorEmail },
+    reason: v.reason,
+    parentVersion: v.parentVersion,
+    revertOf: v.revertOf,
+    tier: v.tier,
+    sha256: v.sha256,
+  }));
+}
+
+/** The SKILL.md text of one version. */
+export async function versionText(db: Db, catalogs: CatalogCache, team: CatalogKey, name: string, version: number): Promise<string> {
+  const content = await loadSkillContent(db, catalogs, team, name, version);
+  return content.frontmatter + content.body;
+}
+
+/** A unified diff of the SKILL.md texts of two versions, `--- <name>@vA` / `+++ <name>@vB`. */
+export async function diffVersions(db: Db, catalogs: CatalogCache, team: CatalogKey, name: string, from: number, to: number): Promise<string> {
+  if (from < 1 || to < 1) throw specError("VersionNotFound", `versions start at v1`);
+  const [a, b] = await Promise.all([versionText(db, catalogs, team, name, from), versionText(db, catalogs, team, name, to)]);
+  return unifiedDiff(name, from, to, a, b);
+}
+
+export function unifiedDiff(name: string, from: number, to: number, a: string, b: string): string {
+  return createTwoFilesPatch(`${name}@v${from}`, `${name}@v${to}`, a, b, undefined, undefined, { headerOptions: FILE_HEADERS_ONLY });
+}

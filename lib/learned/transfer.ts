@@ -1,0 +1,119 @@
+import { gzipSync } from "node:zlib";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { pack } from "tar-stream";
+import type { Db } from "@/db/client";
+import { learnedSkills, learnedSkillVersions } from "@/db/schema";
+import { AppError, invalidSkill } from "../errors";
+import { recordListingSnapshot } from "../listing/snapshots";
+import { composeSkillMd, parseSkillMd } from "../skills/skill-md";
+import { planFolders, type SyncFile } from "../skills/sync";
+import type { TeamId } from "../teams/teams";
+import type { Actor } from "./actor";
+import { insertLearnedIn, type Deps, type LearnedStatus, type Provenance } from "./write";
+
+/**
+ * Export and import of learned skills as standard SKILL.md folders (§6.6). Provenance travels in
+ * `metadata` under `skillgate.*` keys; an export imported elsewhere and exported again gives the
+ * same files byte for byte.
+ */
+
+const KEYS = {
+  source: "skillgate.source",
+  ref: "skillgate.source-ref",
+  createdAt: "skillgate.created-at",
+  reason: "skillgate.reason",
+  status: "skillgate.status",
+  forkedFrom: "skillgate.forked-from",
+} as const;
+const OURS = new Set<string>(Object.values(KEYS));
+
+export interface ExportedSkill {
+  name: string;
+  skillMd: string;
+}
+
+/** The team's live learned skills (active and drafts), each as the SKILL.md an export holds. */
+export async function exportLearned(db: Db, teamId: TeamId): Promise<ExportedSkill[]> {
+  const rows = await db
+    .select({ skill: learnedSkills, version: learnedSkillVersions })
+    .from(learnedSkills)
+    .innerJoin(learnedSkillVersions, and(eq(learnedSkillVersions.skillId, learnedSkills.id), eq(learnedSkillVersions.version, learnedSkills.currentVersion)))
+    .where(and(eq(learnedSkills.teamId, teamId), inArray(learnedSkills.status, ["active", "draft"])))
+    .orderBy(asc(learnedSkills.name));
+  return rows.map(({ skill, version }) => {
+    const { fields } = parseSkillMd(version.frontmatter + version.body);
+    const provenance: Record<string, string | null> = {
+      [KEYS.source]: skill.sourceKind,
+      [KEYS.ref]: skill.sourceRef,
+      [KEYS.createdAt]: skill.createdAt.toISOString(),
+      [KEYS.reason]: skill.reason,
+      [KEYS.status]: skill.status,
+      [KEYS.forkedFrom]: skill.forkedFrom,
+    };
+    const metadata = { ...((fields.metadata as Record<string, string> | undefined) ?? {}) };
+    for (const [key, value] of Object.entries(provenance)) if (value !== null) metadata[key] = value;
+    return { name: skill.name, skillMd: composeSkillMd({ ...(fields as { name: string; description: string }), metadata }, version.body) };
+  });
+}
+
+export async function exportLearnedTarGz(db: Db, teamId: TeamId): Promise<Buffer> {
+  const tar = pack();
+  for (const skill of await exportLearned(db, teamId)) {
+    tar.entry({ name: `${skill.name}/SKILL.md`, mtime: new Date(0), mode: 0o644 }, skill.skillMd);
+  }
+  tar.finalize();
+  const chunks: Buffer[] = [];
+  for await (const chunk of tar) chunks.push(chunk as Buffer);
+  return gzipSync(Buffer.concat(chunks));
+}
+
+interface Incoming {
+  skillMd: string;
+  status: LearnedStatus;
+  provenance: Provenance;
+  reason: string | null;
+  forkedFrom: string | null;
+}
+
+/** Reads provenance out of `metadata`; a skill without it arrives as `imported` from `origin`. */
+function incoming(skillMd: string, origin: string | null): Incoming {
+  const { fields, body } = parseSkillMd(skillMd);
+  const metadata = (fields.metadata as Record<string, string> | undefined) ?? {};
+  const own = Object.fromEntries(Object.entries(metadata).filter(([key]) => !OURS.has(key)));
+  const source = metadata[KEYS.source];
+  if (source !== undefined && !["agent", "user", "imported"].includes(source)) throw invalidSkill(`metadata.${KEYS.source} must be agent, user or imported`);
+  const status = metadata[KEYS.status] ?? "draft";
+  if (status !== "draft" && status !== "active") throw invalidSkill(`metadata.${KEYS.status} must be draft or active`);
+  const createdAt = metadata[KEYS.createdAt] ? new Date(metadata[KEYS.createdAt]!) : undefined;
+  if (createdAt && Number.isNaN(createdAt.getTime())) throw invalidSkill(`metadata.${KEYS.createdAt} must be an ISO date`);
+  return {
+    skillMd: composeSkillMd({ ...(fields as { name: string; description: string }), metadata: own }, body),
+    status,
+    provenance: source
+      ? { kind: source as Provenance["kind"], ref: metadata[KEYS.ref] ?? null, createdAt }
+      : { kind: "imported", ref: origin, createdAt },
+    reason: metadata[KEYS.reason] ?? null,
+    forkedFrom: metadata[KEYS.forkedFrom] ?? null,
+  };
+}
+
+/** Imports a tree of learned skill folders, all or nothing. Learned skills hold only SKILL.md. */
+export async function importLearned(deps: Deps, teamId: TeamId, actor: Actor, files: SyncFile[], origin: string | null) {
+  const folders = planFolders(files);
+  for (const folder of folders) {
+    const extra = folder.files[0];
+    if (extra) throw new AppError("InvalidPath", `invalid path: ${folder.name}/${extra.path}: learned skills hold only SKILL.md`);
+  }
+  const skills = folders.map((folder) => incoming(folder.skillMd, origin));
+  const imported = await deps.db.transaction(async (tx) => {
+    const done = [];
+    for (const skill of skills) {
+      done.push(await insertLearnedIn(tx, deps.catalogs.statics, teamId, actor, { ...skill, event: "imported" }));
+    }
+    return done;
+  });
+  if (imported.some((skill) => skill.status === "active")) {
+    await recordListingSnapshot(deps.db, deps.catalogs, teamId, `imported ${imported.length} learned skill(s)`);
+  }
+  return { imported };
+}

@@ -1,0 +1,279 @@
+import { and, desc, eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { learnedSkills, learnedSkillVersions } from "@/db/schema";
+import { AppError, skillNotFound, specError } from "../errors";
+import { sha256Hex } from "../hash";
+import { recordListingSnapshot } from "../listing/snapshots";
+import { bumpCatalogRevision, type CatalogCache } from "../skills/catalog-cache";
+import type { StaticCatalog } from "../skills/catalog";
+import { composeSkillMd, parseSkillMd, type ParsedSkill } from "../skills/skill-md";
+import type { TeamId } from "../teams/teams";
+import { authorOf, provenanceOf, requireLead, requireWriteActive, type Actor } from "./actor";
+import { recordEvent, type SkillEventKind } from "./events";
+import {
+  findArchivedLearned,
+  findLiveLearned,
+  getLearnedVersion,
+  nameCollision,
+  nameHolder,
+  notLearned,
+  skillExists,
+  versionConflict,
+  type LearnedRow,
+} from "./store";
+
+/**
+ * Every change to a learned skill (§6): one transaction that writes the skill, its new immutable
+ * version and an event, and bumps the catalog revision so no cached listing outlives it.
+ */
+
+export interface Deps {
+  db: Db;
+  catalogs: CatalogCache;
+}
+
+export type LearnedStatus = "draft" | "active";
+
+export interface Provenance {
+  kind: "agent" | "user" | "imported";
+  ref: string | null;
+  createdAt?: Date;
+}
+
+export interface NewLearned {
+  skillMd: string;
+  status: LearnedStatus;
+  reason: string | null;
+  provenance?: Provenance;
+  forkedFrom?: string | null;
+  event?: SkillEventKind;
+}
+
+/** Creates a learned skill or draft from a complete SKILL.md. */
+export async function insertLearned(deps: Deps, teamId: TeamId, actor: Actor, input: NewLearned): Promise<{ name: string; version: 1; status: LearnedStatus }> {
+  const created = await deps.db.transaction((tx) => insertLearnedIn(tx, deps.catalogs.statics, teamId, actor, input));
+  if (input.status === "active") await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${created.name} created`);
+  return created;
+}
+
+/** The same, inside a transaction the caller holds (an import writes many skills in one). */
+export async function insertLearnedIn(
+  tx: Db,
+  statics: StaticCatalog,
+  teamId: TeamId,
+  actor: Actor,
+  input: NewLearned,
+): Promise<{ name: string; version: 1; status: LearnedStatus }> {
+  const parsed = parseSkillMd(input.skillMd);
+  if (input.status === "active") requireWriteActive(actor, 'creating a skill with status "active"');
+  const provenance: Provenance = input.provenance ?? provenanceOf(actor);
+  const holder = await nameHolder(tx, statics, teamId, parsed.name);
+  if (holder) throw nameCollision(parsed.name, holder);
+  const [skill] = await tx
+    .insert(learnedSkills)
+    .values({
+      teamId,
+      name: parsed.name,
+      status: input.status,
+      currentVersion: 1,
+      description: parsed.description,
+      sourceKind: provenance.kind,
+      sourceRef: provenance.ref,
+      reason: input.reason,
+      forkedFrom: input.forkedFrom ?? null,
+      ...(provenance.createdAt && { createdAt: provenance.createdAt }),
+    })
+    .onConflictDoNothing()
+    .returning({ id: learnedSkills.id });
+  if (!skill) throw skillExists(parsed.name);
+  await insertVersion(tx, skill.id, 1, parsed, actor, { reason: input.reason, parentVersion: null, revertOf: null });
+  await recordEvent(tx, teamId, parsed.name, input.event ?? "created", actor, 1, { status: input.status, forkedFrom: input.forkedFrom ?? undefined });
+  await bumpCatalogRevision(tx, teamId);
+  return { name: parsed.name, version: 1, status: input.status };
+}
+
+export interface NewLearnedFields {
+  name: string;
+  description: string;
+  body: string;
+  status?: LearnedStatus;
+  reason?: string | null;
+}
+
+/** `POST /api/v1/skills`: a draft by default (§6.1). */
+export function createLearned(deps: Deps, teamId: TeamId, actor: Actor, input: NewLearnedFields) {
+  const skillMd = composeSkillMd({ name: input.name, description: input.description }, input.body);
+  return insertLearned(deps, teamId, actor, { skillMd, status: input.status ?? "draft", reason: input.reason ?? null });
+}
+
+async function insertVersion(
+  db: Db,
+  skillId: number,
+  version: number,
+  parsed: ParsedSkill,
+  actor: Actor,
+  meta: { reason: string | null; parentVersion: number | null; revertOf: number | null },
+): Promise<void> {
+  const author = authorOf(actor);
+  await db.insert(learnedSkillVersions).values({
+    skillId,
+    version,
+    frontmatter: parsed.frontmatter,
+    body: parsed.body,
+    sha256: sha256Hex(parsed.frontmatter + parsed.body),
+    authorUserId: author.userId,
+    authorKeyId: author.keyId,
+    authorSession: author.sessionId,
+    ...meta,
+  });
+}
+
+/** The live learned skill a write targets; a built-in or file skill of that name refuses the write. */
+async function writableLearned(deps: Deps, teamId: TeamId, name: string): Promise<LearnedRow> {
+  const holder = await nameHolder(deps.db, deps.catalogs.statics, teamId, name);
+  if (holder) throw notLearned(name, holder);
+  const row = await findLiveLearned(deps.db, teamId, name);
+  if (!row) throw skillNotFound(name);
+  return row;
+}
+
+export interface LearnedChange {
+  description?: string;
+  body?: string;
+  /** The version the change was made against, as a number or as that version's SHA-256 (an ETag). */
+  expected: { version: number } | { sha256: string };
+  reason?: string | null;
+}
+
+/** `PUT /api/v1/skills/<name>`: a new version, only against the current one (§6.2). */
+export async function updateLearned(deps: Deps, teamId: TeamId, actor: Actor, name: string, change: LearnedChange) {
+  if (change.description === undefined && change.body === undefined) {
+    throw new AppError("InvalidField", "send a new description, a new body or both");
+  }
+  const result = await deps.db.transaction(async (tx) => {
+    const row = await writableLearned({ ...deps, db: tx }, teamId, name);
+    if (row.status === "active") requireWriteActive(actor, "changing an active skill");
+    const expectedVersion = await expectedVersionOf(tx, row, change.expected);
+    if (row.currentVersion !== expectedVersion) throw versionConflict(name, row.currentVersion, expectedVersion);
+    const current = (await getLearnedVersion(tx, row.id, row.currentVersion))!;
+    const fields = parseSkillMd(current.frontmatter + current.body).fields as { name: string; description: string };
+    const text = composeSkillMd({ ...fields, description: change.description ?? row.description }, change.body ?? current.body);
+    if (text === current.frontmatter + current.body) return { name, version: row.currentVersion, changed: false };
+    const version = await advance(tx, row, expectedVersion, parseSkillMd(text), actor, { reason: change.reason ?? null, revertOf: null });
+    await recordEvent(tx, teamId, name, "edited", actor, version, { reason: change.reason ?? undefined });
+    return { name, version, changed: true, active: row.status === "active" };
+  });
+  if (result.changed && result.active) await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} edited`);
+  return { name: result.name, version: result.version };
+}
+
+async function expectedVersionOf(tx: Db, row: LearnedRow, expected: LearnedChange["expected"]): Promise<number> {
+  if ("version" in expected) return expected.version;
+  const [match] = await tx
+    .select({ version: learnedSkillVersions.version })
+    .from(learnedSkillVersions)
+    .where(and(eq(learnedSkillVersions.skillId, row.id), eq(learnedSkillVersions.sha256, expected.sha256)))
+    .orderBy(desc(learnedSkillVersions.version))
+    .limit(1);
+  if (!match) throw new AppError("PreconditionFailed", `If-Match names no version of "${row.name}"; send the ETag of a version you loaded, or expectedVersion`);
+  return match.version;
+}
+
+/** Moves a skill from `expected` to the next version; exactly one concurrent writer gets past the update. */
+async function advance(
+  tx: Db,
+  row: LearnedRow,
+  expected: number,
+  parsed: ParsedSkill,
+  actor: Actor,
+  meta: { reason: string | null; revertOf: number | null },
+): Promise<number> {
+  const version = expected + 1;
+  const [won] = await tx
+    .update(learnedSkills)
+    .set({ currentVersion: version, description: parsed.description, updatedAt: new Date() })
+    .where(and(eq(learnedSkills.id, row.id), eq(learnedSkills.currentVersion, expected)))
+    .returning({ id: learnedSkills.id });
+  if (!won) {
+    const [now] = await tx.select({ version: learnedSkills.currentVersion }).from(learnedSkills).where(eq(learnedSkills.id, row.id));
+    throw versionConflict(row.name, now?.version ?? expected, expected);
+  }
+  await insertVersion(tx, row.id, version, parsed, actor, { ...meta, parentVersion: expected });
+  await bumpCatalogRevision(tx, row.teamId as TeamId);
+  return version;
+}
+
+/** `POST …/promote`: the draft becomes the active learned skill, if its name is still free (§6.1). */
+export async function promoteLearned(deps: Deps, teamId: TeamId, actor: Actor, name: string) {
+  requireWriteActive(actor, "promoting a draft");
+  const version = await deps.db.transaction(async (tx) => {
+    const holder = await nameHolder(tx, deps.catalogs.statics, teamId, name);
+    if (holder) throw nameCollision(name, holder);
+    const row = await findLiveLearned(tx, teamId, name);
+    if (!row) throw skillNotFound(name);
+    const [promoted] = await tx
+      .update(learnedSkills)
+      .set({ status: "active", updatedAt: new Date() })
+      .where(and(eq(learnedSkills.id, row.id), eq(learnedSkills.status, "draft")))
+      .returning({ version: learnedSkills.currentVersion });
+    if (!promoted) throw specError("NotADraft", `"${name}" is already active`);
+    await recordEvent(tx, teamId, name, "promoted", actor, promoted.version);
+    await bumpCatalogRevision(tx, teamId);
+    return promoted.version;
+  });
+  await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} promoted`);
+  return { name, version, status: "active" as const };
+}
+
+/** `POST …/rollback`: a new version with the content of v<toVersion>; nothing is deleted (§6.2). */
+export async function rollbackLearned(deps: Deps, teamId: TeamId, actor: Actor, name: string, toVersion: number) {
+  requireLead(actor, "rolling back");
+  const result = await deps.db.transaction(async (tx) => {
+    const row = await writableLearned({ ...deps, db: tx }, teamId, name);
+    const target = await getLearnedVersion(tx, row.id, toVersion);
+    if (!target) throw specError("VersionNotFound", `'${name}' has no v${toVersion}; it is at v${row.currentVersion}`);
+    const parsed = parseSkillMd(target.frontmatter + target.body);
+    const reason = `rollback to v${toVersion}`;
+    const version = await advance(tx, row, row.currentVersion, parsed, actor, { reason, revertOf: toVersion });
+    await recordEvent(tx, teamId, name, "rolled-back", actor, version, { revertOf: toVersion, from: row.currentVersion });
+    return { version, active: row.status === "active" };
+  });
+  if (result.active) await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} rolled back`);
+  return { name, version: result.version, revertOf: toVersion };
+}
+
+/** `DELETE /api/v1/skills/<name>`: archives; the history stays and a lead can restore it. */
+export async function archiveLearned(deps: Deps, teamId: TeamId, actor: Actor, name: string) {
+  const wasActive = await deps.db.transaction(async (tx) => {
+    const row = await writableLearned({ ...deps, db: tx }, teamId, name);
+    if (row.status === "active") requireWriteActive(actor, "archiving an active skill");
+    await tx
+      .update(learnedSkills)
+      .set({ status: "archived", statusBeforeArchive: row.status as LearnedStatus, archivedAt: new Date() })
+      .where(eq(learnedSkills.id, row.id));
+    await recordEvent(tx, teamId, name, "archived", actor, row.currentVersion, { from: row.status });
+    await bumpCatalogRevision(tx, teamId);
+    return row.status === "active";
+  });
+  if (wasActive) await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} archived`);
+  return { name, status: "archived" as const };
+}
+
+/** `POST …/restore` (lead): the most recently archived skill of this name comes back as it was. */
+export async function restoreLearned(deps: Deps, teamId: TeamId, actor: Actor, name: string) {
+  requireLead(actor, "restoring an archived skill");
+  const restored = await deps.db.transaction(async (tx) => {
+    const row = await findArchivedLearned(tx, teamId, name);
+    if (!row) throw specError("SkillNotFound", `No archived skill named '${name}'.`);
+    const holder = await nameHolder(tx, deps.catalogs.statics, teamId, name);
+    if (holder) throw nameCollision(name, holder);
+    if (await findLiveLearned(tx, teamId, name)) throw skillExists(name);
+    const status = row.statusBeforeArchive ?? "draft";
+    await tx.update(learnedSkills).set({ status, archivedAt: null, statusBeforeArchive: null }).where(eq(learnedSkills.id, row.id));
+    await recordEvent(tx, teamId, name, "restored", actor, row.currentVersion, { status });
+    await bumpCatalogRevision(tx, teamId);
+    return { version: row.currentVersion, status };
+  });
+  if (restored.status === "active") await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} restored`);
+  return { name, ...restored };
+}
