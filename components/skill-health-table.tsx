@@ -96,7 +96,10 @@ export function SkillHealthTable({ team, rows }: { team: string; rows: SkillHeal
                 )}
                 {row.collision && <div className="text-xs text-amber-700">{row.collision}</div>}
               </td>
-              <td className="px-3 py-2 font-mono text-xs">{sourceLabel(row)}</td>
+              <td className="px-3 py-2">
+                <span className="font-mono text-xs">{sourceLabel(row)}</span>
+                {row.provenance && <div className="text-xs text-slate-500">{row.provenance}</div>}
+              </td>
               <td className="px-3 py-2 text-right tabular-nums">v{row.version}</td>
               <td className="px-3 py-2">
                 <StatusBadge status={row.status} />

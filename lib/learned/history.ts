@@ -13,7 +13,8 @@ export type VersionAuthor =
   | { kind: "person"; email: string | null }
   | { kind: "key"; keyId: number; keyName: string | null; session: string | null }
   | { kind: "sync" }
-  | { kind: "deployment" };
+  | { kind: "deployment" }
+  | { kind: "system" };
 
 export interface VersionInfo {
   version: number;
@@ -64,7 +65,9 @@ async function learnedVersions(db: Db, skillId: number): Promise<VersionInfo[]> 
     author:
       v.authorKeyId !== null
         ? { kind: "key", keyId: v.authorKeyId, keyName: keys.get(v.authorKeyId) ?? null, session: v.authorSession }
-        : { kind: "person", email: authorEmail },
+        : v.authorUserId !== null
+          ? { kind: "person", email: authorEmail }
+          : { kind: "system" },
     reason: v.reason,
     parentVersion: v.parentVersion,
     revertOf: v.revertOf,

@@ -20,6 +20,8 @@ export interface SkillHealthRow {
   /** "shadowed by builtin", "shadows file skills/x" */
   collision: string | null;
   neverLoaded: boolean;
+  /** For learned skills: where it came from, e.g. "agent · session 7f3a". */
+  provenance: string | null;
 }
 
 export interface TeamOverview {
@@ -65,7 +67,11 @@ export async function teamOverview(db: Db, catalogs: CatalogCache, team: Team, n
   };
 }
 
-function healthRows(catalog: Catalog, usage: Map<string, { views7d: number; views30d: number; lastViewedAt: Date | null }>, descMax: number): SkillHealthRow[] {
+function healthRows(
+  catalog: Catalog,
+  usage: Map<string, { views7d: number; views30d: number; lastViewedAt: Date | null }>,
+  descMax: number,
+): SkillHealthRow[] {
   const winners = new Map(catalog.active.map((skill) => [skill.name, skill]));
   const losers = new Map<string, string[]>();
   for (const skill of catalog.shadowed) losers.set(skill.name, [...(losers.get(skill.name) ?? []), collisionLabel(skill)]);
@@ -92,6 +98,7 @@ function healthRows(catalog: Catalog, usage: Map<string, { views7d: number; view
       lastViewedAt: used?.lastViewedAt?.toISOString() ?? null,
       collision,
       neverLoaded: skill.status === "active" && !used,
+      provenance: skill.provenance && (skill.provenance.ref ? `${skill.provenance.source} · ${skill.provenance.ref}` : skill.provenance.source),
     };
   });
 }

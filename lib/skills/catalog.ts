@@ -26,6 +26,16 @@ export interface CatalogSkill {
   warnings: string[];
   /** The row id of a learned skill: its versions are cached by it, since an archived name can be reused. */
   learnedId: number | null;
+  /** Where a learned skill came from (§6.3); null for other sources. */
+  provenance: Provenance | null;
+}
+
+export interface Provenance {
+  source: "agent" | "user" | "imported";
+  ref: string | null;
+  reason: string | null;
+  createdAt: string;
+  forkedFrom: string | null;
 }
 
 export interface Catalog {
@@ -90,6 +100,7 @@ export function staticCatalogSkill(skill: StaticSkill): CatalogSkill {
     status: "active",
     warnings: skill.warnings,
     learnedId: null,
+    provenance: null,
   };
 }
 
@@ -111,6 +122,11 @@ export async function loadCatalog(db: Db, statics: StaticCatalog, teamId: TeamId
         description: learnedSkills.description,
         version: learnedSkills.currentVersion,
         status: learnedSkills.status,
+        sourceKind: learnedSkills.sourceKind,
+        sourceRef: learnedSkills.sourceRef,
+        reason: learnedSkills.reason,
+        createdAt: learnedSkills.createdAt,
+        forkedFrom: learnedSkills.forkedFrom,
       })
       .from(learnedSkills)
       .where(and(eq(learnedSkills.teamId, teamId), inArray(learnedSkills.status, ["active", "draft"]))),
@@ -127,6 +143,7 @@ export async function loadCatalog(db: Db, statics: StaticCatalog, teamId: TeamId
       status: "active",
       warnings: row.warnings,
       learnedId: null,
+      provenance: null,
     });
   }
   const drafts: CatalogSkill[] = [];
@@ -141,6 +158,13 @@ export async function loadCatalog(db: Db, statics: StaticCatalog, teamId: TeamId
       status: row.status === "draft" ? "draft" : "active",
       warnings: [],
       learnedId: row.id,
+      provenance: {
+        source: row.sourceKind,
+        ref: row.sourceRef,
+        reason: row.reason,
+        createdAt: row.createdAt.toISOString(),
+        forkedFrom: row.forkedFrom,
+      },
     };
     (row.status === "draft" ? drafts : candidates).push(skill);
   }
@@ -159,6 +183,7 @@ export function describeCatalog(catalog: Catalog) {
     description: skill.description,
     status: skill.status,
     folder: skill.folder,
+    ...(skill.provenance && { provenance: skill.provenance }),
   }));
   return { skills, diagnostics: [...catalog.diagnostics, ...catalog.warnings] };
 }

@@ -1,20 +1,73 @@
+import { and, eq, like, ne } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { learnedSkills } from "@/db/schema";
 import { lintDescription, type LintFinding } from "../lint/lint";
+import { skillVersions, versionText, type VersionInfo } from "../learned/history";
+import { sideBySide, type DiffRow } from "../learned/side-by-side";
+import { findArchivedLearned, findLiveLearned, type LearnedRow } from "../learned/store";
 import type { Team } from "../teams/teams";
+import { collisionLabel } from "./catalog";
 import type { CatalogCache } from "./catalog-cache";
 import { listSkillFiles, type SkillFile } from "./files";
 import { annotationLine, loadSkillContent, type SkillContent } from "./view";
 
-export interface SkillPage {
+export interface SkillDetail {
   content: SkillContent;
   annotation: string;
   files: SkillFile[];
   lint: LintFinding[];
+  /** The learned skill's own record (provenance, lineage), when the served skill is learned. */
+  learned: LearnedRow | null;
+  versions: VersionInfo[];
+  compare: { from: number; to: number; rows: DiffRow[] } | null;
+  /** Other skills of this name that precedence hides: `file skills/x`, `learned`. */
+  shadowed: string[];
+  /** Learned skills of this team forked from this one. */
+  forks: { name: string; forkedFrom: string }[];
 }
 
-/** What the dashboard shows of one skill. Reading it here is not agent usage: no view is recorded. */
-export async function skillPage(db: Db, catalogs: CatalogCache, team: Team, name: string): Promise<SkillPage> {
+/** Everything the skill page shows (§10). Reading it is not agent usage: no view is recorded. */
+export async function skillDetail(
+  db: Db,
+  catalogs: CatalogCache,
+  team: Team,
+  name: string,
+  wanted: { from?: number; to?: number } = {},
+): Promise<SkillDetail> {
   const content = await loadSkillContent(db, catalogs, team, name);
-  const files = await listSkillFiles(db, catalogs, team, name);
-  return { content, annotation: annotationLine(content), files, lint: lintDescription(content.skill.description, team.descMax) };
+  const [files, versions, catalog, learned, forks] = await Promise.all([
+    listSkillFiles(db, catalogs, team, name),
+    skillVersions(db, catalogs, team, name),
+    catalogs.catalog(team),
+    content.skill.scope === "learned" ? findLiveLearned(db, team.id, name) : Promise.resolve(null),
+    db
+      .select({ name: learnedSkills.name, forkedFrom: learnedSkills.forkedFrom })
+      .from(learnedSkills)
+      .where(and(eq(learnedSkills.teamId, team.id), ne(learnedSkills.status, "archived"), like(learnedSkills.forkedFrom, `${team.slug}/${name}@v%`))),
+  ]);
+  return {
+    content,
+    annotation: annotationLine(content),
+    files,
+    lint: lintDescription(content.skill.description, team.descMax),
+    learned,
+    versions,
+    compare: await comparison(db, catalogs, team, name, content.version, wanted),
+    shadowed: catalog.shadowed.filter((skill) => skill.name === name).map(collisionLabel),
+    forks: forks.map((fork) => ({ name: fork.name, forkedFrom: fork.forkedFrom! })),
+  };
+}
+
+/** The versions to compare: as asked, else the current one against its predecessor. */
+async function comparison(db: Db, catalogs: CatalogCache, team: Team, name: string, current: number, wanted: { from?: number; to?: number }) {
+  const to = wanted.to && wanted.to <= current ? wanted.to : current;
+  const from = wanted.from && wanted.from <= current ? wanted.from : to - 1;
+  if (from < 1 || from === to) return null;
+  const [a, b] = await Promise.all([versionText(db, catalogs, team, name, from), versionText(db, catalogs, team, name, to)]);
+  return { from, to, rows: sideBySide(a, b) };
+}
+
+/** An archived learned skill, for the page that offers to restore it. */
+export async function archivedDetail(db: Db, team: Team, name: string) {
+  return findArchivedLearned(db, team.id, name);
 }

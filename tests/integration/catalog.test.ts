@@ -328,6 +328,7 @@ describe.each(testDbKinds)("learned skills and drafts in the catalog on %s", (ki
       description: "Learned triage-notes. Use when testing.",
       status: "draft",
       folder: null,
+      provenance: { source: "agent", ref: "s1", reason: "a test", createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), forkedFrom: null },
     });
   });
 

@@ -1,0 +1,118 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { requireMember, type Member } from "@/lib/auth/member";
+import { roleAtLeast } from "@/lib/auth/scopes";
+import { isAppError } from "@/lib/errors";
+import type { Actor } from "@/lib/learned/actor";
+import { forkSkill } from "@/lib/learned/fork";
+import { versionText } from "@/lib/learned/history";
+import { findLiveLearned } from "@/lib/learned/store";
+import { verifyLearned } from "@/lib/learned/verify";
+import { archiveLearned, promoteLearned, restoreLearned, rollbackLearned, updateLearned } from "@/lib/learned/write";
+import { membershipOf } from "@/lib/teams/teams";
+
+export type ActionResult =
+  | { ok: true; message: string; version?: number; href?: string }
+  | { ok: false; message: string; conflict?: { version: number; text: string } };
+
+function personOf(member: Member): Actor {
+  return { kind: "person", userId: member.user.id, email: member.user.email, role: member.role };
+}
+
+/** Runs a write as the signed-in person: editors and leads only; a refusal comes back as a message. */
+async function run(slug: string, name: string, work: (member: Member, actor: Actor) => Promise<ActionResult>): Promise<ActionResult> {
+  const member = await requireMember(slug, `/t/${slug}/skills/${name}`);
+  if (!roleAtLeast(member.role, "editor")) return { ok: false, message: "viewers cannot change skills; ask a lead to make you an editor" };
+  try {
+    const result = await work(member, personOf(member));
+    // A refused save must not refresh the page: the editor would lose the edit it is showing.
+    if (result.ok) revalidatePath(`/t/${slug}`, "layout");
+    return result;
+  } catch (error) {
+    if (isAppError(error)) return { ok: false, message: error.message };
+    throw error;
+  }
+}
+
+export interface SaveInput {
+  description: string;
+  body: string;
+  expectedVersion: number;
+  reason: string;
+}
+
+/** Saves an edit; a stale edit comes back with the version that is there now, to show instead of overwriting it. */
+export async function saveSkillAction(slug: string, name: string, input: SaveInput): Promise<ActionResult> {
+  return run(slug, name, async (member, actor) => {
+    try {
+      const { version } = await updateLearned(member.app, member.team.id, actor, name, {
+        description: input.description,
+        body: input.body,
+        expected: { version: input.expectedVersion },
+        reason: input.reason.trim() || null,
+      });
+      return { ok: true, message: version === input.expectedVersion ? "No change to save." : `Saved as v${version}.`, version };
+    } catch (error) {
+      if (!isAppError(error) || error.code !== "VersionConflict") throw error;
+      const version = (await findLiveLearned(member.app.db, member.team.id, name))?.currentVersion ?? input.expectedVersion;
+      return { ok: false, message: error.message, conflict: { version, text: await versionText(member.app.db, member.app.catalogs, member.team, name, version) } };
+    }
+  });
+}
+
+export async function promoteAction(slug: string, name: string): Promise<ActionResult> {
+  return run(slug, name, async (member, actor) => {
+    const { version } = await promoteLearned(member.app, member.team.id, actor, name);
+    return { ok: true, message: `Promoted: v${version} is now the active learned skill and in the listing.` };
+  });
+}
+
+export async function rollbackAction(slug: string, name: string, toVersion: number): Promise<ActionResult> {
+  return run(slug, name, async (member, actor) => {
+    const { version } = await rollbackLearned(member.app, member.team.id, actor, name, toVersion);
+    return { ok: true, message: `Rolled back: v${version} has the content of v${toVersion}.`, version };
+  });
+}
+
+export async function archiveAction(slug: string, name: string): Promise<ActionResult> {
+  return run(slug, name, async (member, actor) => {
+    await archiveLearned(member.app, member.team.id, actor, name);
+    return { ok: true, message: "Archived. Its history is kept; a lead can restore it." };
+  });
+}
+
+export async function restoreAction(slug: string, name: string): Promise<ActionResult> {
+  return run(slug, name, async (member, actor) => {
+    const { status, version } = await restoreLearned(member.app, member.team.id, actor, name);
+    return { ok: true, message: `Restored as ${status} at v${version}.` };
+  });
+}
+
+export async function forkAction(slug: string, name: string, input: { name: string; team: string }): Promise<ActionResult> {
+  return run(slug, name, async (member) => {
+    const target = input.team === slug ? { team: member.team, role: member.role } : await membershipOf(member.app.db, member.user.id, input.team);
+    if (!target || !roleAtLeast(target.role, "editor")) return { ok: false, message: `you are not an editor of team "${input.team}"` };
+    const targetActor: Actor = { kind: "person", userId: member.user.id, email: member.user.email, role: target.role };
+    const fork = await forkSkill(member.app, { team: member.team, name }, target.team.id, targetActor, { name: input.name });
+    return { ok: true, message: `Forked as draft "${fork.name}" from ${fork.forkedFrom}.`, href: `/t/${target.team.slug}/skills/${fork.name}` };
+  });
+}
+
+export interface VerifyInput {
+  tier: "reviewed" | "verified";
+  expectedVersion: number;
+  reviewer: string;
+  attempts: string;
+  findings: string;
+  verdict: string;
+}
+
+export async function verifyAction(slug: string, name: string, input: VerifyInput): Promise<ActionResult> {
+  return run(slug, name, async (member, actor) => {
+    const { reviewer, attempts, findings, verdict } = input;
+    const report = [reviewer, attempts, findings, verdict].some((field) => field.trim() !== "") ? { reviewer, attempts, findings, verdict } : undefined;
+    const result = await verifyLearned(member.app, member.team.id, actor, name, { tier: input.tier, report, expectedVersion: input.expectedVersion });
+    return { ok: true, message: `v${result.version} is now ${result.tier}.` };
+  });
+}

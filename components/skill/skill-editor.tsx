@@ -1,0 +1,140 @@
+"use client";
+
+import { markdown } from "@codemirror/lang-markdown";
+import { EditorState } from "@codemirror/state";
+import CodeMirror from "@uiw/react-codemirror";
+import { useRouter } from "next/navigation";
+import { useMemo, useState, useTransition } from "react";
+import type { ActionResult, SaveInput } from "@/app/t/[team]/skills/[name]/actions";
+import { formatLint, lintDescription } from "@/lib/lint/lint";
+import { hasChanges, sideBySide } from "@/lib/learned/side-by-side";
+import { composeSkillMd } from "@/lib/skills/skill-md";
+import { SideBySide } from "./side-by-side";
+
+interface Props {
+  name: string;
+  version: number;
+  /** The frontmatter fields of the current version, so the preview composes exactly what the server will. */
+  fields: Record<string, unknown> & { name: string; description: string };
+  body: string;
+  currentText: string;
+  descMax: number;
+  save: (input: SaveInput) => Promise<ActionResult>;
+}
+
+/**
+ * The learned skill editor: the body in a Markdown code editor, the description with live lint,
+ * and the change as a side-by-side diff against the current version before anything is saved.
+ * A stale save shows the version that is there now instead of overwriting it.
+ */
+export function SkillEditor({ name, version, fields, body: initialBody, currentText, descMax, save }: Props) {
+  const router = useRouter();
+  const [description, setDescription] = useState(fields.description);
+  const [body, setBody] = useState(initialBody);
+  const [reason, setReason] = useState("");
+  const [base, setBase] = useState({ version, text: currentText });
+  const [reviewing, setReviewing] = useState(false);
+  const [result, setResult] = useState<ActionResult | null>(null);
+  const [pending, startTransition] = useTransition();
+  const separator = useMemo(() => (initialBody.includes("\r\n") ? [EditorState.lineSeparator.of("\r\n")] : []), [initialBody]);
+
+  const lint = formatLint(lintDescription(description, descMax));
+  const proposed = composeSkillMd({ ...fields, description }, body);
+  const rows = useMemo(() => sideBySide(base.text, proposed), [base.text, proposed]);
+  const conflict = result && !result.ok ? result.conflict : undefined;
+
+  const submit = () =>
+    startTransition(async () => {
+      const outcome = await save({ description, body, reason, expectedVersion: base.version });
+      setResult(outcome);
+      if (outcome.ok) {
+        setReviewing(false);
+        setReason("");
+        if (outcome.version) setBase({ version: outcome.version, text: proposed });
+        router.refresh();
+      }
+    });
+
+  return (
+    <div className="space-y-3" data-testid="skill-editor">
+      <label className="block text-sm font-medium">
+        Description
+        <textarea
+          name="description"
+          rows={2}
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1 text-sm"
+        />
+      </label>
+      <pre data-testid="live-lint" className={`whitespace-pre-wrap text-xs ${lint === "[lint] clean" ? "text-emerald-700" : "text-amber-800"}`}>
+        {lint}
+      </pre>
+      <div className="overflow-hidden rounded-md border border-slate-300 text-sm">
+        <CodeMirror value={body} height="320px" extensions={[markdown(), ...separator]} onChange={setBody} basicSetup={{ foldGutter: false }} />
+      </div>
+      <div className="flex flex-wrap items-end gap-3">
+        <label className="text-sm">
+          Reason for the change
+          <input value={reason} onChange={(e) => setReason(e.target.value)} name="reason" placeholder="what the last runs taught" className="mt-1 block w-96 rounded-md border border-slate-300 px-2 py-1 text-sm" />
+        </label>
+        <button
+          type="button"
+          onClick={() => {
+            setResult(null);
+            setReviewing(true);
+          }}
+          className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100"
+        >
+          Review changes
+        </button>
+      </div>
+
+      {reviewing && (
+        <div className="space-y-2 rounded-md border border-indigo-200 bg-indigo-50 p-3" data-testid="diff-preview">
+          {hasChanges(rows) ? (
+            <>
+              <p className="text-sm">Your change against v{base.version}, the version you are editing:</p>
+              <SideBySide rows={rows} left={`${name}@v${base.version}`} right="your edit" />
+              <div className="flex gap-2">
+                <button type="button" disabled={pending} onClick={submit} className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50">
+                  Save as v{base.version + 1}
+                </button>
+                <button type="button" onClick={() => setReviewing(false)} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm">
+                  Keep editing
+                </button>
+              </div>
+            </>
+          ) : (
+            <p className="text-sm">Nothing has changed yet.</p>
+          )}
+        </div>
+      )}
+
+      {result && (
+        <p role="status" className={`text-sm ${result.ok ? "text-emerald-700" : "text-red-700"}`}>
+          {result.message}
+        </p>
+      )}
+      {conflict && (
+        <div className="space-y-2 rounded-md border border-red-200 bg-red-50 p-3" data-testid="conflict">
+          <p className="text-sm">
+            Someone saved v{conflict.version} while you were editing. Nothing was overwritten. Here is v{conflict.version} against your edit:
+          </p>
+          <SideBySide rows={sideBySide(conflict.text, proposed)} left={`${name}@v${conflict.version}`} right="your edit" />
+          <button
+            type="button"
+            onClick={() => {
+              setBase({ version: conflict.version, text: conflict.text });
+              setResult(null);
+              setReviewing(true);
+            }}
+            className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm"
+          >
+            Review my edit on top of v{conflict.version}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser } from "../helpers/browser";
+import { BROWSER_LOGIN, LAB_KEY } from "./server";
+
+const baseUrl = inject("baseUrl");
+const api = (path: string, init: RequestInit = {}) =>
+  fetch(`${baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${LAB_KEY}`, "content-type": "application/json", ...init.headers } });
+
+async function replaceBody(page: Page, text: string): Promise<void> {
+  await page.click(".cm-content");
+  await page.keyboard.press("Control+A");
+  await page.keyboard.press("Delete");
+  await page.keyboard.insertText(text);
+}
+
+describe("the skill page in Chromium", () => {
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    await api("/api/v1/skills", {
+      method: "POST",
+      body: JSON.stringify({ name: "deploy-guide", description: "Guides a deploy step by step. Use when deploying.", body: "# Deploy guide\n\n1. Tag the release.\n2. Deploy.\n", status: "active", reason: "written after the March outage" }),
+    });
+    await api("/api/v1/skills", {
+      method: "POST",
+      body: JSON.stringify({
+        name: "hostile-body",
+        description: "Holds markup that must never run. Use when testing.",
+        body: '# Hostile\n\n<script>window.__pwned = "script"</script>\n\nText <img src="x" onerror="window.__pwned = \'img\'"> here.\n\n[click](javascript:window.__pwned=1)\n',
+      }),
+    });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    page.on("dialog", (dialog) => void dialog.accept());
+    await page.goto(`${baseUrl}/t/lab/skills/deploy-guide`);
+    await page.waitForURL(/\/signin/);
+    await page.fill('input[name="email"]', BROWSER_LOGIN.email);
+    await page.fill('input[name="password"]', BROWSER_LOGIN.password);
+    await page.click('button[type="submit"]');
+    await page.waitForURL(`${baseUrl}/t/lab/skills/deploy-guide`);
+  });
+  afterAll(async () => browser?.close());
+
+  it("shows provenance, the rendered body and the exact annotation", async () => {
+    expect(await page.textContent('[data-testid="annotation"]')).toBe("[skill deploy-guide | learned | v1]");
+    expect(await page.textContent('[data-testid="provenance"]')).toContain("written after the March outage");
+    expect(await page.locator('[data-testid="rendered-body"] h1').textContent()).toBe("Deploy guide");
+    expect(await page.locator('[data-testid="rendered-body"] ol li').allTextContents()).toEqual(["Tag the release.", "Deploy."]);
+  });
+
+  it("edits in the code editor, shows the diff before saving, saves v2, then rolls back to v1", async () => {
+    await replaceBody(page, "# Deploy guide\n\n1. Tag the release.\n2. Run the smoke tests.\n3. Deploy.\n");
+    await page.fill('textarea[name="description"]', "I deploy things");
+    expect(await page.textContent('[data-testid="live-lint"]')).toBe(
+      "[lint] WhatAndWhen: Say what it does AND when to use it (add a 'use when ...' clause)\n" +
+        '[lint] ThirdPerson: Write in third person: "Finds root causes ...", not "I can help you ..."',
+    );
+    await page.fill('textarea[name="description"]', "Guides a deploy step by step. Use when deploying.");
+    expect(await page.textContent('[data-testid="live-lint"]')).toBe("[lint] clean");
+    await page.fill('input[name="reason"]', "smoke tests caught the last two bad deploys");
+    await page.click("text=Review changes");
+    const preview = page.locator('[data-testid="diff-preview"]');
+    const changed = await preview.locator('tr[data-kind="changed"] td').allTextContents();
+    expect(changed).toEqual(["8", "2. Deploy.", "8", "2. Run the smoke tests."]);
+    expect(await preview.locator('tr[data-kind="added"] td').nth(3).textContent()).toBe("3. Deploy.");
+    await page.click("text=Save as v2");
+    await page.waitForSelector("text=Saved as v2.");
+    await page.waitForSelector('[data-testid="annotation"]:has-text("v2")');
+    expect(await page.textContent('[data-testid="annotation"]')).toBe("[skill deploy-guide | learned | v2]");
+    await expect.poll(() => page.locator('tr[data-version="2"] td').nth(5).textContent()).toBe("smoke tests caught the last two bad deploys");
+    const view = await (await api("/api/v1/skills/deploy-guide")).text();
+    expect(view).toBe("[skill deploy-guide | learned | v2]\n# Deploy guide\n\n1. Tag the release.\n2. Run the smoke tests.\n3. Deploy.\n");
+
+    await page.locator('tr[data-version="1"]').locator("text=Roll back to v1").click();
+    await page.waitForSelector("text=Rolled back: v3 has the content of v1.");
+    await page.waitForSelector('[data-testid="annotation"]:has-text("v3")');
+    expect(await (await api("/api/v1/skills/deploy-guide")).text()).toBe("[skill deploy-guide | learned | v3]\n# Deploy guide\n\n1. Tag the release.\n2. Deploy.\n");
+    await expect.poll(() => page.locator('tr[data-version="3"] td').first().textContent()).toBe("v3(= v1)");
+  });
+
+  it("shows a stale save as a conflict with the other version's diff, and overwrites nothing", async () => {
+    await replaceBody(page, "# Deploy guide\n\nMy edit.\n");
+    await api("/api/v1/skills/deploy-guide", { method: "PUT", body: JSON.stringify({ body: "# Deploy guide\n\nTheir edit.\n", expectedVersion: 3 }) });
+    await page.click("text=Review changes");
+    await page.click("text=Save as v4");
+    const conflict = page.locator('[data-testid="conflict"]');
+    await conflict.waitFor();
+    expect(await page.textContent('p[role="status"]')).toBe('Error [VersionConflict]: "deploy-guide" is at v4, not v3');
+    expect(await conflict.locator('tr[data-kind="changed"] td').allTextContents()).toEqual(["7", "Their edit.", "7", "My edit."]);
+    expect(await (await api("/api/v1/skills/deploy-guide")).text()).toBe("[skill deploy-guide | learned | v4]\n# Deploy guide\n\nTheir edit.\n");
+    await page.click("text=Review my edit on top of v4");
+    await page.click("text=Save as v5");
+    await page.waitForSelector("text=Saved as v5.");
+    expect(await (await api("/api/v1/skills/deploy-guide")).text()).toBe("[skill deploy-guide | learned | v5]\n# Deploy guide\n\nMy edit.\n");
+  });
+
+  it("compares any two versions side by side", async () => {
+    await page.goto(`${baseUrl}/t/lab/skills/deploy-guide?from=2&to=4`);
+    const diff = page.locator('section[aria-label="Versions"] [data-testid="side-by-side"]');
+    expect(await diff.locator("th").allTextContents()).toEqual(["", "v2", "", "v4"]);
+    expect(await diff.locator('tr[data-kind="changed"] td').first().textContent()).toBe("7");
+  });
+
+  it("shows markup in a body as text and never runs it", async () => {
+    await page.goto(`${baseUrl}/t/lab/skills/hostile-body`);
+    const rendered = page.locator('[data-testid="rendered-body"]');
+    expect(await rendered.textContent()).toContain('<script>window.__pwned = "script"</script>');
+    expect(await rendered.locator("script, img").count()).toBe(0);
+    expect(await rendered.locator("a").getAttribute("href")).toBe("");
+    await page.click('button[role="tab"]:has-text("Raw SKILL.md")');
+    expect(await page.textContent('[data-testid="raw-skill"]')).toContain('onerror="window.__pwned = \'img\'"');
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+  });
+
+  it("promotes a draft, forks a skill into a draft with its lineage, verifies with a report, archives and restores", async () => {
+    await page.click('button:has-text("Promote")');
+    await page.waitForSelector("text=Promoted: v1 is now the active learned skill and in the listing.");
+    expect(await (await api("/api/v1/listing")).text()).toContain("- hostile-body: Holds markup that must never run.");
+
+    await page.goto(`${baseUrl}/t/lab/skills/systematic-debugging`);
+    await page.click("text=Fork into a new learned skill");
+    await page.fill('input[name="fork-name"]', "payments-debugging");
+    await page.click('form[aria-label="Fork"] button');
+    await page.waitForSelector('text=Forked as draft "payments-debugging" from lab/systematic-debugging@v1.');
+    await page.click("text=Open the fork");
+    await page.waitForURL(`${baseUrl}/t/lab/skills/payments-debugging`);
+    expect(await page.textContent('[data-testid="lineage"]')).toBe("Forked from lab/systematic-debugging@v1");
+    expect(await page.textContent('[data-testid="annotation"]')).toBe("[skill payments-debugging | draft | v1]");
+
+    await page.click("text=Set the verification tier of v1");
+    await page.click('form[aria-label="Verify"] button');
+    await page.waitForSelector('text=Error [ReviewRequired]: marking "payments-debugging" v1 verified needs a hostile review report: reviewer, attempts, findings and verdict, each filled in');
+    await page.fill('textarea[name="reviewer"]', "mallory");
+    await page.fill('textarea[name="attempts"]', "followed it on a bug with no reproduction");
+    await page.fill('textarea[name="findings"]', "step 1 says what to do then");
+    await page.fill('textarea[name="verdict"]', "holds");
+    await page.click('form[aria-label="Verify"] button');
+    await page.waitForSelector("text=v1 is now verified.");
+    await expect.poll(() => page.locator('tr[data-version="1"] td').nth(6).textContent()).toBe("verified");
+
+    await page.click('button:has-text("Archive")');
+    await page.waitForSelector('[data-testid="archived"]');
+    expect((await api("/api/v1/skills/payments-debugging")).status).toBe(404);
+    await page.click('button:has-text("Restore")');
+    await page.waitForSelector("text=Restored as draft at v1.");
+    expect((await api("/api/v1/skills/payments-debugging")).status).toBe(200);
+  });
+
+  it("raised no errors in the page", () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
