@@ -150,6 +150,22 @@ describe("the skill page in Chromium", () => {
     expect((await api("/api/v1/skills/payments-debugging")).status).toBe(200);
   });
 
+  it("writes a new learned skill from the overview", async () => {
+    await page.goto(`${baseUrl}/t/lab`);
+    await page.click("text=New learned skill");
+    await page.fill('input[name="new-name"]', "incident-review");
+    await page.fill('textarea[name="new-description"]', "Runs a blameless incident review. Use after an outage.");
+    await page.click('form[aria-label="New learned skill"] .cm-content');
+    await page.keyboard.press("Control+A");
+    await page.keyboard.insertText("# Incident review\n\n1. Timeline first.\n");
+    await page.fill('input[name="new-reason"]', "the last review skipped the timeline");
+    await page.click('form[aria-label="New learned skill"] button');
+    await page.waitForURL(`${baseUrl}/t/lab/skills/incident-review`);
+    expect(await page.textContent('[data-testid="annotation"]')).toBe("[skill incident-review | draft | v1]");
+    expect(await (await api("/api/v1/skills/incident-review")).text()).toBe("[skill incident-review | draft | v1]\n# Incident review\n\n1. Timeline first.\n");
+    expect(await page.textContent('[data-testid="provenance"]')).toContain(`user (${BROWSER_LOGIN.email})`);
+  });
+
   it("raised no errors in the page", () => {
     expect(pageErrors).toEqual([]);
   });

@@ -1,5 +1,8 @@
 import type { Metadata } from "next";
 import { requireMember } from "@/lib/auth/member";
+import { roleAtLeast } from "@/lib/auth/scopes";
+import { NewSkillForm } from "@/components/new-skill-form";
+import { createSkillAction } from "./actions";
 import { teamOverview } from "@/lib/overview/overview";
 import { SkillHealthTable } from "@/components/skill-health-table";
 import { Stat } from "@/components/stat";
@@ -8,7 +11,7 @@ export const metadata: Metadata = { title: "Overview" };
 
 export default async function OverviewPage({ params }: { params: Promise<{ team: string }> }) {
   const { team: slug } = await params;
-  const { app, team } = await requireMember(slug);
+  const { app, team, role } = await requireMember(slug);
   const { rows, headline, diagnostics } = await teamOverview(app.db, app.catalogs, team);
   const trend = headline.viewsThisWeek - headline.viewsLastWeek;
   return (
@@ -46,6 +49,7 @@ export default async function OverviewPage({ params }: { params: Promise<{ team:
         </section>
       )}
       <SkillHealthTable team={slug} rows={rows} />
+      {roleAtLeast(role, "editor") && <NewSkillForm descMax={team.descMax} action={createSkillAction.bind(null, slug)} />}
     </div>
   );
 }

@@ -1,0 +1,70 @@
+"use client";
+
+import { markdown } from "@codemirror/lang-markdown";
+import CodeMirror from "@uiw/react-codemirror";
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import type { CreateResult } from "@/app/t/[team]/actions";
+import { formatLint, lintDescription } from "@/lib/lint/lint";
+
+type Input = { name: string; description: string; body: string; status: "draft" | "active"; reason: string };
+
+/** Write a new learned skill: name, description with live lint, body in the Markdown editor. */
+export function NewSkillForm({ descMax, action }: { descMax: number; action: (input: Input) => Promise<CreateResult> }) {
+  const router = useRouter();
+  const [input, setInput] = useState<Input>({ name: "", description: "", body: "# \n\n1. \n", status: "draft", reason: "" });
+  const [result, setResult] = useState<CreateResult | null>(null);
+  const [pending, startTransition] = useTransition();
+  const lint = formatLint(lintDescription(input.description, descMax));
+  return (
+    <details className="rounded-lg border border-slate-200 bg-white p-4">
+      <summary className="cursor-pointer font-semibold">New learned skill</summary>
+      <form
+        aria-label="New learned skill"
+        className="mt-3 space-y-3"
+        onSubmit={(event) => {
+          event.preventDefault();
+          startTransition(async () => {
+            const outcome = await action(input);
+            setResult(outcome);
+            if (outcome.ok && outcome.href) router.push(outcome.href);
+          });
+        }}
+      >
+        <div className="flex flex-wrap gap-3">
+          <label className="text-sm font-medium">
+            Name
+            <input name="new-name" value={input.name} onChange={(e) => setInput({ ...input, name: e.target.value })} placeholder="incident-review" className="mt-1 block w-64 rounded-md border border-slate-300 px-2 py-1 font-mono text-sm" />
+          </label>
+          <label className="text-sm font-medium">
+            Status
+            <select name="new-status" value={input.status} onChange={(e) => setInput({ ...input, status: e.target.value as Input["status"] })} className="mt-1 block rounded-md border border-slate-300 px-2 py-1 text-sm">
+              <option value="draft">draft (not in the listing until promoted)</option>
+              <option value="active">active (in the listing now)</option>
+            </select>
+          </label>
+        </div>
+        <label className="block text-sm font-medium">
+          Description
+          <textarea name="new-description" rows={2} value={input.description} onChange={(e) => setInput({ ...input, description: e.target.value })} className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1 text-sm" />
+        </label>
+        <pre className={`whitespace-pre-wrap text-xs ${lint === "[lint] clean" ? "text-emerald-700" : "text-amber-800"}`}>{lint}</pre>
+        <div className="overflow-hidden rounded-md border border-slate-300 text-sm">
+          <CodeMirror value={input.body} height="200px" extensions={[markdown()]} onChange={(body) => setInput((current) => ({ ...current, body }))} basicSetup={{ foldGutter: false }} />
+        </div>
+        <label className="block text-sm">
+          Why it exists
+          <input name="new-reason" value={input.reason} onChange={(e) => setInput({ ...input, reason: e.target.value })} className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1 text-sm" />
+        </label>
+        <button disabled={pending} className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50">
+          Create
+        </button>
+        {result && (
+          <p role="status" className={`text-sm ${result.ok ? "text-emerald-700" : "text-red-700"}`}>
+            {result.message}
+          </p>
+        )}
+      </form>
+    </details>
+  );
+}
