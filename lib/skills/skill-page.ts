@@ -4,7 +4,7 @@ import { learnedSkills } from "@/db/schema";
 import { lintDescription, type LintFinding } from "../lint/lint";
 import { skillVersions, versionText, type VersionInfo } from "../learned/history";
 import { sideBySide, type DiffRow } from "../learned/side-by-side";
-import { findArchivedLearned, findLiveLearned, type LearnedRow } from "../learned/store";
+import { findLiveLearned, type LearnedRow } from "../learned/store";
 import type { Team } from "../teams/teams";
 import { collisionLabel } from "./catalog";
 import type { CatalogCache } from "./catalog-cache";
@@ -65,9 +65,4 @@ async function comparison(db: Db, catalogs: CatalogCache, team: Team, name: stri
   if (from < 1 || from === to) return null;
   const [a, b] = await Promise.all([versionText(db, catalogs, team, name, from), versionText(db, catalogs, team, name, to)]);
   return { from, to, rows: sideBySide(a, b) };
-}
-
-/** An archived learned skill, for the page that offers to restore it. */
-export async function archivedDetail(db: Db, team: Team, name: string) {
-  return findArchivedLearned(db, team.id, name);
 }

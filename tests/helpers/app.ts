@@ -66,3 +66,8 @@ export async function startTestApp(kind: TestDbKind, options: { globalSkillsDir?
     },
   };
 }
+
+/** The `error` of an error envelope. */
+export async function errorOf(res: Response): Promise<{ code: string; message: string }> {
+  return ((await res.json()) as { error: { code: string; message: string } }).error;
+}

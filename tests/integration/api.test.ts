@@ -2,11 +2,10 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
-import { startTestApp, type TestApp } from "../helpers/app";
+import { errorOf, startTestApp, type TestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 import { skillMd } from "../helpers/skills";
 
-const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string } }).error;
 
 describe.each(testDbKinds)("API conventions on %s", (kind) => {
   let t: TestApp;

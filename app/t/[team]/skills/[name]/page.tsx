@@ -8,7 +8,9 @@ import { roleAtLeast } from "@/lib/auth/scopes";
 import { isAppError } from "@/lib/errors";
 import { parseSkillMd } from "@/lib/skills/skill-md";
 import { isSkillName } from "@/lib/skills/name";
-import { archivedDetail, skillDetail } from "@/lib/skills/skill-page";
+import { findArchivedLearned } from "@/lib/learned/store";
+import { skillDetail } from "@/lib/skills/skill-page";
+import type { LearnedRow } from "@/lib/learned/store";
 import { ActionButton } from "@/components/skill/action-button";
 import { BodyTabs } from "@/components/skill/body-tabs";
 import { ForkForm } from "@/components/skill/fork-form";
@@ -35,7 +37,11 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
     throw error;
   });
   const canEdit = roleAtLeast(member.role, "editor");
-  if (!detail) return <ArchivedSkill slug={slug} name={name} canRestore={roleAtLeast(member.role, "lead")} />;
+  if (!detail) {
+    const archived = await findArchivedLearned(member.app.db, member.team.id, name);
+    if (!archived) notFound();
+    return <ArchivedSkill slug={slug} archived={archived} canRestore={roleAtLeast(member.role, "lead")} />;
+  }
 
   const { content, learned } = detail;
   const isLearned = learned !== null;
@@ -222,10 +228,8 @@ function lineageLink(forkedFrom: string, slug: string) {
   );
 }
 
-async function ArchivedSkill({ slug, name, canRestore }: { slug: string; name: string; canRestore: boolean }) {
-  const { app, team } = await requireMember(slug, `/t/${slug}/skills/${name}`);
-  const archived = await archivedDetail(app.db, team, name);
-  if (!archived) notFound();
+function ArchivedSkill({ slug, archived, canRestore }: { slug: string; archived: LearnedRow; canRestore: boolean }) {
+  const { name } = archived;
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">{name}</h1>
