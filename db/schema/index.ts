@@ -1,3 +1,4 @@
 export * from "./teams";
 export * from "./skills";
 export * from "./events";
+export * from "./ledger";

@@ -7,6 +7,7 @@ import {
   syncBodySchema,
   updateSkillSchema,
   verifySchema,
+  ledgerBodySchema,
 } from "./schemas";
 
 /**
@@ -175,6 +176,36 @@ export const OPERATIONS: Operation[] = [
     responses: { "201": '{"imported": [...]}' },
   },
   {
+    method: "post",
+    path: "/api/v1/ledger/{slug}",
+    summary: "Append to the plan's experiment ledger: record-hypothesis, record-prediction, record-verdict, record-observation, record-conclusion, record-skip; or list",
+    scope: "write",
+    body: ledgerBodySchema,
+    responses: { "201": '{"record": {"id", "kind", …}, "ledger": "sci.<slug>/ledger"}', "200": "list: the ledger as text", "409": "PredictionAlreadyJudged" },
+  },
+  {
+    method: "get",
+    path: "/api/v1/ledger/{slug}",
+    summary: "The ledger as text: a header line, then one line per record",
+    scope: "read",
+    produces: "text",
+    responses: { "200": "[experiment] sci.<slug>/ledger: N record(s), M open prediction(s)" },
+  },
+  {
+    method: "get",
+    path: "/api/v1/ledger/{slug}/gate",
+    summary: "The finishing gate: 200 when no prediction is open, 409 OpenPredictions listing each one verbatim",
+    scope: "read",
+    responses: { "200": '{"ledger", "open": []}', "409": '{"error": {"code": "OpenPredictions", "message"}, "ledger", "open": [{"id", "text", "falsifiedBy", "hypothesis"}]}' },
+  },
+  {
+    method: "get",
+    path: "/api/v1/ledger",
+    summary: "Every plan with records, open predictions, pass rate and last activity; pass rate for the team, per skill and per week",
+    scope: "read",
+    responses: { "200": '{"ledgers": [...], "passRate": {"team", "bySkill", "byWeek"}}' },
+  },
+  {
     method: "get",
     path: "/api/v1/skills/{name}/files",
     summary: "The skill's supporting files",
@@ -219,6 +250,7 @@ export function openApiDocument() {
   for (const op of OPERATIONS) {
     const parameters = [
       ...(op.path.includes("{name}") ? [nameParam] : []),
+      ...(op.path.includes("{slug}") ? [{ name: "slug", in: "path", required: true, schema: { type: "string", pattern: "^[a-z0-9-]{1,80}$" } }] : []),
       ...(op.path.includes("{path}") ? [{ name: "path", in: "path", required: true, schema: { type: "string" } }] : []),
       ...Object.entries(op.query ?? {}).map(([name, description]) => ({ name, in: "query", required: false, description, schema: { type: "string" } })),
     ];

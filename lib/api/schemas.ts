@@ -76,3 +76,15 @@ export const diffQuerySchema = z.object({
 });
 
 export const importQuerySchema = z.object({ origin: z.string().min(1).max(500).optional() });
+
+/** A ledger request: the action and whichever of its fields it needs; the ledger checks which (§7). */
+export const ledgerBodySchema = z.strictObject({
+  action: z.string(),
+  text: z.string().optional(),
+  falsifiedBy: z.string().optional(),
+  id: z.string().optional(),
+  verdict: z.string().optional(),
+  evidence: z.string().optional(),
+  reason: z.string().optional(),
+  skill: z.string().optional(),
+});
