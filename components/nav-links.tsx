@@ -6,6 +6,7 @@ import { usePathname } from "next/navigation";
 const SECTIONS = [
   { href: "", label: "Overview" },
   { href: "/listing", label: "Listing budget" },
+  { href: "/ledger", label: "Ledger" },
   { href: "/settings", label: "Settings" },
 ];
 

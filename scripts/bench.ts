@@ -2,7 +2,13 @@
 // writes bench/results.json. Not part of the tests: figures vary with the machine, ratios less so.
 import { writeFileSync } from "node:fs";
 import autocannon from "autocannon";
+import { sql } from "drizzle-orm";
+import { openDatabase } from "../db/client";
+import { ledgerRecords, ledgers } from "../db/schema";
+import { readLedger } from "../lib/ledger/append";
+import { formatLedger, type LedgerSlug } from "../lib/ledger/records";
 import { renderListing, LISTING_SCOPES, type ListingSkill } from "../lib/listing/render";
+import { ensureTeam } from "../lib/teams/teams";
 import { buildIfNeeded } from "./build-if-needed.mjs";
 import { startServer } from "../tests/helpers/server";
 
@@ -46,8 +52,14 @@ function benchRender(): void {
   rows.push({ name: "listing render, 10,000 skills", value: render, unit: "ms", baseline: "plain join of the same lines", baselineValue: join, ratio: render / join, aim: "≤ 3×" });
 }
 
-async function load(url: string, key: string | null): Promise<{ rps: number; p99: number }> {
-  const result = await autocannon({ url, connections: 32, duration: 8, headers: key ? { authorization: `Bearer ${key}` } : {} });
+async function load(
+  url: string,
+  key: string | null,
+  options: { connections?: number; method?: "GET" | "POST"; body?: string } = {},
+): Promise<{ rps: number; p99: number }> {
+  const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
+  if (options.body) headers["content-type"] = "application/json";
+  const result = await autocannon({ url, connections: options.connections ?? 32, duration: 8, headers, method: options.method ?? "GET", body: options.body });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
@@ -74,12 +86,65 @@ async function benchHttp(): Promise<void> {
       rows.push({ name: `${name} throughput (2,000 skills, PGlite, 32 connections)`, value: figures.rps, unit: "req/s", baseline: "GET /api/health", baselineValue: health.rps, ratio: figures.rps / health.rps, aim: "≥ 0.7×" });
       rows.push({ name: `${name} p99 latency`, value: figures.p99, unit: "ms", baseline: "GET /api/health p99", baselineValue: health.p99, ratio: figures.p99 / health.p99, aim: "—" });
     }
+    // Every request appends a hypothesis to one plan: the ledger row lock serializes them.
+    const body = JSON.stringify({ action: "record-hypothesis", text: "Appends keep up under load" });
+    const health16 = await load(`${server.url}/api/health`, null, { connections: 16 });
+    const appends = await load(`${server.url}/api/v1/ledger/bench-plan`, key, { connections: 16, method: "POST", body });
+    rows.push({ name: "ledger appends (16 concurrent clients, one plan, PGlite)", value: appends.rps, unit: "appends/s", baseline: "GET /api/health, 16 clients", baselineValue: health16.rps, ratio: appends.rps / health16.rps, aim: "—" });
   } finally {
     await server.stop();
   }
 }
 
+/** `list` of a 10,000-record ledger against a bare SELECT of the same rows through the same driver. */
+async function benchLedgerList(): Promise<void> {
+  const database = await openDatabase({ dataDir: "memory://" });
+  await database.migrate();
+  try {
+    const team = await ensureTeam(database.db, "bench");
+    const [ledger] = await database.db.insert(ledgers).values({ teamId: team.id, slug: "big" }).returning();
+    const kinds = ["hypothesis", "prediction", "verdict", "observation"] as const;
+    for (let start = 0; start < 10_000; start += 1000) {
+      await database.db.insert(ledgerRecords).values(
+        Array.from({ length: 1000 }, (_, i) => {
+          const n = start + i;
+          const kind = kinds[n % 4]!;
+          const seq = Math.floor(n / 4) + 1;
+          return {
+            ledgerId: ledger!.id,
+            kind,
+            seq,
+            ref: kind === "prediction" ? `H${seq}` : kind === "verdict" ? `P${seq}` : null,
+            text: kind === "verdict" ? null : `Record ${n}: a sentence of the length people write in a ledger entry.`,
+            falsifiedBy: kind === "prediction" ? `npm test -- case-${n}` : null,
+            verdict: kind === "verdict" ? ("confirmed" as const) : null,
+            evidence: kind === "verdict" ? `output line ${n}` : null,
+          };
+        }),
+      );
+    }
+    const slug = "big" as LedgerSlug;
+    const list = await timeAsync(async () => formatLedger(slug, await readLedger(database.db, team.id, slug)), 20);
+    const bare = await timeAsync(() => database.db.execute(sql`select * from ledger_records where ledger_id = ${ledger!.id} order by id`), 20);
+    rows.push({ name: "ledger list, 10,000 records (PGlite)", value: list, unit: "ms", baseline: "bare SELECT of the same rows, same driver", baselineValue: bare, ratio: list / bare, aim: "—" });
+  } finally {
+    await database.close();
+  }
+}
+
+async function timeAsync(fn: () => Promise<unknown>, runs: number): Promise<number> {
+  for (let i = 0; i < 3; i++) await fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = process.hrtime.bigint();
+    await fn();
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return median(times);
+}
+
 benchRender();
+await benchLedgerList();
 await benchHttp();
 console.table(rows.map((r) => ({ measure: r.name, value: `${r.value.toFixed(2)} ${r.unit}`, baseline: `${r.baseline}: ${r.baselineValue.toFixed(2)}`, ratio: `${r.ratio.toFixed(2)}×`, aim: r.aim })));
 writeFileSync("bench/results.json", `${JSON.stringify({ at: new Date().toISOString(), node: process.version, rows }, null, 2)}\n`);

@@ -3,6 +3,8 @@ import path from "node:path";
 import { asc, eq } from "drizzle-orm";
 import { listingSnapshots, skillViews } from "@/db/schema";
 import type { App } from "../app/app";
+import { appendRecord, type LedgerInput } from "../ledger/append";
+import type { LedgerSlug } from "../ledger/records";
 import { ensureTeam, type TeamId } from "../teams/teams";
 import { SYSTEM } from "../learned/actor";
 import { insertLearned } from "../learned/write";
@@ -34,7 +36,57 @@ export async function seedDemo(app: App, demoDir = path.resolve("demo")): Promis
   }
   await backdateSnapshots(app, team.id);
   await seedViews(app, team.id);
+  await seedLedgers(app, team.id);
   return true;
+}
+
+type Step = [daysAgo: number, input: LedgerInput];
+
+/** Three plans over the past weeks: confirmed, refuted, inconclusive and skipped predictions, and two left open. */
+const PLANS: Record<string, Step[]> = {
+  "cache-key-fix": [
+    [24, { action: "record-observation", text: "Cache hit rate on /search fell from 0.92 to 0.31 after Tuesday's deploy", skill: "systematic-debugging" }],
+    [24, { action: "record-hypothesis", text: "The cache key now includes the request timestamp" }],
+    [24, { action: "record-prediction", id: "H1", text: "Keys for two identical requests a second apart differ", falsifiedBy: "node scripts/print-cache-key.js /search?q=a && sleep 1 && node scripts/print-cache-key.js /search?q=a" }],
+    [23, { action: "record-verdict", id: "P1", verdict: "confirmed", evidence: "search:q=a:1761900001 vs search:q=a:1761900002" }],
+    [23, { action: "record-prediction", id: "H1", text: "Dropping the timestamp restores a hit rate above 0.9", falsifiedBy: "npm run bench -- cache | grep hit_rate" }],
+    [22, { action: "record-verdict", id: "P2", verdict: "confirmed", evidence: "hit_rate 0.94 over 10,000 requests" }],
+    [22, { action: "record-hypothesis", text: "The CDN also varies on the timestamp header" }],
+    [22, { action: "record-prediction", id: "H2", text: "The CDN's Vary header lists X-Request-Time", falsifiedBy: "curl -sI https://cdn.example.com/search?q=a | grep -i vary" }],
+    [21, { action: "record-verdict", id: "P3", verdict: "refuted", evidence: "vary: accept-encoding" }],
+    [21, { action: "record-conclusion", text: "The key builder took the timestamp from a refactor of the request context; fixed in #4121 with a test." }],
+  ],
+  "release-canary": [
+    [14, { action: "record-hypothesis", text: "A 5% canary catches the regressions our staging misses", skill: "release-checklist" }],
+    [14, { action: "record-prediction", id: "H1", text: "The last three regressions would have tripped the canary's error-rate alarm", falsifiedBy: "python scripts/replay_canary.py --incidents 2026-09,2026-10" }],
+    [12, { action: "record-verdict", id: "P1", verdict: "confirmed", evidence: "3 of 3 incidents exceed the 1.5x error-rate threshold within 12 minutes" }],
+    [12, { action: "record-prediction", id: "H1", text: "The canary adds less than 40 minutes to a release", falsifiedBy: "python scripts/release_timing.py --last 10" }],
+    [8, { action: "record-verdict", id: "P2", verdict: "inconclusive", evidence: "only 2 releases used the canary so far" }],
+    [8, { action: "record-hypothesis", text: "Rollback from the canary stage needs no manual step" }],
+    [8, { action: "record-prediction", id: "H2", text: "deploy rollback at 5% restores the previous version in under 2 minutes", falsifiedBy: "deploy rollback --dry-run --stage canary --timing" }],
+  ],
+  "flaky-ci": [
+    [4, { action: "record-observation", text: "test/payments.test.ts fails 1 run in 12 on CI, never locally", skill: "flaky-test-triage" }],
+    [4, { action: "record-hypothesis", text: "The test depends on the machine's time zone" }],
+    [4, { action: "record-prediction", id: "H1", text: "It fails every time with TZ=Pacific/Kiritimati", falsifiedBy: "TZ=Pacific/Kiritimati npx vitest run test/payments.test.ts" }],
+    [3, { action: "record-verdict", id: "P1", verdict: "refuted", evidence: "12 of 12 runs pass with TZ=Pacific/Kiritimati" }],
+    [3, { action: "record-prediction", id: "H1", text: "It fails at month boundaries in UTC", falsifiedBy: "faketime '2026-11-30 23:59:59' npx vitest run test/payments.test.ts" }],
+    [3, { action: "record-skip", id: "P2", reason: "H1 was refuted by P1; the time zone is not the cause" }],
+    [2, { action: "record-hypothesis", text: "Two tests share the payments table without a reset" }],
+    [2, { action: "record-prediction", id: "H2", text: "Running the file alone 50 times never fails", falsifiedBy: "npx vitest run test/payments.test.ts --repeat 50" }],
+    [1, { action: "record-verdict", id: "P3", verdict: "confirmed", evidence: "50 of 50 pass alone; fails 4 of 50 in the suite" }],
+    [1, { action: "record-prediction", id: "H2", text: "Truncating the table in beforeEach makes the suite pass 50 times", falsifiedBy: "npx vitest run --repeat 50" }],
+  ],
+};
+
+async function seedLedgers(app: App, teamId: TeamId): Promise<void> {
+  const now = Date.now();
+  for (const [slug, steps] of Object.entries(PLANS)) {
+    for (const [i, [daysAgo, input]] of steps.entries()) {
+      const at = new Date(now - daysAgo * DAY + i * 7 * 60 * 1000);
+      await appendRecord(app.db, teamId, slug as LedgerSlug, input, { keyId: null, userId: null, sessionId: `demo-${slug}`, at });
+    }
+  }
 }
 
 function readTree(root: string): SyncFile[] {

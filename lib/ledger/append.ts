@@ -32,6 +32,8 @@ export interface LedgerAuthor {
   keyId: number | null;
   userId: number | null;
   sessionId: string | null;
+  /** When the record was made, if not now: the demo seed writes a history that spans weeks. */
+  at?: Date;
 }
 
 export function parseLedgerSlug(slug: string): LedgerSlug {
@@ -113,7 +115,10 @@ export async function appendRecord(
       verdict: kind === "verdict" ? (input.verdict as Verdict) : null,
       evidence: kind === "verdict" && filled(input.evidence) ? input.evidence : null,
       reason: kind === "skip" ? input.reason! : null,
-      ...author,
+      keyId: author.keyId,
+      userId: author.userId,
+      sessionId: author.sessionId,
+      ...(author.at && { createdAt: author.at }),
     };
     const [row] = await tx.insert(ledgerRecords).values(values).returning();
     return toRecord(row!);
