@@ -6,6 +6,8 @@ const root = fileURLToPath(new URL(".", import.meta.url));
 export default defineConfig({
   resolve: { alias: { "@": root } },
   test: {
+    // Should a test reach the process-wide app without installing its own, it gets a throwaway database.
+    env: { SKILLGATE_DATA_DIR: "memory://", SKILLGATE_DEMO: "0" },
     projects: [
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
       {

@@ -18,6 +18,12 @@ const schema = z.object({
   SKILLGATE_INIT_USER_PASSWORD: z.string().optional(),
   SKILLGATE_RATE_LIMIT: z.coerce.number().int().min(0).default(6000),
   SKILLGATE_VIEW_FLUSH_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
+  SKILLGATE_MODEL: z.string().optional(),
+  SKILLGATE_OPENAI_BASE_URL: z.url().optional(),
+  SKILLGATE_OPENAI_API_KEY: z.string().optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  ANTHROPIC_API_KEY: z.string().optional(),
+  SKILLGATE_JUDGE_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
   AUTH_GITHUB_ID: z.string().optional(),
   AUTH_GITHUB_SECRET: z.string().optional(),
 });
@@ -42,6 +48,18 @@ export interface Env {
   /** How long views wait in memory before they are written (they are also written at 500, and on shutdown). */
   viewFlushMs: number;
   github: { id: string; secret: string } | null;
+  model: ModelConfig;
+  /** Judge calls of one evaluation in flight at once. */
+  judgeConcurrency: number;
+}
+
+export interface ModelConfig {
+  /** `openai:<model>`, `anthropic:<model>` or `openai-compatible:<model>`; unset means no model. */
+  spec: string | undefined;
+  openaiBaseUrl: string | undefined;
+  openaiApiKey: string | undefined;
+  anthropicApiKey: string | undefined;
+  compatibleApiKey: string | undefined;
 }
 
 export function readEnv(source: Record<string, string | undefined> = process.env): Env {
@@ -79,6 +97,14 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     rateLimitPerMinute: e.SKILLGATE_RATE_LIMIT,
     viewFlushMs: e.SKILLGATE_VIEW_FLUSH_MS,
     github: e.AUTH_GITHUB_ID && e.AUTH_GITHUB_SECRET ? { id: e.AUTH_GITHUB_ID, secret: e.AUTH_GITHUB_SECRET } : null,
+    model: {
+      spec: e.SKILLGATE_MODEL,
+      openaiBaseUrl: e.SKILLGATE_OPENAI_BASE_URL,
+      openaiApiKey: e.OPENAI_API_KEY,
+      anthropicApiKey: e.ANTHROPIC_API_KEY,
+      compatibleApiKey: e.SKILLGATE_OPENAI_API_KEY,
+    },
+    judgeConcurrency: e.SKILLGATE_JUDGE_CONCURRENCY,
   };
 }
 

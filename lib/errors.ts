@@ -19,11 +19,14 @@ export const errorStatus = {
   SkillNotFound: 404,
   FileNotFound: 404,
   VersionNotFound: 404,
+  AmendmentNotFound: 404,
+  EvaluationNotFound: 404,
   TeamNotFound: 404,
   MethodNotAllowed: 405,
   NameCollision: 409,
   SkillExists: 409,
   NotADraft: 409,
+  AlreadyPromoted: 409,
   VersionConflict: 409,
   SyncConflict: 409,
   TeamExists: 409,
@@ -32,6 +35,7 @@ export const errorStatus = {
   UnsupportedMediaType: 415,
   Unprocessable: 422,
   ReviewRequired: 422,
+  ReasonRequired: 400,
   RateLimited: 429,
   InvalidSlug: 400,
   UnknownAction: 400,
@@ -44,6 +48,7 @@ export const errorStatus = {
   OpenPredictions: 409,
   InternalError: 500,
   DatabaseUnavailable: 503,
+  NoModel: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -2,3 +2,4 @@ export * from "./teams";
 export * from "./skills";
 export * from "./events";
 export * from "./ledger";
+export * from "./evolution";

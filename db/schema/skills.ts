@@ -121,6 +121,8 @@ export const learnedSkillVersions = pgTable(
     // Verification belongs to a version: every new version starts unverified (§6.5).
     tier: text("tier", { enum: ["unverified", "reviewed", "verified"] }).notNull().default("unverified"),
     review: jsonb("review").$type<ReviewReport>(),
+    // The evaluation whose verdict (or a lead's override of it) made this version.
+    evaluationId: integer("evaluation_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.skillId, t.version] })],

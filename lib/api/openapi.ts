@@ -8,7 +8,10 @@ import {
   updateSkillSchema,
   verifySchema,
   ledgerBodySchema,
+  amendmentSchema,
+  promoteAmendmentSchema,
 } from "./schemas";
+import { observationSchema } from "../evolution/observations";
 
 /**
  * The OpenAPI document of every route (GET /api/v1/openapi.json). A test checks that each route
@@ -206,6 +209,66 @@ export const OPERATIONS: Operation[] = [
     responses: { "200": '{"ledgers": [...], "passRate": {"team", "bySkill", "byWeek"}}' },
   },
   {
+    method: "post",
+    path: "/api/v1/observations",
+    summary: "Record runs of skills: one observation, or {\"observations\": [...]} up to 500, all or nothing",
+    scope: "write",
+    body: observationSchema,
+    responses: { "201": '{"ids": [...]}', "404": "SkillNotFound" },
+  },
+  {
+    method: "get",
+    path: "/api/v1/skills/{name}/observations",
+    summary: "The skill's observations, newest first",
+    scope: "read",
+    query: { outcome: "success, failure or partial", category: "category", version: "the version that ran", since: "ISO time", until: "ISO time", limit: "1–500" },
+    responses: { "200": '{"observations": [...]}' },
+  },
+  {
+    method: "post",
+    path: "/api/v1/skills/{name}/amendments",
+    summary: "Propose an amendment (new body and/or description, with a rationale)",
+    scope: "write",
+    body: amendmentSchema,
+    responses: { "201": '{"id", "status": "pending"}' },
+  },
+  {
+    method: "get",
+    path: "/api/v1/skills/{name}/amendments",
+    summary: "The skill's amendments with their latest evaluation",
+    scope: "read",
+    responses: { "200": '{"amendments": [...]}' },
+  },
+  {
+    method: "post",
+    path: "/api/v1/skills/{name}/amendments/generate",
+    summary: "The configured model proposes an amendment from the skill's recent failures",
+    scope: "write",
+    responses: { "201": '{"id", "status": "pending"}', "503": "NoModel" },
+  },
+  {
+    method: "post",
+    path: "/api/v1/amendments/{id}/evaluate",
+    summary: "Judge the amendment against the original on the skill's failure-weighted history (a judged comparison, not a re-execution); promotes on improved when the team allows",
+    scope: "write",
+    responses: { "200": '{"id", "verdict", "delta", "improved", "regressed", "unchanged", "cases": [...], "promotedVersion"}', "503": "NoModel" },
+  },
+  {
+    method: "post",
+    path: "/api/v1/amendments/{id}/promote",
+    summary: "Promote by hand: an improved amendment, or a lead's override with a written reason",
+    scope: "write",
+    body: promoteAmendmentSchema,
+    responses: { "200": '{"name", "version", "evaluationId", "override"}', "400": "ReasonRequired", "403": "Forbidden" },
+  },
+  {
+    method: "get",
+    path: "/api/v1/evaluations/{id}",
+    summary: "An evaluation: progress while it runs, then the verdict and every case's per-dimension scores",
+    scope: "read",
+    responses: { "200": "the evaluation report" },
+  },
+  {
     method: "get",
     path: "/api/v1/skills/{name}/files",
     summary: "The skill's supporting files",
@@ -250,6 +313,7 @@ export function openApiDocument() {
   for (const op of OPERATIONS) {
     const parameters = [
       ...(op.path.includes("{name}") ? [nameParam] : []),
+      ...(op.path.includes("{id}") ? [{ name: "id", in: "path", required: true, schema: { type: "integer", minimum: 1 } }] : []),
       ...(op.path.includes("{slug}") ? [{ name: "slug", in: "path", required: true, schema: { type: "string", pattern: "^[a-z0-9-]{1,80}$" } }] : []),
       ...(op.path.includes("{path}") ? [{ name: "path", in: "path", required: true, schema: { type: "string" } }] : []),
       ...Object.entries(op.query ?? {}).map(([name, description]) => ({ name, in: "query", required: false, description, schema: { type: "string" } })),

@@ -88,3 +88,22 @@ export const ledgerBodySchema = z.strictObject({
   reason: z.string().optional(),
   skill: z.string().optional(),
 });
+
+export const observationQuerySchema = z.object({
+  outcome: z.enum(["success", "failure", "partial"]).optional(),
+  category: z.string().min(1).max(100).optional(),
+  version: positiveInt(1_000_000_000).optional(),
+  since: z.iso.datetime({ offset: true }).optional(),
+  until: z.iso.datetime({ offset: true }).optional(),
+  limit: positiveInt(500).optional(),
+});
+
+export const amendmentSchema = z.strictObject({
+  description: z.string().optional(),
+  body: z.string().optional(),
+  rationale: z.string().max(5000),
+});
+
+export const promoteAmendmentSchema = z.strictObject({ reason: z.string().max(5000).optional() });
+
+export const idParamSchema = positiveInt(2_000_000_000);

@@ -5,6 +5,7 @@ import { CatalogCache } from "../skills/catalog-cache";
 import type { StaticCatalog } from "../skills/catalog";
 import { loadSkillFolders } from "../skills/folders";
 import { ViewRecorder } from "../usage/view-recorder";
+import type { ConfiguredModel } from "../evolution/model";
 
 /**
  * Everything a request needs that lives as long as the process: the database, the skills read
@@ -18,6 +19,9 @@ export interface App {
   views: ViewRecorder;
   /** Per API key; null when rate limiting is off. */
   limiter: RateLimiterMemory | null;
+  /** The judge and generator (§8.5); null when SKILLGATE_MODEL is unset. */
+  model: ConfiguredModel | null;
+  judgeConcurrency: number;
   close(): Promise<void>;
 }
 
@@ -27,6 +31,8 @@ export interface AppOptions {
   globalSkillsDir?: string;
   rateLimitPerMinute?: number;
   viewBatch?: { batchSize: number; intervalMs: number };
+  model?: ConfiguredModel | null;
+  judgeConcurrency?: number;
 }
 
 export function loadStaticCatalog(builtinSkillsDir: string, globalSkillsDir?: string): StaticCatalog {
@@ -50,6 +56,8 @@ export function createApp(options: AppOptions): App {
     catalogs: new CatalogCache(database.db, statics),
     views,
     limiter: perMinute > 0 ? new RateLimiterMemory({ points: perMinute, duration: 60 }) : null,
+    model: options.model ?? null,
+    judgeConcurrency: options.judgeConcurrency ?? 4,
     close: async () => {
       await views.flush();
       await database.close();

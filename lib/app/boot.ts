@@ -3,6 +3,8 @@ import { env } from "../env";
 import { applyInitConfig } from "../teams/init";
 import { seedDemo } from "../demo/seed";
 import { createApp, type App } from "./app";
+import { modelFromConfig } from "../evolution/model";
+import { failInterruptedEvaluations } from "../evolution/evaluate";
 
 /**
  * The process-wide app. It lives on `globalThis` because Next bundles route handlers, pages and
@@ -18,9 +20,13 @@ export function getApp(): Promise<App> {
   return slot.__skillgate;
 }
 
-/** Tests install an app of their own (an in-memory database, fixed folders). */
-export function setApp(app: App | null): void {
-  slot.__skillgate = app ? Promise.resolve(app) : undefined;
+/** Tests install an app of their own (an in-memory database, fixed folders); the returned function puts back the one before. */
+export function installApp(app: App): () => void {
+  const previous = slot.__skillgate;
+  slot.__skillgate = Promise.resolve(app);
+  return () => {
+    slot.__skillgate = previous;
+  };
 }
 
 async function boot(): Promise<App> {
@@ -34,7 +40,10 @@ async function boot(): Promise<App> {
       globalSkillsDir: config.globalSkillsDir,
       rateLimitPerMinute: config.rateLimitPerMinute,
       viewBatch: { batchSize: 500, intervalMs: config.viewFlushMs },
+      model: modelFromConfig(config.model),
+      judgeConcurrency: config.judgeConcurrency,
     });
+    await failInterruptedEvaluations(app.db);
     await applyInitConfig(app.db, config.init);
     if (config.demo) await seedDemo(app);
     closeOnSignals(app);

@@ -28,12 +28,13 @@ export interface KeyAuth {
     listingCap: number;
     descMax: number;
     loadHint: string;
+    autoPromote: boolean;
     catalogRevision: number;
   };
 }
 
 const AUTHENTICATE = `
-  select k.id as key_id, k.scopes, t.id as team_id, t.slug, t.listing_cap, t.desc_max, t.load_hint, t.catalog_revision
+  select k.id as key_id, k.scopes, t.id as team_id, t.slug, t.listing_cap, t.desc_max, t.load_hint, t.auto_promote, t.catalog_revision
   from api_keys k join teams t on t.id = k.team_id
   where k.key_hash = $1 and k.revoked_at is null
   limit 1`;
@@ -46,6 +47,7 @@ interface AuthRow {
   listing_cap: number;
   desc_max: number;
   load_hint: string;
+  auto_promote: boolean;
   catalog_revision: number;
 }
 
@@ -62,6 +64,7 @@ export async function authenticateApiKey(database: Pick<Database, "query">, key:
       listingCap: row.listing_cap,
       descMax: row.desc_max,
       loadHint: row.load_hint,
+      autoPromote: row.auto_promote,
       catalogRevision: row.catalog_revision,
     },
   };

@@ -3,7 +3,18 @@ import { skillEvents } from "@/db/schema";
 import type { TeamId } from "../teams/teams";
 import { authorOf, type Actor } from "./actor";
 
-export type SkillEventKind = "created" | "edited" | "promoted" | "rolled-back" | "verified" | "archived" | "restored" | "imported";
+export type SkillEventKind =
+  | "created"
+  | "edited"
+  | "amended"
+  | "evaluated"
+  | "promoted"
+  | "overridden"
+  | "rolled-back"
+  | "verified"
+  | "archived"
+  | "restored"
+  | "imported";
 
 export async function recordEvent(
   db: Db,

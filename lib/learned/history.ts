@@ -90,5 +90,9 @@ export async function diffVersions(db: Db, catalogs: CatalogCache, team: Catalog
 }
 
 export function unifiedDiff(name: string, from: number, to: number, a: string, b: string): string {
-  return createTwoFilesPatch(`${name}@v${from}`, `${name}@v${to}`, a, b, undefined, undefined, { headerOptions: FILE_HEADERS_ONLY });
+  return unifiedPatch(`${name}@v${from}`, `${name}@v${to}`, a, b);
+}
+
+export function unifiedPatch(fromLabel: string, toLabel: string, a: string, b: string): string {
+  return createTwoFilesPatch(fromLabel, toLabel, a, b, undefined, undefined, { headerOptions: FILE_HEADERS_ONLY });
 }

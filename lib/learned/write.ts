@@ -112,7 +112,7 @@ async function insertVersion(
   version: number,
   parsed: ParsedSkill,
   actor: Actor,
-  meta: { reason: string | null; parentVersion: number | null; revertOf: number | null },
+  meta: { reason: string | null; parentVersion: number | null; revertOf: number | null; evaluationId?: number | null },
 ): Promise<void> {
   const author = authorOf(actor);
   await db.insert(learnedSkillVersions).values({
@@ -143,6 +143,11 @@ export interface LearnedChange {
   /** The version the change was made against, as a number or as that version's SHA-256 (an ETag). */
   expected: { version: number } | { sha256: string };
   reason?: string | null;
+  /** An amendment applied after its evaluation is logged as promoted (or overridden), not edited. */
+  event?: "edited" | "promoted" | "overridden";
+  /** The evaluation that justified this version; the version links it. */
+  evaluationId?: number | null;
+  eventDetail?: Record<string, unknown>;
 }
 
 /** `PUT /api/v1/skills/<name>`: a new version, only against the current one (§6.2). */
@@ -159,8 +164,12 @@ export async function updateLearned(deps: Deps, teamId: TeamId, actor: Actor, na
     const fields = parseSkillMd(current.frontmatter + current.body).fields as { name: string; description: string };
     const text = composeSkillMd({ ...fields, description: change.description ?? row.description }, change.body ?? current.body);
     if (text === current.frontmatter + current.body) return { name, version: row.currentVersion, changed: false };
-    const version = await advance(tx, row, expectedVersion, parseSkillMd(text), actor, { reason: change.reason ?? null, revertOf: null });
-    await recordEvent(tx, teamId, name, "edited", actor, version, { reason: change.reason ?? undefined });
+    const version = await advance(tx, row, expectedVersion, parseSkillMd(text), actor, {
+      reason: change.reason ?? null,
+      revertOf: null,
+      evaluationId: change.evaluationId ?? null,
+    });
+    await recordEvent(tx, teamId, name, change.event ?? "edited", actor, version, { reason: change.reason ?? undefined, ...change.eventDetail });
     return { name, version, changed: true, active: row.status === "active" };
   });
   if (result.changed && result.active) await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} edited`);
@@ -186,7 +195,7 @@ async function advance(
   expected: number,
   parsed: ParsedSkill,
   actor: Actor,
-  meta: { reason: string | null; revertOf: number | null },
+  meta: { reason: string | null; revertOf: number | null; evaluationId?: number | null },
 ): Promise<number> {
   const version = expected + 1;
   const [won] = await tx

@@ -1,7 +1,8 @@
 import path from "node:path";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { createApp, type App } from "@/lib/app/app";
-import { setApp } from "@/lib/app/boot";
+import type { ConfiguredModel } from "@/lib/evolution/model";
+import { installApp } from "@/lib/app/boot";
 import { ensureTeam, type Team } from "@/lib/teams/teams";
 import { openTestDatabase, type TestDbKind } from "./db";
 import { dispatch } from "./router";
@@ -30,7 +31,10 @@ export interface CallOptions {
 export const FIXTURES = path.resolve("tests/fixtures");
 
 /** A real app on a fresh database with two teams, installed as the process's app. */
-export async function startTestApp(kind: TestDbKind, options: { globalSkillsDir?: string; rateLimitPerMinute?: number } = {}): Promise<TestApp> {
+export async function startTestApp(
+  kind: TestDbKind,
+  options: { globalSkillsDir?: string; rateLimitPerMinute?: number; model?: ConfiguredModel; judgeConcurrency?: number } = {},
+): Promise<TestApp> {
   const database = await openTestDatabase(kind);
   const app = createApp({
     database,
@@ -38,8 +42,10 @@ export async function startTestApp(kind: TestDbKind, options: { globalSkillsDir?
     globalSkillsDir: options.globalSkillsDir,
     rateLimitPerMinute: options.rateLimitPerMinute ?? 0,
     viewBatch: { batchSize: 1000, intervalMs: 60_000 },
+    model: options.model ?? null,
+    judgeConcurrency: options.judgeConcurrency ?? 4,
   });
-  setApp(app);
+  const uninstall = installApp(app);
   const makeTeam = async (slug: string): Promise<TestTeam> => {
     const team = await ensureTeam(app.db, slug);
     const { key } = await createApiKey(app.db, { teamId: team.id, name: "test", scopes: ["read", "write", "admin"] });
@@ -61,7 +67,7 @@ export async function startTestApp(kind: TestDbKind, options: { globalSkillsDir?
       return dispatch(new Request(`http://skillgate.test${url}`, init));
     },
     close: async () => {
-      setApp(null);
+      uninstall();
       await app.close();
     },
   };

@@ -1,0 +1,114 @@
+import { bigserial, doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { teams, users } from "./teams";
+
+/** One run of a skill (§8.1): the skill's history and the source of its test cases. */
+export const observations = pgTable(
+  "observations",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    skillName: text("skill_name").notNull(),
+    version: integer("version").notNull(),
+    task: text("task").notNull(),
+    category: text("category").notNull(),
+    outcome: text("outcome", { enum: ["success", "failure", "partial"] }).notNull(),
+    score: doublePrecision("score"),
+    errorType: text("error_type"),
+    durationMs: integer("duration_ms"),
+    toolsCalled: text("tools_called").array(),
+    failedToolCalls: text("failed_tool_calls").array(),
+    feedback: text("feedback"),
+    sessionId: text("session_id"),
+    keyId: integer("key_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("observations_team_skill_time_idx").on(t.teamId, t.skillName, t.createdAt)],
+);
+
+/** A proposed change to a skill (§8.2). It has no authority until an evaluation earns it one. */
+export const amendments = pgTable(
+  "amendments",
+  {
+    id: serial("id").primaryKey(),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    skillName: text("skill_name").notNull(),
+    // The skill's source and version the amendment was written against.
+    skillSource: text("skill_source", { enum: ["builtin", "file", "learned"] }).notNull(),
+    baseVersion: integer("base_version").notNull(),
+    description: text("description"),
+    body: text("body"),
+    rationale: text("rationale").notNull(),
+    origin: text("origin", { enum: ["person", "agent", "generated"] }).notNull(),
+    status: text("status", { enum: ["pending", "evaluated", "promoted"] }).notNull().default("pending"),
+    authorUserId: integer("author_user_id").references(() => users.id, { onDelete: "set null" }),
+    authorKeyId: integer("author_key_id"),
+    sessionId: text("session_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("amendments_team_skill_idx").on(t.teamId, t.skillName)],
+);
+
+export interface DimensionScores {
+  correctness: number;
+  completeness: number;
+  adherence: number;
+}
+
+/** A judged comparison of an amendment against the original on the skill's own history (§8.3). */
+export const evaluations = pgTable(
+  "evaluations",
+  {
+    id: serial("id").primaryKey(),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    amendmentId: integer("amendment_id")
+      .notNull()
+      .references(() => amendments.id, { onDelete: "cascade" }),
+    skillName: text("skill_name").notNull(),
+    status: text("status", { enum: ["running", "finished", "failed"] }).notNull(),
+    verdict: text("verdict", { enum: ["improved", "regressed", "neutral", "inconclusive"] }),
+    delta: doublePrecision("delta"),
+    improved: integer("improved").notNull().default(0),
+    regressed: integer("regressed").notNull().default(0),
+    unchanged: integer("unchanged").notNull().default(0),
+    failedToJudge: integer("failed_to_judge").notNull().default(0),
+    casesTotal: integer("cases_total").notNull().default(0),
+    casesDone: integer("cases_done").notNull().default(0),
+    modelId: text("model_id").notNull(),
+    promptVersion: text("prompt_version").notNull(),
+    promotedVersion: integer("promoted_version"),
+    // Why the amendment was not applied when the verdict allowed it (auto-promotion off, the skill moved on, …).
+    promotionNote: text("promotion_note"),
+    error: text("error"),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [index("evaluations_team_idx").on(t.teamId, t.startedAt)],
+);
+
+export const evaluationCases = pgTable(
+  "evaluation_cases",
+  {
+    id: serial("id").primaryKey(),
+    evaluationId: integer("evaluation_id")
+      .notNull()
+      .references(() => evaluations.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    observationId: integer("observation_id").notNull(),
+    outcome: text("outcome").notNull(),
+    task: text("task").notNull(),
+    status: text("status", { enum: ["pending", "judged", "failed"] }).notNull().default("pending"),
+    original: jsonb("original").$type<DimensionScores>(),
+    amended: jsonb("amended").$type<DimensionScores>(),
+    change: text("change", { enum: ["improved", "regressed", "unchanged"] }),
+    rationale: text("rationale"),
+    attempts: integer("attempts").notNull().default(0),
+    error: text("error"),
+  },
+  (t) => [index("evaluation_cases_evaluation_idx").on(t.evaluationId, t.position)],
+);

@@ -1,0 +1,274 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import pLimit from "p-limit";
+import type { Db } from "@/db/client";
+import { amendments, evaluationCases, evaluations } from "@/db/schema";
+import { isAppError, specError } from "../errors";
+import { SYSTEM, type Actor } from "../learned/actor";
+import { recordEvent } from "../learned/events";
+import { updateLearned } from "../learned/write";
+import { unifiedPatch } from "../learned/history";
+import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
+import { amendmentTexts, getAmendment, type AmendmentRow } from "./amendments";
+import { JUDGE_PROMPT_VERSION, judgeCase } from "./judge";
+import { requireModel, type ConfiguredModel } from "./model";
+import { selectTestCases } from "./observations";
+import { caseChange, verdictOf, type Verdict } from "./verdict";
+
+/** What an evaluation needs of its team. */
+export type EvaluationTeam = CatalogKey & { slug: string; autoPromote: boolean };
+
+/**
+ * Evaluation (§8.3): the amendment against the original on the skill's own failure-weighted
+ * history, one judge call per case with bounded concurrency. Progress is written case by case,
+ * so a page can follow it and a reload finds it where it was.
+ */
+
+export interface EvaluationDeps {
+  db: Db;
+  catalogs: CatalogCache;
+  model: ConfiguredModel | null;
+  judgeConcurrency: number;
+}
+
+export interface Started {
+  evaluationId: number;
+  /** Settles when every case is judged and the verdict (and any promotion) is stored. */
+  done: Promise<void>;
+}
+
+export async function startEvaluation(deps: EvaluationDeps, team: EvaluationTeam, actor: Actor, amendmentId: number): Promise<Started> {
+  const judge = requireModel(deps.model);
+  const amendment = await getAmendment(deps.db, team.id, amendmentId);
+  const texts = await amendmentTexts(deps.db, deps.catalogs, team, amendment);
+  const cases = await selectTestCases(deps.db, team.id, amendment.skillName);
+  const evaluationId = await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(evaluations)
+      .values({
+        teamId: team.id,
+        amendmentId,
+        skillName: amendment.skillName,
+        status: "running",
+        casesTotal: cases.length,
+        modelId: judge.id,
+        promptVersion: JUDGE_PROMPT_VERSION,
+      })
+      .returning({ id: evaluations.id });
+    if (cases.length > 0) {
+      await tx.insert(evaluationCases).values(
+        cases.map((c, position) => ({ evaluationId: row!.id, position, observationId: c.id, outcome: c.outcome, task: c.task })),
+      );
+    }
+    return row!.id;
+  });
+  const limit = pLimit(deps.judgeConcurrency);
+  const judged = cases.map((c, position) =>
+    limit(async () => {
+      const outcome = await judgeCase(judge, c, texts.original, texts.amended);
+      await deps.db
+        .update(evaluationCases)
+        .set(
+          outcome.ok
+            ? {
+                status: "judged",
+                original: outcome.answer.original,
+                amended: outcome.answer.amended,
+                change: caseChange(outcome.answer),
+                rationale: outcome.answer.rationale,
+                attempts: outcome.attempts,
+              }
+            : { status: "failed", attempts: outcome.attempts, error: outcome.error },
+        )
+        .where(and(eq(evaluationCases.evaluationId, evaluationId), eq(evaluationCases.position, position)));
+      await deps.db
+        .update(evaluations)
+        .set({ casesDone: sql`${evaluations.casesDone} + 1` })
+        .where(eq(evaluations.id, evaluationId));
+    }),
+  );
+  const done = Promise.all(judged)
+    .then(() => finish(deps, team, actor, amendment, evaluationId))
+    .catch(async (error: unknown) => {
+      console.error(`skillgate: evaluation ${evaluationId} failed:`, error);
+      await deps.db
+        .update(evaluations)
+        .set({ status: "failed", error: String((error as Error).message ?? error).slice(0, 500), finishedAt: new Date() })
+        .where(eq(evaluations.id, evaluationId));
+    });
+  return { evaluationId, done };
+}
+
+async function finish(
+  deps: EvaluationDeps,
+  team: EvaluationTeam,
+  actor: Actor,
+  amendment: AmendmentRow,
+  evaluationId: number,
+): Promise<void> {
+  const cases = await deps.db.select().from(evaluationCases).where(eq(evaluationCases.evaluationId, evaluationId));
+  const judged = cases.filter((c) => c.status === "judged").map((c) => ({ original: c.original!, amended: c.amended! }));
+  const result = verdictOf(judged);
+  await deps.db
+    .update(evaluations)
+    .set({
+      status: "finished",
+      verdict: result.verdict,
+      delta: result.delta,
+      improved: result.improved,
+      regressed: result.regressed,
+      unchanged: result.unchanged,
+      failedToJudge: cases.length - judged.length,
+      finishedAt: new Date(),
+    })
+    .where(eq(evaluations.id, evaluationId));
+  await deps.db.update(amendments).set({ status: "evaluated" }).where(eq(amendments.id, amendment.id));
+  await recordEvent(deps.db, team.id, amendment.skillName, "evaluated", actor, amendment.baseVersion, {
+    evaluationId,
+    amendmentId: amendment.id,
+    verdict: result.verdict,
+    delta: result.delta,
+  });
+  const promotion = await autoPromote(deps, team, actor, amendment, evaluationId, result.verdict);
+  await deps.db.update(evaluations).set(promotion).where(eq(evaluations.id, evaluationId));
+}
+
+/** Automatic promotion happens only on `improved`, when the team allows it, for a learned skill (§8.4). */
+async function autoPromote(
+  deps: EvaluationDeps,
+  team: EvaluationTeam,
+  actor: Actor,
+  amendment: AmendmentRow,
+  evaluationId: number,
+  verdict: Verdict,
+): Promise<{ promotedVersion: number | null; promotionNote: string | null }> {
+  if (verdict !== "improved") return { promotedVersion: null, promotionNote: `not promoted: the verdict is ${verdict}; a lead can override with a written reason` };
+  if (amendment.skillSource !== "learned") {
+    return { promotedVersion: null, promotionNote: `${amendment.skillSource} skills change in the repository: apply the patch and sync` };
+  }
+  if (!team.autoPromote) return { promotedVersion: null, promotionNote: "auto-promotion is off for this team: a lead or editor can promote it" };
+  try {
+    const { version } = await applyAmendment(deps, team, SYSTEM, amendment, evaluationId, "promoted", { trigger: actor.kind === "key" ? `key ${actor.keyId}` : actor.kind, auto: true });
+    return { promotedVersion: version, promotionNote: null };
+  } catch (error) {
+    if (isAppError(error)) return { promotedVersion: null, promotionNote: `not promoted: ${error.message}` };
+    throw error;
+  }
+}
+
+/** Makes the amendment the skill's next version, against the version it was written for. */
+export async function applyAmendment(
+  deps: Pick<EvaluationDeps, "db" | "catalogs">,
+  team: EvaluationTeam,
+  actor: Actor,
+  amendment: AmendmentRow,
+  evaluationId: number | null,
+  event: "promoted" | "overridden",
+  detail: Record<string, unknown> = {},
+): Promise<{ version: number }> {
+  const result = await updateLearned(deps, team.id, actor, amendment.skillName, {
+    description: amendment.description ?? undefined,
+    body: amendment.body ?? undefined,
+    expected: { version: amendment.baseVersion },
+    reason: `amendment #${amendment.id}: ${amendment.rationale}`,
+    event,
+    evaluationId,
+    eventDetail: { amendmentId: amendment.id, evaluationId, ...detail },
+  });
+  await deps.db.update(amendments).set({ status: "promoted" }).where(eq(amendments.id, amendment.id));
+  return result;
+}
+
+/** After a restart nothing is judging a running evaluation any more: say so instead of showing it running forever. */
+export async function failInterruptedEvaluations(db: Db): Promise<void> {
+  await db
+    .update(evaluations)
+    .set({ status: "failed", error: "interrupted: the server stopped while it ran; evaluate the amendment again", finishedAt: new Date() })
+    .where(eq(evaluations.status, "running"));
+}
+
+export interface EvaluationReport {
+  id: number;
+  amendmentId: number;
+  skill: string;
+  status: string;
+  verdict: Verdict | null;
+  delta: number | null;
+  improved: number;
+  regressed: number;
+  unchanged: number;
+  failedToJudge: number;
+  casesTotal: number;
+  casesDone: number;
+  modelId: string;
+  promptVersion: string;
+  promotedVersion: number | null;
+  promotionNote: string | null;
+  error: string | null;
+  note: string;
+  /** For built-in and file skills: the change as a patch to apply in the repository. */
+  patch: string | null;
+  cases: {
+    observationId: number;
+    outcome: string;
+    task: string;
+    status: "pending" | "judged" | "failed-to-judge";
+    original: { correctness: number; completeness: number; adherence: number } | null;
+    amended: { correctness: number; completeness: number; adherence: number } | null;
+    change: string | null;
+    rationale: string | null;
+    error: string | null;
+  }[];
+}
+
+export const JUDGED_NOT_RUN = "a judged comparison, not a re-execution";
+
+export async function evaluationReport(db: Db, catalogs: CatalogCache, team: EvaluationTeam, evaluationId: number): Promise<EvaluationReport> {
+  const [row] = await db.select().from(evaluations).where(and(eq(evaluations.teamId, team.id), eq(evaluations.id, evaluationId)));
+  if (!row) throw specError("EvaluationNotFound", `No evaluation #${evaluationId} in this team.`);
+  const amendment = await getAmendment(db, team.id, row.amendmentId);
+  const cases = await db.select().from(evaluationCases).where(eq(evaluationCases.evaluationId, evaluationId)).orderBy(asc(evaluationCases.position));
+  let patch: string | null = null;
+  if (amendment.skillSource !== "learned") {
+    const texts = await amendmentTexts(db, catalogs, team, amendment).catch(() => null);
+    if (texts) patch = unifiedPatch(`${amendment.skillName}/SKILL.md`, `${amendment.skillName}/SKILL.md (amendment #${amendment.id})`, texts.original, texts.amended);
+  }
+  return {
+    id: row.id,
+    amendmentId: row.amendmentId,
+    skill: row.skillName,
+    status: row.status,
+    verdict: row.verdict,
+    delta: row.delta,
+    improved: row.improved,
+    regressed: row.regressed,
+    unchanged: row.unchanged,
+    failedToJudge: row.failedToJudge,
+    casesTotal: row.casesTotal,
+    casesDone: row.casesDone,
+    modelId: row.modelId,
+    promptVersion: row.promptVersion,
+    promotedVersion: row.promotedVersion,
+    promotionNote: row.promotionNote,
+    error: row.error,
+    note: JUDGED_NOT_RUN,
+    patch,
+    cases: cases.map((c) => ({
+      observationId: c.observationId,
+      outcome: c.outcome,
+      task: c.task,
+      status: c.status === "failed" ? "failed-to-judge" : c.status,
+      original: c.original,
+      amended: c.amended,
+      change: c.change,
+      rationale: c.rationale,
+      error: c.error,
+    })),
+  };
+}
+
+/** `POST /api/v1/amendments/<id>/evaluate`: runs the evaluation to the end and answers its report. */
+export async function evaluateAmendment(deps: EvaluationDeps, team: EvaluationTeam, actor: Actor, amendmentId: number): Promise<EvaluationReport> {
+  const { evaluationId, done } = await startEvaluation(deps, team, actor, amendmentId);
+  await done;
+  return evaluationReport(deps.db, deps.catalogs, team, evaluationId);
+}

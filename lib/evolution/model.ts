@@ -1,0 +1,45 @@
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createOpenAI } from "@ai-sdk/openai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { LanguageModel } from "ai";
+import type { ModelConfig } from "../env";
+import { specError } from "../errors";
+
+/** The configured model and the id evaluations record it by (`openai:gpt-4.1-mini`). */
+export interface ConfiguredModel {
+  model: LanguageModel;
+  id: string;
+}
+
+/** Builds the model SKILLGATE_MODEL names (§8.5), or null when none is set. A malformed setting stops start-up. */
+export function modelFromConfig(config: ModelConfig): ConfiguredModel | null {
+  if (!config.spec) return null;
+  const colon = config.spec.indexOf(":");
+  const provider = config.spec.slice(0, colon);
+  const modelId = config.spec.slice(colon + 1);
+  if (colon < 1 || modelId === "") {
+    throw new Error(`SKILLGATE_MODEL must be <provider>:<model>, e.g. openai:gpt-4.1-mini (got "${config.spec}")`);
+  }
+  switch (provider) {
+    case "openai":
+      return { id: config.spec, model: createOpenAI({ apiKey: config.openaiApiKey })(modelId) };
+    case "anthropic":
+      return { id: config.spec, model: createAnthropic({ apiKey: config.anthropicApiKey })(modelId) };
+    case "openai-compatible":
+      if (!config.openaiBaseUrl) {
+        throw new Error("SKILLGATE_MODEL=openai-compatible:… needs SKILLGATE_OPENAI_BASE_URL, e.g. http://localhost:11434/v1");
+      }
+      return {
+        id: config.spec,
+        model: createOpenAICompatible({ name: "openai-compatible", baseURL: config.openaiBaseUrl, apiKey: config.compatibleApiKey })(modelId),
+      };
+    default:
+      throw new Error(`SKILLGATE_MODEL: unknown provider "${provider}"; use openai, anthropic or openai-compatible`);
+  }
+}
+
+/** The model, or 503 NoModel (§8.5): evaluation and generation need one, nothing else does. */
+export function requireModel(model: ConfiguredModel | null): ConfiguredModel {
+  if (!model) throw specError("NoModel", "set SKILLGATE_MODEL to evaluate amendments");
+  return model;
+}

@@ -1,0 +1,134 @@
+import { and, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { observations } from "@/db/schema";
+import { AppError, skillNotFound } from "../errors";
+import { parseWith } from "../http/body";
+import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
+import { skillNameProblem } from "../skills/name";
+import type { TeamId } from "../teams/teams";
+
+/** Observations (§8.1): one per run of a skill, recorded against the version that ran. */
+
+const names = z.array(z.string().min(1).max(200)).max(200);
+
+export const observationSchema = z.strictObject({
+  skill: z.string().refine((name) => skillNameProblem(name) === null, { message: "is not a skill name (lowercase letters, digits, single hyphens)" }),
+  version: z.number().int().min(1).optional(),
+  task: z.string().trim().min(1, "is empty: say what the agent was asked to do").max(20_000),
+  category: z.string().trim().min(1).max(100),
+  outcome: z.enum(["success", "failure", "partial"]),
+  score: z.number().min(0).max(1).optional(),
+  errorType: z.string().min(1).max(200).optional(),
+  durationMs: z.number().int().min(0).max(7 * 24 * 3600 * 1000).optional(),
+  toolsCalled: names.optional(),
+  failedToolCalls: names.optional(),
+  feedback: z.string().max(20_000).optional(),
+  sessionId: z.string().min(1).max(200).optional(),
+});
+export type ObservationInput = z.infer<typeof observationSchema>;
+
+const batchSchema = z.strictObject({
+  observations: z.array(observationSchema).min(1, "send at least one observation").max(500, "send at most 500 observations at a time"),
+});
+
+/** One observation, or `{"observations": [...]}`: each field checked, errors naming the field. */
+export function parseObservationsBody(value: unknown): ObservationInput[] {
+  const batch = value !== null && typeof value === "object" && "observations" in value;
+  return batch ? parseWith(batchSchema, value, "InvalidField").observations : [parseWith(observationSchema, value, "InvalidField")];
+}
+
+/** Records observations all or nothing; each must name a skill the team can see and a version it has had. */
+export async function recordObservations(
+  db: Db,
+  catalogs: CatalogCache,
+  team: CatalogKey,
+  inputs: ObservationInput[],
+  author: { keyId: number | null; sessionId: string | null },
+): Promise<number[]> {
+  const catalog = await catalogs.catalog(team);
+  const visible = new Map([...catalog.active, ...catalog.drafts].map((skill) => [skill.name as string, skill.version]));
+  const rows = inputs.map((input, i) => {
+    const current = visible.get(input.skill);
+    if (current === undefined) throw inputs.length === 1 ? skillNotFound(input.skill) : new AppError("SkillNotFound", `observations.${i}: no skill named '${input.skill}'`);
+    const version = input.version ?? current;
+    if (version > current) {
+      throw new AppError("InvalidField", `${inputs.length === 1 ? "" : `observations.${i}: `}${input.skill} has no v${version}; it is at v${current}`);
+    }
+    return {
+      teamId: team.id,
+      skillName: input.skill,
+      version,
+      task: input.task,
+      category: input.category,
+      outcome: input.outcome,
+      score: input.score ?? null,
+      errorType: input.errorType ?? null,
+      durationMs: input.durationMs ?? null,
+      toolsCalled: input.toolsCalled ?? null,
+      failedToolCalls: input.failedToolCalls ?? null,
+      feedback: input.feedback ?? null,
+      sessionId: input.sessionId ?? author.sessionId,
+      keyId: author.keyId,
+    };
+  });
+  const inserted = await db.insert(observations).values(rows).returning({ id: observations.id });
+  return inserted.map((row) => row.id);
+}
+
+export interface ObservationFilter {
+  outcome?: "success" | "failure" | "partial";
+  category?: string;
+  version?: number;
+  since?: Date;
+  until?: Date;
+  limit?: number;
+}
+
+export async function listObservations(db: Db, teamId: TeamId, skill: string, filter: ObservationFilter = {}) {
+  const where = and(
+    eq(observations.teamId, teamId),
+    eq(observations.skillName, skill),
+    filter.outcome ? eq(observations.outcome, filter.outcome) : undefined,
+    filter.category ? eq(observations.category, filter.category) : undefined,
+    filter.version ? eq(observations.version, filter.version) : undefined,
+    filter.since ? gte(observations.createdAt, filter.since) : undefined,
+    filter.until ? lte(observations.createdAt, filter.until) : undefined,
+  );
+  return db
+    .select()
+    .from(observations)
+    .where(where)
+    .orderBy(desc(observations.createdAt), desc(observations.id))
+    .limit(filter.limit ?? 100);
+}
+
+/** Success rate per skill for the overview: successes / observations, null with none. */
+export async function successRates(db: Db, teamId: TeamId): Promise<Map<string, { runs: number; rate: number | null }>> {
+  const rows = await db
+    .select({
+      skill: observations.skillName,
+      runs: sql<number>`count(*)`.mapWith(Number),
+      successes: sql<number>`count(*) filter (where ${observations.outcome} = 'success')`.mapWith(Number),
+    })
+    .from(observations)
+    .where(eq(observations.teamId, teamId))
+    .groupBy(observations.skillName);
+  return new Map(rows.map((row) => [row.skill, { runs: row.runs, rate: row.runs === 0 ? null : row.successes / row.runs }]));
+}
+
+/**
+ * The test cases of an evaluation (§8.3), failure-weighted: up to 7 most recent failures
+ * (`partial` counts as failure) and up to 3 most recent successes.
+ */
+export async function selectTestCases(db: Db, teamId: TeamId, skill: string) {
+  const recent = (outcomes: ("success" | "failure" | "partial")[], limit: number) =>
+    db
+      .select()
+      .from(observations)
+      .where(and(eq(observations.teamId, teamId), eq(observations.skillName, skill), inArray(observations.outcome, outcomes)))
+      .orderBy(desc(observations.createdAt), desc(observations.id))
+      .limit(limit);
+  const [failures, successes] = await Promise.all([recent(["failure", "partial"], 7), recent(["success"], 3)]);
+  return [...failures, ...successes];
+}
