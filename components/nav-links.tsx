@@ -7,6 +7,7 @@ const SECTIONS = [
   { href: "", label: "Overview" },
   { href: "/listing", label: "Listing budget" },
   { href: "/ledger", label: "Ledger" },
+  { href: "/history", label: "History" },
   { href: "/settings", label: "Settings" },
 ];
 

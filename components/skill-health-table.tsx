@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useMemo, useState } from "react";
 import type { SkillHealthRow } from "@/lib/overview/overview";
 
-type SortKey = "name" | "source" | "version" | "status" | "lint" | "views7d" | "views30d" | "lastViewedAt";
+type SortKey = "name" | "source" | "version" | "status" | "lint" | "views7d" | "views30d" | "lastViewedAt" | "successRate";
 
 const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
   { key: "name", label: "Skill" },
@@ -15,11 +15,13 @@ const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
   { key: "views7d", label: "Views 7d", numeric: true },
   { key: "views30d", label: "Views 30d", numeric: true },
   { key: "lastViewedAt", label: "Last viewed" },
+  { key: "successRate", label: "Success", numeric: true },
 ];
 
 function sortValue(row: SkillHealthRow, key: SortKey): string | number {
   if (key === "lint") return row.lint.length;
   if (key === "lastViewedAt") return row.lastViewedAt ?? "";
+  if (key === "successRate") return row.successRate ?? -1;
   if (key === "source") return sourceLabel(row);
   return row[key];
 }
@@ -111,6 +113,9 @@ export function SkillHealthTable({ team, rows }: { team: string; rows: SkillHeal
               <td className="px-3 py-2 text-right tabular-nums">{row.views30d}</td>
               <td className="px-3 py-2 text-slate-600">
                 {row.neverLoaded ? <span className="rounded bg-rose-50 px-1.5 py-0.5 text-xs font-medium text-rose-700">never loaded</span> : row.lastViewedAt ? formatDay(row.lastViewedAt) : "—"}
+              </td>
+              <td className="px-3 py-2 text-right tabular-nums" title={`${row.runs} recorded run(s)`}>
+                {row.successRate === null ? "—" : `${Math.round(row.successRate * 100)}%`}
               </td>
             </tr>
           ))}

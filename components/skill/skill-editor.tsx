@@ -20,6 +20,8 @@ interface Props {
   currentText: string;
   descMax: number;
   save: (input: SaveInput) => Promise<ActionResult>;
+  /** Offer the change as an amendment instead: it is evaluated before it can become a version. */
+  propose?: (input: { description: string; body: string; rationale: string }) => Promise<ActionResult>;
 }
 
 /**
@@ -27,7 +29,7 @@ interface Props {
  * and the change as a side-by-side diff against the current version before anything is saved.
  * A stale save shows the version that is there now instead of overwriting it.
  */
-export function SkillEditor({ name, version, fields, body: initialBody, currentText, descMax, save }: Props) {
+export function SkillEditor({ name, version, fields, body: initialBody, currentText, descMax, save, propose }: Props) {
   const router = useRouter();
   const [description, setDescription] = useState(fields.description);
   const [body, setBody] = useState(initialBody);
@@ -100,6 +102,25 @@ export function SkillEditor({ name, version, fields, body: initialBody, currentT
                 <button type="button" disabled={pending} onClick={submit} className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50">
                   Save as v{base.version + 1}
                 </button>
+                {propose && (
+                  <button
+                    type="button"
+                    disabled={pending}
+                    onClick={() =>
+                      startTransition(async () => {
+                        const outcome = await propose({ description, body, rationale: reason });
+                        setResult(outcome);
+                        if (outcome.ok) {
+                          setReviewing(false);
+                          router.refresh();
+                        }
+                      })
+                    }
+                    className="rounded-md border border-indigo-700 bg-white px-3 py-1.5 text-sm font-medium text-indigo-800 hover:bg-indigo-50 disabled:opacity-50"
+                  >
+                    Propose as amendment
+                  </button>
+                )}
                 <button type="button" onClick={() => setReviewing(false)} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm">
                   Keep editing
                 </button>

@@ -55,7 +55,14 @@ export function VersionsTable({
               </td>
               <td className="text-slate-600">{v.createdAt ? v.createdAt.slice(0, 16).replace("T", " ") : "—"}</td>
               <td className="text-slate-600">{authorLabel(v)}</td>
-              <td className="text-slate-600">{v.reason ?? "—"}</td>
+              <td className="text-slate-600">
+                {v.reason ?? "—"}
+                {v.evaluationId !== null && (
+                  <a className="ml-1 text-indigo-700 hover:underline" href={`/t/${slug}/history/evaluations/${v.evaluationId}`}>
+                    (evaluation #{v.evaluationId})
+                  </a>
+                )}
+              </td>
               <td>{v.tier}</td>
               <td className="text-right">
                 {rollback && v.version !== current && (

@@ -1,7 +1,14 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { asc, eq } from "drizzle-orm";
-import { listingSnapshots, skillViews } from "@/db/schema";
+import { evaluations, listingSnapshots, observations, skillEvents, skillViews } from "@/db/schema";
+import { evaluateAmendment } from "../evolution/evaluate";
+import type { JudgeAnswer } from "../evolution/judge";
+import { findLiveLearned } from "../learned/store";
+import { verifyLearned } from "../learned/verify";
+import { rollbackLearned, updateLearned } from "../learned/write";
+import { recordedJudge } from "./recorded-judge";
+import { proposeAmendment } from "../evolution/amendments";
 import type { App } from "../app/app";
 import { appendRecord, type LedgerInput } from "../ledger/append";
 import type { LedgerSlug } from "../ledger/records";
@@ -37,7 +44,104 @@ export async function seedDemo(app: App, demoDir = path.resolve("demo")): Promis
   await backdateSnapshots(app, team.id);
   await seedViews(app, team.id);
   await seedLedgers(app, team.id);
+  await seedObservations(app, team.id);
+  await seedHistory(app, team.id);
   return true;
+}
+
+/** Runs of the learned and workspace skills over the past weeks, with the failures an amendment would learn from. */
+const RUNS: [skill: string, daysAgo: number, outcome: "success" | "failure" | "partial", task: string, extra?: { errorType?: string; feedback?: string; failedToolCalls?: string[] }][] = [
+  ["release-checklist", 20, "success", "Release v2.14.0 of the billing service"],
+  ["release-checklist", 16, "failure", "Release v2.15.0 of the billing service", { errorType: "SkippedStage", feedback: "went from 5% to 100% without the 50% stage", failedToolCalls: ["deploy promote"] }],
+  ["release-checklist", 13, "success", "Release v1.9.2 of the search API"],
+  ["release-checklist", 9, "partial", "Release v2.16.0 with a database migration", { errorType: "MissingStep", feedback: "the checklist says nothing about running migrations before the canary" }],
+  ["release-checklist", 6, "success", "Hotfix release v2.16.1"],
+  ["release-checklist", 2, "failure", "Release v3.0.0 with a breaking API change", { errorType: "MissingStep", feedback: "no step to announce breaking changes to API consumers" }],
+  ["flaky-test-triage", 12, "success", "Triage flaky test/payments.test.ts"],
+  ["flaky-test-triage", 5, "partial", "Triage flaky e2e checkout test", { feedback: "did not consider network timeouts in CI" }],
+  ["flaky-test-triage", 1, "success", "Triage flaky snapshot test in the web app"],
+  ["db-migration-review", 10, "success", "Review migration adding orders.status index"],
+  ["db-migration-review", 3, "failure", "Review migration changing users.email type", { errorType: "MissedLock", feedback: "approved a type change that rewrote a 40M-row table" }],
+];
+
+async function seedObservations(app: App, teamId: TeamId): Promise<void> {
+  const now = Date.now();
+  await app.db.insert(observations).values(
+    RUNS.map(([skillName, daysAgo, outcome, task, extra = {}]) => ({
+      teamId,
+      skillName,
+      version: 1,
+      task,
+      category: skillName === "db-migration-review" ? "review" : skillName === "flaky-test-triage" ? "testing" : "release",
+      outcome,
+      errorType: extra.errorType ?? null,
+      feedback: extra.feedback ?? null,
+      failedToolCalls: extra.failedToolCalls ?? null,
+      sessionId: `demo-run-${daysAgo}`,
+      createdAt: new Date(now - daysAgo * DAY),
+    })),
+  );
+}
+
+const d = (correctness: number, completeness: number, adherence: number) => ({ correctness, completeness, adherence });
+
+/** Recorded judgements of the demo's runs: the release amendment helps where the runs failed. */
+const JUDGEMENTS: Record<string, JudgeAnswer> = {
+  "Release v2.14.0 of the billing service": { original: d(0.8, 0.8, 0.9), amended: d(0.8, 0.85, 0.9), rationale: "Both versions cover a routine release; the amended one names the 50% hold explicitly." },
+  "Release v2.15.0 of the billing service": { original: d(0.4, 0.5, 0.6), amended: d(0.9, 0.85, 0.85), rationale: "The original lets an agent jump from 5% to 100%; the amended one forbids skipping the 50% stage." },
+  "Release v1.9.2 of the search API": { original: d(0.85, 0.8, 0.9), amended: d(0.85, 0.8, 0.9), rationale: "No difference for a release without migrations or API changes." },
+  "Release v2.16.0 with a database migration": { original: d(0.3, 0.3, 0.6), amended: d(0.85, 0.9, 0.8), rationale: "Only the amended version says to run migrations before traffic moves." },
+  "Hotfix release v2.16.1": { original: d(0.8, 0.75, 0.85), amended: d(0.75, 0.75, 0.8), rationale: "The extra announcement step is noise for a hotfix." },
+  "Release v3.0.0 with a breaking API change": { original: d(0.35, 0.3, 0.7), amended: d(0.8, 0.85, 0.8), rationale: "The amended version adds the announcement a breaking change needs." },
+  "Triage flaky test/payments.test.ts": { original: d(0.8, 0.7, 0.8), amended: d(0.75, 0.7, 0.8), rationale: "The added network step does not apply to this unit test." },
+  "Triage flaky e2e checkout test": { original: d(0.5, 0.4, 0.7), amended: d(0.6, 0.6, 0.7), rationale: "Mentioning network timeouts helps a little; the order of checks is unchanged." },
+  "Triage flaky snapshot test in the web app": { original: d(0.8, 0.8, 0.8), amended: d(0.8, 0.75, 0.75), rationale: "The longer procedure is slightly harder to follow for a snapshot test." },
+};
+
+/**
+ * A history a lead can follow: the release amendment judged improved and promoted, a triage
+ * amendment judged neutral and left alone, an edit rolled back, a version reviewed.
+ */
+async function seedHistory(app: App, teamId: TeamId): Promise<void> {
+  const deps = { db: app.db, catalogs: app.catalogs, model: recordedJudge(JUDGEMENTS), judgeConcurrency: 4 };
+  const team = () => ensureTeam(app.db, DEMO_TEAM);
+  const release = await proposeAmendment(app.db, app.catalogs, await team(), SYSTEM, "release-checklist", {
+    body: "# Release checklist\n\n1. Freeze main and tag the candidate `vX.Y.Z-rc.N`.\n2. Run pending database migrations against staging, then production, before any traffic moves.\n3. Deploy to staging; run the smoke suite (`npm run smoke -- --env staging`).\n4. Roll out to 5% of traffic for 30 minutes; watch error rate and p99 latency.\n5. If both stay within 10% of the baseline, go to 50% for 30 minutes, then 100%. Never skip the 50% stage.\n6. For a breaking API change, announce it to API consumers a week before the release.\n7. Otherwise roll back with `deploy rollback` and record why in the release ticket.\n",
+    rationale: "three recorded runs failed on migrations, a skipped 50% stage and an unannounced breaking change",
+  }, "agent");
+  await evaluateAmendment(deps, await team(), SYSTEM, release.id);
+  const triage = await proposeAmendment(app.db, app.catalogs, await team(), SYSTEM, "flaky-test-triage", {
+    body: "# Flaky test triage\n\n1. Run the test 50 times alone: `npx vitest run <file> --repeat 50`.\n2. Check CI logs for network timeouts first.\n3. If it fails alone, suspect timing: real timers, sleeps, unawaited promises.\n4. If it fails only in the suite, suspect order: shared state, a database not reset between tests.\n5. If it fails only in CI, suspect environment: time zone, locale, CPU count, missing fonts.\n6. Fix the cause; quarantine only with a ticket and an owner.\n",
+    rationale: "the e2e checkout run missed a network timeout",
+  }, "agent");
+  await evaluateAmendment(deps, await team(), SYSTEM, triage.id);
+  const flaky = (await findLiveLearned(app.db, teamId, "flaky-test-triage"))!;
+  await updateLearned(app, teamId, SYSTEM, "flaky-test-triage", {
+    body: "# Flaky test triage\n\nRetry the test three times; if it passes once, mark it flaky and move on.\n",
+    expected: { version: flaky.currentVersion },
+    reason: "shorter",
+  });
+  await rollbackLearned(app, teamId, SYSTEM, "flaky-test-triage", 1);
+  await verifyLearned(app, teamId, SYSTEM, "release-checklist", { tier: "reviewed" });
+  await backdateHistory(app, teamId);
+}
+
+/** Spreads the seeded events and evaluations over the last three weeks, in the order they happened. */
+async function backdateHistory(app: App, teamId: TeamId): Promise<void> {
+  const now = Date.now();
+  const events = await app.db
+    .select({ id: skillEvents.id, kind: skillEvents.kind, detail: skillEvents.detail })
+    .from(skillEvents)
+    .where(eq(skillEvents.teamId, teamId))
+    .orderBy(asc(skillEvents.id));
+  for (const [i, event] of events.entries()) {
+    const at = new Date(now - (events.length - i) * 1.4 * DAY);
+    await app.db.update(skillEvents).set({ at }).where(eq(skillEvents.id, event.id));
+    const evaluationId = (event.detail as { evaluationId?: number }).evaluationId;
+    if (event.kind === "evaluated" && evaluationId) {
+      await app.db.update(evaluations).set({ startedAt: new Date(at.getTime() - 90_000), finishedAt: at }).where(eq(evaluations.id, evaluationId));
+    }
+  }
 }
 
 type Step = [daysAgo: number, input: LedgerInput];

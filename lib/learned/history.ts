@@ -25,6 +25,8 @@ export interface VersionInfo {
   revertOf: number | null;
   tier: "unverified" | "reviewed" | "verified";
   sha256: string;
+  /** The evaluation that justified this version, when an amendment made it. */
+  evaluationId: number | null;
 }
 
 export async function skillVersions(db: Db, catalogs: CatalogCache, team: CatalogKey, name: string): Promise<VersionInfo[]> {
@@ -45,10 +47,23 @@ export async function skillVersions(db: Db, catalogs: CatalogCache, team: Catalo
       revertOf: null,
       tier: "unverified",
       sha256: row.sha256,
+      evaluationId: null,
     }));
   }
   const content = await loadSkillContent(db, catalogs, team, name);
-  return [{ version: content.version, createdAt: null, author: { kind: "deployment" }, reason: null, parentVersion: null, revertOf: null, tier: "unverified", sha256: content.sha256 }];
+  return [
+    {
+      version: content.version,
+      createdAt: null,
+      author: { kind: "deployment" },
+      reason: null,
+      parentVersion: null,
+      revertOf: null,
+      tier: "unverified",
+      sha256: content.sha256,
+      evaluationId: null,
+    },
+  ];
 }
 
 async function learnedVersions(db: Db, skillId: number): Promise<VersionInfo[]> {
@@ -73,6 +88,7 @@ async function learnedVersions(db: Db, skillId: number): Promise<VersionInfo[]> 
     revertOf: v.revertOf,
     tier: v.tier,
     sha256: v.sha256,
+    evaluationId: v.evaluationId,
   }));
 }
 

@@ -4,6 +4,7 @@ import { collisionLabel, type Catalog } from "../skills/catalog";
 import type { CatalogCache } from "../skills/catalog-cache";
 import type { Team } from "../teams/teams";
 import { usageBySkill, weeklyViewTrend } from "../usage/stats";
+import { successRates } from "../evolution/observations";
 
 /** One row of the overview's skill health table. */
 export interface SkillHealthRow {
@@ -22,6 +23,9 @@ export interface SkillHealthRow {
   neverLoaded: boolean;
   /** For learned skills: where it came from, e.g. "agent · session 7f3a". */
   provenance: string | null;
+  /** Recorded runs and the share that succeeded (null with none). */
+  runs: number;
+  successRate: number | null;
 }
 
 export interface TeamOverview {
@@ -42,13 +46,17 @@ export interface TeamOverview {
 }
 
 export async function teamOverview(db: Db, catalogs: CatalogCache, team: Team, now = new Date()): Promise<TeamOverview> {
-  const [catalog, usage, trend, listing] = await Promise.all([
+  const [catalog, usage, trend, listing, outcomes] = await Promise.all([
     catalogs.catalog(team),
     usageBySkill(db, team.id, now),
     weeklyViewTrend(db, team.id, now),
     catalogs.listing(team, { cap: team.listingCap, descMax: team.descMax, loadHint: team.loadHint }),
+    successRates(db, team.id),
   ]);
-  const rows = healthRows(catalog, usage, team.descMax);
+  const rows = healthRows(catalog, usage, team.descMax).map((row) => {
+    const ran = row.status === "shadowed" ? undefined : outcomes.get(row.name);
+    return { ...row, runs: ran?.runs ?? 0, successRate: ran?.rate ?? null };
+  });
   return {
     rows,
     headline: {
@@ -71,7 +79,7 @@ function healthRows(
   catalog: Catalog,
   usage: Map<string, { views7d: number; views30d: number; lastViewedAt: Date | null }>,
   descMax: number,
-): SkillHealthRow[] {
+): Omit<SkillHealthRow, "runs" | "successRate">[] {
   const winners = new Map(catalog.active.map((skill) => [skill.name, skill]));
   const losers = new Map<string, string[]>();
   for (const skill of catalog.shadowed) losers.set(skill.name, [...(losers.get(skill.name) ?? []), collisionLabel(skill)]);

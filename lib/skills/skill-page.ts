@@ -1,6 +1,8 @@
 import { and, eq, like, ne } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { learnedSkills } from "@/db/schema";
+import { listAmendments } from "../evolution/amendments";
+import { listObservations, type ObservationFilter } from "../evolution/observations";
 import { lintDescription, type LintFinding } from "../lint/lint";
 import { skillVersions, versionText, type VersionInfo } from "../learned/history";
 import { sideBySide, type DiffRow } from "../learned/side-by-side";
@@ -24,6 +26,8 @@ export interface SkillDetail {
   shadowed: string[];
   /** Learned skills of this team forked from this one. */
   forks: { name: string; forkedFrom: string }[];
+  observations: Awaited<ReturnType<typeof listObservations>>;
+  amendments: Awaited<ReturnType<typeof listAmendments>>;
 }
 
 /** Everything the skill page shows (§10). Reading it is not agent usage: no view is recorded. */
@@ -33,9 +37,10 @@ export async function skillDetail(
   team: Team,
   name: string,
   wanted: { from?: number; to?: number } = {},
+  observed: ObservationFilter = {},
 ): Promise<SkillDetail> {
   const content = await loadSkillContent(db, catalogs, team, name);
-  const [files, versions, catalog, learned, forks] = await Promise.all([
+  const [files, versions, catalog, learned, forks, observations, amendments] = await Promise.all([
     listSkillFiles(db, catalogs, team, name),
     skillVersions(db, catalogs, team, name),
     catalogs.catalog(team),
@@ -44,6 +49,8 @@ export async function skillDetail(
       .select({ name: learnedSkills.name, forkedFrom: learnedSkills.forkedFrom })
       .from(learnedSkills)
       .where(and(eq(learnedSkills.teamId, team.id), ne(learnedSkills.status, "archived"), like(learnedSkills.forkedFrom, `${team.slug}/${name}@v%`))),
+    listObservations(db, team.id, name, { limit: 50, ...observed }),
+    listAmendments(db, team.id, name),
   ]);
   return {
     content,
@@ -55,6 +62,8 @@ export async function skillDetail(
     compare: await comparison(db, catalogs, team, name, content.version, wanted),
     shadowed: catalog.shadowed.filter((skill) => skill.name === name).map(collisionLabel),
     forks: forks.map((fork) => ({ name: fork.name, forkedFrom: fork.forkedFrom! })),
+    observations,
+    amendments,
   };
 }
 

@@ -83,6 +83,7 @@ describe("the dashboard in Chromium", () => {
       "0",
       "0",
       "never loaded",
+      "—",
     ]);
     const shadowed = page.locator('tr[data-skill="systematic-debugging"][data-status="shadowed"]');
     expect(await shadowed.locator("td").first().textContent()).toBe("systematic-debuggingshadowed by builtin");

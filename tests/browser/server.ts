@@ -1,6 +1,15 @@
 import type { TestProject } from "vitest/node";
 import { buildIfNeeded } from "../../scripts/build-if-needed.mjs";
+import { judgeJson, taskOf } from "../helpers/judge";
+import { startOpenAiStub } from "../helpers/openai-stub";
 import { startServer } from "../helpers/server";
+
+/** The judge behind the browser tests' server: "better …" tasks improve, every other task stays the same. */
+function stubJudge(prompt: string): string {
+  const task = taskOf(prompt);
+  if (task.startsWith("better")) return judgeJson({ original: [0.4, 0.5, 0.6], amended: [0.9, 0.8, 0.7] }, `The amended version handles: ${task}`);
+  return judgeJson({ original: [0.7, 0.7, 0.7], amended: [0.7, 0.7, 0.7] }, "No difference for this task.");
+}
 
 export const BROWSER_LOGIN = { email: "lead@skillgate.test", password: "browser-test-password" };
 export const BROWSER_KEY = "sg_browser_test_key_demo_team_0001";
@@ -16,7 +25,12 @@ declare module "vitest" {
 /** Builds the app if its sources changed, then serves it with the demo data for the browser tests. */
 export default async function setup(project: TestProject) {
   buildIfNeeded();
+  // Slow enough that an evaluation's progress can be seen while it runs.
+  const judge = await startOpenAiStub(stubJudge, 1000);
   const server = await startServer({
+    SKILLGATE_MODEL: "openai-compatible:stub-judge",
+    SKILLGATE_OPENAI_BASE_URL: judge.baseUrl,
+    SKILLGATE_JUDGE_CONCURRENCY: "2",
     SKILLGATE_DEMO: "1",
     SKILLS_GLOBAL_DIR: "demo/global-skills",
     SKILLGATE_INIT_TEAM: "demo,other-team,lab",
@@ -27,5 +41,6 @@ export default async function setup(project: TestProject) {
   project.provide("baseUrl", server.url);
   return async () => {
     await server.stop();
+    await judge.close();
   };
 }

@@ -11,6 +11,10 @@ import { findLiveLearned } from "@/lib/learned/store";
 import { verifyLearned } from "@/lib/learned/verify";
 import { archiveLearned, promoteLearned, restoreLearned, rollbackLearned, updateLearned } from "@/lib/learned/write";
 import { membershipOf } from "@/lib/teams/teams";
+import { generateAmendment, proposeAmendment } from "@/lib/evolution/amendments";
+import { startEvaluation } from "@/lib/evolution/evaluate";
+import { promoteAmendment } from "@/lib/evolution/promote";
+import { loadSkillContent } from "@/lib/skills/view";
 
 export type ActionResult =
   | { ok: true; message: string; version?: number; href?: string }
@@ -114,5 +118,39 @@ export async function verifyAction(slug: string, name: string, input: VerifyInpu
     const report = [reviewer, attempts, findings, verdict].some((field) => field.trim() !== "") ? { reviewer, attempts, findings, verdict } : undefined;
     const result = await verifyLearned(member.app, member.team.id, actor, name, { tier: input.tier, report, expectedVersion: input.expectedVersion });
     return { ok: true, message: `v${result.version} is now ${result.tier}.` };
+  });
+}
+
+export async function proposeAmendmentAction(slug: string, name: string, input: { description: string; body: string; rationale: string }): Promise<ActionResult> {
+  return run(slug, name, async (member, actor) => {
+    const current = await loadSkillContent(member.app.db, member.app.catalogs, member.team, name);
+    const { id } = await proposeAmendment(member.app.db, member.app.catalogs, member.team, actor, name, {
+      description: input.description === current.skill.description ? undefined : input.description,
+      body: input.body === current.body ? undefined : input.body,
+      rationale: input.rationale,
+    });
+    return { ok: true, message: `Proposed as amendment #${id}. Evaluate it to see whether it does better on this skill's history.` };
+  });
+}
+
+export async function generateAmendmentAction(slug: string, name: string): Promise<ActionResult> {
+  return run(slug, name, async (member, actor) => {
+    const { id } = await generateAmendment(member.app.db, member.app.catalogs, member.app.model, member.team, actor, name);
+    return { ok: true, message: `The model proposed amendment #${id} from the recent failures.` };
+  });
+}
+
+/** Starts an evaluation and answers at once: the evaluation page follows its progress. */
+export async function evaluateAmendmentAction(slug: string, name: string, amendmentId: number): Promise<ActionResult> {
+  return run(slug, name, async (member, actor) => {
+    const { evaluationId } = await startEvaluation(member.app, member.team, actor, amendmentId);
+    return { ok: true, message: `Evaluation #${evaluationId} started.`, href: `/t/${slug}/history/evaluations/${evaluationId}` };
+  });
+}
+
+export async function promoteAmendmentAction(slug: string, name: string, amendmentId: number, reason: string): Promise<ActionResult> {
+  return run(slug, name, async (member, actor) => {
+    const result = await promoteAmendment(member.app, member.team, actor, amendmentId, reason.trim() || undefined);
+    return { ok: true, message: `${result.override ? "Overridden and promoted" : "Promoted"}: the skill is now at v${result.version}.`, version: result.version };
   });
 }

@@ -18,7 +18,22 @@ import { SideBySide } from "@/components/skill/side-by-side";
 import { SkillEditor } from "@/components/skill/skill-editor";
 import { VerifyForm } from "@/components/skill/verify-form";
 import { VersionsTable } from "@/components/skill/versions-table";
-import { archiveAction, forkAction, promoteAction, restoreAction, rollbackAction, saveSkillAction, verifyAction } from "./actions";
+import { AmendmentsPanel } from "@/components/skill/amendments-panel";
+import { ObservationsPanel } from "@/components/skill/observations-panel";
+import type { ObservationFilter } from "@/lib/evolution/observations";
+import {
+  archiveAction,
+  evaluateAmendmentAction,
+  forkAction,
+  generateAmendmentAction,
+  promoteAction,
+  promoteAmendmentAction,
+  proposeAmendmentAction,
+  restoreAction,
+  rollbackAction,
+  saveSkillAction,
+  verifyAction,
+} from "./actions";
 
 export async function generateMetadata({ params }: { params: Promise<{ name: string }> }): Promise<Metadata> {
   return { title: (await params).name };
@@ -32,7 +47,8 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
   if (!isSkillName(name)) notFound();
   const query = await searchParams;
   const wanted = { from: Number(query.from) || undefined, to: Number(query.to) || undefined };
-  const detail = await skillDetail(member.app.db, member.app.catalogs, member.team, name, wanted).catch((error: unknown) => {
+  const observed = observationFilter(query);
+  const detail = await skillDetail(member.app.db, member.app.catalogs, member.team, name, wanted, observed).catch((error: unknown) => {
     if (isAppError(error) && error.status === 404) return null;
     throw error;
   });
@@ -155,6 +171,7 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
             currentText={content.frontmatter + content.body}
             descMax={member.team.descMax}
             save={saveSkillAction.bind(null, slug, name)}
+            propose={proposeAmendmentAction.bind(null, slug, name)}
           />
         </section>
       )}
@@ -175,7 +192,7 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
         )}
       </section>
 
-      <section className="grid gap-4 md:grid-cols-3">
+      <section className="grid gap-4 md:grid-cols-2">
         <div className="rounded-lg border border-slate-200 bg-white p-4" aria-label="Lint">
           <h2 className="mb-2 font-semibold">Description lint</h2>
           {detail.lint.length === 0 ? (
@@ -204,10 +221,26 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
             </ul>
           )}
         </div>
-        <div className="rounded-lg border border-slate-200 bg-white p-4" aria-label="Observations">
-          <h2 className="mb-2 font-semibold">Observations</h2>
-          <p className="text-sm text-slate-500">Runs of this skill will show here once agents record observations.</p>
-        </div>
+      </section>
+
+      <section className="rounded-lg border border-slate-200 bg-white p-4" aria-label="Amendments">
+        <h2 className="mb-2 font-semibold">Amendments</h2>
+        <AmendmentsPanel
+          slug={slug}
+          amendments={detail.amendments}
+          isLead={roleAtLeast(member.role, "lead")}
+          hasModel={member.app.model !== null}
+          actions={{
+            evaluate: evaluateAmendmentAction.bind(null, slug, name),
+            promote: promoteAmendmentAction.bind(null, slug, name),
+            generate: canEdit ? generateAmendmentAction.bind(null, slug, name) : null,
+          }}
+        />
+      </section>
+
+      <section className="rounded-lg border border-slate-200 bg-white p-4" aria-label="Observations">
+        <h2 className="mb-2 font-semibold">Observations</h2>
+        <ObservationsPanel rows={detail.observations} filter={observed} />
       </section>
     </div>
   );
@@ -239,4 +272,15 @@ function ArchivedSkill({ slug, archived, canRestore }: { slug: string; archived:
       {canRestore && <ActionButton label="Restore" tone="primary" confirm={`Restore "${name}" as it was before it was archived?`} action={restoreAction.bind(null, slug, name)} />}
     </div>
   );
+}
+
+function observationFilter(query: Record<string, string | string[] | undefined>): ObservationFilter {
+  const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) || undefined;
+  const outcome = one(query.outcome);
+  const version = Number(one(query.version));
+  return {
+    outcome: outcome === "success" || outcome === "failure" || outcome === "partial" ? outcome : undefined,
+    category: one(query.category)?.slice(0, 100),
+    version: Number.isInteger(version) && version > 0 ? version : undefined,
+  };
 }

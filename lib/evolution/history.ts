@@ -1,0 +1,70 @@
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { apiKeys, evaluations, skillEvents, users } from "@/db/schema";
+import type { TeamId } from "../teams/teams";
+
+/** The promotion history (§8.4, §10): the team's event log, newest first, with who did each thing. */
+
+export const HISTORY_KINDS = ["created", "edited", "amended", "evaluated", "promoted", "overridden", "rolled-back", "verified", "archived", "restored", "imported"] as const;
+
+export interface HistoryEvent {
+  id: number;
+  at: string;
+  skill: string;
+  kind: string;
+  version: number | null;
+  actor: string;
+  detail: Record<string, unknown>;
+}
+
+export async function teamHistory(db: Db, teamId: TeamId, filter: { skill?: string; kind?: string; limit?: number } = {}): Promise<HistoryEvent[]> {
+  const rows = await db
+    .select({ event: skillEvents, email: users.email, keyName: apiKeys.name })
+    .from(skillEvents)
+    .leftJoin(users, eq(users.id, skillEvents.actorUserId))
+    .leftJoin(apiKeys, eq(apiKeys.id, skillEvents.actorKeyId))
+    .where(
+      and(
+        eq(skillEvents.teamId, teamId),
+        filter.skill ? eq(skillEvents.skillName, filter.skill) : undefined,
+        filter.kind ? eq(skillEvents.kind, filter.kind) : undefined,
+      ),
+    )
+    .orderBy(desc(skillEvents.at), desc(skillEvents.id))
+    .limit(filter.limit ?? 200);
+  return rows.map(({ event, email, keyName }) => ({
+    id: event.id,
+    at: event.at.toISOString(),
+    skill: event.skillName,
+    kind: event.kind,
+    version: event.version,
+    actor: email ?? (keyName ? `key ${keyName}${event.sessionId ? ` · session ${event.sessionId}` : ""}` : "Skillgate"),
+    detail: event.detail,
+  }));
+}
+
+/** Promotions (overrides included) and rollbacks per week, oldest first, for the chart. */
+export async function promotionsByWeek(db: Db, teamId: TeamId): Promise<{ week: string; promoted: number; overridden: number; rolledBack: number }[]> {
+  const week = sql<string>`to_char(date_trunc('week', ${skillEvents.at} at time zone 'UTC'), 'YYYY-MM-DD')`;
+  const rows = await db
+    .select({
+      week,
+      promoted: sql<number>`count(*) filter (where ${skillEvents.kind} = 'promoted')`.mapWith(Number),
+      overridden: sql<number>`count(*) filter (where ${skillEvents.kind} = 'overridden')`.mapWith(Number),
+      rolledBack: sql<number>`count(*) filter (where ${skillEvents.kind} = 'rolled-back')`.mapWith(Number),
+    })
+    .from(skillEvents)
+    .where(and(eq(skillEvents.teamId, teamId), inArray(skillEvents.kind, ["promoted", "overridden", "rolled-back"])))
+    .groupBy(week)
+    .orderBy(week);
+  return rows;
+}
+
+export async function teamEvaluations(db: Db, teamId: TeamId, skill?: string) {
+  return db
+    .select()
+    .from(evaluations)
+    .where(and(eq(evaluations.teamId, teamId), skill ? eq(evaluations.skillName, skill) : undefined))
+    .orderBy(desc(evaluations.id))
+    .limit(100);
+}

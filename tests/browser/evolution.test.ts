@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser } from "../helpers/browser";
+import { BROWSER_LOGIN, LAB_KEY } from "./server";
+
+const baseUrl = inject("baseUrl");
+const api = async (path: string, body?: unknown) => {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { authorization: `Bearer ${LAB_KEY}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+};
+
+describe("evaluations in Chromium", () => {
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    await api("/api/v1/skills", { name: "rollout-guide", description: "Rolls a change out in stages. Use when shipping to users.", body: "# Rollout\n\n1. Ship it.\n", status: "active" });
+    await api("/api/v1/observations", {
+      observations: [
+        { skill: "rollout-guide", task: "better: roll out the new checkout", category: "release", outcome: "failure", errorType: "NoStages" },
+        { skill: "rollout-guide", task: "better: roll out search v2", category: "release", outcome: "partial" },
+        { skill: "rollout-guide", task: "same: roll out a copy change", category: "release", outcome: "success" },
+      ],
+    });
+    await api("/api/v1/skills/rollout-guide/amendments", { body: "# Rollout\n\n1. Ship to 5%.\n2. Watch errors for 30 minutes.\n3. Ship to everyone.\n", rationale: "two rollouts went to everyone at once" });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.on("dialog", (dialog) => void dialog.accept());
+    await page.goto(`${baseUrl}/t/lab/skills/rollout-guide`);
+    await page.waitForURL(/\/signin/);
+    await page.fill('input[name="email"]', BROWSER_LOGIN.email);
+    await page.fill('input[name="password"]', BROWSER_LOGIN.password);
+    await page.click('button[type="submit"]');
+    await page.waitForURL(`${baseUrl}/t/lab/skills/rollout-guide`);
+  });
+  afterAll(async () => browser?.close());
+
+  it("starts an evaluation from the skill page and follows its progress to the verdict", async () => {
+    expect(await page.locator('[data-testid="observations"] tbody tr').count()).toBe(3);
+    await page.locator('tr[data-amendment] button:has-text("Evaluate")').click();
+    await page.waitForURL(/\/t\/lab\/history\/evaluations\/\d+$/);
+    expect(await page.textContent('[data-testid="judged-note"]')).toContain("This is a judged comparison, not a re-execution");
+    // The judge answers in a second per case, two at a time: the page shows the run while it goes, across a reload.
+    expect(await page.textContent('[data-testid="progress"]')).toMatch(/^Judging case [0-2] of 3…/);
+    await page.reload();
+    expect(await page.textContent('[data-testid="progress"]')).toMatch(/^Judging case [0-2] of 3…/);
+    await page.locator('[data-stat="Verdict"]:has-text("improved")').waitFor({ timeout: 30_000 });
+    expect(await page.locator('[data-testid="progress"]').count()).toBe(0);
+  });
+
+  it("shows each case's scores exactly as stored", async () => {
+    const id = Number(page.url().split("/").pop());
+    const report = await api(`/api/v1/evaluations/${id}`);
+    expect(report).toMatchObject({ verdict: "improved", improved: 2, unchanged: 1, promotedVersion: 2, modelId: "openai-compatible:stub-judge" });
+    const rows = page.locator('[data-testid="cases"] tbody tr');
+    expect(await rows.count()).toBe(report.cases.length);
+    for (const [i, c] of report.cases.entries()) {
+      const cells = rows.nth(i).locator("td");
+      expect(await cells.nth(0).textContent()).toBe(c.task);
+      expect(await cells.nth(1).textContent()).toBe(c.outcome);
+      for (const [j, dimension] of ["correctness", "completeness", "adherence"].entries()) {
+        expect(await cells.nth(2 + j).textContent()).toBe(`${c.original[dimension]} → ${c.amended[dimension]}`);
+      }
+      expect(await cells.nth(6).textContent()).toBe(c.change);
+      expect(await cells.nth(7).textContent()).toBe(c.rationale);
+    }
+    expect(await page.textContent('[data-stat="Promoted"]')).toBe("v2");
+  });
+
+  it("links the promoted version to the evaluation that justified it, and the history shows why", async () => {
+    const id = page.url().split("/").pop();
+    await page.goto(`${baseUrl}/t/lab/skills/rollout-guide`);
+    expect(await page.textContent('[data-testid="annotation"]')).toBe("[skill rollout-guide | learned | v2]");
+    const evidence = page.locator('tr[data-version="2"] a');
+    expect(await evidence.textContent()).toBe(`(evaluation #${id})`);
+    await page.goto(`${baseUrl}/t/lab/history?skill=rollout-guide`);
+    const kinds = await page.locator('[data-testid="events"] li').evaluateAll((items) => items.map((item) => item.getAttribute("data-event")));
+    expect(kinds).toEqual(["promoted", "evaluated", "amended", "created"]);
+    await page.selectOption('select[name="kind"]', "promoted");
+    await page.click('button:has-text("Filter")');
+    await page.waitForURL(/kind=promoted/);
+    expect(await page.locator('[data-testid="events"] li').count()).toBe(1);
+    expect(await page.locator('[data-testid="promotions-chart"] .recharts-bar-rectangle').count()).toBeGreaterThan(0);
+  });
+});
