@@ -47,8 +47,8 @@ function benchRender(): void {
     description: `Does task number ${i} with care and a long explanation of when it applies. Use when task ${i} comes up.`,
   }));
   const settings = { cap: 8000, descMax: 60, loadHint: "skill_view" };
-  const render = timeIt(() => renderListing(skills, [], settings), 30);
-  const join = timeIt(() => skills.map((s) => `- ${s.name}: ${s.description}`).join("\n"), 30);
+  const render = timeIt(() => renderListing(skills, [], settings), 100);
+  const join = timeIt(() => skills.map((s) => `- ${s.name}: ${s.description}`).join("\n"), 100);
   rows.push({ name: "listing render, 10,000 skills", value: render, unit: "ms", baseline: "plain join of the same lines", baselineValue: join, ratio: render / join, aim: "≤ 3×" });
 }
 
@@ -143,7 +143,58 @@ async function timeAsync(fn: () => Promise<unknown>, runs: number): Promise<numb
   return median(times);
 }
 
+/** An evaluation of 10 cases against a mock judge that answers in 200 ms: calls, prompt size, and time beyond the judge's own. */
+async function benchEvaluation(): Promise<void> {
+  const { MockLanguageModelV3 } = await import("ai/test");
+  const { createApp } = await import("../lib/app/app");
+  const { createLearned } = await import("../lib/learned/write");
+  const { proposeAmendment } = await import("../lib/evolution/amendments");
+  const { evaluateAmendment } = await import("../lib/evolution/evaluate");
+  const { SYSTEM } = await import("../lib/learned/actor");
+  const { observations } = await import("../db/schema");
+  const LATENCY = 200;
+  let promptChars = 0;
+  const model = new MockLanguageModelV3({
+    modelId: "bench-judge",
+    doGenerate: async (options) => {
+      promptChars += JSON.stringify(options.prompt).length;
+      await new Promise((resolve) => setTimeout(resolve, LATENCY));
+      const scores = { correctness: 0.5, completeness: 0.5, adherence: 0.5 };
+      return {
+        content: [{ type: "text" as const, text: JSON.stringify({ original: scores, amended: { ...scores, correctness: 0.7 }, rationale: "bench" }) }],
+        finishReason: { unified: "stop" as const, raw: "stop" },
+        usage: { inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 0, text: 0, reasoning: 0 } },
+        warnings: [],
+      };
+    },
+  });
+  const database = await openDatabase({ dataDir: "memory://" });
+  await database.migrate();
+  const app = createApp({ database, builtinSkillsDir: "skills", model: { model, id: "mock:bench-judge" }, judgeConcurrency: 4 });
+  try {
+    const team = await ensureTeam(app.db, "bench");
+    await createLearned(app, team.id, SYSTEM, { name: "bench-skill", description: "Bench. Use when measuring.", body: "# Bench\n\n" + "1. A step of the procedure.\n".repeat(40), status: "active" });
+    await app.db.insert(observations).values(
+      Array.from({ length: 30 }, (_, i) => ({ teamId: team.id, skillName: "bench-skill", version: 1, task: `Task ${i}: do the thing the way the team does it`, category: "bench", outcome: i % 2 === 0 ? ("failure" as const) : ("success" as const) })),
+    );
+    const fresh = await ensureTeam(app.db, "bench");
+    const { id } = await proposeAmendment(app.db, app.catalogs, fresh, SYSTEM, "bench-skill", { body: "# Bench\n\n1. A clearer step.\n", rationale: "bench" });
+    const calls = model.doGenerateCalls.length;
+    const start = process.hrtime.bigint();
+    const report = await evaluateAmendment(app, await ensureTeam(app.db, "bench"), SYSTEM, id);
+    const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
+    const judged = model.doGenerateCalls.length - calls;
+    rows.push({ name: `evaluation of ${report.cases.length} cases: judge calls`, value: judged, unit: "calls", baseline: "cases", baselineValue: report.cases.length, ratio: judged / report.cases.length, aim: "1 per case" });
+    rows.push({ name: "evaluation of 10 cases: prompt characters", value: promptChars, unit: "chars", baseline: "per call", baselineValue: promptChars / judged, ratio: 1, aim: "—" });
+    rows.push({ name: "evaluation of 10 cases, judge answering in 200 ms", value: elapsed, unit: "ms", baseline: "10 × 200 ms one after another", baselineValue: 10 * LATENCY, ratio: elapsed / (10 * LATENCY), aim: "< 1× (bounded concurrency 4)" });
+    rows.push({ name: "evaluation overhead beyond the judge's latency", value: elapsed - Math.ceil(10 / 4) * LATENCY, unit: "ms", baseline: "3 rounds × 200 ms at concurrency 4", baselineValue: Math.ceil(10 / 4) * LATENCY, ratio: elapsed / (Math.ceil(10 / 4) * LATENCY), aim: "—" });
+  } finally {
+    await app.close();
+  }
+}
+
 benchRender();
+await benchEvaluation();
 await benchLedgerList();
 await benchHttp();
 console.table(rows.map((r) => ({ measure: r.name, value: `${r.value.toFixed(2)} ${r.unit}`, baseline: `${r.baseline}: ${r.baselineValue.toFixed(2)}`, ratio: `${r.ratio.toFixed(2)}×`, aim: r.aim })));

@@ -119,9 +119,14 @@ function charsOf(text: string): number {
   return HAS_SURROGATE.test(text) ? codePointLength(text) : text.length;
 }
 
+// Below U+D800, UTF-16 order is code point order, and the engine's own comparison is the fast one.
+const ABOVE_BMP_ORDER = /[\uD800-\uFFFF]/;
+const nativeOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 function sortByName(list: ListingSkill[]): ListingSkill[] {
+  const compare = list.some((skill) => ABOVE_BMP_ORDER.test(skill.name)) ? compareCodePoints : nativeOrder;
   for (let i = 1; i < list.length; i++) {
-    if (compareCodePoints(list[i - 1]!.name, list[i]!.name) > 0) return list.sort((a, b) => compareCodePoints(a.name, b.name));
+    if (compare(list[i - 1]!.name, list[i]!.name) > 0) return list.sort((a, b) => compare(a.name, b.name));
   }
   return list;
 }

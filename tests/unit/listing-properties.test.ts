@@ -106,3 +106,11 @@ describe("listing render: properties", () => {
     expect(text.split("\n")[2]).toBe(`- e: ${"😀".repeat(60)}…`);
   });
 });
+
+describe("listing order", () => {
+  it("sorts names by code point (UTF-8 byte order), not by UTF-16 unit", () => {
+    const skills: ListingSkill[] = ["b", "a😀", "a\uFFFF", "a"].map((name) => ({ name, scope: "builtin", description: "d" }));
+    const { text } = renderListing(skills, [], { cap: 8000, descMax: 60, loadHint: "skill_view" });
+    expect(text.split("\n").slice(2).map((line) => line.split(":")[0])).toEqual(["- a", "- a\uFFFF", "- a😀", "- b"]);
+  });
+});
