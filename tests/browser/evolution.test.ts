@@ -87,4 +87,20 @@ describe("evaluations in Chromium", () => {
     expect(await page.locator('[data-testid="events"] li').count()).toBe(1);
     expect(await page.locator('[data-testid="promotions-chart"] .recharts-bar-rectangle').count()).toBeGreaterThan(0);
   });
+
+  it("lets a person propose an edit as an amendment instead of saving it", async () => {
+    await page.goto(`${baseUrl}/t/lab/skills/rollout-guide`);
+    await page.click(".cm-content");
+    await page.keyboard.press("Control+End");
+    await page.keyboard.insertText("4. Tell support before the 100% step.\n");
+    await page.fill('input[name="reason"]', "support was surprised twice");
+    await page.click("text=Review changes");
+    await page.click("text=Propose as amendment");
+    await page.waitForSelector("text=/^Proposed as amendment #\\d+\\./");
+    const listed = await api("/api/v1/skills/rollout-guide/amendments");
+    expect(listed.amendments[0]).toMatchObject({ origin: "person", baseVersion: 2, rationale: "support was surprised twice", status: "pending" });
+    expect(listed.amendments[0].body.endsWith("4. Tell support before the 100% step.\n")).toBe(true);
+    expect(await page.textContent('[data-testid="annotation"]')).toBe("[skill rollout-guide | learned | v2]");
+    await page.locator(`tr[data-amendment="${listed.amendments[0].id}"]`).waitFor();
+  });
 });
