@@ -3,3 +3,4 @@ export * from "./skills";
 export * from "./events";
 export * from "./ledger";
 export * from "./evolution";
+export * from "./activation";

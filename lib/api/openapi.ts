@@ -12,6 +12,8 @@ import {
   promoteAmendmentSchema,
 } from "./schemas";
 import { observationSchema } from "../evolution/observations";
+import { promptSetSchema } from "../activation/prompt-sets";
+import { runRequestSchema } from "../activation/runs";
 
 /**
  * The OpenAPI document of every route (GET /api/v1/openapi.json). A test checks that each route
@@ -267,6 +269,43 @@ export const OPERATIONS: Operation[] = [
     summary: "An evaluation: progress while it runs, then the verdict and every case's per-dimension scores",
     scope: "read",
     responses: { "200": "the evaluation report" },
+  },
+  {
+    method: "post",
+    path: "/api/v1/evals/runs",
+    summary: "An activation run: lexical (BM25 over the listing), model (the listing as system prompt, one skill_view tool) or import (an external harness's results)",
+    scope: "write",
+    body: runRequestSchema,
+    responses: { "201": '{"id", "status", "metrics", "results": [{"id", "trial", "loaded"}]} (metrics once finished)', "503": "NoModel" },
+  },
+  { method: "get", path: "/api/v1/evals/runs", summary: "The team's activation runs, newest first", scope: "read", responses: { "200": '{"runs": [...]}' } },
+  {
+    method: "get",
+    path: "/api/v1/evals/runs/{id}",
+    summary: "A run: status (queued, running, finished, failed, cancelled), progress, results, and metrics once finished",
+    scope: "read",
+    responses: { "200": "the run" },
+  },
+  { method: "post", path: "/api/v1/evals/runs/{id}/cancel", summary: "Cancel a running run", scope: "write", responses: { "200": '{"id", "status": "cancelled"}', "409": "RunNotRunning" } },
+  {
+    method: "get",
+    path: "/api/v1/evals/compare",
+    summary: "Two runs side by side, case by case",
+    scope: "read",
+    query: { a: "run id", b: "run id" },
+    responses: { "200": '{"a", "b", "cases": [...]}' },
+  },
+  { method: "get", path: "/api/v1/evals/prompt-sets", summary: "The team's prompt sets", scope: "read", responses: { "200": '{"promptSets": [...]}' } },
+  { method: "post", path: "/api/v1/evals/prompt-sets", summary: "Create or replace a prompt set (the JSON import form)", scope: "write", body: promptSetSchema, responses: { "201": '{"name", "cases"}' } },
+  { method: "get", path: "/api/v1/evals/prompt-sets/{name}", summary: "One prompt set, in its JSON export form", scope: "read", responses: { "200": '{"name", "cases"}' } },
+  { method: "put", path: "/api/v1/evals/prompt-sets/{name}", summary: "Replace a prompt set's cases", scope: "write", body: promptSetSchema, responses: { "200": '{"name", "cases"}' } },
+  { method: "delete", path: "/api/v1/evals/prompt-sets/{name}", summary: "Delete a prompt set (runs keep their own copy)", scope: "write", responses: { "200": '{"name", "deleted": true}' } },
+  {
+    method: "get",
+    path: "/api/v1/usage",
+    summary: "Real usage from views: per skill views in 7 and 30 days, sessions, last viewed; never-loaded skills; co-loaded pairs",
+    scope: "read",
+    responses: { "200": '{"skills": [...], "neverLoaded": [...], "coLoaded": [{"a", "b", "sessions", "share"}]}' },
   },
   {
     method: "get",

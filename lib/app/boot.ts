@@ -5,6 +5,7 @@ import { seedDemo } from "../demo/seed";
 import { createApp, type App } from "./app";
 import { modelFromConfig } from "../evolution/model";
 import { failInterruptedEvaluations } from "../evolution/evaluate";
+import { failInterruptedRuns } from "../activation/runs";
 
 /**
  * The process-wide app. It lives on `globalThis` because Next bundles route handlers, pages and
@@ -44,6 +45,7 @@ async function boot(): Promise<App> {
       judgeConcurrency: config.judgeConcurrency,
     });
     await failInterruptedEvaluations(app.db);
+    await failInterruptedRuns(app.db);
     await applyInitConfig(app.db, config.init);
     if (config.demo) await seedDemo(app);
     closeOnSignals(app);

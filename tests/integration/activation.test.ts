@@ -1,0 +1,251 @@
+import { MockLanguageModelV3 } from "ai/test";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { skillViews } from "@/db/schema";
+import { errorOf, startTestApp, type TestApp } from "../helpers/app";
+import { testDbKinds } from "../helpers/db";
+import { mockAnswer } from "../helpers/judge";
+
+const PROMPTS = {
+  name: "core",
+  cases: [
+    { id: "D1", prompt: "Find the root cause of this failing test and bug before fixing symptoms", expected: ["systematic-debugging"] },
+    { id: "D2", prompt: "Write a failing test first before the code, red green refactor", expected: ["test-driven-development"] },
+    { id: "P1", prompt: "Something broke after the deploy and I do not know why", expected: ["systematic-debugging"] },
+    { id: "G1", prompt: "zxqv blorp quux frobnicate", expectNone: true },
+    { id: "G2", prompt: "What is the capital of France?", expectNone: true },
+  ],
+};
+
+/** A model that loads systematic-debugging for prompts about breakage, test-driven-development for tests, nothing otherwise. */
+function activationModel(delayMs = 0) {
+  return new MockLanguageModelV3({
+    modelId: "activation-mock",
+    doGenerate: async (options) => {
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      const last = options.prompt[options.prompt.length - 1]!;
+      if (last.role === "tool") return mockAnswer("Loaded; following it.");
+      const text = JSON.stringify(options.prompt.filter((message) => message.role === "user"));
+      const name = /broke|root cause/.test(text) ? "systematic-debugging" : /test first/.test(text) ? "test-driven-development" : null;
+      if (!name) return mockAnswer("No skill applies.");
+      return {
+        ...mockAnswer(""),
+        content: [{ type: "tool-call" as const, toolCallId: `call-${name}`, toolName: "skill_view", input: JSON.stringify({ name }) }],
+        finishReason: { unified: "tool-calls" as const, raw: "tool_calls" },
+      };
+    },
+  });
+}
+
+describe.each(testDbKinds)("activation on %s", (kind) => {
+  let t: TestApp;
+  let model: MockLanguageModelV3;
+  beforeAll(async () => {
+    model = activationModel();
+    t = await startTestApp(kind, { model: { model, id: "mock:activation" } });
+  });
+  afterAll(async () => t?.close());
+
+  const runOf = async (body: unknown) => {
+    const res = await t.call("POST", "/api/v1/evals/runs", { json: body });
+    expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(201);
+    return res.json();
+  };
+  const finished = async (id: number) => {
+    for (let i = 0; i < 200; i++) {
+      const run = await (await t.call("GET", `/api/v1/evals/runs/${id}`)).json();
+      if (run.status !== "running") return run;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error("run never finished");
+  };
+
+  it("keeps prompt sets: create, read, replace, list, delete, in the JSON form", async () => {
+    const created = await t.call("POST", "/api/v1/evals/prompt-sets", { json: PROMPTS });
+    expect(created.status).toBe(201);
+    const read = await (await t.call("GET", "/api/v1/evals/prompt-sets/core")).json();
+    expect(read.cases[3]).toEqual({ id: "G1", prompt: "zxqv blorp quux frobnicate", expected: [], expectNone: true });
+    const replaced = await t.call("PUT", "/api/v1/evals/prompt-sets/scratch", { json: { cases: [{ id: "D1", prompt: "x", expected: ["writing-plans"] }] } });
+    expect(replaced.status).toBe(200);
+    expect((await (await t.call("GET", "/api/v1/evals/prompt-sets")).json()).promptSets.map((s: { name: string }) => s.name)).toEqual(["core", "scratch"]);
+    expect(await (await t.call("DELETE", "/api/v1/evals/prompt-sets/scratch")).json()).toEqual({ name: "scratch", deleted: true });
+    expect(await errorOf(await t.call("GET", "/api/v1/evals/prompt-sets/scratch"))).toEqual({ code: "PromptSetNotFound", message: "Error [PromptSetNotFound]: No prompt set named 'scratch' in this team." });
+  });
+
+  it("refuses malformed prompt sets with the field and the rule", async () => {
+    const bad: [unknown, string][] = [
+      [{ name: "x", cases: [{ id: "X1", prompt: "p", expected: ["a"] }] }, 'field "cases.0.id": must start with D (keywords), P (paraphrase) or G (should trigger nothing), e.g. D1'],
+      [{ name: "x", cases: [{ id: "G1", prompt: "p", expected: ["a"], expectNone: true }] }, 'field "cases.0.expected": expects nothing, so expected must be empty'],
+      [{ name: "x", cases: [{ id: "D1", prompt: "p" }] }, 'field "cases.0.expected": names no expected skill: give expected, or expectNone: true'],
+      [{ name: "x", cases: [{ id: "D1", prompt: "p", expected: ["a"] }, { id: "D1", prompt: "q", expected: ["a"] }] }, 'case id "D1" appears twice; ids must be unique'],
+      [{ name: "Bad Name", cases: [{ id: "D1", prompt: "p", expected: ["a"] }] }, 'field "name": must be 1–80 lowercase letters, digits and hyphens'],
+      [{ name: "x", cases: [] }, 'field "cases": needs at least one case'],
+    ];
+    for (const [body, message] of bad) {
+      const res = await t.call("POST", "/api/v1/evals/prompt-sets", { json: body });
+      expect(res.status, message).toBe(400);
+      expect((await errorOf(res)).message).toBe(message);
+    }
+  });
+
+  it("runs the lexical activator on the listing: keywords load the skill, gibberish loads nothing", async () => {
+    const run = await runOf({ promptSet: { name: "core" }, activator: "lexical", trials: 2 });
+    expect(run.status).toBe("finished");
+    const loaded = Object.fromEntries(run.results.filter((r: { trial: number }) => r.trial === 1).map((r: { id: string; loaded: string[] }) => [r.id, r.loaded]));
+    expect(loaded.D1).toContain("systematic-debugging");
+    expect(loaded.D2).toContain("test-driven-development");
+    expect(loaded.G1).toEqual([]);
+    expect(run.results).toHaveLength(10);
+    expect(run.listingText).toBe(await (await t.call("GET", "/api/v1/listing")).text());
+    expect(run.metrics.byClass.D).toBe(1);
+    expect(run.metrics.falseTriggerRate).toBe(0);
+  });
+
+  it("runs a model with the listing as system prompt and skill_view as its one tool, in the background", async () => {
+    const viewsBefore = await t.app.db.$count(skillViews);
+    const started = await runOf({ promptSet: PROMPTS, activator: "model" });
+    expect(["running", "finished"]).toContain(started.status);
+    const run = await finished(started.id);
+    expect(run.status).toBe("finished");
+    expect(run.modelId).toBe("mock:activation");
+    expect(run.results.map((r: { id: string; loaded: string[] }) => [r.id, r.loaded])).toEqual([
+      ["D1", ["systematic-debugging"]],
+      ["D2", ["test-driven-development"]],
+      ["G1", []],
+      ["G2", []],
+      ["P1", ["systematic-debugging"]],
+    ]);
+    expect(run.metrics).toEqual({
+      activationRate: 1,
+      byClass: { D: 1, P: 1, G: 1 },
+      falseTriggerRate: 0,
+      perSkill: { "systematic-debugging": { expected: 2, loaded: 2, recall: 1 }, "test-driven-development": { expected: 1, loaded: 1, recall: 1 } },
+      wrongSelections: 0,
+    });
+    const call = model.doGenerateCalls.find((c) => JSON.stringify(c.prompt).includes("root cause"))!;
+    expect(call.prompt[0]).toEqual({ role: "system", content: run.listingText });
+    expect(call.tools?.map((tool) => tool.name)).toEqual(["skill_view"]);
+    await t.app.views.flush();
+    expect(await t.app.db.$count(skillViews)).toBe(viewsBefore);
+  });
+
+  it("imports an external harness's results, trials in order, and checks every case is there", async () => {
+    const run = await runOf({
+      promptSet: PROMPTS,
+      activator: "import",
+      results: [
+        { id: "D1", loaded: ["systematic-debugging"] },
+        { id: "D1", loaded: [] },
+        { id: "D2", loaded: ["test-driven-development", "writing-plans"] },
+        { id: "P1", loaded: [] },
+        { id: "G1", loaded: ["writing-plans"] },
+        { id: "G2", loaded: [] },
+      ],
+    });
+    expect(run.trials).toBe(2);
+    expect(run.results.filter((r: { id: string }) => r.id === "D1").map((r: { trial: number; passed: boolean }) => [r.trial, r.passed])).toEqual([[1, true], [2, false]]);
+    expect(run.metrics).toEqual({
+      activationRate: 2 / 4,
+      byClass: { D: 2 / 3, P: 0, G: 1 / 2 },
+      falseTriggerRate: 1 / 2,
+      perSkill: { "systematic-debugging": { expected: 3, loaded: 1, recall: 1 / 3 }, "test-driven-development": { expected: 1, loaded: 1, recall: 1 } },
+      wrongSelections: 2,
+    });
+  });
+
+  it("refuses bad runs with a 4xx", async () => {
+    const bad: [unknown, number, string][] = [
+      [{ promptSet: { name: "core" }, activator: "psychic" }, 400, 'field "activator": activator must be "model", "lexical" or "import"'],
+      [{ promptSet: { name: "core" }, activator: "lexical", trials: 0 }, 400, 'field "trials": trials must be at least 1'],
+      [{ promptSet: PROMPTS, activator: "import", results: [{ id: "Z9", loaded: [] }] }, 400, 'results.0: "Z9" is not a case of this prompt set'],
+      [{ promptSet: PROMPTS, activator: "import", results: [{ id: "D1", loaded: [] }] }, 400, 'no result for case "D2"; send one per case (and trial)'],
+      [{ promptSet: PROMPTS, activator: "import" }, 400, 'an "import" run needs results: [{"id", "loaded"}]'],
+      [{ promptSet: { name: "nope" }, activator: "lexical" }, 404, "Error [PromptSetNotFound]: No prompt set named 'nope' in this team."],
+    ];
+    for (const [body, status, message] of bad) {
+      const res = await t.call("POST", "/api/v1/evals/runs", { json: body });
+      expect(res.status, message).toBe(status);
+      expect((await errorOf(res)).message).toBe(message);
+    }
+  });
+
+  it("compares two runs case by case", async () => {
+    const runs = (await (await t.call("GET", "/api/v1/evals/runs")).json()).runs;
+    const [importRun, modelRun] = runs;
+    const comparison = await (await t.call("GET", `/api/v1/evals/compare?a=${importRun.id}&b=${modelRun.id}`)).json();
+    const byId = Object.fromEntries(comparison.cases.map((c: { id: string }) => [c.id, c]));
+    expect(byId.P1).toMatchObject({ class: "P", change: "better", a: { passed: 0, runs: 1, loaded: [] }, b: { passed: 1, runs: 1, loaded: ["systematic-debugging"] } });
+    expect(byId.G1).toMatchObject({ change: "better", a: { passed: 0, loaded: ["writing-plans"] }, b: { passed: 1, loaded: [] } });
+    expect(byId.D1).toMatchObject({ change: "better", a: { passed: 1, runs: 2 }, b: { passed: 1, runs: 1 } });
+    expect(byId.G2.change).toBe("same");
+  });
+
+  it("counts real usage from views: per skill, never loaded, and co-loaded pairs", async () => {
+    const now = Date.now();
+    const view = (skillName: string, sessionId: string, daysAgo: number) => ({ teamId: t.alpha.team.id, skillName, source: "builtin", version: 1, keyId: null, sessionId, viewedAt: new Date(now - daysAgo * 86_400_000) });
+    await t.app.db.insert(skillViews).values([
+      view("systematic-debugging", "s1", 1),
+      view("test-driven-development", "s1", 1),
+      view("systematic-debugging", "s2", 3),
+      view("test-driven-development", "s2", 3),
+      view("systematic-debugging", "s3", 10),
+      view("test-driven-development", "s3", 10),
+      view("systematic-debugging", "s3", 10),
+      view("writing-plans", "s4", 40),
+    ]);
+    const usage = await (await t.call("GET", "/api/v1/usage")).json();
+    expect(usage.skills).toEqual([
+      { name: "systematic-debugging", views7d: 2, views30d: 4, lastViewedAt: expect.any(String), sessions: 3 },
+      { name: "test-driven-development", views7d: 2, views30d: 3, lastViewedAt: expect.any(String), sessions: 3 },
+      { name: "writing-plans", views7d: 0, views30d: 0, lastViewedAt: expect.any(String), sessions: 0 },
+    ]);
+    expect(usage.neverLoaded).toEqual(["experiment-driven-development", "finishing-a-branch", "scientific-method", "verification-before-completion"]);
+    expect(usage.coLoaded).toEqual([{ a: "systematic-debugging", b: "test-driven-development", sessions: 3, share: 1 }]);
+    const beta = await (await t.call("GET", "/api/v1/usage", { key: t.beta.key })).json();
+    expect(beta.skills).toEqual([]);
+    expect(beta.coLoaded).toEqual([]);
+  });
+
+  it("keeps runs and prompt sets inside their team", async () => {
+    const runs = (await (await t.call("GET", "/api/v1/evals/runs")).json()).runs;
+    const beta = { key: t.beta.key };
+    expect(await errorOf(await t.call("GET", `/api/v1/evals/runs/${runs[0].id}`, beta))).toEqual({ code: "RunNotFound", message: `Error [RunNotFound]: No activation run #${runs[0].id} in this team.` });
+    expect((await t.call("POST", `/api/v1/evals/runs/${runs[0].id}/cancel`, beta)).status).toBe(404);
+    expect((await t.call("GET", "/api/v1/evals/prompt-sets/core", beta)).status).toBe(404);
+    expect((await (await t.call("GET", "/api/v1/evals/runs", beta)).json()).runs).toEqual([]);
+  });
+});
+
+describe("cancelling a model run", () => {
+  it("stops it, keeps what it measured, and refuses to cancel twice", async () => {
+    const slow = activationModel(150);
+    const t = await startTestApp("pglite", { model: { model: slow, id: "mock:slow" }, judgeConcurrency: 1 });
+    try {
+      const started = await (await t.call("POST", "/api/v1/evals/runs", { json: { promptSet: PROMPTS, activator: "model", trials: 4 } })).json();
+      expect(started.status).toBe("running");
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(await (await t.call("POST", `/api/v1/evals/runs/${started.id}/cancel`)).json()).toEqual({ id: started.id, status: "cancelled" });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const run = await (await t.call("GET", `/api/v1/evals/runs/${started.id}`)).json();
+      expect(run.status).toBe("cancelled");
+      expect(run.metrics).toBeUndefined();
+      expect(run.results.length).toBeGreaterThan(0);
+      expect(run.results.length).toBeLessThan(20);
+      expect(await errorOf(await t.call("POST", `/api/v1/evals/runs/${started.id}/cancel`))).toEqual({
+        code: "RunNotRunning",
+        message: `Error [RunNotRunning]: run #${started.id} is cancelled; only a running run can be cancelled`,
+      });
+      const none = await startTestApp("pglite");
+      try {
+        expect(await errorOf(await none.call("POST", "/api/v1/evals/runs", { json: { promptSet: PROMPTS, activator: "model" } }))).toEqual({
+          code: "NoModel",
+          message: "Error [NoModel]: set SKILLGATE_MODEL to evaluate amendments",
+        });
+      } finally {
+        await none.close();
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
