@@ -6,6 +6,7 @@ import { usePathname } from "next/navigation";
 const SECTIONS = [
   { href: "", label: "Overview" },
   { href: "/listing", label: "Listing budget" },
+  { href: "/activation", label: "Activation" },
   { href: "/ledger", label: "Ledger" },
   { href: "/history", label: "History" },
   { href: "/settings", label: "Settings" },

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useMemo, useState } from "react";
 import type { SkillHealthRow } from "@/lib/overview/overview";
 
-type SortKey = "name" | "source" | "version" | "status" | "lint" | "views7d" | "views30d" | "lastViewedAt" | "successRate";
+type SortKey = "name" | "source" | "version" | "status" | "lint" | "views7d" | "views30d" | "lastViewedAt" | "successRate" | "recall";
 
 const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
   { key: "name", label: "Skill" },
@@ -16,12 +16,14 @@ const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
   { key: "views30d", label: "Views 30d", numeric: true },
   { key: "lastViewedAt", label: "Last viewed" },
   { key: "successRate", label: "Success", numeric: true },
+  { key: "recall", label: "Recall", numeric: true },
 ];
 
 function sortValue(row: SkillHealthRow, key: SortKey): string | number {
   if (key === "lint") return row.lint.length;
   if (key === "lastViewedAt") return row.lastViewedAt ?? "";
   if (key === "successRate") return row.successRate ?? -1;
+  if (key === "recall") return row.recall ?? -1;
   if (key === "source") return sourceLabel(row);
   return row[key];
 }
@@ -102,7 +104,10 @@ export function SkillHealthTable({ team, rows }: { team: string; rows: SkillHeal
                 <span className="font-mono text-xs">{sourceLabel(row)}</span>
                 {row.provenance && <div className="text-xs text-slate-500">{row.provenance}</div>}
               </td>
-              <td className="px-3 py-2 text-right tabular-nums">v{row.version}</td>
+              <td className="px-3 py-2 text-right tabular-nums">
+                v{row.version}
+                {row.tier && row.tier !== "unverified" && <div className="text-xs text-teal-700">{row.tier}</div>}
+              </td>
               <td className="px-3 py-2">
                 <StatusBadge status={row.status} />
               </td>
@@ -116,6 +121,9 @@ export function SkillHealthTable({ team, rows }: { team: string; rows: SkillHeal
               </td>
               <td className="px-3 py-2 text-right tabular-nums" title={`${row.runs} recorded run(s)`}>
                 {row.successRate === null ? "—" : `${Math.round(row.successRate * 100)}%`}
+              </td>
+              <td className="px-3 py-2 text-right tabular-nums" title="recall in the latest activation run">
+                {row.recall === null ? "—" : `${Math.round(row.recall * 100)}%`}
               </td>
             </tr>
           ))}

@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { asc, eq } from "drizzle-orm";
-import { evaluations, listingSnapshots, observations, skillEvents, skillViews } from "@/db/schema";
+import { evalRuns, evaluations, listingSnapshots, observations, skillEvents, skillViews } from "@/db/schema";
+import { savePromptSet } from "../activation/prompt-sets";
+import { startRun } from "../activation/runs";
 import { evaluateAmendment } from "../evolution/evaluate";
 import type { JudgeAnswer } from "../evolution/judge";
 import { findLiveLearned } from "../learned/store";
@@ -46,6 +48,7 @@ export async function seedDemo(app: App, demoDir = path.resolve("demo")): Promis
   await seedLedgers(app, team.id);
   await seedObservations(app, team.id);
   await seedHistory(app, team.id);
+  await seedActivation(app, team.id, tree);
   return true;
 }
 
@@ -281,4 +284,46 @@ async function seedViews(app: App, teamId: TeamId): Promise<void> {
     }
   }
   await app.db.insert(skillViews).values(views);
+}
+
+const ROUTING = {
+  name: "core-routing",
+  cases: [
+    { id: "D1", prompt: "Find the root cause of the failing payment test before fixing it", expected: ["systematic-debugging"] },
+    { id: "D2", prompt: "Review this database migration for locks and data loss", expected: ["db-migration-review"] },
+    { id: "D3", prompt: "Write the changelog entries for this release", expected: ["changelog-writer"] },
+    { id: "D4", prompt: "Walk the release candidate through a staged rollout", expected: ["release-checklist"] },
+    { id: "P1", prompt: "The checkout page started throwing errors after lunch and nobody knows why", expected: ["systematic-debugging"] },
+    { id: "P2", prompt: "We ship 3.0 to customers tomorrow; what has to happen first?", expected: ["release-checklist"] },
+    { id: "P3", prompt: "Tell our users what changed in this version", expected: ["changelog-writer"] },
+    { id: "G1", prompt: "What is the capital of France?", expectNone: true },
+    { id: "G2", prompt: "Translate 'good morning' into Spanish", expectNone: true },
+  ],
+};
+
+/**
+ * Two lexical runs a week apart around a description change: the changelog skill's description
+ * is rewritten between them, and the second run shows whether it helped.
+ */
+async function seedActivation(app: App, teamId: TeamId, tree: SyncFile[]): Promise<void> {
+  await savePromptSet(app.db, teamId, ROUTING);
+  const team = () => ensureTeam(app.db, DEMO_TEAM);
+  const before = await startRun(app, await team(), { promptSet: { name: ROUTING.name }, activator: "lexical" });
+  await before.done;
+  const rewritten = tree.map((file) =>
+    file.path === "changelog-writer/SKILL.md"
+      ? {
+          ...file,
+          content: Buffer.from(
+            "---\nname: changelog-writer\ndescription: Writes release notes telling users what changed; use when a version ships. Groups entries as Added, Changed, Fixed.\n---\n# Changelog writer\n\nGroup entries under Added, Changed, Fixed, Removed. One line each, imperative mood, with the PR number.\n",
+          ),
+        }
+      : file,
+  );
+  await syncWorkspace(app.db, app.catalogs, teamId, rewritten);
+  const after = await startRun(app, await team(), { promptSet: { name: ROUTING.name }, activator: "lexical" });
+  await after.done;
+  const now = Date.now();
+  await app.db.update(evalRuns).set({ createdAt: new Date(now - 6 * DAY), finishedAt: new Date(now - 6 * DAY) }).where(eq(evalRuns.id, before.runId));
+  await app.db.update(evalRuns).set({ createdAt: new Date(now - DAY), finishedAt: new Date(now - DAY) }).where(eq(evalRuns.id, after.runId));
 }

@@ -1,8 +1,11 @@
+import { and, desc, eq, ne } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { evalRuns, learnedSkills, learnedSkillVersions } from "@/db/schema";
+import type { ActivationMetrics } from "../activation/metrics";
 import { lintDescription } from "../lint/lint";
 import { collisionLabel, type Catalog } from "../skills/catalog";
 import type { CatalogCache } from "../skills/catalog-cache";
-import type { Team } from "../teams/teams";
+import type { Team, TeamId } from "../teams/teams";
 import { usageBySkill, weeklyViewTrend } from "../usage/stats";
 import { successRates } from "../evolution/observations";
 
@@ -26,6 +29,10 @@ export interface SkillHealthRow {
   /** Recorded runs and the share that succeeded (null with none). */
   runs: number;
   successRate: number | null;
+  /** The verification tier of a learned skill's current version. */
+  tier: string | null;
+  /** Recall in the latest finished activation run, where it was expected at all. */
+  recall: number | null;
 }
 
 export interface TeamOverview {
@@ -38,6 +45,9 @@ export interface TeamOverview {
     neverLoaded: number;
     viewsThisWeek: number;
     viewsLastWeek: number;
+    /** Activation rate of the latest finished run and of the one before it. */
+    activation: number | null;
+    activationBefore: number | null;
     listingChars: number;
     listingCap: number;
     truncated: boolean;
@@ -46,16 +56,26 @@ export interface TeamOverview {
 }
 
 export async function teamOverview(db: Db, catalogs: CatalogCache, team: Team, now = new Date()): Promise<TeamOverview> {
-  const [catalog, usage, trend, listing, outcomes] = await Promise.all([
+  const [catalog, usage, trend, listing, outcomes, tiers, runs] = await Promise.all([
     catalogs.catalog(team),
     usageBySkill(db, team.id, now),
     weeklyViewTrend(db, team.id, now),
     catalogs.listing(team, { cap: team.listingCap, descMax: team.descMax, loadHint: team.loadHint }),
     successRates(db, team.id),
+    currentTiers(db, team.id),
+    latestRuns(db, team.id),
   ]);
+  const recall = (runs[0]?.metrics.perSkill ?? {}) as Record<string, { recall: number | null }>;
   const rows = healthRows(catalog, usage, team.descMax).map((row) => {
     const ran = row.status === "shadowed" ? undefined : outcomes.get(row.name);
-    return { ...row, runs: ran?.runs ?? 0, successRate: ran?.rate ?? null };
+    const learned = row.source === "learned" && row.status !== "shadowed";
+    return {
+      ...row,
+      runs: ran?.runs ?? 0,
+      successRate: ran?.rate ?? null,
+      tier: learned ? (tiers.get(row.name) ?? null) : null,
+      recall: row.status === "shadowed" ? null : (recall[row.name]?.recall ?? null),
+    };
   });
   return {
     rows,
@@ -67,6 +87,8 @@ export async function teamOverview(db: Db, catalogs: CatalogCache, team: Team, n
       neverLoaded: rows.filter((row) => row.neverLoaded).length,
       viewsThisWeek: trend.thisWeek,
       viewsLastWeek: trend.lastWeek,
+      activation: runs[0]?.metrics.activationRate ?? null,
+      activationBefore: runs[1]?.metrics.activationRate ?? null,
       listingChars: listing.figures.chars,
       listingCap: listing.figures.cap,
       truncated: listing.truncated,
@@ -79,7 +101,7 @@ function healthRows(
   catalog: Catalog,
   usage: Map<string, { views7d: number; views30d: number; lastViewedAt: Date | null }>,
   descMax: number,
-): Omit<SkillHealthRow, "runs" | "successRate">[] {
+): Omit<SkillHealthRow, "runs" | "successRate" | "tier" | "recall">[] {
   const winners = new Map(catalog.active.map((skill) => [skill.name, skill]));
   const losers = new Map<string, string[]>();
   for (const skill of catalog.shadowed) losers.set(skill.name, [...(losers.get(skill.name) ?? []), collisionLabel(skill)]);
@@ -109,4 +131,24 @@ function healthRows(
       provenance: skill.provenance && (skill.provenance.ref ? `${skill.provenance.source} · ${skill.provenance.ref}` : skill.provenance.source),
     };
   });
+}
+
+async function currentTiers(db: Db, teamId: TeamId): Promise<Map<string, string>> {
+  const rows = await db
+    .select({ name: learnedSkills.name, tier: learnedSkillVersions.tier })
+    .from(learnedSkills)
+    .innerJoin(learnedSkillVersions, and(eq(learnedSkillVersions.skillId, learnedSkills.id), eq(learnedSkillVersions.version, learnedSkills.currentVersion)))
+    .where(and(eq(learnedSkills.teamId, teamId), ne(learnedSkills.status, "archived")));
+  return new Map(rows.map((row) => [row.name, row.tier]));
+}
+
+/** The two most recent finished activation runs, newest first. */
+async function latestRuns(db: Db, teamId: TeamId) {
+  const rows = await db
+    .select({ metrics: evalRuns.metrics })
+    .from(evalRuns)
+    .where(and(eq(evalRuns.teamId, teamId), eq(evalRuns.status, "finished")))
+    .orderBy(desc(evalRuns.id))
+    .limit(2);
+  return rows.map((row) => ({ metrics: row.metrics as unknown as ActivationMetrics }));
 }

@@ -77,14 +77,16 @@ describe("the dashboard in Chromium", () => {
     expect(await row.locator("td").allTextContents()).toEqual([
       "changelog-writer",
       "file skills/changelog-writer",
-      "v1",
+      "v2",
       "active",
-      "WhatAndWhen, ThirdPerson, FrontLoad",
+      "clean",
       "0",
       "0",
       "never loaded",
       "—",
+      "100%",
     ]);
+    expect(await page.locator('tr[data-skill="api-error-envelope"] td').nth(4).textContent()).toBe("CutByListing");
     const shadowed = page.locator('tr[data-skill="systematic-debugging"][data-status="shadowed"]');
     expect(await shadowed.locator("td").first().textContent()).toBe("systematic-debuggingshadowed by builtin");
     const debugging = page.locator('tr[data-skill="systematic-debugging"][data-status="active"] td');

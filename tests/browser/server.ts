@@ -1,11 +1,18 @@
 import type { TestProject } from "vitest/node";
 import { buildIfNeeded } from "../../scripts/build-if-needed.mjs";
 import { judgeJson, taskOf } from "../helpers/judge";
-import { startOpenAiStub } from "../helpers/openai-stub";
+import { startOpenAiStub, type StubAnswer, type StubRequest } from "../helpers/openai-stub";
 import { startServer } from "../helpers/server";
 
-/** The judge behind the browser tests' server: "better …" tasks improve, every other task stays the same. */
-function stubJudge(prompt: string): string {
+/**
+ * The model behind the browser tests' server. As a judge: "better …" tasks improve, every other
+ * task stays the same. As an activator: a prompt about a rollout loads rollout-guide, others nothing.
+ */
+function stubModel({ prompt, tools, afterTool }: StubRequest): StubAnswer {
+  if (tools.includes("skill_view")) {
+    if (afterTool || !/roll(ed)? ?out/i.test(prompt.split("\n").pop() ?? "")) return "Done.";
+    return { tool: "skill_view", args: { name: "rollout-guide" } };
+  }
   const task = taskOf(prompt);
   if (task.startsWith("better")) return judgeJson({ original: [0.4, 0.5, 0.6], amended: [0.9, 0.8, 0.7] }, `The amended version handles: ${task}`);
   return judgeJson({ original: [0.7, 0.7, 0.7], amended: [0.7, 0.7, 0.7] }, "No difference for this task.");
@@ -26,7 +33,7 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   buildIfNeeded();
   // Slow enough that an evaluation's progress can be seen while it runs.
-  const judge = await startOpenAiStub(stubJudge, 1000);
+  const judge = await startOpenAiStub(stubModel, 1000);
   const server = await startServer({
     SKILLGATE_MODEL: "openai-compatible:stub-judge",
     SKILLGATE_OPENAI_BASE_URL: judge.baseUrl,

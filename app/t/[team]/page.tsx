@@ -20,7 +20,7 @@ export default async function OverviewPage({ params }: { params: Promise<{ team:
         <h1 className="text-2xl font-semibold">{team.name}</h1>
         <p className="text-sm text-slate-500">Skill health: what agents see, what they load, and what needs attention.</p>
       </div>
-      <section className="grid grid-cols-2 gap-4 md:grid-cols-3 lg:grid-cols-6" aria-label="Headline figures">
+      <section className="grid grid-cols-2 gap-4 md:grid-cols-4 lg:grid-cols-7" aria-label="Headline figures">
         <Stat label="In the listing" value={String(headline.listed)} note={`${headline.drafts} draft(s) waiting`} />
         <Stat
           label="Listing size"
@@ -33,6 +33,18 @@ export default async function OverviewPage({ params }: { params: Promise<{ team:
           value={String(headline.viewsThisWeek)}
           note={`${trend >= 0 ? "+" : ""}${trend} vs the week before`}
           tone={trend >= 0 ? "good" : "warn"}
+        />
+        <Stat
+          label="Activation"
+          value={headline.activation === null ? "—" : `${Math.round(headline.activation * 100)}%`}
+          note={
+            headline.activation === null
+              ? "no activation run yet"
+              : headline.activationBefore === null
+                ? "latest run"
+                : `${headline.activation >= headline.activationBefore ? "+" : ""}${Math.round((headline.activation - headline.activationBefore) * 100)} points vs the run before`
+          }
+          tone={headline.activation !== null && headline.activationBefore !== null && headline.activation < headline.activationBefore ? "warn" : "good"}
         />
         <Stat label="Never loaded" value={String(headline.neverLoaded)} note="clutter in the routing decision" tone={headline.neverLoaded > 0 ? "warn" : "good"} />
         <Stat label="Lint findings" value={String(headline.lintFindings)} tone={headline.lintFindings > 0 ? "warn" : "good"} />

@@ -1,0 +1,60 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import type { ActivationResult } from "@/app/t/[team]/activation/actions";
+
+/** Start a run against the team's current listing. */
+export function RunForm({ promptSets, hasModel, start }: { promptSets: string[]; hasModel: boolean; start: (input: { promptSet: string; activator: "lexical" | "model"; trials: number }) => Promise<ActivationResult> }) {
+  const router = useRouter();
+  const [promptSet, setPromptSet] = useState(promptSets[0] ?? "");
+  const [activator, setActivator] = useState<"lexical" | "model">("lexical");
+  const [trials, setTrials] = useState(1);
+  const [result, setResult] = useState<ActivationResult | null>(null);
+  const [pending, startTransition] = useTransition();
+  if (promptSets.length === 0) return <p className="text-sm text-slate-500">Save a prompt set first (below).</p>;
+  return (
+    <form
+      aria-label="Start a run"
+      className="flex flex-wrap items-end gap-3"
+      onSubmit={(event) => {
+        event.preventDefault();
+        startTransition(async () => {
+          const outcome = await start({ promptSet, activator, trials });
+          setResult(outcome);
+          if (outcome.ok && outcome.href) router.push(outcome.href);
+        });
+      }}
+    >
+      <label className="text-sm">
+        Prompt set
+        <select name="promptSet" value={promptSet} onChange={(e) => setPromptSet(e.target.value)} className="mt-1 block rounded-md border border-slate-300 px-2 py-1 text-sm">
+          {promptSets.map((name) => (
+            <option key={name}>{name}</option>
+          ))}
+        </select>
+      </label>
+      <label className="text-sm">
+        Activator
+        <select name="activator" value={activator} onChange={(e) => setActivator(e.target.value as "lexical" | "model")} className="mt-1 block rounded-md border border-slate-300 px-2 py-1 text-sm">
+          <option value="lexical">lexical (keyword matcher, no model)</option>
+          <option value="model" disabled={!hasModel}>
+            model{hasModel ? "" : " (set SKILLGATE_MODEL)"}
+          </option>
+        </select>
+      </label>
+      <label className="text-sm">
+        Trials
+        <input name="trials" type="number" min={1} max={20} value={trials} onChange={(e) => setTrials(Number(e.target.value))} className="mt-1 block w-20 rounded-md border border-slate-300 px-2 py-1 text-sm" />
+      </label>
+      <button disabled={pending} className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50">
+        Start run
+      </button>
+      {result && !result.ok && (
+        <p role="status" className="w-full text-sm text-red-700">
+          {result.message}
+        </p>
+      )}
+    </form>
+  );
+}
