@@ -193,7 +193,67 @@ async function benchEvaluation(): Promise<void> {
   }
 }
 
+/** The overview and usage with 200 skills and a million observations and views, against the bare aggregates they need. */
+async function benchOverview(): Promise<void> {
+  const { createApp } = await import("../lib/app/app");
+  const { syncWorkspace } = await import("../lib/skills/sync");
+  const { teamOverview } = await import("../lib/overview/overview");
+  const { usageReport } = await import("../lib/usage/usage");
+  const { lexicalIndex, listingDocuments } = await import("../lib/activation/lexical");
+  const { renderListing: render } = await import("../lib/listing/render");
+  const database = await openDatabase({ dataDir: "memory://" });
+  await database.migrate();
+  const app = createApp({ database, builtinSkillsDir: "skills" });
+  try {
+    const team = await ensureTeam(app.db, "bench");
+    const files = Array.from({ length: 200 }, (_, i) => ({
+      path: `skill-${i}/SKILL.md`,
+      content: Buffer.from(`---\nname: skill-${i}\ndescription: Handles task family ${i}. Use when family ${i} work comes up.\n---\nBody ${i}\n`),
+    }));
+    await syncWorkspace(app.db, app.catalogs, team.id, files);
+    const t0 = Date.now();
+    await app.db.execute(sql`
+      insert into observations (team_id, skill_name, version, task, category, outcome, created_at)
+      select ${team.id}, 'skill-' || (g % 200), 1, 'task ' || g, 'bench', (array['success','failure','partial'])[1 + g % 3],
+             now() - (g % 60) * interval '1 day'
+      from generate_series(1, 1000000) g`);
+    await app.db.execute(sql`
+      insert into skill_views (team_id, skill_name, source, version, session_id, viewed_at)
+      select ${team.id}, 'skill-' || (g % 200), 'file', 1, 's' || (g / 5), now() - (g % 45) * interval '1 day'
+      from generate_series(1, 1000000) g`);
+    console.log(`bench: 2,000,000 rows written in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    const fresh = await ensureTeam(app.db, "bench");
+    const overview = await timeAsync(() => teamOverview(app.db, app.catalogs, fresh), 5);
+    const bareOverview = await timeAsync(
+      () =>
+        Promise.all([
+          app.db.execute(sql`select skill_name, count(*) filter (where viewed_at >= now() - interval '7 days'), count(*) filter (where viewed_at >= now() - interval '30 days'), max(viewed_at) from skill_views where team_id = ${team.id} group by skill_name`),
+          app.db.execute(sql`select skill_name, count(*), count(*) filter (where outcome = 'success') from observations where team_id = ${team.id} group by skill_name`),
+        ]),
+      5,
+    );
+    rows.push({ name: "overview data: 200 skills, 1M observations, 1M views (PGlite)", value: overview, unit: "ms", baseline: "the bare aggregate SQL it needs", baselineValue: bareOverview, ratio: overview / bareOverview, aim: "—" });
+    const usage = await timeAsync(() => usageReport(app.db, app.catalogs, fresh), 5);
+    const bareUsage = await timeAsync(
+      () => app.db.execute(sql`select skill_name, count(*), count(distinct session_id), max(viewed_at) from skill_views where team_id = ${team.id} group by skill_name`),
+      5,
+    );
+    rows.push({ name: "GET /api/v1/usage data: 1M views (PGlite)", value: usage, unit: "ms", baseline: "a bare per-skill aggregate of the views", baselineValue: bareUsage, ratio: usage / bareUsage, aim: "—" });
+
+    const skills = Array.from({ length: 2000 }, (_, i) => ({ name: `skill-${i}`, scope: "workspace" as const, description: `Handles the ${["billing", "search", "deploy", "auth", "payments"][i % 5]} task family ${i}. Use when ${i} breaks.` }));
+    const index = lexicalIndex(listingDocuments(render(skills, [], { cap: 1_000_000, descMax: 60, loadHint: "skill_view" })));
+    const prompts = Array.from({ length: 1000 }, (_, i) => `The ${["billing", "search", "deploy"][i % 3]} family ${i * 2} broke again this morning`);
+    const start = process.hrtime.bigint();
+    for (const prompt of prompts) index.activate(prompt);
+    const lexical = Number(process.hrtime.bigint() - start) / 1e6;
+    rows.push({ name: "lexical run: 1,000 cases over 2,000 skills", value: lexical, unit: "ms", baseline: "per case", baselineValue: lexical / 1000, ratio: 1, aim: "—" });
+  } finally {
+    await app.close();
+  }
+}
+
 benchRender();
+await benchOverview();
 await benchEvaluation();
 await benchLedgerList();
 await benchHttp();

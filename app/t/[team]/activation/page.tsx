@@ -104,7 +104,7 @@ export default async function ActivationPage({ params, searchParams }: { params:
               <th className="py-1 text-right">Activation</th>
               <th className="py-1 text-right">D / P / G</th>
               <th className="py-1 text-right">False triggers</th>
-              <th className="py-1">Started</th>
+              <th className="py-1 pl-3">Started</th>
             </tr>
           </thead>
           <tbody>
@@ -123,7 +123,7 @@ export default async function ActivationPage({ params, searchParams }: { params:
                   <td className="py-1.5 text-right tabular-nums">{percent(m?.activationRate)}</td>
                   <td className="py-1.5 text-right tabular-nums">{m ? `${percent(m.byClass.D)} / ${percent(m.byClass.P)} / ${percent(m.byClass.G)}` : "—"}</td>
                   <td className="py-1.5 text-right tabular-nums">{percent(m?.falseTriggerRate)}</td>
-                  <td className="py-1.5 text-slate-600">{run.createdAt.slice(0, 16).replace("T", " ")}</td>
+                  <td className="py-1.5 pl-3 text-slate-600">{run.createdAt.slice(0, 16).replace("T", " ")}</td>
                 </tr>
               );
             })}
