@@ -1,7 +1,7 @@
 import { AppError } from "../errors";
 import { parseJsonBytes, readBytes } from "../http/body";
 import type { SyncFile } from "../skills/sync";
-import { readTarGz } from "../skills/sync-tar";
+import { readTarGz } from "../skills/tar-gz";
 import { syncBodySchema } from "./schemas";
 
 export const SYNC_MAX_BYTES = 64 * 1024 * 1024;

@@ -1,12 +1,11 @@
-import { gzipSync } from "node:zlib";
 import { and, asc, eq, inArray } from "drizzle-orm";
-import { pack } from "tar-stream";
 import type { Db } from "@/db/client";
 import { learnedSkills, learnedSkillVersions } from "@/db/schema";
 import { AppError, invalidSkill } from "../errors";
 import { recordListingSnapshot } from "../listing/snapshots";
 import { composeSkillMd, parseSkillMd } from "../skills/skill-md";
 import { planFolders, type SyncFile } from "../skills/sync";
+import { packTarGz } from "../skills/tar-gz";
 import type { TeamId } from "../teams/teams";
 import type { Actor } from "./actor";
 import { insertLearnedIn, type Deps, type LearnedStatus, type Provenance } from "./write";
@@ -57,14 +56,8 @@ export async function exportLearned(db: Db, teamId: TeamId): Promise<ExportedSki
 }
 
 export async function exportLearnedTarGz(db: Db, teamId: TeamId): Promise<Buffer> {
-  const tar = pack();
-  for (const skill of await exportLearned(db, teamId)) {
-    tar.entry({ name: `${skill.name}/SKILL.md`, mtime: new Date(0), mode: 0o644 }, skill.skillMd);
-  }
-  tar.finalize();
-  const chunks: Buffer[] = [];
-  for await (const chunk of tar) chunks.push(chunk as Buffer);
-  return gzipSync(Buffer.concat(chunks));
+  const skills = await exportLearned(db, teamId);
+  return packTarGz(skills.map((skill) => ({ path: `${skill.name}/SKILL.md`, content: Buffer.from(skill.skillMd) })));
 }
 
 interface Incoming {

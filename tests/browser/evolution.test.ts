@@ -19,24 +19,24 @@ describe("evaluations in Chromium", () => {
   let page: Page;
 
   beforeAll(async () => {
-    await api("/api/v1/skills", { name: "rollout-guide", description: "Rolls a change out in stages. Use when shipping to users.", body: "# Rollout\n\n1. Ship it.\n", status: "active" });
+    await api("/api/v1/skills", { name: "staged-release", description: "Rolls a change out in stages. Use when shipping to users.", body: "# Rollout\n\n1. Ship it.\n", status: "active" });
     await api("/api/v1/observations", {
       observations: [
-        { skill: "rollout-guide", task: "better: roll out the new checkout", category: "release", outcome: "failure", errorType: "NoStages" },
-        { skill: "rollout-guide", task: "better: roll out search v2", category: "release", outcome: "partial" },
-        { skill: "rollout-guide", task: "same: roll out a copy change", category: "release", outcome: "success" },
+        { skill: "staged-release", task: "better: roll out the new checkout", category: "release", outcome: "failure", errorType: "NoStages" },
+        { skill: "staged-release", task: "better: roll out search v2", category: "release", outcome: "partial" },
+        { skill: "staged-release", task: "same: roll out a copy change", category: "release", outcome: "success" },
       ],
     });
-    await api("/api/v1/skills/rollout-guide/amendments", { body: "# Rollout\n\n1. Ship to 5%.\n2. Watch errors for 30 minutes.\n3. Ship to everyone.\n", rationale: "two rollouts went to everyone at once" });
+    await api("/api/v1/skills/staged-release/amendments", { body: "# Rollout\n\n1. Ship to 5%.\n2. Watch errors for 30 minutes.\n3. Ship to everyone.\n", rationale: "two rollouts went to everyone at once" });
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.on("dialog", (dialog) => void dialog.accept());
-    await page.goto(`${baseUrl}/t/lab/skills/rollout-guide`);
+    await page.goto(`${baseUrl}/t/lab/skills/staged-release`);
     await page.waitForURL(/\/signin/);
     await page.fill('input[name="email"]', BROWSER_LOGIN.email);
     await page.fill('input[name="password"]', BROWSER_LOGIN.password);
     await page.click('button[type="submit"]');
-    await page.waitForURL(`${baseUrl}/t/lab/skills/rollout-guide`);
+    await page.waitForURL(`${baseUrl}/t/lab/skills/staged-release`);
   });
   afterAll(async () => browser?.close());
 
@@ -74,11 +74,11 @@ describe("evaluations in Chromium", () => {
 
   it("links the promoted version to the evaluation that justified it, and the history shows why", async () => {
     const id = page.url().split("/").pop();
-    await page.goto(`${baseUrl}/t/lab/skills/rollout-guide`);
-    expect(await page.textContent('[data-testid="annotation"]')).toBe("[skill rollout-guide | learned | v2]");
+    await page.goto(`${baseUrl}/t/lab/skills/staged-release`);
+    expect(await page.textContent('[data-testid="annotation"]')).toBe("[skill staged-release | learned | v2]");
     const evidence = page.locator('tr[data-version="2"] a');
     expect(await evidence.textContent()).toBe(`(evaluation #${id})`);
-    await page.goto(`${baseUrl}/t/lab/history?skill=rollout-guide`);
+    await page.goto(`${baseUrl}/t/lab/history?skill=staged-release`);
     const kinds = await page.locator('[data-testid="events"] li').evaluateAll((items) => items.map((item) => item.getAttribute("data-event")));
     expect(kinds).toEqual(["promoted", "evaluated", "amended", "created"]);
     await page.selectOption('select[name="kind"]', "promoted");
@@ -89,7 +89,7 @@ describe("evaluations in Chromium", () => {
   });
 
   it("lets a person propose an edit as an amendment instead of saving it", async () => {
-    await page.goto(`${baseUrl}/t/lab/skills/rollout-guide`);
+    await page.goto(`${baseUrl}/t/lab/skills/staged-release`);
     await page.click(".cm-content");
     await page.keyboard.press("Control+End");
     await page.keyboard.insertText("4. Tell support before the 100% step.\n");
@@ -97,10 +97,10 @@ describe("evaluations in Chromium", () => {
     await page.click("text=Review changes");
     await page.click("text=Propose as amendment");
     await page.waitForSelector("text=/^Proposed as amendment #\\d+\\./");
-    const listed = await api("/api/v1/skills/rollout-guide/amendments");
+    const listed = await api("/api/v1/skills/staged-release/amendments");
     expect(listed.amendments[0]).toMatchObject({ origin: "person", baseVersion: 2, rationale: "support was surprised twice", status: "pending" });
     expect(listed.amendments[0].body.endsWith("4. Tell support before the 100% step.\n")).toBe(true);
-    expect(await page.textContent('[data-testid="annotation"]')).toBe("[skill rollout-guide | learned | v2]");
+    expect(await page.textContent('[data-testid="annotation"]')).toBe("[skill staged-release | learned | v2]");
     await page.locator(`tr[data-amendment="${listed.amendments[0].id}"]`).waitFor();
   });
 });

@@ -22,6 +22,9 @@ export const BROWSER_LOGIN = { email: "lead@skillgate.test", password: "browser-
 export const BROWSER_KEY = "sg_browser_test_key_demo_team_0001";
 /** The "lab" team is for tests that change skills, so the demo team's figures stay put. */
 export const LAB_KEY = "sg_browser_test_key_lab_team_00003";
+/** The "cli" team's workspace is replaced wholesale by the CLI tests; "mcp" is written to over MCP. */
+export const CLI_KEY = "sg_browser_test_key_cli_team_00004";
+export const MCP_KEY = "sg_browser_test_key_mcp_team_00005";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -40,8 +43,8 @@ export default async function setup(project: TestProject) {
     SKILLGATE_JUDGE_CONCURRENCY: "2",
     SKILLGATE_DEMO: "1",
     SKILLS_GLOBAL_DIR: "demo/global-skills",
-    SKILLGATE_INIT_TEAM: "demo,other-team,lab",
-    SKILLGATE_INIT_API_KEY: `${BROWSER_KEY},sg_browser_test_key_other_team_0002,${LAB_KEY}`,
+    SKILLGATE_INIT_TEAM: "demo,other-team,lab,cli,mcp",
+    SKILLGATE_INIT_API_KEY: `${BROWSER_KEY},sg_browser_test_key_other_team_0002,${LAB_KEY},${CLI_KEY},${MCP_KEY}`,
     SKILLGATE_INIT_USER_EMAIL: BROWSER_LOGIN.email,
     SKILLGATE_INIT_USER_PASSWORD: BROWSER_LOGIN.password,
   });

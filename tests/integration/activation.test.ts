@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { skillViews } from "@/db/schema";
@@ -203,6 +204,28 @@ describe.each(testDbKinds)("activation on %s", (kind) => {
     const beta = await (await t.call("GET", "/api/v1/usage", { key: t.beta.key })).json();
     expect(beta.skills).toEqual([]);
     expect(beta.coLoaded).toEqual([]);
+  });
+
+  it("records loads reported by a harness, one or a batch, and refuses bad ones", async () => {
+    const one = await t.call("POST", "/api/v1/usage/views", { json: { skill: "writing-plans", sessionId: "harness-1" } });
+    expect([one.status, await one.json()]).toEqual([201, { recorded: 1 }]);
+    const batch = await t.call("POST", "/api/v1/usage/views", { json: { views: [{ skill: "writing-plans", sessionId: "harness-2", version: 1 }, { skill: "scientific-method", sessionId: "harness-2" }] } });
+    expect(await batch.json()).toEqual({ recorded: 2 });
+    await t.app.views.flush();
+    const rows = await t.app.db.select().from(skillViews).where(eq(skillViews.source, "harness"));
+    expect(rows.map((r) => [r.skillName, r.sessionId, r.version]).sort()).toEqual([["scientific-method", "harness-2", 1], ["writing-plans", "harness-1", 1], ["writing-plans", "harness-2", 1]]);
+    const bad: [unknown, number, string][] = [
+      [{ skill: "writing-plans" }, 400, 'field "sessionId": Invalid input: expected string, received undefined'],
+      [{ skill: "ghost", sessionId: "s" }, 404, "Error [SkillNotFound]: No skill named 'ghost'. Use skill_list to see available skills."],
+      [{ views: [{ skill: "writing-plans", sessionId: "s" }, { skill: "ghost", sessionId: "s" }] }, 404, "views.1: no skill named 'ghost'"],
+      [{ skill: "writing-plans", sessionId: "s", version: 4 }, 400, "writing-plans has no v4; it is at v1"],
+    ];
+    for (const [body, status, message] of bad) {
+      const res = await t.call("POST", "/api/v1/usage/views", { json: body });
+      expect(res.status, message).toBe(status);
+      expect((await errorOf(res)).message).toBe(message);
+    }
+    expect(t.app.views.pending).toBe(0);
   });
 
   it("keeps runs and prompt sets inside their team", async () => {

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
-import { gunzipSync } from "node:zlib";
-import { extract } from "tar-stream";
+import { gunzipSync, gzipSync } from "node:zlib";
+import { extract, pack } from "tar-stream";
 import { AppError } from "../errors";
 import type { SyncFile } from "./sync";
 
@@ -44,4 +44,14 @@ export async function readTarGz(bytes: Uint8Array, maxBytes: number): Promise<Sy
   Readable.from([tar]).pipe(reader);
   await done;
   return files;
+}
+
+/** A .tar.gz of these files; a fixed time and mode, so the same files always give the same bytes. */
+export async function packTarGz(files: SyncFile[]): Promise<Buffer> {
+  const tar = pack();
+  for (const file of files) tar.entry({ name: file.path, mtime: new Date(0), mode: 0o644 }, Buffer.from(file.content));
+  tar.finalize();
+  const chunks: Buffer[] = [];
+  for await (const chunk of tar) chunks.push(chunk as Buffer);
+  return gzipSync(Buffer.concat(chunks));
 }

@@ -1,0 +1,149 @@
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, inject, it } from "vitest";
+import { z } from "zod";
+import { CLI_KEY } from "./server";
+
+const baseUrl = inject("baseUrl");
+const api = async (route: string, init: RequestInit = {}) => {
+  const res = await fetch(`${baseUrl}${route}`, { ...init, headers: { authorization: `Bearer ${CLI_KEY}`, "content-type": "application/json", ...init.headers } });
+  return res;
+};
+
+function run(command: string, args: string[], env: Record<string, string>, stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { env: { ...process.env, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    if (stdin !== undefined) child.stdin.end(stdin);
+    else child.stdin.end();
+  });
+}
+
+const cli = (...args: string[]) => run(path.resolve("bin/skillgate.mjs"), args, { SKILLGATE_URL: baseUrl, SKILLGATE_API_KEY: CLI_KEY });
+const skill = (name: string, description: string, body: string) => `---\nname: ${name}\ndescription: ${description}\n---\n${body}`;
+
+describe("the skillgate CLI against the running app", () => {
+  const repo = mkdtempSync(path.join(tmpdir(), "skillgate-cli-"));
+  const write = (file: string, content: string) => {
+    mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+    writeFileSync(path.join(repo, file), content);
+  };
+
+  it("syncs a folder of skills, and a changed skill becomes version 2", async () => {
+    write("deploy-notes/SKILL.md", skill("deploy-notes", "Writes deploy notes. Use when shipping.", "# Deploy notes\n"));
+    write("deploy-notes/scripts/notes.sh", "echo notes\n");
+    write("review-guide/SKILL.md", skill("review-guide", "Reviews pull requests. Use when a PR is opened.", "# Review\n"));
+    write("README.md", "top-level files are not skills\n");
+    const first = await cli("sync", repo);
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe("added: deploy-notes, review-guide\nsynced 2 skill folder(s)\n");
+    write("deploy-notes/SKILL.md", skill("deploy-notes", "Writes deploy notes. Use when shipping.", "# Deploy notes, v2\n"));
+    const second = await cli("sync", repo);
+    expect(second.stdout).toBe("updated: deploy-notes\nunchanged: review-guide\nsynced 2 skill folder(s)\n");
+    expect(await (await api("/api/v1/skills/deploy-notes")).text()).toBe("[skill deploy-notes | file | v2 | skills/deploy-notes]\n# Deploy notes, v2\n");
+    expect(await (await api("/api/v1/skills/deploy-notes/files/scripts/notes.sh")).text()).toBe("echo notes\n");
+  });
+
+  it("refuses an invalid skill before sending anything: non-zero exit, nothing changed", async () => {
+    write("Bad_Skill/SKILL.md", skill("Bad_Skill", "Broken. Use when never.", "x\n"));
+    const result = await cli("sync", repo);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toBe('skillgate: invalid skill: name "Bad_Skill" may hold only lowercase letters, digits and hyphens\n');
+    const skills = (await (await api("/api/v1/skills")).json()).skills.filter((s: { scope: string }) => s.scope === "workspace");
+    expect(skills.map((s: { name: string; version: number }) => [s.name, s.version])).toEqual([["deploy-notes", 2], ["review-guide", 1]]);
+  });
+
+  it("prints the listing and a ledger, and says clearly what is wrong", async () => {
+    const listing = await cli("listing");
+    expect(listing.code).toBe(0);
+    expect(listing.stdout).toBe(`${await (await api("/api/v1/listing")).text()}\n`);
+    await api("/api/v1/ledger/cli-plan", { method: "POST", body: JSON.stringify({ action: "record-hypothesis", text: "The CLI prints ledgers" }) });
+    const ledger = await cli("ledger", "cli-plan");
+    expect(ledger.stdout).toBe("[experiment] sci.cli-plan/ledger: 1 record(s), 0 open prediction(s)\nH1 hypothesis: The CLI prints ledgers\n");
+    const badSlug = await cli("ledger", "Bad_Slug");
+    expect([badSlug.code, badSlug.stderr]).toEqual([1, 'skillgate: 400: Error [InvalidSlug]: "Bad_Slug" is not a plan slug: use 1–80 lowercase letters, digits and hyphens\n']);
+    const unknown = await cli("deploy");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.split("\n")[0]).toBe('skillgate: unknown command "deploy"');
+    const noKey = await run(path.resolve("bin/skillgate.mjs"), ["listing"], { SKILLGATE_URL: baseUrl, SKILLGATE_API_KEY: "" });
+    expect([noKey.code, noKey.stderr]).toEqual([2, "skillgate: set SKILLGATE_URL and SKILLGATE_API_KEY\n"]);
+    const badKey = await run(path.resolve("bin/skillgate.mjs"), ["listing"], { SKILLGATE_URL: baseUrl, SKILLGATE_API_KEY: "sg_wrong" });
+    expect([badKey.code, badKey.stderr]).toEqual([1, "skillgate: 401: this API key is not valid or was revoked\n"]);
+  });
+
+  it("pulls learned skills as SKILL.md folders, identical to the export", async () => {
+    await api("/api/v1/skills", { method: "POST", body: JSON.stringify({ name: "cli-learned", description: "Learned for the CLI. Use when pulling.", body: "# Learned\r\n  keep   \n", reason: "pull test" }) });
+    const out = mkdtempSync(path.join(tmpdir(), "skillgate-pull-"));
+    const pulled = await cli("pull", out);
+    expect([pulled.code, pulled.stdout]).toEqual([0, `wrote 1 learned skill(s) to ${out}\n`]);
+    expect(readdirSync(out)).toEqual(["cli-learned"]);
+    const file = readFileSync(path.join(out, "cli-learned", "SKILL.md"), "utf8");
+    expect(file.endsWith("---\n# Learned\r\n  keep   \n")).toBe(true);
+    expect(file).toContain("  skillgate.reason: pull test\n");
+    // Pulled files import elsewhere and export again byte for byte.
+    const reexported = await (await api("/api/v1/learned-skills/export")).arrayBuffer();
+    const { readTarGz } = await import("@/lib/skills/tar-gz");
+    const [entry] = await readTarGz(new Uint8Array(reexported), 1 << 20);
+    expect(Buffer.from(entry!.content).toString("utf8")).toBe(file);
+  });
+});
+
+const indexSchema = z.strictObject({
+  skills: z.array(
+    z.object({
+      name: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/),
+      description: z.string().min(1).max(1024),
+      files: z.array(z.string().min(1)).min(1),
+    }),
+  ),
+});
+
+describe("the skills index", () => {
+  it("lists the team's active skills in the installers' form, and serves every file it names", async () => {
+    expect((await fetch(`${baseUrl}/.well-known/skills/index.json`)).status).toBe(401);
+    const index = indexSchema.parse(await (await api("/.well-known/skills/index.json")).json());
+    const names = index.skills.map((s) => s.name);
+    const listing = await (await api("/api/v1/listing?format=json")).json();
+    expect(names).toEqual(listing.groups.flatMap((g: { entries: { name: string }[] }) => g.entries.map((e) => e.name)));
+    const notes = index.skills.find((s) => s.name === "deploy-notes")!;
+    expect(notes.files).toEqual(["SKILL.md", "scripts/notes.sh"]);
+    for (const entry of index.skills) {
+      for (const file of entry.files) {
+        const res = await api(`/.well-known/skills/${entry.name}/${file}`);
+        expect(res.status, `${entry.name}/${file}`).toBe(200);
+        if (file === "SKILL.md") expect(await res.text()).toMatch(new RegExp(`^---\\r?\\nname: ${entry.name}\\r?\\n`));
+      }
+    }
+  });
+});
+
+describe("the Claude Code hook", () => {
+  it("reports a Skill tool load with the Claude Code session id", async () => {
+    const payload = {
+      session_id: "claude-session-7",
+      transcript_path: "/tmp/transcript.jsonl",
+      cwd: "/repo",
+      hook_event_name: "PostToolUse",
+      tool_name: "Skill",
+      tool_input: { skill: "review-guide" },
+      tool_response: { success: true },
+    };
+    const hook = await run(path.resolve("hooks/claude-code/report-skill-load.mjs"), [], { SKILLGATE_URL: baseUrl, SKILLGATE_API_KEY: CLI_KEY }, JSON.stringify(payload));
+    expect([hook.code, hook.stdout, hook.stderr]).toEqual([0, "", ""]);
+    const other = await run(path.resolve("hooks/claude-code/report-skill-load.mjs"), [], { SKILLGATE_URL: baseUrl, SKILLGATE_API_KEY: CLI_KEY }, JSON.stringify({ ...payload, tool_name: "Bash", tool_input: { command: "ls" } }));
+    expect(other.code).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const usage = await (await api("/api/v1/usage")).json();
+    expect(usage.skills.find((s: { name: string }) => s.name === "review-guide")).toEqual({ name: "review-guide", views7d: 1, views30d: 1, lastViewedAt: expect.any(String), sessions: 1 });
+    const unknown = await run(path.resolve("hooks/claude-code/report-skill-load.mjs"), [], { SKILLGATE_URL: baseUrl, SKILLGATE_API_KEY: CLI_KEY }, JSON.stringify({ ...payload, tool_input: { skill: "not-here" } }));
+    expect([unknown.code, unknown.stderr]).toEqual([0, "skillgate hook: not-here: HTTP 404\n"]);
+  });
+});
