@@ -7,11 +7,13 @@ export interface SkillUsage {
   views7d: number;
   views30d: number;
   lastViewedAt: Date | null;
+  /** Distinct agent sessions that loaded it in the last 30 days. */
+  sessions: number;
 }
 
 const DAY = 24 * 60 * 60 * 1000;
 
-/** Views per skill over the last 7 and 30 days, computed in SQL. */
+/** Views per skill over the last 7 and 30 days, and the sessions behind them, computed in SQL. */
 export async function usageBySkill(db: Db, teamId: TeamId, now = new Date()): Promise<Map<string, SkillUsage>> {
   const weekAgo = new Date(now.getTime() - 7 * DAY);
   const monthAgo = new Date(now.getTime() - 30 * DAY);
@@ -21,6 +23,7 @@ export async function usageBySkill(db: Db, teamId: TeamId, now = new Date()): Pr
       views7d: sql<number>`count(*) filter (where ${skillViews.viewedAt} >= ${weekAgo.toISOString()}::timestamptz)`.mapWith(Number),
       views30d: sql<number>`count(*) filter (where ${skillViews.viewedAt} >= ${monthAgo.toISOString()}::timestamptz)`.mapWith(Number),
       lastViewedAt: sql<string | null>`max(${skillViews.viewedAt})`,
+      sessions: sql<number>`count(distinct ${skillViews.sessionId}) filter (where ${skillViews.viewedAt} >= ${monthAgo.toISOString()}::timestamptz)`.mapWith(Number),
     })
     .from(skillViews)
     .where(eq(skillViews.teamId, teamId))
@@ -28,7 +31,7 @@ export async function usageBySkill(db: Db, teamId: TeamId, now = new Date()): Pr
   return new Map(
     rows.map((row) => [
       row.name,
-      { views7d: row.views7d, views30d: row.views30d, lastViewedAt: row.lastViewedAt ? new Date(row.lastViewedAt) : null },
+      { views7d: row.views7d, views30d: row.views30d, lastViewedAt: row.lastViewedAt ? new Date(row.lastViewedAt) : null, sessions: row.sessions },
     ]),
   );
 }

@@ -1,7 +1,7 @@
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { skillViews } from "@/db/schema";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
+import { usageBySkill } from "./stats";
 
 /**
  * Real usage (§9), from views: what agents actually load, computed in SQL. Eval runs never write
@@ -29,28 +29,12 @@ export interface CoLoadedPair {
 }
 
 export async function usageReport(db: Db, catalogs: CatalogCache, team: CatalogKey, now = new Date()) {
-  const weekAgo = new Date(now.getTime() - 7 * DAY).toISOString();
   const monthAgo = new Date(now.getTime() - 30 * DAY);
-  const [rows, pairs, catalog] = await Promise.all([
-    db
-      .select({
-        name: skillViews.skillName,
-        views7d: sql<number>`count(*) filter (where ${skillViews.viewedAt} >= ${weekAgo}::timestamptz)`.mapWith(Number),
-        views30d: sql<number>`count(*) filter (where ${skillViews.viewedAt} >= ${monthAgo.toISOString()}::timestamptz)`.mapWith(Number),
-        lastViewedAt: sql<string | null>`max(${skillViews.viewedAt})`,
-        sessions: sql<number>`count(distinct ${skillViews.sessionId}) filter (where ${skillViews.viewedAt} >= ${monthAgo.toISOString()}::timestamptz)`.mapWith(Number),
-      })
-      .from(skillViews)
-      .where(eq(skillViews.teamId, team.id))
-      .groupBy(skillViews.skillName),
-    coLoaded(db, team.id, monthAgo),
-    catalogs.catalog(team),
-  ]);
-  const skills: SkillUsageRow[] = rows
-    .map((row) => ({ ...row, lastViewedAt: row.lastViewedAt ? new Date(row.lastViewedAt).toISOString() : null }))
+  const [usage, pairs, catalog] = await Promise.all([usageBySkill(db, team.id, now), coLoaded(db, team.id, monthAgo), catalogs.catalog(team)]);
+  const skills: SkillUsageRow[] = [...usage.entries()]
+    .map(([name, u]) => ({ name, views7d: u.views7d, views30d: u.views30d, lastViewedAt: u.lastViewedAt?.toISOString() ?? null, sessions: u.sessions }))
     .sort((x, y) => y.views30d - x.views30d || (x.name < y.name ? -1 : 1));
-  const viewed = new Set(skills.map((s) => s.name));
-  const neverLoaded = catalog.active.filter((skill) => !viewed.has(skill.name)).map((skill) => skill.name as string);
+  const neverLoaded = catalog.active.filter((skill) => !usage.has(skill.name)).map((skill) => skill.name as string);
   return { skills, neverLoaded, coLoaded: pairs };
 }
 

@@ -5,8 +5,14 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { errorOf, startTestApp, type TestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 import { skillMd } from "../helpers/skills";
-import { readTarGz } from "../helpers/tar";
+import { readTarGz } from "@/lib/skills/tar-gz";
 
+
+/** The files of an exported .tar.gz, path → bytes. */
+async function unpack(res: Response): Promise<Map<string, Buffer>> {
+  const files = await readTarGz(new Uint8Array(await res.arrayBuffer()), 1 << 24);
+  return new Map(files.map((file) => [file.path, Buffer.from(file.content)]));
+}
 
 describe.each(testDbKinds)("learned skills on %s", (kind) => {
   let t: TestApp;
@@ -248,7 +254,7 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
   it("exports learned skills as SKILL.md folders that import elsewhere byte for byte, provenance included", async () => {
     const exported = await t.call("GET", "/api/v1/learned-skills/export");
     expect(exported.headers.get("content-type")).toBe("application/gzip");
-    const files = await readTarGz(new Uint8Array(await exported.arrayBuffer()));
+    const files = await unpack(exported);
     expect([...files.keys()].sort()).toEqual([
       "contended/SKILL.md",
       "late-one/SKILL.md",
@@ -272,7 +278,7 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
     });
     expect(imported.status).toBe(201);
     expect((await imported.json()).imported).toHaveLength(7);
-    const again = await readTarGz(new Uint8Array(await (await t.call("GET", "/api/v1/learned-skills/export", { key: t.beta.key })).arrayBuffer()));
+    const again = await unpack(await t.call("GET", "/api/v1/learned-skills/export", { key: t.beta.key }));
     expect([...again.keys()].sort()).toEqual([...files.keys()].sort());
     for (const [path, bytes] of files) expect(again.get(path)!.equals(bytes), path).toBe(true);
     expect(await (await t.call("GET", "/api/v1/skills/triage-notes", { key: t.beta.key })).text()).toBe("[skill triage-notes | draft | v1]\n# triage-notes\n\n1. First step.\n");
