@@ -5,6 +5,7 @@ import type { KeyAuth } from "../auth/api-keys";
 import { grants, type Scope } from "../auth/scopes";
 import { AppError, isAppError } from "../errors";
 import { parseObservationsBody, recordObservations } from "../evolution/observations";
+import { ledgerBodySchema } from "../api/schemas";
 import type { Actor } from "../learned/actor";
 import { archiveLearned, createLearned, promoteLearned, updateLearned } from "../learned/write";
 import { appendRecord, parseLedgerAction, parseLedgerSlug, readLedger } from "../ledger/append";
@@ -115,15 +116,9 @@ export function registerTools(server: McpServer, call: McpCall): void {
         "A prediction takes exactly one verdict. Before calling work done, make sure no prediction is open.",
       ].join(" "),
       inputSchema: {
-        action: z.string().describe("record-hypothesis, record-prediction, record-verdict, record-observation, record-conclusion, record-skip or list"),
         slug: z.string().describe("the plan's slug: lowercase letters, digits, hyphens"),
-        text: z.string().optional(),
-        falsifiedBy: z.string().optional(),
-        id: z.string().optional(),
-        verdict: z.string().optional(),
-        evidence: z.string().optional(),
-        reason: z.string().optional(),
-        skill: z.string().optional(),
+        ...ledgerBodySchema.shape,
+        action: ledgerBodySchema.shape.action.describe("record-hypothesis, record-prediction, record-verdict, record-observation, record-conclusion, record-skip or list"),
       },
     },
     ({ slug, ...input }) =>
@@ -141,15 +136,16 @@ export function registerTools(server: McpServer, call: McpCall): void {
       title: "Record a run of a skill",
       description:
         "Records how a run of a skill went, so the skill can improve from evidence: skill, task (what you were asked), category, outcome (success, failure or partial), and when you know them score (0–1), errorType, durationMs, toolsCalled, failedToolCalls, feedback. Record failures honestly: they are what amendments learn from.",
+      // Loose on purpose: values are checked by the same code as the REST route, so refusals read the same.
       inputSchema: {
         skill: z.string(),
-        version: z.number().int().min(1).optional(),
+        version: z.number().optional(),
         task: z.string(),
         category: z.string(),
-        outcome: z.enum(["success", "failure", "partial"]),
-        score: z.number().min(0).max(1).optional(),
+        outcome: z.string().describe("success, failure or partial"),
+        score: z.number().optional(),
         errorType: z.string().optional(),
-        durationMs: z.number().int().min(0).optional(),
+        durationMs: z.number().optional(),
         toolsCalled: z.array(z.string()).optional(),
         failedToolCalls: z.array(z.string()).optional(),
         feedback: z.string().optional(),

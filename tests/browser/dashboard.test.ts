@@ -1,18 +1,10 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser } from "../helpers/browser";
+import { launchBrowser, signInAt } from "../helpers/browser";
 import { BROWSER_KEY, BROWSER_LOGIN } from "./server";
 
 const baseUrl = inject("baseUrl");
 
-async function signIn(page: Page, path: string): Promise<void> {
-  await page.goto(`${baseUrl}${path}`);
-  await page.waitForURL(/\/signin\?callbackUrl=/);
-  await page.fill('input[name="email"]', BROWSER_LOGIN.email);
-  await page.fill('input[name="password"]', BROWSER_LOGIN.password);
-  await page.click('button[type="submit"]');
-  await page.waitForURL(`${baseUrl}${path}`);
-}
 
 describe("the dashboard in Chromium", () => {
   let browser: Browser;
@@ -36,7 +28,7 @@ describe("the dashboard in Chromium", () => {
     await page.click('button[type="submit"]');
     await page.waitForSelector('p[role="alert"]');
     expect(await page.textContent('p[role="alert"]')).toBe("That email and password do not match an account.");
-    await signIn(page, "/t/demo/listing");
+    await signInAt(page, `${baseUrl}/t/demo/listing`, BROWSER_LOGIN);
     expect(await page.textContent("h1")).toBe("Listing budget");
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser } from "../helpers/browser";
+import { launchBrowser, signInAt } from "../helpers/browser";
 import { BROWSER_LOGIN, LAB_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
@@ -31,12 +31,7 @@ describe("evaluations in Chromium", () => {
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.on("dialog", (dialog) => void dialog.accept());
-    await page.goto(`${baseUrl}/t/lab/skills/staged-release`);
-    await page.waitForURL(/\/signin/);
-    await page.fill('input[name="email"]', BROWSER_LOGIN.email);
-    await page.fill('input[name="password"]', BROWSER_LOGIN.password);
-    await page.click('button[type="submit"]');
-    await page.waitForURL(`${baseUrl}/t/lab/skills/staged-release`);
+    await signInAt(page, `${baseUrl}/t/lab/skills/staged-release`, BROWSER_LOGIN);
   });
   afterAll(async () => browser?.close());
 

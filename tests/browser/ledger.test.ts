@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser } from "../helpers/browser";
+import { launchBrowser, signInAt } from "../helpers/browser";
 import { BROWSER_LOGIN, LAB_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
@@ -28,12 +28,7 @@ describe("the ledger pages in Chromium", () => {
     await append("docs-rewrite", { action: "record-verdict", id: "P1", verdict: "refuted", evidence: "scroll depth 48%" });
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(`${baseUrl}/t/lab/ledger`);
-    await page.waitForURL(/\/signin/);
-    await page.fill('input[name="email"]', BROWSER_LOGIN.email);
-    await page.fill('input[name="password"]', BROWSER_LOGIN.password);
-    await page.click('button[type="submit"]');
-    await page.waitForURL(`${baseUrl}/t/lab/ledger`);
+    await signInAt(page, `${baseUrl}/t/lab/ledger`, BROWSER_LOGIN);
   });
   afterAll(async () => browser?.close());
 

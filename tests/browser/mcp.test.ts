@@ -99,6 +99,8 @@ describe("the MCP endpoint with the official MCP client", () => {
     const bad = await tool("record_observation", { skill: "ghost-skill", task: "try it", category: "mcp", outcome: "failure" });
     expect(bad).toEqual(await rest("POST", "/api/v1/observations", { skill: "ghost-skill", task: "try it", category: "mcp", outcome: "failure" }));
     expect(bad.text).toBe("Error [SkillNotFound]: No skill named 'ghost-skill'. Use skill_list to see available skills.");
+    const wrongOutcome = { skill: "mcp-made", task: "try it", category: "mcp", outcome: "meh" };
+    expect(await tool("record_observation", wrongOutcome)).toEqual(await rest("POST", "/api/v1/observations", wrongOutcome));
   });
 
   it("refuses a bad key, and a session used with another key", async () => {

@@ -1,4 +1,4 @@
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import { findChromium } from "../../scripts/chromium.mjs";
 
 /** Debian's Chromium, headless, with the flags that keep it off the network; Playwright gives it a fresh profile. */
@@ -19,4 +19,14 @@ export async function launchBrowser(): Promise<Browser> {
       "--disable-dev-shm-usage",
     ],
   });
+}
+
+/** Opens `url` signed out, signs in on the page it is sent to, and waits to be back at `url`. */
+export async function signInAt(page: Page, url: string, login: { email: string; password: string }): Promise<void> {
+  await page.goto(url);
+  await page.waitForURL(/\/signin\?callbackUrl=/);
+  await page.fill('input[name="email"]', login.email);
+  await page.fill('input[name="password"]', login.password);
+  await page.click('button[type="submit"]');
+  await page.waitForURL(url);
 }

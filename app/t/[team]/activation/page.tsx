@@ -72,26 +72,8 @@ export default async function ActivationPage({ params, searchParams }: { params:
       <section className="rounded-lg border border-slate-200 bg-white p-4" aria-label="Runs">
         <form method="get" className="mb-3 flex flex-wrap items-end gap-3">
           <h2 className="mr-auto font-semibold">Runs</h2>
-          <label className="text-sm">
-            Compare run
-            <select name="a" defaultValue={compare?.a ?? view.finished[view.finished.length - 2]?.id ?? ""} className="mt-1 block rounded-md border border-slate-300 px-2 py-1 text-sm">
-              {view.runs.map((run) => (
-                <option key={run.id} value={run.id}>
-                  #{run.id} {run.activator}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="text-sm">
-            with run
-            <select name="b" defaultValue={compare?.b ?? view.finished[view.finished.length - 1]?.id ?? ""} className="mt-1 block rounded-md border border-slate-300 px-2 py-1 text-sm">
-              {view.runs.map((run) => (
-                <option key={run.id} value={run.id}>
-                  #{run.id} {run.activator}
-                </option>
-              ))}
-            </select>
-          </label>
+          <RunSelect label="Compare run" name="a" runs={view.runs} chosen={compare?.a ?? view.finished[view.finished.length - 2]?.id} />
+          <RunSelect label="with run" name="b" runs={view.runs} chosen={compare?.b ?? view.finished[view.finished.length - 1]?.id} />
           <button className="rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100">Compare</button>
         </form>
         <table className="w-full text-sm">
@@ -216,5 +198,20 @@ export default async function ActivationPage({ params, searchParams }: { params:
         )}
       </section>
     </div>
+  );
+}
+
+function RunSelect({ label, name, runs, chosen }: { label: string; name: string; runs: { id: number; activator: string }[]; chosen: number | undefined }) {
+  return (
+    <label className="text-sm">
+      {label}
+      <select name={name} defaultValue={chosen ?? ""} className="mt-1 block rounded-md border border-slate-300 px-2 py-1 text-sm">
+        {runs.map((run) => (
+          <option key={run.id} value={run.id}>
+            #{run.id} {run.activator}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
