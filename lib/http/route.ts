@@ -32,11 +32,10 @@ export function agentRoute<P extends RouteParams = Record<string, never>>(
   return async (req: Request, context: { params: Promise<P> }): Promise<Response> => {
     try {
       const app = await getApp();
-      const auth = await authenticate(app, req);
+      const auth = await authenticateRequest(app, req);
       if (!grants(auth.scopes, scope)) {
         throw new AppError("Forbidden", `this API key lacks the "${scope}" scope; ask a lead for a key that has it`);
       }
-      await takeRateLimit(app, auth.keyId);
       const sessionId = req.headers.get("x-agent-session")?.slice(0, 200) || null;
       const actor = { kind: "key" as const, keyId: auth.keyId, scopes: auth.scopes, sessionId };
       return await handler({ req, params: await context.params, app, auth, sessionId, actor });
@@ -57,12 +56,14 @@ export function publicRoute(handler: (req: Request) => Promise<Response>) {
   };
 }
 
-async function authenticate(app: App, req: Request): Promise<KeyAuth> {
+/** The request's bearer key, looked up by hash, with one request taken from its rate limit. Shared by REST and MCP. */
+export async function authenticateRequest(app: App, req: Request): Promise<KeyAuth> {
   const header = req.headers.get("authorization");
   const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   if (!match) throw new AppError("Unauthorized", "send the team's API key as Authorization: Bearer <key>");
   const auth = await authenticateApiKey(app.database, match[1]!);
   if (!auth) throw new AppError("Unauthorized", "this API key is not valid or was revoked");
+  await takeRateLimit(app, auth.keyId);
   return auth;
 }
 

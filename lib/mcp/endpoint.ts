@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { getApp } from "../app/boot";
-import { authenticateApiKey, type KeyAuth } from "../auth/api-keys";
-import { AppError } from "../errors";
+import type { KeyAuth } from "../auth/api-keys";
 import { errorResponse } from "../http/respond";
+import { authenticateRequest } from "../http/route";
 import { registerTools } from "./tools";
 
 /**
@@ -44,24 +44,10 @@ function jsonRpcError(status: number, code: number, message: string): Response {
   return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
 }
 
-async function authenticate(req: Request): Promise<KeyAuth> {
-  const header = req.headers.get("authorization");
-  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-  if (!match) throw new AppError("Unauthorized", "send the team's API key as Authorization: Bearer <key>");
-  const app = await getApp();
-  const auth = await authenticateApiKey(app.database, match[1]!);
-  if (!auth) throw new AppError("Unauthorized", "this API key is not valid or was revoked");
-  if (app.limiter) {
-    await app.limiter.consume(String(auth.keyId)).catch(() => {
-      throw new AppError("RateLimited", "too many requests for this API key; retry in a minute");
-    });
-  }
-  return auth;
-}
 
 export async function handleMcp(req: Request): Promise<Response> {
   try {
-    const auth = await authenticate(req);
+    const auth = await authenticateRequest(await getApp(), req);
     // Nothing is ever pushed to clients, so there is no stream to open.
     if (req.method === "GET") return jsonRpcError(405, -32000, "Method not allowed: this server sends no notifications");
     const sessionId = req.headers.get("mcp-session-id");
