@@ -2,8 +2,8 @@ import { and, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { observations } from "@/db/schema";
-import { AppError, skillNotFound } from "../errors";
 import { parseWith } from "../http/body";
+import { versionsThatRan } from "../skills/catalog";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import { skillNameProblem } from "../skills/name";
 import type { TeamId } from "../teams/teams";
@@ -46,32 +46,23 @@ export async function recordObservations(
   inputs: ObservationInput[],
   author: { keyId: number | null; sessionId: string | null },
 ): Promise<number[]> {
-  const catalog = await catalogs.catalog(team);
-  const visible = new Map([...catalog.active, ...catalog.drafts].map((skill) => [skill.name as string, skill.version]));
-  const rows = inputs.map((input, i) => {
-    const current = visible.get(input.skill);
-    if (current === undefined) throw inputs.length === 1 ? skillNotFound(input.skill) : new AppError("SkillNotFound", `observations.${i}: no skill named '${input.skill}'`);
-    const version = input.version ?? current;
-    if (version > current) {
-      throw new AppError("InvalidField", `${inputs.length === 1 ? "" : `observations.${i}: `}${input.skill} has no v${version}; it is at v${current}`);
-    }
-    return {
-      teamId: team.id,
-      skillName: input.skill,
-      version,
-      task: input.task,
-      category: input.category,
-      outcome: input.outcome,
-      score: input.score ?? null,
-      errorType: input.errorType ?? null,
-      durationMs: input.durationMs ?? null,
-      toolsCalled: input.toolsCalled ?? null,
-      failedToolCalls: input.failedToolCalls ?? null,
-      feedback: input.feedback ?? null,
-      sessionId: input.sessionId ?? author.sessionId,
-      keyId: author.keyId,
-    };
-  });
+  const versions = versionsThatRan(await catalogs.catalog(team), inputs, "observations");
+  const rows = inputs.map((input, i) => ({
+    teamId: team.id,
+    skillName: input.skill,
+    version: versions[i]!,
+    task: input.task,
+    category: input.category,
+    outcome: input.outcome,
+    score: input.score ?? null,
+    errorType: input.errorType ?? null,
+    durationMs: input.durationMs ?? null,
+    toolsCalled: input.toolsCalled ?? null,
+    failedToolCalls: input.failedToolCalls ?? null,
+    feedback: input.feedback ?? null,
+    sessionId: input.sessionId ?? author.sessionId,
+    keyId: author.keyId,
+  }));
   const inserted = await db.insert(observations).values(rows).returning({ id: observations.id });
   return inserted.map((row) => row.id);
 }

@@ -1,5 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { AppError, skillNotFound } from "../errors";
 import { learnedSkills, workspaceSkills } from "@/db/schema";
 import { compareCodePoints, type ListingScope } from "../listing/render";
 import type { TeamId } from "../teams/teams";
@@ -186,4 +187,23 @@ export function describeCatalog(catalog: Catalog) {
     ...(skill.provenance && { provenance: skill.provenance }),
   }));
   return { skills, diagnostics: [...catalog.diagnostics, ...catalog.warnings] };
+}
+
+/**
+ * For records of runs and loads (observations, harness views): the version each named skill ran
+ * at, checked against the team's catalog (active skills and drafts). `list` names the batch field
+ * in errors; a single record gets the plain SkillNotFound message.
+ */
+export function versionsThatRan(catalog: Catalog, items: { skill: string; version?: number }[], list: string): number[] {
+  const known = new Map([...catalog.active, ...catalog.drafts].map((skill) => [skill.name as string, skill.version]));
+  const where = (i: number) => (items.length === 1 ? "" : `${list}.${i}: `);
+  return items.map((item, i) => {
+    const current = known.get(item.skill);
+    if (current === undefined) {
+      throw items.length === 1 ? skillNotFound(item.skill) : new AppError("SkillNotFound", `${where(i)}no skill named '${item.skill}'`);
+    }
+    const version = item.version ?? current;
+    if (version > current) throw new AppError("InvalidField", `${where(i)}${item.skill} has no v${version}; it is at v${current}`);
+    return version;
+  });
 }

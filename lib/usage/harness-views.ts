@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { AppError, skillNotFound } from "../errors";
 import { parseWith } from "../http/body";
+import { versionsThatRan } from "../skills/catalog";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import { skillNameProblem } from "../skills/name";
 import type { SkillView } from "./view-recorder";
@@ -30,16 +30,16 @@ export async function recordHarnessViews(
   inputs: HarnessView[],
   keyId: number,
 ): Promise<{ recorded: number }> {
-  const catalog = await deps.catalogs.catalog(team);
-  const known = new Map([...catalog.active, ...catalog.drafts].map((skill) => [skill.name as string, skill.version]));
-  const views = inputs.map((input, i) => {
-    const current = known.get(input.skill);
-    if (current === undefined) throw inputs.length === 1 ? skillNotFound(input.skill) : new AppError("SkillNotFound", `views.${i}: no skill named '${input.skill}'`);
-    if (input.version !== undefined && input.version > current) {
-      throw new AppError("InvalidField", `${inputs.length === 1 ? "" : `views.${i}: `}${input.skill} has no v${input.version}; it is at v${current}`);
-    }
-    return { teamId: team.id, skillName: input.skill, source: "harness", version: input.version ?? current, keyId, sessionId: input.sessionId, viewedAt: new Date() };
-  });
+  const versions = versionsThatRan(await deps.catalogs.catalog(team), inputs, "views");
+  const views = inputs.map((input, i) => ({
+    teamId: team.id,
+    skillName: input.skill,
+    source: "harness",
+    version: versions[i]!,
+    keyId,
+    sessionId: input.sessionId,
+    viewedAt: new Date(),
+  }));
   for (const view of views) deps.views.record(view);
   return { recorded: views.length };
 }
