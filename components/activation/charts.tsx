@@ -1,6 +1,7 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { percent } from "@/lib/format";
 
 export interface RunPoint {
   run: string;
@@ -10,8 +11,6 @@ export interface RunPoint {
   G: number | null;
   falseTriggers: number | null;
 }
-
-const percent = (value: number) => `${Math.round(value * 100)}%`;
 
 /** Activation by class and false triggers, run by run. */
 export function RunsChart({ points }: { points: RunPoint[] }) {

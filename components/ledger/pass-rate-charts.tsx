@@ -1,6 +1,7 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { percent } from "@/lib/format";
 
 export interface WeekPoint {
   week: string;
@@ -15,8 +16,6 @@ export interface SkillPoint {
   rate: number | null;
   verdicts: number;
 }
-
-const percent = (value: number) => `${Math.round(value * 100)}%`;
 
 /** Verdicts per week as stacked bars, the pass rate as a line on its own axis. */
 export function PassRateByWeek({ points }: { points: WeekPoint[] }) {

@@ -6,6 +6,7 @@ import { renderListing, type ListingSettings, type RenderedListing } from "../li
 import { sha256Hex } from "../hash";
 import type { TeamId } from "../teams/teams";
 import { loadCatalog, type Catalog, type StaticCatalog } from "./catalog";
+import type { StaticSkill } from "./folders";
 
 /** What a cached catalog is keyed by: every catalog change bumps the team's revision. */
 export interface CatalogKey {
@@ -29,6 +30,11 @@ export class CatalogCache {
     private readonly db: Db,
     readonly statics: StaticCatalog,
   ) {}
+
+  /** A built-in or global skill as read from disk. */
+  staticSkill(name: string, scope: "builtin" | "global"): StaticSkill | undefined {
+    return this.statics.skills.find((skill) => skill.name === name && skill.scope === scope);
+  }
 
   catalog(team: CatalogKey): Promise<Catalog> {
     const key = `${team.id}:${team.catalogRevision}`;

@@ -18,7 +18,7 @@ export interface SkillFile {
 export async function listSkillFiles(db: Db, catalogs: CatalogCache, team: CatalogKey, name: string): Promise<SkillFile[]> {
   const skill = await resolveSkill(catalogs, team, name);
   if (skill.scope === "builtin" || skill.scope === "global") {
-    return staticSkill(catalogs, skill.name, skill.scope).files;
+    return catalogs.staticSkill(skill.name, skill.scope)!.files;
   }
   if (skill.scope === "learned") return [];
   return db
@@ -39,7 +39,7 @@ export async function readSkillFile(
   const skill = await resolveSkill(catalogs, team, name);
   const missing = new AppError("FileNotFound", `skill "${name}" has no file "${safePath}"`);
   if (skill.scope === "builtin" || skill.scope === "global") {
-    const onDisk = staticSkill(catalogs, skill.name, skill.scope);
+    const onDisk = catalogs.staticSkill(skill.name, skill.scope)!;
     // Only files listed at start-up are served, so nothing outside the folder can be reached.
     if (!onDisk.files.some((file) => file.path === safePath)) throw missing;
     return readFile(path.join(onDisk.dir, ...safePath.split("/")));
@@ -57,10 +57,6 @@ export async function readSkillFile(
     );
   if (!row) throw missing;
   return row.content;
-}
-
-function staticSkill(catalogs: CatalogCache, name: string, scope: "builtin" | "global") {
-  return catalogs.statics.skills.find((s) => s.name === name && s.scope === scope)!;
 }
 
 const TEXT_TYPES: Record<string, string> = {

@@ -82,7 +82,7 @@ async function storedContent(
 ): Promise<Stored | null> {
   if (skill.scope === "builtin" || skill.scope === "global") {
     // Skills read from disk have only the version they declare.
-    const onDisk = catalogs.statics.skills.find((s) => s.name === skill.name && s.scope === skill.scope);
+    const onDisk = catalogs.staticSkill(skill.name, skill.scope);
     return onDisk && version === onDisk.version ? onDisk : null;
   }
   const key = skill.scope === "workspace" ? `ws:${teamId}:${skill.name}:${version}` : `learned:${skill.learnedId}:${version}`;

@@ -8,10 +8,9 @@ import { RecallChart, RunsChart } from "@/components/activation/charts";
 import { RunForm } from "@/components/activation/run-form";
 import { Stat } from "@/components/stat";
 import { savePromptSetAction, startRunAction } from "./actions";
+import { percent } from "@/lib/format";
 
 export const metadata: Metadata = { title: "Activation" };
-
-const percent = (rate: number | null | undefined) => (rate === null || rate === undefined ? "—" : `${Math.round(rate * 100)}%`);
 
 export default async function ActivationPage({ params, searchParams }: { params: Promise<{ team: string }>; searchParams: Promise<Record<string, string | undefined>> }) {
   const { team: slug } = await params;

@@ -4,10 +4,9 @@ import { requireMember } from "@/lib/auth/member";
 import { ledgerReport } from "@/lib/ledger/rates";
 import { PassRateByWeek, PassRateBySkill } from "@/components/ledger/pass-rate-charts";
 import { Stat } from "@/components/stat";
+import { percent } from "@/lib/format";
 
 export const metadata: Metadata = { title: "Ledger" };
-
-const percent = (rate: number | null) => (rate === null ? "—" : `${Math.round(rate * 100)}%`);
 
 export default async function LedgerPage({ params }: { params: Promise<{ team: string }> }) {
   const { team: slug } = await params;

@@ -10,12 +10,11 @@ import { CancelRunButton } from "@/components/activation/cancel-button";
 import { LiveRefresh } from "@/components/history/live-refresh";
 import { Stat } from "@/components/stat";
 import { cancelRunAction } from "../../actions";
+import { percent } from "@/lib/format";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   return { title: `Run #${(await params).id}` };
 }
-
-const percent = (rate: number | null | undefined) => (rate === null || rate === undefined ? "—" : `${Math.round(rate * 100)}%`);
 
 export default async function RunPage({ params }: { params: Promise<{ team: string; id: string }> }) {
   const { team: slug, id } = await params;
