@@ -1,6 +1,6 @@
-/** Opens, migrates and seeds the database once, in the server process, before requests are served. */
+/** Next calls this once when the server starts: the app starts in the Node.js runtime only. */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
-  const { getApp } = await import("./lib/app/boot");
-  await getApp();
+  const { startUp } = await import("./lib/app/start-up");
+  await startUp();
 }

@@ -8,6 +8,19 @@ const config: NextConfig = {
   poweredByHeader: false,
   // The skills index lives where installers look for it; the handler lives with the API.
   rewrites: async () => [{ source: "/.well-known/skills/:path*", destination: "/api/skills-index/:path*" }],
+  // Headers every answer carries (ASVS V14.4); each page's Content-Security-Policy comes from proxy.ts.
+  headers: async () => [
+    {
+      source: "/:path*",
+      headers: [
+        { key: "X-Content-Type-Options", value: "nosniff" },
+        { key: "X-Frame-Options", value: "DENY" },
+        { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+        { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
+        { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
+      ],
+    },
+  ],
 };
 
 export default config;

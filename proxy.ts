@@ -1,4 +1,62 @@
-/** Signed-out visitors of the dashboard go to the sign-in page and come back after (§10). */
-export { auth as proxy } from "@/lib/auth/proxy-auth";
+import { NextResponse, type NextRequest } from "next/server";
+import { gateDashboardPage } from "@/lib/auth/page-gate";
+import { isHttps } from "@/lib/auth/session-cookie";
+import { signInMethod } from "@/lib/auth/next-auth";
+import { errorBody } from "@/lib/http/respond";
+import { isDecodablePath, UNDECODABLE_PATH_MESSAGE } from "@/lib/http/path-encoding";
+import { unavailablePage, UNAVAILABLE_RETRY_SECONDS } from "@/lib/http/unavailable-page";
+import { AppError } from "@/lib/errors";
+import { contentSecurityPolicy, newNonce, STRICT_TRANSPORT_SECURITY } from "@/lib/security/headers";
 
-export const config = { matcher: ["/t/:path*"] };
+/**
+ * In front of every page (and of any /api path with a percent sign): refuses paths Next cannot
+ * decode, gives each page its Content-Security-Policy nonce, and lets only live sessions into
+ * the dashboard, answering 503 when the database that holds them is down. Agent routes never
+ * pass through here: their hot path stays as it was.
+ */
+export async function proxy(req: NextRequest): Promise<NextResponse> {
+  const path = req.nextUrl.pathname;
+  if (!isDecodablePath(path)) return undecodable(path);
+  if (path.startsWith("/api/")) return NextResponse.next();
+
+  const https = isHttps(req.headers);
+  const nonce = newNonce();
+  const csp = contentSecurityPolicy(nonce, { https, githubSignIn: signInMethod() === "github", development: process.env.NODE_ENV === "development" });
+  const gate = path === "/t" || path.startsWith("/t/") ? await gateDashboardPage(req.headers) : "pass";
+  let res: NextResponse;
+  if (gate === "sign-in") {
+    const signIn = req.nextUrl.clone();
+    signIn.pathname = "/signin";
+    signIn.search = `?callbackUrl=${encodeURIComponent(path + req.nextUrl.search)}`;
+    res = NextResponse.redirect(signIn);
+  } else if (gate === "unavailable") {
+    res = new NextResponse(unavailablePage(nonce), {
+      status: 503,
+      headers: { "content-type": "text/html; charset=utf-8", "retry-after": String(UNAVAILABLE_RETRY_SECONDS), "cache-control": "no-store" },
+    });
+  } else {
+    // Next reads the nonce for its own scripts from the request's policy header.
+    const headers = new Headers(req.headers);
+    headers.set("content-security-policy", csp);
+    headers.set("x-nonce", nonce);
+    res = NextResponse.next({ request: { headers } });
+  }
+  res.headers.set("content-security-policy", csp);
+  if (https) res.headers.set("strict-transport-security", STRICT_TRANSPORT_SECURITY);
+  return res;
+}
+
+function undecodable(path: string): NextResponse {
+  const error = new AppError("InvalidPath", UNDECODABLE_PATH_MESSAGE);
+  if (path.startsWith("/api/")) return NextResponse.json(errorBody(error), { status: 400 });
+  return new NextResponse(`Bad request: ${UNDECODABLE_PATH_MESSAGE}.\n`, { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
+}
+
+export const config = {
+  matcher: [
+    // Pages: everything but the API, Next's static files and the icons.
+    "/((?!api/|_next/static|_next/image|favicon\\.svg|icon\\.svg).*)",
+    // API paths with a percent-encoding, which Next may fail to decode.
+    "/api/:path(.*%.*)",
+  ],
+};

@@ -1,16 +1,16 @@
 import { redirect } from "next/navigation";
 import { connection } from "next/server";
 import { getApp } from "@/lib/app/boot";
-import { auth } from "@/lib/auth/next-auth";
+import { signedInUserId } from "@/lib/auth/member";
 import { teamsOfUser } from "@/lib/teams/teams";
 
 /** The front door: a signed-in person goes to their first team, anyone else to sign in. */
 export default async function Home() {
   await connection();
-  const session = await auth();
-  const userId = Number(session?.user?.id);
+  const app = await getApp();
+  const userId = await signedInUserId(app);
   if (!userId) redirect("/signin");
-  const teams = await teamsOfUser((await getApp()).db, userId);
+  const teams = await teamsOfUser(app.db, userId);
   if (teams.length === 0) redirect("/signin?error=NoTeam");
   redirect(`/t/${teams[0]!.team.slug}`);
 }

@@ -85,3 +85,23 @@ export function ListingSettingsForm({ action, cap, descMax, loadHint }: { action
     </form>
   );
 }
+
+/** A lead ends every dashboard session of a member: they are signed out everywhere at their next request. */
+export function EndSessionsButton({ action, email }: { action: () => Promise<ActionResult>; email: string }) {
+  const [pending, startTransition] = useTransition();
+  const [state, setState] = useActionState((_previous: ActionResult | null, next: ActionResult) => next, null);
+  return (
+    <span className="inline-flex items-center gap-2">
+      <button
+        disabled={pending}
+        className="rounded-md border border-red-300 px-2 py-0.5 text-xs text-red-700 hover:bg-red-50 disabled:opacity-50"
+        onClick={() => {
+          if (window.confirm(`Sign ${email} out of every browser now?`)) startTransition(async () => setState(await action()));
+        }}
+      >
+        End sessions
+      </button>
+      <Result state={state} />
+    </span>
+  );
+}

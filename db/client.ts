@@ -1,8 +1,9 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import * as schema from "./schema";
+import { lockDataDir } from "./data-dir-lock";
 
 /**
  * The one place that picks a database driver (SPEC §13): no URL → embedded PGlite in a folder;
@@ -19,8 +20,10 @@ export interface Database {
   /** Where it lives, with no password: a folder, `memory://`, or host/database. */
   location: string;
   /**
-   * A hand-written query straight to the driver, for the one query on every agent request:
-   * drizzle's query building and row mapping cost more than the query itself on PGlite.
+   * A hand-written query straight to the driver, for the one query on every agent request (and
+   * health, and the dashboard's session check): drizzle's query building and row mapping cost more
+   * than the query itself on PGlite. On a server it gives up after `FAST_QUERY_TIMEOUT_MS`, so a
+   * frozen database answers 503 at once instead of holding every request.
    */
   query<T>(text: string, params: unknown[]): Promise<T[]>;
   migrate(): Promise<void>;
@@ -34,15 +37,22 @@ export interface DatabaseConfig {
   dataDir?: string;
   /** Force Neon's driver for a URL whose host is not Neon's (serverless deployments). */
   neon?: boolean;
+  /** On a server, how long any statement may take before it is given up (default 15 s). */
+  statementTimeoutMs?: number;
 }
+
+/** Connecting, and the queries of `Database.query`, give up after this: a frozen server is an outage. */
+export const FAST_QUERY_TIMEOUT_MS = 3_000;
+const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
 
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations");
 
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   if (!config.url) return openPglite(config.dataDir ?? "./.data");
   const url = new URL(config.url);
-  if (config.neon || url.hostname.endsWith(".neon.tech")) return openNeon(config.url);
-  return openNodePostgres(config.url);
+  const timeoutMs = config.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  if (config.neon || url.hostname.endsWith(".neon.tech")) return openNeon(config.url, timeoutMs);
+  return openNodePostgres(config.url, timeoutMs);
 }
 
 async function openPglite(dataDir: string): Promise<Database> {
@@ -50,10 +60,10 @@ async function openPglite(dataDir: string): Promise<Database> {
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   const inMemory = dataDir.startsWith("memory://");
-  let releaseLock = () => {};
+  let releaseLock = async () => {};
   if (!inMemory) {
     mkdirSync(dataDir, { recursive: true });
-    releaseLock = lockDataDir(dataDir);
+    releaseLock = await lockDataDir(dataDir);
   }
   try {
     const client = new PGlite(inMemory ? dataDir : path.resolve(dataDir));
@@ -67,49 +77,12 @@ async function openPglite(dataDir: string): Promise<Database> {
       migrate: () => migrate(db, { migrationsFolder: MIGRATIONS_FOLDER }),
       close: async () => {
         await client.close();
-        releaseLock();
+        await releaseLock();
       },
     };
   } catch (error) {
-    releaseLock();
+    await releaseLock();
     throw error;
-  }
-}
-
-/**
- * Two processes on one PGlite folder lose data without an error, so the folder is locked
- * by the process that opened it and a second opener is refused with a message.
- */
-function lockDataDir(dataDir: string): () => void {
-  const lockFile = path.join(dataDir, "skillgate.lock");
-  const holder = readLockHolder(lockFile);
-  if (holder !== null && holder !== process.pid && isAlive(holder)) {
-    throw new Error(
-      `The embedded database in ${path.resolve(dataDir)} is in use by process ${holder}. ` +
-        `Stop that process, or set SKILLGATE_DATA_DIR to another folder.`,
-    );
-  }
-  writeFileSync(lockFile, String(process.pid));
-  return () => {
-    if (readLockHolder(lockFile) === process.pid) rmSync(lockFile, { force: true });
-  };
-}
-
-function readLockHolder(lockFile: string): number | null {
-  try {
-    const pid = Number(readFileSync(lockFile, "utf8").trim());
-    return Number.isInteger(pid) && pid > 0 ? pid : null;
-  } catch {
-    return null;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
@@ -123,53 +96,79 @@ async function migrateLocked(db: { execute(query: ReturnType<typeof sql>): Promi
   }
 }
 
-async function openNodePostgres(url: string): Promise<Database> {
+/**
+ * Timeouts for a server that stops answering (frozen, or a network that drops packets): getting a
+ * connection, and every query on it, give up, so requests answer 503 instead of hanging. The
+ * server also ends statements that run too long. Migrations run on a connection of their own
+ * without a limit: building an index on a big table may take longer.
+ */
+function serverPoolOptions(url: string, statementTimeoutMs: number) {
+  return {
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: FAST_QUERY_TIMEOUT_MS,
+    query_timeout: statementTimeoutMs,
+    keepAlive: true,
+  };
+}
+
+/** A query config with the short timeout (node-postgres and Neon's fork read `query_timeout`; their types omit it). */
+function fastQuery(text: string, values: unknown[]) {
+  const config = { text, values, query_timeout: FAST_QUERY_TIMEOUT_MS };
+  return config;
+}
+
+async function openNodePostgres(url: string, statementTimeoutMs: number): Promise<Database> {
   const { default: pg } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
+  const pool = new pg.Pool({ ...serverPoolOptions(url, statementTimeoutMs), statement_timeout: statementTimeoutMs });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on("error", () => {});
   return {
     db: drizzle({ client: pool, schema }) as unknown as Db,
     kind: "postgres",
     location: describeUrl(url),
-    query: async <T>(text: string, params: unknown[]) => (await pool.query(text, params)).rows as T[],
+    query: async <T>(text: string, params: unknown[]) => (await pool.query(fastQuery(text, params))).rows as T[],
     migrate: async () => {
       // The advisory lock belongs to a session: lock, migrate and unlock on one connection.
-      const client = await pool.connect();
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: FAST_QUERY_TIMEOUT_MS });
+      await client.connect();
       try {
         const db = drizzle({ client, schema });
         await migrateLocked(db, () => migrate(db, { migrationsFolder: MIGRATIONS_FOLDER }));
       } finally {
-        client.release();
+        await client.end();
       }
     },
     close: () => pool.end(),
   };
 }
 
-async function openNeon(url: string): Promise<Database> {
-  const { Pool, neonConfig } = await import("@neondatabase/serverless");
+async function openNeon(url: string, statementTimeoutMs: number): Promise<Database> {
+  const { Client, Pool, neonConfig } = await import("@neondatabase/serverless");
   const { drizzle } = await import("drizzle-orm/neon-serverless");
   const { migrate } = await import("drizzle-orm/neon-serverless/migrator");
   const { default: ws } = await import("ws");
   // Node 20 has no global WebSocket.
   neonConfig.webSocketConstructor = ws;
-  const pool = new Pool({ connectionString: url });
+  // No statement_timeout start-up parameter: Neon's pooler refuses unknown ones. The client's own
+  // query timeout still ends a query the server does not answer.
+  const pool = new Pool(serverPoolOptions(url, statementTimeoutMs));
   pool.on("error", () => {});
   return {
     db: drizzle({ client: pool, schema }) as unknown as Db,
     kind: "neon",
     location: describeUrl(url),
-    query: async <T>(text: string, params: unknown[]) => (await pool.query(text, params)).rows as T[],
+    query: async <T>(text: string, params: unknown[]) => (await pool.query(fastQuery(text, params))).rows as T[],
     migrate: async () => {
-      const client = await pool.connect();
+      const client = new Client({ connectionString: url, connectionTimeoutMillis: FAST_QUERY_TIMEOUT_MS });
+      await client.connect();
       try {
         const db = drizzle({ client, schema });
         await migrateLocked(db, () => migrate(db, { migrationsFolder: MIGRATIONS_FOLDER }));
       } finally {
-        client.release();
+        await client.end();
       }
     },
     close: () => pool.end(),

@@ -24,6 +24,11 @@ const schema = z.object({
   OPENAI_API_KEY: z.string().optional(),
   ANTHROPIC_API_KEY: z.string().optional(),
   SKILLGATE_JUDGE_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+  SKILLGATE_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(15_000),
+  SKILLGATE_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(10_080).default(30),
+  SKILLGATE_SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(720).default(12),
+  AUTH_SECRET: z.string().optional(),
+  AUTH_URL: z.url().optional(),
   AUTH_GITHUB_ID: z.string().optional(),
   AUTH_GITHUB_SECRET: z.string().optional(),
 });
@@ -51,6 +56,14 @@ export interface Env {
   model: ModelConfig;
   /** Judge calls of one evaluation in flight at once. */
   judgeConcurrency: number;
+  /** On a PostgreSQL server, how long one statement may run. */
+  statementTimeoutMs: number;
+  /** Dashboard sessions end after this long without a request, and this long after sign-in whatever happens. */
+  sessions: { idleMs: number; maxMs: number };
+  /** Signs and encrypts session cookies (Auth.js). */
+  authSecret: string | undefined;
+  /** The public URL, when set: an https one means cookies are Secure and HSTS is sent. */
+  publicUrl: URL | undefined;
 }
 
 export interface ModelConfig {
@@ -105,6 +118,10 @@ export function readEnv(source: Record<string, string | undefined> = process.env
       compatibleApiKey: e.SKILLGATE_OPENAI_API_KEY,
     },
     judgeConcurrency: e.SKILLGATE_JUDGE_CONCURRENCY,
+    statementTimeoutMs: e.SKILLGATE_DB_STATEMENT_TIMEOUT_MS,
+    sessions: { idleMs: e.SKILLGATE_SESSION_IDLE_MINUTES * 60_000, maxMs: e.SKILLGATE_SESSION_MAX_HOURS * 3_600_000 },
+    authSecret: e.AUTH_SECRET,
+    publicUrl: e.AUTH_URL ? new URL(e.AUTH_URL) : undefined,
   };
 }
 

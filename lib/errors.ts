@@ -1,6 +1,6 @@
 /**
  * Errors are values with a stable code. The code decides the HTTP status (in one place,
- * `statusOf`); the message is what a client reads and, where the spec gives one, exactly that.
+ * `errorStatus`); the message is what a client reads and, where the spec gives one, exactly that.
  */
 export const errorStatus = {
   BadRequest: 400,
@@ -56,10 +56,21 @@ export const errorStatus = {
 
 export type ErrorCode = keyof typeof errorStatus;
 
+/**
+ * Next bundles route handlers, pages and instrumentation separately, so one error can cross from
+ * a module's copy in one bundle to a `catch` in another: `instanceof` would fail there. A
+ * process-wide symbol marks our errors instead.
+ */
+const APP_ERROR = Symbol.for("skillgate.AppError");
+
 export class AppError extends Error {
+  readonly [APP_ERROR] = true;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** For `RateLimited` and the like: when a retry can succeed, in whole seconds. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = "AppError";
@@ -70,12 +81,8 @@ export class AppError extends Error {
   }
 }
 
-export function statusOf(code: ErrorCode): number {
-  return errorStatus[code];
-}
-
 export function isAppError(value: unknown): value is AppError {
-  return value instanceof AppError;
+  return typeof value === "object" && value !== null && (value as { [APP_ERROR]?: unknown })[APP_ERROR] === true;
 }
 
 /** The spec's agent-facing form: `Error [<Code>]: <text>`. */

@@ -1,6 +1,6 @@
 "use server";
 
-import { AuthError } from "next-auth";
+import { AuthError, CredentialsSignin } from "next-auth";
 import { redirect } from "next/navigation";
 import { signIn } from "@/lib/auth/next-auth";
 import { safeCallbackPath } from "@/lib/auth/callback";
@@ -16,7 +16,8 @@ export async function signInWithPassword(formData: FormData): Promise<void> {
   } catch (error) {
     // A successful sign-in "throws" Next's redirect; only Auth.js errors are failures.
     if (error instanceof AuthError) {
-      redirect(`/signin?error=CredentialsSignin&callbackUrl=${encodeURIComponent(callbackUrl)}`);
+      const code = error instanceof CredentialsSignin ? `&code=${encodeURIComponent(error.code)}` : "";
+      redirect(`/signin?error=CredentialsSignin${code}&callbackUrl=${encodeURIComponent(callbackUrl)}`);
     }
     throw error;
   }

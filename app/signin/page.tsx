@@ -10,10 +10,18 @@ const ERRORS: Record<string, string> = {
   NoTeam: "This account is not a member of any team yet. Ask a team lead to add it.",
 };
 
+/** The sign-in refused for too many failures (`code=throttled-<seconds>`): say when to try again. */
+function throttledMessage(code: string | undefined): string | null {
+  const seconds = Number(/^throttled-(\d{1,6})$/.exec(code ?? "")?.[1]);
+  if (!seconds) return null;
+  const wait = seconds < 60 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minute${seconds > 60 ? "s" : ""}`;
+  return `Too many failed sign-ins. Try again in ${wait}.`;
+}
+
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const params = await searchParams;
   const callbackUrl = safeCallbackPath(params.callbackUrl ?? "/");
-  const error = params.error ? (ERRORS[params.error] ?? "Sign-in failed. Try again.") : null;
+  const error = params.error ? (throttledMessage(params.code) ?? ERRORS[params.error] ?? "Sign-in failed. Try again.") : null;
   return (
     <main className="flex min-h-screen items-center justify-center px-4">
       <div className="w-full max-w-sm rounded-xl border border-slate-200 bg-white p-8 shadow-sm">

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 export const users = pgTable(
   "users",
@@ -13,6 +13,24 @@ export const users = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("users_email_key").on(t.email), uniqueIndex("users_github_id_key").on(t.githubId)],
+);
+
+/**
+ * A person's signed-in browser. The session cookie (an Auth.js JWT) names one of these rows by a
+ * random id, kept here only as its SHA-256: deleting the row ends the session at once, whatever
+ * copies of the cookie exist.
+ */
+export const dashboardSessions = pgTable(
+  "dashboard_sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("dashboard_sessions_user_id_idx").on(t.userId)],
 );
 
 export const teams = pgTable(

@@ -6,6 +6,8 @@ import type { StaticCatalog } from "../skills/catalog";
 import { loadSkillFolders } from "../skills/folders";
 import { ViewRecorder } from "../usage/view-recorder";
 import type { ConfiguredModel } from "../evolution/model";
+import type { SessionPolicy } from "../auth/dashboard-sessions";
+import { SignInThrottle } from "../auth/sign-in-throttle";
 
 /**
  * Everything a request needs that lives as long as the process: the database, the skills read
@@ -19,6 +21,10 @@ export interface App {
   views: ViewRecorder;
   /** Per API key; null when rate limiting is off. */
   limiter: RateLimiterMemory | null;
+  /** Failed sign-ins, per account and per address. */
+  signInThrottle: SignInThrottle;
+  /** How long dashboard sessions live. */
+  sessionPolicy: SessionPolicy;
   /** The judge and generator (§8.5); null when SKILLGATE_MODEL is unset. */
   model: ConfiguredModel | null;
   judgeConcurrency: number;
@@ -33,7 +39,11 @@ export interface AppOptions {
   viewBatch?: { batchSize: number; intervalMs: number };
   model?: ConfiguredModel | null;
   judgeConcurrency?: number;
+  sessionPolicy?: SessionPolicy;
 }
+
+/** ASVS level 2 (V3.3.2): 30 idle minutes, 12 hours in all. */
+export const DEFAULT_SESSION_POLICY: SessionPolicy = { idleMs: 30 * 60_000, maxMs: 12 * 3_600_000 };
 
 export function loadStaticCatalog(builtinSkillsDir: string, globalSkillsDir?: string): StaticCatalog {
   const builtin = loadSkillFolders(path.resolve(builtinSkillsDir), "builtin");
@@ -56,6 +66,8 @@ export function createApp(options: AppOptions): App {
     catalogs: new CatalogCache(database.db, statics),
     views,
     limiter: perMinute > 0 ? new RateLimiterMemory({ points: perMinute, duration: 60 }) : null,
+    signInThrottle: new SignInThrottle(),
+    sessionPolicy: options.sessionPolicy ?? DEFAULT_SESSION_POLICY,
     model: options.model ?? null,
     judgeConcurrency: options.judgeConcurrency ?? 4,
     close: async () => {

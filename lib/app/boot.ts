@@ -6,6 +6,7 @@ import { createApp, type App } from "./app";
 import { modelFromConfig } from "../evolution/model";
 import { failInterruptedEvaluations } from "../evolution/evaluate";
 import { failInterruptedRuns } from "../activation/runs";
+import { deleteExpiredSessions } from "../auth/dashboard-sessions";
 
 /**
  * The process-wide app. It lives on `globalThis` because Next bundles route handlers, pages and
@@ -32,7 +33,12 @@ export function installApp(app: App): () => void {
 
 async function boot(): Promise<App> {
   const config = env();
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, neon: config.neonDriver });
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    neon: config.neonDriver,
+    statementTimeoutMs: config.statementTimeoutMs,
+  });
   try {
     await database.migrate();
     const app = createApp({
@@ -43,7 +49,9 @@ async function boot(): Promise<App> {
       viewBatch: { batchSize: 500, intervalMs: config.viewFlushMs },
       model: modelFromConfig(config.model),
       judgeConcurrency: config.judgeConcurrency,
+      sessionPolicy: config.sessions,
     });
+    await deleteExpiredSessions(app.db, app.sessionPolicy);
     await failInterruptedEvaluations(app.db);
     await failInterruptedRuns(app.db);
     await applyInitConfig(app.db, config.init);

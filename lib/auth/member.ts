@@ -1,10 +1,11 @@
+import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { getApp } from "../app/boot";
 import type { App } from "../app/app";
+import { checkDashboardSession } from "./dashboard-sessions";
+import { readSessionToken } from "./session-cookie";
 import { getUser, type User } from "./users";
-import { roleAtLeast, type Role } from "./scopes";
 import { membershipOf, teamsOfUser, type Membership } from "../teams/teams";
-import { auth } from "./next-auth";
 
 export interface Member extends Membership {
   app: App;
@@ -12,22 +13,24 @@ export interface Member extends Membership {
   teams: Membership[];
 }
 
+/**
+ * The signed-in person of this request, or null: the cookie must name a live dashboard session of
+ * that person. The proxy checks the same before any page; this is the check pages and actions rely on.
+ */
+export async function signedInUserId(app: App): Promise<number | null> {
+  const token = await readSessionToken(await headers());
+  if (!token) return null;
+  const live = await checkDashboardSession(app.database, token.sessionId, app.sessionPolicy);
+  return live?.userId === token.userId ? token.userId : null;
+}
+
 /** The signed-in person and their role in the team; a non-member gets 404, as if the team did not exist. */
 export async function requireMember(slug: string, path = `/t/${slug}`): Promise<Member> {
-  const session = await auth();
-  const userId = Number(session?.user?.id);
-  if (!userId) redirect(`/signin?callbackUrl=${encodeURIComponent(path)}`);
   const app = await getApp();
-  const [user, membership, teams] = await Promise.all([
-    getUser(app.db, userId),
-    membershipOf(app.db, userId, slug),
-    teamsOfUser(app.db, userId),
-  ]);
+  const userId = await signedInUserId(app);
+  if (!userId) redirect(`/signin?callbackUrl=${encodeURIComponent(path)}`);
+  const [user, membership, teams] = await Promise.all([getUser(app.db, userId), membershipOf(app.db, userId, slug), teamsOfUser(app.db, userId)]);
   if (!user) redirect(`/signin?callbackUrl=${encodeURIComponent(path)}`);
   if (!membership) notFound();
   return { app, user, teams, ...membership };
-}
-
-export function canAct(member: Member, role: Role): boolean {
-  return roleAtLeast(member.role, role);
 }

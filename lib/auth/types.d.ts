@@ -4,5 +4,7 @@ declare module "next-auth/jwt" {
   interface JWT {
     /** Our users.id. */
     uid?: number;
+    /** The dashboard session (dashboard_sessions) this cookie belongs to. */
+    sid?: string;
   }
 }

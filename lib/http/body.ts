@@ -44,37 +44,83 @@ export async function readJson<T extends z.ZodType>(req: Request, schema: T, max
 }
 
 export function parseJsonBytes<T extends z.ZodType>(bytes: Uint8Array, schema: T): z.infer<T> {
+  return parseWith(schema, parseJsonValue(bytes), "InvalidField");
+}
+
+/** Arrays and objects nested deeper than this are refused before parsing: no route needs more. */
+export const MAX_JSON_DEPTH = 64;
+
+/** Bytes to a JSON value that PostgreSQL can store: valid UTF-8, bounded nesting, no NUL, no lone surrogate. */
+export function parseJsonValue(bytes: Uint8Array): unknown {
   const textBody = decodeUtf8(bytes);
   if (textBody === null) throw new AppError("InvalidUtf8", "request body is not valid UTF-8");
   if (textBody.trim() === "") throw new AppError("InvalidJson", "request body is empty; send a JSON object");
+  if (nestingDepth(textBody) > MAX_JSON_DEPTH) {
+    throw new AppError("InvalidJson", `request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; send a flatter body`);
+  }
   let value: unknown;
   try {
     value = JSON.parse(textBody);
   } catch (error) {
     throw new AppError("InvalidJson", `request body is not valid JSON: ${(error as Error).message}`);
   }
-  const broken = findLoneSurrogate(value, "");
-  if (broken !== null) {
-    throw new AppError("InvalidUtf8", `field "${broken}" holds a lone UTF-16 surrogate (\\ud800–\\udfff); send valid Unicode`);
-  }
-  return parseWith(schema, value, "InvalidField");
+  checkStrings(value);
+  return value;
 }
 
-/** JSON escapes can smuggle half a surrogate pair past UTF-8 validation; find one anywhere in the value. */
-function findLoneSurrogate(value: unknown, path: string): string | null {
-  if (typeof value === "string") return value.isWellFormed() ? null : path || "body";
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
-      const found = findLoneSurrogate(item, path ? `${path}.${i}` : String(i));
-      if (found !== null) return found;
-    }
-  } else if (value !== null && typeof value === "object") {
-    for (const [key, item] of Object.entries(value)) {
-      const found = findLoneSurrogate(item, path ? `${path}.${key}` : key);
-      if (found !== null) return found;
+/**
+ * The deepest nesting of `[` and `{` outside strings, in one pass, counting no further than one past
+ * the limit (the walk of the parsed value would overflow the stack long before JSON.parse does).
+ */
+function nestingDepth(json: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+      if (deepest > MAX_JSON_DEPTH) return deepest;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+/**
+ * Every string in the value, keys included, must be text PostgreSQL can store: JSON escapes can
+ * smuggle a NUL (`\u0000`) or half a surrogate pair past UTF-8 validation. A loop over a stack, not
+ * recursion, though the depth is already bounded.
+ */
+function checkStrings(root: unknown): void {
+  const stack: { value: unknown; path: string }[] = [{ value: root, path: "" }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop()!;
+    if (typeof value === "string") checkText(value, path);
+    else if (value !== null && typeof value === "object") {
+      const entries = Array.isArray(value) ? value.map((item, i) => [String(i), item] as const) : Object.entries(value);
+      // Pushed last to first, so the first problem in the document is the one reported.
+      for (const [key, item] of entries.reverse()) {
+        const at = path ? `${path}.${key}` : key;
+        if (!Array.isArray(value)) checkText(key, at);
+        stack.push({ value: item, path: at });
+      }
     }
   }
-  return null;
+}
+
+function checkText(value: string, path: string): void {
+  const where = path ? `field "${path}"` : "body";
+  if (!value.isWellFormed()) {
+    throw new AppError("InvalidUtf8", `${where} holds a lone UTF-16 surrogate (\\ud800–\\udfff); send valid Unicode`);
+  }
+  if (value.includes("\u0000")) {
+    throw new AppError("InvalidField", `${where} holds a NUL character (\\u0000), which text cannot hold; remove it`);
+  }
 }
 
 export function parseWith<T extends z.ZodType>(schema: T, value: unknown, code: "InvalidField" | "InvalidQuery"): z.infer<T> {

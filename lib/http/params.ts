@@ -5,6 +5,9 @@ import { parseWith } from "./body";
 /** The query string as an object, validated: unknown parameters are ignored, bad values are a 400. */
 export function readQuery<T extends z.ZodType>(req: Request, schema: T): z.infer<T> {
   const params = Object.fromEntries(new URL(req.url).searchParams.entries());
+  for (const [key, value] of Object.entries(params)) {
+    if (value.includes("\u0000")) throw new AppError("InvalidQuery", `field "${key}": holds a NUL character (%00); remove it`);
+  }
   return parseWith(schema, params, "InvalidQuery");
 }
 

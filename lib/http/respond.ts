@@ -1,3 +1,4 @@
+import { describeDatabaseError, isDatabaseOutage } from "@/db/outage";
 import { AppError, isAppError } from "../errors";
 
 export function json(data: unknown, status = 200, headers: HeadersInit = {}): Response {
@@ -12,29 +13,35 @@ export function errorBody(error: AppError) {
   return { error: { code: error.code, message: error.message } };
 }
 
-/** The one place errors become HTTP: a known code keeps its status and message, anything else is logged, not echoed. */
-export function errorResponse(error: unknown): Response {
-  const known = isAppError(error) ? error : asDatabaseOutage(error);
-  if (known) {
-    const headers: Record<string, string> =
-      known.code === "RateLimited" ? { "retry-after": "60" } : known.code === "Unauthorized" ? { "www-authenticate": "Bearer" } : {};
-    return json(errorBody(known), known.status, headers);
-  }
-  console.error("skillgate: unexpected error:", error);
-  return json(errorBody(new AppError("InternalError", "internal error; the server log has the details")), 500);
+export const DATABASE_UNAVAILABLE = "the database is unavailable; try again shortly";
+/** How long a client should wait before retrying during an outage. */
+const OUTAGE_RETRY_SECONDS = 5;
+
+/**
+ * What an error means for a client: our own errors as they are, an unreachable database as 503,
+ * anything else as null (a bug: log it, never echo it).
+ */
+export function knownError(error: unknown): AppError | null {
+  if (isAppError(error)) return error;
+  if (isDatabaseOutage(error)) return new AppError("DatabaseUnavailable", DATABASE_UNAVAILABLE, OUTAGE_RETRY_SECONDS);
+  return null;
 }
 
-const OUTAGE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "ETIMEDOUT", "EPIPE", "57P01", "57P03", "08000", "08001", "08003", "08006"]);
-const OUTAGE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|PGlite is closed/i;
+/** Logs an error we did not expect, in one line per cause, without query parameters. */
+export function logUnexpected(context: string, error: unknown): void {
+  const stack = error instanceof Error && error.stack ? `\n${error.stack.split("\n").slice(1, 6).join("\n")}` : "";
+  console.error(`skillgate: ${context}: ${describeDatabaseError(error)}${stack}`);
+}
 
-/** A database that cannot be reached answers 503 (SPEC §14), whatever driver wrapped the error. */
-function asDatabaseOutage(error: unknown): AppError | null {
-  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    const message = (e as { message?: unknown }).message;
-    if ((typeof code === "string" && OUTAGE_CODES.has(code)) || (typeof message === "string" && OUTAGE_MESSAGES.test(message))) {
-      return new AppError("DatabaseUnavailable", "the database is unavailable; try again shortly");
-    }
+/** The one place errors become HTTP: a known code keeps its status and message, anything else is logged, not echoed. */
+export function errorResponse(error: unknown, extraHeaders: Record<string, string> = {}): Response {
+  const known = knownError(error);
+  if (!known) {
+    logUnexpected("unexpected error", error);
+    return json(errorBody(new AppError("InternalError", "internal error; the server log has the details")), 500, extraHeaders);
   }
-  return null;
+  const headers: Record<string, string> = { ...extraHeaders };
+  if (known.retryAfterSeconds !== undefined) headers["retry-after"] = String(known.retryAfterSeconds);
+  if (known.code === "Unauthorized") headers["www-authenticate"] = "Bearer";
+  return json(errorBody(known), known.status, headers);
 }

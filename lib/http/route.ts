@@ -1,4 +1,3 @@
-import { RateLimiterRes } from "rate-limiter-flexible";
 import { getApp } from "../app/boot";
 import type { App } from "../app/app";
 import { authenticateApiKey, type KeyAuth } from "../auth/api-keys";
@@ -45,17 +44,6 @@ export function agentRoute<P extends RouteParams = Record<string, never>>(
   };
 }
 
-/** Routes anyone may call (health, the OpenAPI document). */
-export function publicRoute(handler: (req: Request) => Promise<Response>) {
-  return async (req: Request): Promise<Response> => {
-    try {
-      return await handler(req);
-    } catch (error) {
-      return errorResponse(error);
-    }
-  };
-}
-
 /** The request's bearer key, looked up by hash, with one request taken from its rate limit. Shared by REST and MCP. */
 export async function authenticateRequest(app: App, req: Request): Promise<KeyAuth> {
   const header = req.headers.get("authorization");
@@ -71,10 +59,19 @@ async function takeRateLimit(app: App, keyId: number): Promise<void> {
   if (!app.limiter) return;
   try {
     await app.limiter.consume(String(keyId));
-  } catch (error) {
-    if (error instanceof RateLimiterRes) {
-      throw new AppError("RateLimited", `too many requests for this API key; retry in ${Math.ceil(error.msBeforeNext / 1000)} s`);
-    }
-    throw error;
+  } catch (refusal) {
+    const wait = msBeforeNext(refusal);
+    if (wait === null) throw refusal;
+    const seconds = Math.max(1, Math.ceil(wait / 1000));
+    throw new AppError("RateLimited", `too many requests for this API key; retry in ${seconds} s`, seconds);
   }
+}
+
+/**
+ * rate-limiter-flexible refuses with a `RateLimiterRes`. Checked by shape, not `instanceof`: the
+ * limiter is made in one bundle and consumed in another, each with its own copy of the class.
+ */
+function msBeforeNext(refusal: unknown): number | null {
+  const value = (refusal as { msBeforeNext?: unknown } | null)?.msBeforeNext;
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
 }

@@ -7,6 +7,8 @@ import { skillNameProblem, type SkillName } from "./name";
 const SPEC_FIELDS = new Set(["name", "description", "license", "compatibility", "metadata", "allowed-tools"]);
 
 export const SKILL_MD_MAX_BYTES = 256 * 1024;
+/** A frontmatter has a handful of fields; more alias expansions than this is an attack, not a skill. */
+const MAX_YAML_ALIASES = 100;
 
 export interface ParsedSkill {
   name: SkillName;
@@ -81,7 +83,14 @@ function parseFrontmatter(yaml: string, where: string): Record<string, unknown> 
     const reason = firstError.message.split("\n")[0];
     throw invalidSkill(`the frontmatter of ${where} is not valid YAML: ${reason}`);
   }
-  const value: unknown = doc.toJS();
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (error) {
+    // The yaml library refuses alias expansion past the count ("billion laughs"), with a ReferenceError.
+    const reason = (error as Error).message.split("\n")[0];
+    throw invalidSkill(`the frontmatter of ${where} cannot be read: ${reason}; write the values out instead of repeating aliases`);
+  }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw invalidSkill(`the frontmatter of ${where} must be a YAML mapping with name and description`);
   }

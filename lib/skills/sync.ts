@@ -1,4 +1,4 @@
-import { and, eq, max, notInArray, sql } from "drizzle-orm";
+import { and, eq, inArray, max } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { teams, workspaceSkillFiles, workspaceSkills, workspaceSkillVersions } from "@/db/schema";
 import { AppError, invalidSkill } from "../errors";
@@ -56,7 +56,20 @@ export function planFolders(files: SyncFile[]): SyncFolder[] {
     entries.set(inner, file.content);
     byFolder.set(folder, entries);
   }
+  for (const [folder, entries] of byFolder) checkFileAndFolder(folder, entries);
   return [...byFolder.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([folder, entries]) => planFolder(folder, entries));
+}
+
+/** `x/a` and `x/a/b` cannot both be: a path is a file or a folder, as on any disk the tree came from. */
+function checkFileAndFolder(folder: string, entries: Map<string, Uint8Array>): void {
+  for (const path of entries.keys()) {
+    for (let slash = path.indexOf("/"); slash !== -1; slash = path.indexOf("/", slash + 1)) {
+      const parent = path.slice(0, slash);
+      if (entries.has(parent)) {
+        throw new AppError("InvalidPath", `invalid path: "${folder}/${parent}" is a file, and "${folder}/${path}" puts a file inside it; a path is a file or a folder, not both`);
+      }
+    }
+  }
 }
 
 function planFolder(folder: string, entries: Map<string, Uint8Array>): SyncFolder {
@@ -131,14 +144,11 @@ function applyTree(db: Db, teamId: TeamId, folders: SyncFolder[]): Promise<{ cha
       await writeFolder(tx, teamId, folder);
       (existing ? summary.updated : summary.added).push(folder.name);
     }
-    const keep = folders.map((folder) => folder.name);
-    summary.removed = [...current.keys()].filter((name) => !keep.includes(name)).sort();
-    if (summary.removed.length > 0) {
-      const gone = and(eq(workspaceSkills.teamId, teamId), keep.length > 0 ? notInArray(workspaceSkills.name, keep) : sql`true`);
-      await tx.delete(workspaceSkills).where(gone);
-      await tx
-        .delete(workspaceSkillFiles)
-        .where(and(eq(workspaceSkillFiles.teamId, teamId), keep.length > 0 ? notInArray(workspaceSkillFiles.name, keep) : sql`true`));
+    const keep = new Set(folders.map((folder) => folder.name));
+    summary.removed = [...current.keys()].filter((name) => !keep.has(name)).sort();
+    for (const names of chunks(summary.removed, ROWS_PER_STATEMENT)) {
+      await tx.delete(workspaceSkills).where(and(eq(workspaceSkills.teamId, teamId), inArray(workspaceSkills.name, names)));
+      await tx.delete(workspaceSkillFiles).where(and(eq(workspaceSkillFiles.teamId, teamId), inArray(workspaceSkillFiles.name, names)));
     }
     const changed = summary.added.length + summary.updated.length + summary.removed.length > 0;
     const revision = changed ? await bumpCatalogRevision(tx, teamId) : locked!.revision;
@@ -171,9 +181,9 @@ async function writeFolder(tx: Db, teamId: TeamId, folder: SyncFolder): Promise<
   await tx
     .delete(workspaceSkillFiles)
     .where(and(eq(workspaceSkillFiles.teamId, teamId), eq(workspaceSkillFiles.name, folder.name)));
-  if (folder.files.length > 0) {
+  for (const files of chunks(folder.files, ROWS_PER_STATEMENT)) {
     await tx.insert(workspaceSkillFiles).values(
-      folder.files.map((file) => ({
+      files.map((file) => ({
         teamId,
         name: folder.name,
         path: file.path,
@@ -183,4 +193,13 @@ async function writeFolder(tx: Db, teamId: TeamId, folder: SyncFolder): Promise<
       })),
     );
   }
+}
+
+/** PostgreSQL takes at most 65,535 parameters in one statement: big trees are written in slices. */
+const ROWS_PER_STATEMENT = 1000;
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const slices: T[][] = [];
+  for (let i = 0; i < items.length; i += size) slices.push(items.slice(i, i + size));
+  return slices;
 }

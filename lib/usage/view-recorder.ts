@@ -1,8 +1,11 @@
 import type { Db } from "@/db/client";
+import { describeDatabaseError, isDatabaseOutage } from "@/db/outage";
 import { skillViews } from "@/db/schema";
 import type { TeamId } from "../teams/teams";
 
 const MAX_BUFFERED = 100_000;
+/** Rows per insert: well under PostgreSQL's 65,535 parameters (seven per view). */
+const ROWS_PER_INSERT = 1000;
 
 export interface SkillView {
   teamId: TeamId;
@@ -18,6 +21,10 @@ export interface SkillView {
  * Views are usage, recorded on every skill_view; writing each one inline would put a database
  * write on the hot path. They are buffered and written in batches instead: every `intervalMs`,
  * as soon as `batchSize` are waiting, and on a clean shutdown (`close`).
+ *
+ * A batch that fails because the database is unreachable is kept and retried. A batch the
+ * database refuses for any other reason is split until the rows it refuses are alone: those are
+ * dropped and logged once, and every other view is written. One bad row never blocks the rest.
  */
 export class ViewRecorder {
   private buffer: SkillView[] = [];
@@ -49,22 +56,46 @@ export class ViewRecorder {
     const batch = this.buffer;
     this.buffer = [];
     if (batch.length === 0) return this.flushing;
-    this.flushing = this.flushing.then(() => this.write(batch));
+    this.flushing = this.flushing.then(() => this.writeAll(batch));
     return this.flushing;
   }
 
-  private async write(batch: SkillView[]): Promise<void> {
-    try {
-      await this.db.insert(skillViews).values(batch);
-    } catch (error) {
-      // The database is unreachable: keep the views for the next flush rather than lose them,
-      // up to a bound, so a long outage cannot exhaust memory.
-      this.buffer = batch.concat(this.buffer).slice(-MAX_BUFFERED);
-      console.error(`skillgate: could not record ${batch.length} skill views (${(error as Error).message}); will retry`);
-      if (!this.timer) {
-        this.timer = setTimeout(() => void this.flush(), this.options.intervalMs * 5);
-        this.timer.unref();
+  private async writeAll(batch: SkillView[]): Promise<void> {
+    for (let i = 0; i < batch.length; i += ROWS_PER_INSERT) {
+      const kept = await this.write(batch.slice(i, i + ROWS_PER_INSERT));
+      if (kept.length > 0) {
+        this.keepForRetry(kept.concat(batch.slice(i + ROWS_PER_INSERT)));
+        return;
       }
+    }
+  }
+
+  /** Writes the views; returns those to retry because the database could not be reached. */
+  private async write(views: SkillView[]): Promise<SkillView[]> {
+    try {
+      await this.db.insert(skillViews).values(views);
+      return [];
+    } catch (error) {
+      if (isDatabaseOutage(error)) return views;
+      if (views.length === 1) {
+        const [view] = views;
+        console.error(`skillgate: dropped a skill view the database refused (team ${view!.teamId}, skill "${view!.skillName}"): ${describeDatabaseError(error)}`);
+        return [];
+      }
+      const half = Math.ceil(views.length / 2);
+      const retryFirst = await this.write(views.slice(0, half));
+      if (retryFirst.length > 0) return retryFirst.concat(views.slice(half));
+      return this.write(views.slice(half));
+    }
+  }
+
+  /** Keeps views for the next flush rather than lose them, up to a bound, so a long outage cannot exhaust memory. */
+  private keepForRetry(views: SkillView[]): void {
+    this.buffer = views.concat(this.buffer).slice(-MAX_BUFFERED);
+    console.error(`skillgate: the database is unreachable; ${views.length} skill view(s) kept to write later`);
+    if (!this.timer) {
+      this.timer = setTimeout(() => void this.flush(), this.options.intervalMs * 5);
+      this.timer.unref();
     }
   }
 }

@@ -228,7 +228,7 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
       [skill("Bad_Name"), 400, 'invalid skill: name "Bad_Name" may hold only lowercase letters, digits and hyphens'],
       [{ ...skill("too-long"), description: "d".repeat(1025) }, 400, 'invalid skill: description of "too-long" is 1025 characters; the limit is 1024'],
       [{ ...skill("big-body"), body: "x".repeat(300 * 1024) }, 400, "invalid skill: SKILL.md is "],
-      [{ ...skill("nul-body"), body: "a\u0000b" }, 400, "invalid skill: SKILL.md holds a NUL character; SKILL.md must be text"],
+      [{ ...skill("nul-body"), body: "a\u0000b" }, 400, 'field "body" holds a NUL character (\\u0000), which text cannot hold; remove it'],
       [{ ...skill("typed"), body: 42 }, 400, 'field "body": Invalid input: expected string, received number'],
       [{ ...skill("extra"), colour: "red" }, 400, 'unknown field "colour"; remove it'],
       [{ ...skill("bad-status"), status: "published" }, 400, 'field "status": Invalid option: expected one of "draft"|"active"'],

@@ -4,6 +4,7 @@ import { parseSkillName } from "@/lib/skills/name";
 import { loadSkillContent } from "@/lib/skills/view";
 import { json } from "@/lib/http/respond";
 import { agentRoute } from "@/lib/http/route";
+import { otherMethods } from "@/lib/http/methods";
 
 /**
  * /.well-known/skills/index.json and /.well-known/skills/<name>/<file> (rewritten here): the
@@ -22,3 +23,5 @@ export const GET = agentRoute<{ path: string[] }>("read", async ({ params, app, 
   const bytes = await readSkillFile(app.db, app.catalogs, auth.team, name, file);
   return new Response(Buffer.from(bytes), { headers: { "content-type": contentTypeOf(file), "x-content-type-options": "nosniff", "content-security-policy": "sandbox" } });
 });
+
+export const { POST, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ GET });

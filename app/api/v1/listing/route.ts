@@ -3,6 +3,7 @@ import { listingJson, listingHeaders } from "@/lib/listing/listing";
 import { notModified, readQuery } from "@/lib/http/params";
 import { json, text } from "@/lib/http/respond";
 import { agentRoute } from "@/lib/http/route";
+import { otherMethods } from "@/lib/http/methods";
 
 /** GET /api/v1/listing — the skills listing for the system prompt (§3); `?cap=&descMax=` render a what-if. */
 export const GET = agentRoute("read", async ({ req, app, auth }) => {
@@ -15,3 +16,5 @@ export const GET = agentRoute("read", async ({ req, app, auth }) => {
   if (query.format === "json") return json(listingJson(listing, settings), 200, headers);
   return text(listing.text, 200, headers);
 });
+
+export const { POST, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ GET });

@@ -6,6 +6,7 @@ import { readQuery } from "@/lib/http/params";
 import { json } from "@/lib/http/respond";
 import { agentRoute } from "@/lib/http/route";
 import { describeCatalog } from "@/lib/skills/catalog";
+import { otherMethods } from "@/lib/http/methods";
 
 /** GET /api/v1/skills — every skill the team can see, shadowed and draft ones included, with diagnostics. */
 export const GET = agentRoute("read", async ({ req, app, auth }) => {
@@ -21,3 +22,5 @@ export const POST = agentRoute("write", async ({ req, app, auth, actor }) => {
   const author = sessionId ? { ...actor, sessionId } : actor;
   return json(await createLearned(app, auth.team.id, author, input), 201);
 });
+
+export const { PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ GET, POST });

@@ -3,8 +3,9 @@
 import { revalidatePath } from "next/cache";
 import { requireMember } from "@/lib/auth/member";
 import { roleAtLeast } from "@/lib/auth/scopes";
-import { AppError, isAppError } from "@/lib/errors";
+import { isAppError } from "@/lib/errors";
 import { savePromptSet } from "@/lib/activation/prompt-sets";
+import { parseJsonValue } from "@/lib/http/body";
 import { cancelRun, startRun } from "@/lib/activation/runs";
 
 export interface ActivationResult {
@@ -45,13 +46,7 @@ export async function cancelRunAction(slug: string, runId: number): Promise<Acti
 /** Saves a prompt set from its JSON form (the same form the API imports and exports). */
 export async function savePromptSetAction(slug: string, json: string): Promise<ActivationResult> {
   return asEditor(slug, async (member) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(json);
-    } catch (error) {
-      throw new AppError("InvalidJson", `the prompt set is not valid JSON: ${(error as Error).message}`);
-    }
-    const set = await savePromptSet(member.app.db, member.team.id, value);
+    const set = await savePromptSet(member.app.db, member.team.id, parseJsonValue(Buffer.from(json, "utf8")));
     return { ok: true, message: `Saved prompt set "${set.name}" with ${set.cases.length} case(s).` };
   });
 }

@@ -6,6 +6,7 @@ import { requireMember } from "@/lib/auth/member";
 import { roleAtLeast, SCOPES, type Scope } from "@/lib/auth/scopes";
 import { isAppError } from "@/lib/errors";
 import { updateListingSettings } from "@/lib/teams/settings";
+import { endMemberSessions } from "@/lib/teams/members";
 
 export interface ActionResult {
   ok: boolean;
@@ -64,5 +65,13 @@ export async function updateListingSettingsAction(slug: string, _previous: Actio
       loadHint: String(form.get("loadHint") ?? ""),
     });
     return { ok: true, message: "Listing settings saved." };
+  });
+}
+
+export async function endSessionsAction(slug: string, userId: number): Promise<ActionResult> {
+  return attempt(slug, async () => {
+    const member = await requireLead(slug);
+    const { email, ended } = await endMemberSessions(member.app.db, member.team.id, userId);
+    return { ok: true, message: `Ended ${ended} session${ended === 1 ? "" : "s"} of ${email}.` };
   });
 }

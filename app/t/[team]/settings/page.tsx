@@ -2,9 +2,10 @@ import type { Metadata } from "next";
 import { listApiKeys } from "@/lib/auth/api-keys";
 import { requireMember } from "@/lib/auth/member";
 import { roleAtLeast } from "@/lib/auth/scopes";
+import { sessionsOf } from "@/lib/auth/dashboard-sessions";
 import { listMembers } from "@/lib/teams/teams";
-import { CreateKeyForm, ListingSettingsForm, RevokeKeyButton } from "@/components/settings-forms";
-import { createKeyAction, revokeKeyAction, updateListingSettingsAction } from "./actions";
+import { CreateKeyForm, EndSessionsButton, ListingSettingsForm, RevokeKeyButton } from "@/components/settings-forms";
+import { createKeyAction, endSessionsAction, revokeKeyAction, updateListingSettingsAction } from "./actions";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -14,21 +15,44 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
   const { app, team } = member;
   const isLead = roleAtLeast(member.role, "lead");
   const [members, keys] = await Promise.all([listMembers(app.db, team.id), isLead ? listApiKeys(app.db, team.id) : Promise.resolve([])]);
+  const sessions = isLead ? await sessionsOf(app.db, members.map((m) => m.userId), app.sessionPolicy) : new Map();
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Settings</h1>
       {!isLead && <p className="rounded-md bg-slate-100 p-3 text-sm">Only a lead can change settings and see API keys; you are {member.role}.</p>}
 
-      <section className="rounded-lg border border-slate-200 bg-white p-4">
-        <h2 className="mb-3 font-semibold">Members</h2>
+      <section className="rounded-lg border border-slate-200 bg-white p-4" aria-label="Members">
+        <h2 className="mb-1 font-semibold">Members</h2>
+        {isLead && (
+          <p className="mb-3 text-sm text-slate-500">
+            A session ends at sign-out, after {app.sessionPolicy.idleMs / 60_000} idle minutes and {app.sessionPolicy.maxMs / 3_600_000} hours after sign-in. Ending a member&apos;s sessions signs them out of every browser at once.
+          </p>
+        )}
         <table className="w-full text-sm">
+          <thead className="text-left text-xs uppercase text-slate-500">
+            <tr>
+              <th className="py-1">Email</th>
+              <th className="py-1">Role</th>
+              {isLead && <th className="py-1">Sessions</th>}
+              {isLead && <th className="py-1"><span className="sr-only">Actions</span></th>}
+            </tr>
+          </thead>
           <tbody>
-            {members.map((m) => (
-              <tr key={m.userId} className="border-t border-slate-100">
-                <td className="py-1.5">{m.email}</td>
-                <td className="py-1.5 text-slate-600">{m.role}</td>
-              </tr>
-            ))}
+            {members.map((m) => {
+              const live = sessions.get(m.userId);
+              return (
+                <tr key={m.userId} className="border-t border-slate-100" data-member={m.email}>
+                  <td className="py-1.5">{m.email}</td>
+                  <td className="py-1.5 text-slate-600">{m.role}</td>
+                  {isLead && (
+                    <td className="py-1.5 text-slate-600" data-testid="sessions">
+                      {live ? `${live.active} active, last seen ${live.lastSeenAt?.toISOString().slice(0, 16).replace("T", " ")} UTC` : "none"}
+                    </td>
+                  )}
+                  {isLead && <td className="py-1.5 text-right">{live && <EndSessionsButton email={m.email} action={endSessionsAction.bind(null, slug, m.userId)} />}</td>}
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       </section>

@@ -3,6 +3,7 @@ import { listRuns, runReport, startRun } from "@/lib/activation/runs";
 import { readJson } from "@/lib/http/body";
 import { json } from "@/lib/http/respond";
 import { agentRoute } from "@/lib/http/route";
+import { otherMethods } from "@/lib/http/methods";
 
 /**
  * POST /api/v1/evals/runs — an activation run (§9). `lexical` and `import` runs answer finished;
@@ -16,3 +17,5 @@ export const POST = agentRoute("write", async ({ req, app, auth }) => {
 
 /** GET /api/v1/evals/runs — the team's runs, newest first. */
 export const GET = agentRoute("read", async ({ app, auth }) => json({ runs: await listRuns(app.db, auth.team.id) }));
+
+export const { PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ GET, POST });

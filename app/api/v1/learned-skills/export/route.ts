@@ -1,5 +1,6 @@
 import { exportLearnedTarGz } from "@/lib/learned/transfer";
 import { agentRoute } from "@/lib/http/route";
+import { otherMethods } from "@/lib/http/methods";
 
 /** GET /api/v1/learned-skills/export — the team's learned skills as SKILL.md folders in a .tar.gz. */
 export const GET = agentRoute("read", async ({ app, auth }) => {
@@ -11,3 +12,5 @@ export const GET = agentRoute("read", async ({ app, auth }) => {
     },
   });
 });
+
+export const { POST, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ GET });

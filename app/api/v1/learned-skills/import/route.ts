@@ -4,6 +4,7 @@ import { importLearned } from "@/lib/learned/transfer";
 import { readQuery } from "@/lib/http/params";
 import { json } from "@/lib/http/respond";
 import { agentRoute } from "@/lib/http/route";
+import { otherMethods } from "@/lib/http/methods";
 
 /** POST /api/v1/learned-skills/import — learned skill folders (JSON or .tar.gz), all or nothing. */
 export const POST = agentRoute("admin", async ({ req, app, auth, actor }) => {
@@ -11,3 +12,5 @@ export const POST = agentRoute("admin", async ({ req, app, auth, actor }) => {
   const files = await readSyncTree(req);
   return json(await importLearned(app, auth.team.id, actor, files, origin ?? null), 201);
 });
+
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ POST });

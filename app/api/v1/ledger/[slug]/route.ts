@@ -4,6 +4,7 @@ import { formatLedger, ledgerKey, recordJson } from "@/lib/ledger/records";
 import { readJson } from "@/lib/http/body";
 import { json, text } from "@/lib/http/respond";
 import { agentRoute } from "@/lib/http/route";
+import { otherMethods } from "@/lib/http/methods";
 
 /** POST /api/v1/ledger/<slug> — one of the seven actions of §7; `list` answers the ledger as text. */
 export const POST = agentRoute<{ slug: string }>("write", async ({ req, params, app, auth, sessionId }) => {
@@ -19,3 +20,5 @@ export const GET = agentRoute<{ slug: string }>("read", async ({ params, app, au
   const slug = parseLedgerSlug(params.slug);
   return text(formatLedger(slug, await readLedger(app.db, auth.team.id, slug)));
 });
+
+export const { PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ GET, POST });

@@ -1,5 +1,6 @@
 import { viewSkillRoute } from "../view-handler";
 import { archiveSkillRoute, updateSkillRoute } from "../write-handlers";
+import { otherMethods } from "@/lib/http/methods";
 
 /** GET /api/v1/skills/<name> — skill_view. */
 export const GET = viewSkillRoute;
@@ -7,3 +8,5 @@ export const GET = viewSkillRoute;
 export const PUT = updateSkillRoute;
 /** DELETE /api/v1/skills/<name> — archive a learned skill. */
 export const DELETE = archiveSkillRoute;
+
+export const { POST, PATCH, HEAD, OPTIONS } = otherMethods({ GET, PUT, DELETE });

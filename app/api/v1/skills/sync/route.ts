@@ -5,6 +5,7 @@ import { json } from "@/lib/http/respond";
 import { agentRoute } from "@/lib/http/route";
 import { viewSkillRoute } from "../view-handler";
 import { archiveSkillRoute, updateSkillRoute } from "../write-handlers";
+import { otherMethods } from "@/lib/http/methods";
 
 /** POST /api/v1/skills/sync — replace the team's workspace tree (JSON or a .tar.gz), all or nothing. */
 export const POST = agentRoute("admin", async ({ req, app, auth }) => {
@@ -18,3 +19,5 @@ const asSkill = { params: Promise.resolve({ name: "sync" }) };
 export const GET = (req: Request) => viewSkillRoute(req, asSkill);
 export const PUT = (req: Request) => updateSkillRoute(req, asSkill);
 export const DELETE = (req: Request) => archiveSkillRoute(req, asSkill);
+
+export const { PATCH, HEAD, OPTIONS } = otherMethods({ GET, POST, PUT, DELETE });

@@ -4,6 +4,7 @@ import { AppError } from "@/lib/errors";
 import { readJson } from "@/lib/http/body";
 import { json } from "@/lib/http/respond";
 import { agentRoute } from "@/lib/http/route";
+import { otherMethods } from "@/lib/http/methods";
 
 /** GET /api/v1/evals/prompt-sets/<name> — one prompt set, in the JSON form it is imported in. */
 export const GET = agentRoute<{ name: string }>("read", async ({ params, app, auth }) => json(await getPromptSet(app.db, auth.team.id, params.name)));
@@ -17,3 +18,5 @@ export const PUT = agentRoute<{ name: string }>("write", async ({ req, params, a
 
 /** DELETE /api/v1/evals/prompt-sets/<name> — runs made with it keep their own copy of the cases. */
 export const DELETE = agentRoute<{ name: string }>("write", async ({ params, app, auth }) => json(await deletePromptSet(app.db, auth.team.id, params.name)));
+
+export const { POST, PATCH, HEAD, OPTIONS } = otherMethods({ GET, PUT, DELETE });

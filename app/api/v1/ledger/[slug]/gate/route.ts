@@ -2,6 +2,7 @@ import { parseLedgerSlug } from "@/lib/ledger/append";
 import { ledgerGate } from "@/lib/ledger/gate";
 import { json } from "@/lib/http/respond";
 import { agentRoute } from "@/lib/http/route";
+import { otherMethods } from "@/lib/http/methods";
 
 /** GET /api/v1/ledger/<slug>/gate — 200 when no prediction is open, else 409 with each open one verbatim. */
 export const GET = agentRoute<{ slug: string }>("read", async ({ params, app, auth }) => {
@@ -10,3 +11,5 @@ export const GET = agentRoute<{ slug: string }>("read", async ({ params, app, au
   if (!gate.message) return json({ ledger: gate.ledger, open });
   return json({ error: { code: "OpenPredictions", message: gate.message }, ledger: gate.ledger, open }, 409);
 });
+
+export const { POST, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ GET });

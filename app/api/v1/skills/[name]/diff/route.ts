@@ -4,6 +4,7 @@ import { readQuery } from "@/lib/http/params";
 import { text } from "@/lib/http/respond";
 import { agentRoute } from "@/lib/http/route";
 import { parseSkillName } from "@/lib/skills/name";
+import { otherMethods } from "@/lib/http/methods";
 
 /** GET /api/v1/skills/<name>/diff?from=A&to=B — unified diff of two versions' SKILL.md. */
 export const GET = agentRoute<{ name: string }>("read", async ({ req, params, app, auth }) => {
@@ -11,3 +12,5 @@ export const GET = agentRoute<{ name: string }>("read", async ({ req, params, ap
   const { from, to } = readQuery(req, diffQuerySchema);
   return text(await diffVersions(app.db, app.catalogs, auth.team, name, from, to));
 });
+
+export const { POST, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ GET });

@@ -4,6 +4,7 @@ import { readQuery } from "@/lib/http/params";
 import { json } from "@/lib/http/respond";
 import { agentRoute } from "@/lib/http/route";
 import { parseSkillName } from "@/lib/skills/name";
+import { otherMethods } from "@/lib/http/methods";
 
 /** GET /api/v1/skills/<name>/observations — newest first; filter by outcome, category, version, since, until. */
 export const GET = agentRoute<{ name: string }>("read", async ({ req, params, app, auth }) => {
@@ -16,3 +17,5 @@ export const GET = agentRoute<{ name: string }>("read", async ({ req, params, ap
   });
   return json({ observations: rows.map(({ teamId: _team, keyId: _key, ...row }) => row) });
 });
+
+export const { POST, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ GET });

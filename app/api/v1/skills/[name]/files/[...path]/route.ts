@@ -1,6 +1,7 @@
 import { agentRoute } from "@/lib/http/route";
 import { contentTypeOf, readSkillFile } from "@/lib/skills/files";
 import { parseSkillName } from "@/lib/skills/name";
+import { otherMethods } from "@/lib/http/methods";
 
 /** GET /api/v1/skills/<name>/files/<path> — one supporting file, byte for byte. */
 export const GET = agentRoute<{ name: string; path: string[] }>("read", async ({ params, app, auth }) => {
@@ -17,3 +18,5 @@ export const GET = agentRoute<{ name: string; path: string[] }>("read", async ({
     },
   });
 });
+
+export const { POST, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ GET });

@@ -1,0 +1,21 @@
+import { isDatabaseOutage } from "@/db/outage";
+import { getApp } from "./boot";
+
+/**
+ * Opens, migrates and seeds the database once, in the server process, before requests are served.
+ * A start-up that cannot work (the embedded database held by another process, bad configuration)
+ * stops the process with its reason, rather than leave a server up that answers 500 to everything.
+ * An unreachable database is not such a reason: requests answer 503 until it is back (§14).
+ */
+export async function startUp(): Promise<void> {
+  try {
+    await getApp();
+  } catch (error) {
+    if (isDatabaseOutage(error)) {
+      console.error(`skillgate: the database is unreachable at start-up; requests answer 503 until it is back (${(error as Error).message})`);
+      return;
+    }
+    console.error(`skillgate: cannot start: ${(error as Error).message}`);
+    process.exit(1);
+  }
+}

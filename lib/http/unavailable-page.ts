@@ -1,0 +1,30 @@
+/**
+ * The page a person gets while the database cannot be reached: a 503 that says so and when to try
+ * again, instead of the framework's 500. Plain HTML: nothing of the app can render without data.
+ */
+export const UNAVAILABLE_RETRY_SECONDS = 5;
+
+export function unavailablePage(nonce: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Database unavailable · Skillgate</title>
+<style nonce="${nonce}">
+body{font-family:system-ui,sans-serif;background:#f8fafc;color:#0f172a;margin:0;display:flex;min-height:100vh;align-items:center;justify-content:center;padding:1rem}
+main{max-width:32rem;background:#fff;border:1px solid #e2e8f0;border-radius:.75rem;padding:2rem}
+h1{font-size:1.25rem;margin:0 0 .75rem}
+p{margin:.5rem 0;line-height:1.5}
+a{color:#3730a3}
+</style>
+</head>
+<body>
+<main>
+<h1>The database is unavailable</h1>
+<p>Skillgate cannot reach its database right now, so this page cannot be shown. Nothing you saved is lost.</p>
+<p>It usually comes back on its own: <a href="">try again</a> in a few seconds. If it stays down, tell whoever runs Skillgate for your team.</p>
+</main>
+</body>
+</html>`;
+}
