@@ -2,10 +2,8 @@ import { NextResponse, type NextRequest } from "next/server";
 import { gateDashboardPage } from "@/lib/auth/page-gate";
 import { isHttps } from "@/lib/auth/session-cookie";
 import { signInMethod } from "@/lib/auth/next-auth";
-import { errorBody } from "@/lib/http/respond";
-import { isDecodablePath, UNDECODABLE_PATH_MESSAGE } from "@/lib/http/path-encoding";
+import { isDecodablePath, undecodablePathResponse } from "@/lib/http/path-encoding";
 import { unavailablePage, UNAVAILABLE_RETRY_SECONDS } from "@/lib/http/unavailable-page";
-import { AppError } from "@/lib/errors";
 import { contentSecurityPolicy, newNonce, STRICT_TRANSPORT_SECURITY } from "@/lib/security/headers";
 
 /**
@@ -14,9 +12,9 @@ import { contentSecurityPolicy, newNonce, STRICT_TRANSPORT_SECURITY } from "@/li
  * the dashboard, answering 503 when the database that holds them is down. Agent routes never
  * pass through here: their hot path stays as it was.
  */
-export async function proxy(req: NextRequest): Promise<NextResponse> {
+export async function proxy(req: NextRequest): Promise<Response> {
   const path = req.nextUrl.pathname;
-  if (!isDecodablePath(path)) return undecodable(path);
+  if (!isDecodablePath(path)) return undecodablePathResponse(path);
   if (path.startsWith("/api/")) return NextResponse.next();
 
   const https = isHttps(req.headers);
@@ -44,12 +42,6 @@ export async function proxy(req: NextRequest): Promise<NextResponse> {
   res.headers.set("content-security-policy", csp);
   if (https) res.headers.set("strict-transport-security", STRICT_TRANSPORT_SECURITY);
   return res;
-}
-
-function undecodable(path: string): NextResponse {
-  const error = new AppError("InvalidPath", UNDECODABLE_PATH_MESSAGE);
-  if (path.startsWith("/api/")) return NextResponse.json(errorBody(error), { status: 400 });
-  return new NextResponse(`Bad request: ${UNDECODABLE_PATH_MESSAGE}.\n`, { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
 }
 
 export const config = {

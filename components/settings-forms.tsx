@@ -86,14 +86,17 @@ export function ListingSettingsForm({ action, cap, descMax, loadHint }: { action
   );
 }
 
-/** A lead ends every dashboard session of a member: they are signed out everywhere at their next request. */
-export function EndSessionsButton({ action, email }: { action: () => Promise<ActionResult>; email: string }) {
+/**
+ * A lead ends every dashboard session of a member: they are signed out everywhere at their next
+ * request. It stays on the row when there is none left, so its message outlives the refresh.
+ */
+export function EndSessionsButton({ action, email, active }: { action: () => Promise<ActionResult>; email: string; active: number }) {
   const [pending, startTransition] = useTransition();
   const [state, setState] = useActionState((_previous: ActionResult | null, next: ActionResult) => next, null);
   return (
     <span className="inline-flex items-center gap-2">
       <button
-        disabled={pending}
+        disabled={pending || active === 0}
         className="rounded-md border border-red-300 px-2 py-0.5 text-xs text-red-700 hover:bg-red-50 disabled:opacity-50"
         onClick={() => {
           if (window.confirm(`Sign ${email} out of every browser now?`)) startTransition(async () => setState(await action()));

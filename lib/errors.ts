@@ -28,6 +28,7 @@ export const errorStatus = {
   NameCollision: 409,
   SkillExists: 409,
   NotADraft: 409,
+  AlreadyArchived: 409,
   AlreadyPromoted: 409,
   RunNotRunning: 409,
   VersionConflict: 409,

@@ -1,16 +1,14 @@
 import type { DiffRow } from "@/lib/learned/side-by-side";
 
-const TONES = {
-  same: ["", ""],
-  changed: ["bg-rose-50", "bg-emerald-50"],
-  removed: ["bg-rose-50", "bg-slate-50"],
-  added: ["bg-slate-50", "bg-emerald-50"],
-} as const;
+/** Rows shown at most: a page stays small and quick however much two versions differ. */
+export const MAX_DIFF_ROWS = 300;
 
-/** Two columns, old on the left and new on the right, lines aligned. */
-export function SideBySide({ rows, left, right }: { rows: DiffRow[]; left: string; right: string }) {
+/** Two columns, old on the left and new on the right, lines aligned. Cell styles live in globals.css: a row is short markup. */
+export function SideBySide({ rows: all, left, right }: { rows: DiffRow[]; left: string; right: string }) {
+  const rows = all.slice(0, MAX_DIFF_ROWS);
+  const hidden = all.length - rows.length;
   return (
-    <table className="w-full table-fixed border border-slate-200 font-mono text-xs" data-testid="side-by-side">
+    <table className="diff w-full table-fixed border border-slate-200 font-mono text-xs" data-testid="side-by-side">
       <thead className="bg-slate-100 text-left text-slate-600">
         <tr>
           <th className="w-10" />
@@ -29,12 +27,19 @@ export function SideBySide({ rows, left, right }: { rows: DiffRow[]; left: strin
             </tr>
           ) : (
             <tr key={i} data-kind={row.kind}>
-              <td className="select-none px-1 text-right text-slate-400">{row.left?.number}</td>
-              <td className={`whitespace-pre-wrap break-all px-2 ${TONES[row.kind][0]}`}>{row.left?.text}</td>
-              <td className="select-none px-1 text-right text-slate-400">{row.right?.number}</td>
-              <td className={`whitespace-pre-wrap break-all px-2 ${TONES[row.kind][1]}`}>{row.right?.text}</td>
+              <td>{row.left?.number}</td>
+              <td>{row.left?.text}</td>
+              <td>{row.right?.number}</td>
+              <td>{row.right?.text}</td>
             </tr>
           ),
+        )}
+        {hidden > 0 && (
+          <tr className="bg-amber-50 text-center text-amber-900">
+            <td colSpan={4} className="py-1">
+              … {hidden.toLocaleString("en-US")} more rows not shown here; the API&apos;s diff route (<code>GET /api/v1/skills/&lt;name&gt;/diff</code>) has every line
+            </td>
+          </tr>
         )}
       </tbody>
     </table>

@@ -8,7 +8,7 @@ import { useMemo, useState, useTransition } from "react";
 import type { ActionResult, SaveInput } from "@/app/t/[team]/skills/[name]/actions";
 import { formatLint, lintDescription } from "@/lib/lint/lint";
 import { hasChanges, sideBySide } from "@/lib/learned/side-by-side";
-import { composeSkillMd } from "@/lib/skills/skill-md";
+import { composeSkillMd, splitSkillMd } from "@/lib/skills/skill-md";
 import { SideBySide } from "./side-by-side";
 
 interface Props {
@@ -16,7 +16,7 @@ interface Props {
   version: number;
   /** The frontmatter fields of the current version, so the preview composes exactly what the server will. */
   fields: Record<string, unknown> & { name: string; description: string };
-  body: string;
+  /** The current SKILL.md; the editor edits its body. Sent once: a body can be 256 KiB. */
   currentText: string;
   descMax: number;
   save: (input: SaveInput) => Promise<ActionResult>;
@@ -29,7 +29,8 @@ interface Props {
  * and the change as a side-by-side diff against the current version before anything is saved.
  * A stale save shows the version that is there now instead of overwriting it.
  */
-export function SkillEditor({ name, version, fields, body: initialBody, currentText, descMax, save, propose }: Props) {
+export function SkillEditor({ name, version, fields, currentText, descMax, save, propose }: Props) {
+  const initialBody = useMemo(() => splitSkillMd(currentText)?.body ?? "", [currentText]);
   const router = useRouter();
   const [description, setDescription] = useState(fields.description);
   const [body, setBody] = useState(initialBody);

@@ -4,6 +4,8 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { evalResults, evalRuns, type PromptCase } from "@/db/schema";
 import { AppError, specError } from "../errors";
+import { failureMessage } from "../evolution/failure-message";
+import { logUnexpected } from "../http/respond";
 import { requireModel, type ConfiguredModel } from "../evolution/model";
 import { parseWith } from "../http/body";
 import type { ListingSettings } from "../listing/render";
@@ -20,7 +22,7 @@ export const runRequestSchema = z.strictObject({
   promptSet: z.object({ name: z.string(), cases: z.array(z.unknown()).optional() }),
   activator: z.enum(["model", "lexical", "import"], { message: 'activator must be "model", "lexical" or "import"' }),
   trials: z.number().int().min(1, "trials must be at least 1").max(20).optional(),
-  results: z.array(z.strictObject({ id: z.string(), loaded: z.array(z.string()), trial: z.number().int().min(1).optional() })).optional(),
+  results: z.array(z.strictObject({ id: z.string(), loaded: z.array(z.string()), trial: z.number().int().min(1).max(20).optional() })).optional(),
 });
 export type RunRequest = z.infer<typeof runRequestSchema>;
 
@@ -73,10 +75,11 @@ export async function startRun(
   const done = work()
     .then((runs) => finishRun(deps.db, runId, set.cases, runs))
     .catch(async (error: unknown) => {
-      console.error(`skillgate: activation run ${runId} failed:`, error);
+      if (error instanceof Cancelled) return;
+      logUnexpected(`activation run ${runId} failed`, error);
       await deps.db
         .update(evalRuns)
-        .set({ status: "failed", error: String((error as Error).message ?? error).slice(0, 500), finishedAt: new Date() })
+        .set({ status: "failed", error: failureMessage(error), finishedAt: new Date() })
         .where(and(eq(evalRuns.id, runId), eq(evalRuns.status, "running")));
     });
   return { runId, activator: request.activator, done };

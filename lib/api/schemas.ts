@@ -2,6 +2,12 @@ import { z } from "zod";
 
 /** Request contracts, shared by the route handlers and the OpenAPI document. */
 
+/**
+ * A version number (or a trial's): positive and bounded, so it always fits the database's
+ * integer columns — 2^31 would fail the query instead of the request.
+ */
+export const versionNumber = z.number().int().min(1).max(1_000_000_000);
+
 export const syncFileSchema = z.strictObject({
   path: z.string().describe("<folder>/<file>, e.g. my-skill/SKILL.md or my-skill/scripts/run.sh"),
   content: z.string(),
@@ -56,18 +62,18 @@ export const createSkillSchema = z.strictObject({
 export const updateSkillSchema = z.strictObject({
   description: z.string().optional(),
   body: z.string().optional(),
-  expectedVersion: z.number().int().min(1).optional(),
+  expectedVersion: versionNumber.optional(),
   reason: reason.optional(),
 });
 
-export const rollbackSchema = z.strictObject({ toVersion: z.number().int().min(1) });
+export const rollbackSchema = z.strictObject({ toVersion: versionNumber });
 
 export const forkSchema = z.strictObject({ name: z.string(), status: status.optional() });
 
 export const verifySchema = z.strictObject({
   tier: z.enum(["reviewed", "verified"]),
   report: z.record(z.string(), z.unknown()).optional(),
-  expectedVersion: z.number().int().min(1).optional(),
+  expectedVersion: versionNumber.optional(),
 });
 
 export const diffQuerySchema = z.object({

@@ -9,6 +9,8 @@ import { updateLearned } from "../learned/write";
 import { unifiedPatch } from "../learned/history";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import { amendmentTexts, getAmendment, type AmendmentRow } from "./amendments";
+import { logUnexpected } from "../http/respond";
+import { failureMessage } from "./failure-message";
 import { JUDGE_PROMPT_VERSION, judgeCase } from "./judge";
 import { requireModel, type ConfiguredModel } from "./model";
 import { selectTestCases } from "./observations";
@@ -89,10 +91,10 @@ export async function startEvaluation(deps: EvaluationDeps, team: EvaluationTeam
   const done = Promise.all(judged)
     .then(() => finish(deps, team, actor, amendment, evaluationId))
     .catch(async (error: unknown) => {
-      console.error(`skillgate: evaluation ${evaluationId} failed:`, error);
+      logUnexpected(`evaluation ${evaluationId} failed`, error);
       await deps.db
         .update(evaluations)
-        .set({ status: "failed", error: String((error as Error).message ?? error).slice(0, 500), finishedAt: new Date() })
+        .set({ status: "failed", error: failureMessage(error), finishedAt: new Date() })
         .where(eq(evaluations.id, evaluationId));
     });
   return { evaluationId, done };
@@ -173,8 +175,14 @@ export async function applyAmendment(
     event,
     evaluationId,
     eventDetail: { amendmentId: amendment.id, evaluationId, ...detail },
+    alsoWrite: async (tx) => void (await tx.update(amendments).set({ status: "promoted" }).where(eq(amendments.id, amendment.id))),
+  }).catch(async (error: unknown) => {
+    if (!isAppError(error) || error.code !== "VersionConflict") throw error;
+    // The client sent no version: say what moved. Most often another promotion of this very amendment won.
+    const now = await getAmendment(deps.db, team.id, amendment.id);
+    if (now.status === "promoted") throw specError("AlreadyPromoted", `amendment #${amendment.id} is already promoted`);
+    throw specError("VersionConflict", `amendment #${amendment.id} was written against v${amendment.baseVersion} of "${amendment.skillName}", which has changed since; propose it again against the current version`);
   });
-  await deps.db.update(amendments).set({ status: "promoted" }).where(eq(amendments.id, amendment.id));
   return result;
 }
 

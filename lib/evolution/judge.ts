@@ -1,5 +1,6 @@
 import { generateObject } from "ai";
 import { z } from "zod";
+import { failureMessage } from "./failure-message";
 import type { ConfiguredModel } from "./model";
 import type { Dimensions } from "./verdict";
 
@@ -69,7 +70,8 @@ export async function judgeCase(judge: ConfiguredModel, c: JudgeCase, original: 
       const { object } = await generateObject({ model: judge.model, schema: judgeAnswerSchema, system, prompt, temperature: 0, maxRetries: 1 });
       return { ok: true, answer: object, attempts: attempt, promptChars };
     } catch (caught) {
-      error = (caught as Error).message.split("\n")[0]!.slice(0, 500);
+      console.error(`skillgate: judge call failed (attempt ${attempt}): ${(caught as Error).message.split("\n")[0]!.slice(0, 500)}`);
+      error = failureMessage(caught);
     }
   }
   return { ok: false, error, attempts: 2, promptChars };

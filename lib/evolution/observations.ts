@@ -7,6 +7,7 @@ import { versionsThatRan } from "../skills/catalog";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import { skillNameProblem } from "../skills/name";
 import type { TeamId } from "../teams/teams";
+import { versionNumber } from "../api/schemas";
 
 /** Observations (§8.1): one per run of a skill, recorded against the version that ran. */
 
@@ -14,7 +15,7 @@ const names = z.array(z.string().min(1).max(200)).max(200);
 
 export const observationSchema = z.strictObject({
   skill: z.string().refine((name) => skillNameProblem(name) === null, { message: "is not a skill name (lowercase letters, digits, single hyphens)" }),
-  version: z.number().int().min(1).optional(),
+  version: versionNumber.optional(),
   task: z.string().trim().min(1, "is empty: say what the agent was asked to do").max(20_000),
   category: z.string().trim().min(1).max(100),
   outcome: z.enum(["success", "failure", "partial"]),

@@ -1,3 +1,6 @@
+import { AppError } from "../errors";
+import { errorBody } from "./respond";
+
 /**
  * Whether every segment of a raw URL path percent-decodes to valid UTF-8. Next cannot route a
  * path that does not (`/api/v1/skills/%ff`, the overlong `%c0%ae`) and answers a bare 500, so the
@@ -13,4 +16,10 @@ export function isDecodablePath(rawPath: string): boolean {
   }
 }
 
-export const UNDECODABLE_PATH_MESSAGE = "the path holds a bad percent-encoding (each %XX must form valid UTF-8); encode the path again";
+const UNDECODABLE = "the path holds a bad percent-encoding (each %XX must form valid UTF-8); encode the path again";
+
+/** The 400 for such a path: the error envelope under /api, a line of text for a page. */
+export function undecodablePathResponse(rawPath: string): Response {
+  if (rawPath.startsWith("/api/")) return Response.json(errorBody(new AppError("InvalidPath", UNDECODABLE)), { status: 400 });
+  return new Response(`Bad request: ${UNDECODABLE}.\n`, { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
+}

@@ -27,9 +27,11 @@ export function knownError(error: unknown): AppError | null {
   return null;
 }
 
-/** Logs an error we did not expect, in one line per cause, without query parameters. */
+/** Logs an error we did not expect: its causes in one line and where it was thrown, never query parameters. */
 export function logUnexpected(context: string, error: unknown): void {
-  const stack = error instanceof Error && error.stack ? `\n${error.stack.split("\n").slice(1, 6).join("\n")}` : "";
+  // A stack starts with the message, and drizzle's messages end with the parameters: keep only the frames.
+  const frames = error instanceof Error && error.stack ? error.stack.split("\n").filter((line) => /^\s+at /.test(line)).slice(0, 5) : [];
+  const stack = frames.length > 0 ? `\n${frames.join("\n")}` : "";
   console.error(`skillgate: ${context}: ${describeDatabaseError(error)}${stack}`);
 }
 

@@ -37,11 +37,22 @@ export function agentRoute<P extends RouteParams = Record<string, never>>(
       }
       const sessionId = req.headers.get("x-agent-session")?.slice(0, 200) || null;
       const actor = { kind: "key" as const, keyId: auth.keyId, scopes: auth.scopes, sessionId };
-      return await handler({ req, params: await context.params, app, auth, sessionId, actor });
+      // Next gives no params at all to a route without dynamic segments.
+      const params = ((await context.params) ?? {}) as P;
+      refuseNulInPath(params);
+      return await handler({ req, params, app, auth, sessionId, actor });
     } catch (error) {
       return errorResponse(error);
     }
   };
+}
+
+/** `%00` decodes to a character no text column can hold: refused here, for every route, before any query. */
+function refuseNulInPath(params: RouteParams): void {
+  const values = Object.values(params).flat();
+  if (values.some((value) => value.includes("\u0000"))) {
+    throw new AppError("InvalidPath", "the path holds a NUL character (%00); remove it");
+  }
 }
 
 /** The request's bearer key, looked up by hash, with one request taken from its rate limit. Shared by REST and MCP. */

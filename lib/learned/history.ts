@@ -1,11 +1,11 @@
 import { asc, and, eq } from "drizzle-orm";
-import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
 import type { Db } from "@/db/client";
 import { apiKeys, workspaceSkillVersions } from "@/db/schema";
 import { specError } from "../errors";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import { loadSkillContent, resolveSkill } from "../skills/view";
 import { listLearnedVersions } from "./store";
+import { boundedUnifiedPatch } from "./line-diff";
 
 /** Versions of the skill skill_view would serve, and diffs between any two (§6.2). */
 
@@ -110,5 +110,5 @@ export function unifiedDiff(name: string, from: number, to: number, a: string, b
 }
 
 export function unifiedPatch(fromLabel: string, toLabel: string, a: string, b: string): string {
-  return createTwoFilesPatch(fromLabel, toLabel, a, b, undefined, undefined, { headerOptions: FILE_HEADERS_ONLY });
+  return boundedUnifiedPatch(fromLabel, toLabel, a, b);
 }

@@ -1,4 +1,4 @@
-import { diffLines } from "diff";
+import { boundedDiffLines } from "./line-diff";
 
 /** Rows of a side-by-side diff: pure, so the browser can build a preview while someone types. */
 export type DiffRow =
@@ -21,7 +21,7 @@ export function sideBySide(a: string, b: string, context = 3): DiffRow[] {
   const rows: DiffRow[] = [];
   let left = 1;
   let right = 1;
-  const parts = diffLines(a, b);
+  const parts = boundedDiffLines(a, b);
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
     if (part.removed && parts[i + 1]?.added) {

@@ -10,23 +10,33 @@ import type { TeamId } from "../teams/teams";
 export type LearnedRow = typeof learnedSkills.$inferSelect;
 export type LearnedVersionRow = typeof learnedSkillVersions.$inferSelect;
 
+/**
+ * Inside a write's transaction, the row is locked (`for update`): concurrent writes of one skill
+ * run one after the other, each seeing the state the one before left, on PostgreSQL as on PGlite.
+ */
+export interface ReadOptions {
+  lock?: boolean;
+}
+
 /** The draft or active learned skill of this name (one name, one place), or null. */
-export async function findLiveLearned(db: Db, teamId: TeamId, name: string): Promise<LearnedRow | null> {
-  const [row] = await db
+export async function findLiveLearned(db: Db, teamId: TeamId, name: string, options: ReadOptions = {}): Promise<LearnedRow | null> {
+  const query = db
     .select()
     .from(learnedSkills)
     .where(and(eq(learnedSkills.teamId, teamId), eq(learnedSkills.name, name), ne(learnedSkills.status, "archived")));
+  const [row] = options.lock ? await query.for("update") : await query;
   return row ?? null;
 }
 
 /** The most recently archived learned skill of this name, or null. */
-export async function findArchivedLearned(db: Db, teamId: TeamId, name: string): Promise<LearnedRow | null> {
-  const [row] = await db
+export async function findArchivedLearned(db: Db, teamId: TeamId, name: string, options: ReadOptions = {}): Promise<LearnedRow | null> {
+  const query = db
     .select()
     .from(learnedSkills)
     .where(and(eq(learnedSkills.teamId, teamId), eq(learnedSkills.name, name), eq(learnedSkills.status, "archived")))
     .orderBy(desc(learnedSkills.archivedAt), desc(learnedSkills.id))
     .limit(1);
+  const [row] = options.lock ? await query.for("update") : await query;
   return row ?? null;
 }
 
@@ -71,6 +81,11 @@ export function notLearned(name: string, holder: NameHolder) {
   return holder.source === "builtin"
     ? specError("BuiltInImmutable", `"${name}" is a built-in skill`)
     : specError("FileSkillReadOnly", `"${name}" comes from ${holder.folder}; change the file and sync`);
+}
+
+/** Deleting a skill that is already archived: the second of two deletes. */
+export function alreadyArchived(name: string) {
+  return specError("AlreadyArchived", `"${name}" is archived; a lead can restore it`);
 }
 
 export function skillExists(name: string) {

@@ -36,7 +36,7 @@ export async function verifyLearned(
   return deps.db.transaction(async (tx) => {
     const holder = await nameHolder(tx, deps.catalogs.statics, teamId, name);
     if (holder) throw notLearned(name, holder);
-    const row = await findLiveLearned(tx, teamId, name);
+    const row = await findLiveLearned(tx, teamId, name, { lock: true });
     if (!row) throw skillNotFound(name);
     if (expectedVersion !== undefined && expectedVersion !== row.currentVersion) throw versionConflict(name, row.currentVersion, expectedVersion);
     const review = completeReport(report);

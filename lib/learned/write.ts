@@ -19,6 +19,7 @@ import {
   notLearned,
   skillExists,
   versionConflict,
+  alreadyArchived,
   type LearnedRow,
 } from "./store";
 
@@ -128,13 +129,18 @@ async function insertVersion(
   });
 }
 
-/** The live learned skill a write targets; a built-in or file skill of that name refuses the write. */
+/**
+ * The live learned skill a write targets, locked for the rest of the transaction; a built-in or
+ * file skill of that name refuses the write. A skill archived meanwhile (the loser of two deletes)
+ * is a conflict, not a missing skill.
+ */
 async function writableLearned(deps: Deps, teamId: TeamId, name: string): Promise<LearnedRow> {
   const holder = await nameHolder(deps.db, deps.catalogs.statics, teamId, name);
   if (holder) throw notLearned(name, holder);
-  const row = await findLiveLearned(deps.db, teamId, name);
-  if (!row) throw skillNotFound(name);
-  return row;
+  const row = await findLiveLearned(deps.db, teamId, name, { lock: true });
+  if (row) return row;
+  if (await findArchivedLearned(deps.db, teamId, name)) throw alreadyArchived(name);
+  throw skillNotFound(name);
 }
 
 export interface LearnedChange {
@@ -148,6 +154,8 @@ export interface LearnedChange {
   /** The evaluation that justified this version; the version links it. */
   evaluationId?: number | null;
   eventDetail?: Record<string, unknown>;
+  /** More writes that belong to this change, in its transaction (an amendment marked promoted). */
+  alsoWrite?: (tx: Db) => Promise<void>;
 }
 
 /** `PUT /api/v1/skills/<name>`: a new version, only against the current one (§6.2). */
@@ -163,13 +171,17 @@ export async function updateLearned(deps: Deps, teamId: TeamId, actor: Actor, na
     const current = (await getLearnedVersion(tx, row.id, row.currentVersion))!;
     const fields = parseSkillMd(current.frontmatter + current.body).fields as { name: string; description: string };
     const text = composeSkillMd({ ...fields, description: change.description ?? row.description }, change.body ?? current.body);
-    if (text === current.frontmatter + current.body) return { name, version: row.currentVersion, changed: false };
+    if (text === current.frontmatter + current.body) {
+      await change.alsoWrite?.(tx);
+      return { name, version: row.currentVersion, changed: false };
+    }
     const version = await advance(tx, row, expectedVersion, parseSkillMd(text), actor, {
       reason: change.reason ?? null,
       revertOf: null,
       evaluationId: change.evaluationId ?? null,
     });
     await recordEvent(tx, teamId, name, change.event ?? "edited", actor, version, { reason: change.reason ?? undefined, ...change.eventDetail });
+    await change.alsoWrite?.(tx);
     return { name, version, changed: true, active: row.status === "active" };
   });
   if (result.changed && result.active) await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} edited`);
@@ -218,7 +230,7 @@ export async function promoteLearned(deps: Deps, teamId: TeamId, actor: Actor, n
   const version = await deps.db.transaction(async (tx) => {
     const holder = await nameHolder(tx, deps.catalogs.statics, teamId, name);
     if (holder) throw nameCollision(name, holder);
-    const row = await findLiveLearned(tx, teamId, name);
+    const row = await findLiveLearned(tx, teamId, name, { lock: true });
     if (!row) throw skillNotFound(name);
     const [promoted] = await tx
       .update(learnedSkills)
@@ -256,10 +268,12 @@ export async function archiveLearned(deps: Deps, teamId: TeamId, actor: Actor, n
   const wasActive = await deps.db.transaction(async (tx) => {
     const row = await writableLearned({ ...deps, db: tx }, teamId, name);
     if (row.status === "active") requireWriteActive(actor, "archiving an active skill");
-    await tx
+    const [archived] = await tx
       .update(learnedSkills)
       .set({ status: "archived", statusBeforeArchive: row.status as LearnedStatus, archivedAt: new Date() })
-      .where(eq(learnedSkills.id, row.id));
+      .where(and(eq(learnedSkills.id, row.id), eq(learnedSkills.status, row.status)))
+      .returning({ id: learnedSkills.id });
+    if (!archived) throw alreadyArchived(name);
     await recordEvent(tx, teamId, name, "archived", actor, row.currentVersion, { from: row.status });
     await bumpCatalogRevision(tx, teamId);
     return row.status === "active";
@@ -272,13 +286,20 @@ export async function archiveLearned(deps: Deps, teamId: TeamId, actor: Actor, n
 export async function restoreLearned(deps: Deps, teamId: TeamId, actor: Actor, name: string) {
   requireLead(actor, "restoring an archived skill");
   const restored = await deps.db.transaction(async (tx) => {
-    const row = await findArchivedLearned(tx, teamId, name);
+    const row = await findArchivedLearned(tx, teamId, name, { lock: true });
+    // Checked after the lock: the loser of two restores finds the winner's live skill.
+    const live = await findLiveLearned(tx, teamId, name);
+    if (live) throw skillExists(name);
     if (!row) throw specError("SkillNotFound", `No archived skill named '${name}'.`);
     const holder = await nameHolder(tx, deps.catalogs.statics, teamId, name);
     if (holder) throw nameCollision(name, holder);
-    if (await findLiveLearned(tx, teamId, name)) throw skillExists(name);
     const status = row.statusBeforeArchive ?? "draft";
-    await tx.update(learnedSkills).set({ status, archivedAt: null, statusBeforeArchive: null }).where(eq(learnedSkills.id, row.id));
+    const [back] = await tx
+      .update(learnedSkills)
+      .set({ status, archivedAt: null, statusBeforeArchive: null })
+      .where(and(eq(learnedSkills.id, row.id), eq(learnedSkills.status, "archived")))
+      .returning({ id: learnedSkills.id });
+    if (!back) throw skillExists(name);
     await recordEvent(tx, teamId, name, "restored", actor, row.currentVersion, { status });
     await bumpCatalogRevision(tx, teamId);
     return { version: row.currentVersion, status };

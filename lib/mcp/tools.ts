@@ -5,7 +5,7 @@ import type { KeyAuth } from "../auth/api-keys";
 import { grants, type Scope } from "../auth/scopes";
 import { AppError, isAppError } from "../errors";
 import { parseObservationsBody, recordObservations } from "../evolution/observations";
-import { ledgerBodySchema } from "../api/schemas";
+import { ledgerBodySchema, versionNumber } from "../api/schemas";
 import type { Actor } from "../learned/actor";
 import { archiveLearned, createLearned, promoteLearned, updateLearned } from "../learned/write";
 import { appendRecord, parseLedgerAction, parseLedgerSlug, readLedger } from "../ledger/append";
@@ -70,7 +70,7 @@ export function registerTools(server: McpServer, call: McpCall): void {
       title: "Load a skill",
       description:
         "Loads the full body of a skill by name, byte for byte, after a header line [skill <name> | <source> | v<N>]. Call it before doing a task a listed skill covers, then follow the procedure. `version` loads an earlier version.",
-      inputSchema: { name: z.string().describe("the skill's name, as in the listing"), version: z.number().int().min(1).optional() },
+      inputSchema: { name: z.string().describe("the skill's name, as in the listing"), version: versionNumber.optional() },
     },
     ({ name, version }) =>
       answer(call, "read", async (auth) => {
@@ -96,7 +96,7 @@ export function registerTools(server: McpServer, call: McpCall): void {
         name: z.string().optional().describe("the skill's name (lowercase letters, digits, hyphens)"),
         description: z.string().optional(),
         body: z.string().optional(),
-        expectedVersion: z.number().int().min(1).optional(),
+        expectedVersion: versionNumber.optional(),
         reason: z.string().optional(),
         status: z.enum(["draft", "active"]).optional(),
       },
@@ -139,7 +139,7 @@ export function registerTools(server: McpServer, call: McpCall): void {
       // Loose on purpose: values are checked by the same code as the REST route, so refusals read the same.
       inputSchema: {
         skill: z.string(),
-        version: z.number().optional(),
+        version: versionNumber.optional(),
         task: z.string(),
         category: z.string(),
         outcome: z.string().describe("success, failure or partial"),

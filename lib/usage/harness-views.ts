@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { versionNumber } from "../api/schemas";
 import { parseWith } from "../http/body";
 import { versionsThatRan } from "../skills/catalog";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
@@ -13,7 +14,7 @@ import type { SkillView } from "./view-recorder";
 const viewSchema = z.strictObject({
   skill: z.string().refine((name) => skillNameProblem(name) === null, { message: "is not a skill name" }),
   sessionId: z.string().min(1).max(200),
-  version: z.number().int().min(1).optional(),
+  version: versionNumber.optional(),
 });
 const batchSchema = z.strictObject({ views: z.array(viewSchema).min(1, "send at least one view").max(1000, "send at most 1000 views at a time") });
 

@@ -80,7 +80,8 @@ describe("evaluations in Chromium", () => {
     await page.click('button:has-text("Filter")');
     await page.waitForURL(/kind=promoted/);
     expect(await page.locator('[data-testid="events"] li').count()).toBe(1);
-    expect(await page.locator('[data-testid="promotions-chart"] .recharts-bar-rectangle').count()).toBeGreaterThan(0);
+    // The chart draws once its container has been measured, after hydration.
+    await page.locator('[data-testid="promotions-chart"] .recharts-bar-rectangle').first().waitFor();
   });
 
   it("lets a person propose an edit as an amendment instead of saving it", async () => {

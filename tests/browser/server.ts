@@ -19,6 +19,9 @@ function stubModel({ prompt, tools, afterTool }: StubRequest): StubAnswer {
 }
 
 export const BROWSER_LOGIN = { email: "lead@skillgate.test", password: "browser-test-password" };
+/** Whose sessions a lead ends, and whose sign-ins are throttled: people no other test signs in as. */
+export const MEMBER_LOGIN = { email: "member@skillgate.test", password: "member-test-password" };
+export const THROTTLED_LOGIN = { email: "throttled@skillgate.test", password: "throttled-test-password" };
 export const BROWSER_KEY = "sg_browser_test_key_demo_team_0001";
 /** The "lab" team is for tests that change skills, so the demo team's figures stay put. */
 export const LAB_KEY = "sg_browser_test_key_lab_team_00003";
@@ -45,12 +48,13 @@ export default async function setup(project: TestProject) {
     SKILLS_GLOBAL_DIR: "demo/global-skills",
     SKILLGATE_INIT_TEAM: "demo,other-team,lab,cli,mcp",
     SKILLGATE_INIT_API_KEY: `${BROWSER_KEY},sg_browser_test_key_other_team_0002,${LAB_KEY},${CLI_KEY},${MCP_KEY}`,
-    SKILLGATE_INIT_USER_EMAIL: BROWSER_LOGIN.email,
-    SKILLGATE_INIT_USER_PASSWORD: BROWSER_LOGIN.password,
+    SKILLGATE_INIT_USER_EMAIL: [BROWSER_LOGIN, MEMBER_LOGIN, THROTTLED_LOGIN].map((login) => login.email).join(","),
+    SKILLGATE_INIT_USER_PASSWORD: [BROWSER_LOGIN, MEMBER_LOGIN, THROTTLED_LOGIN].map((login) => login.password).join(","),
   });
   project.provide("baseUrl", server.url);
   return async () => {
     await server.stop();
+    if (process.env.SKILLGATE_TEST_SERVER_LOG) (await import("node:fs")).writeFileSync(process.env.SKILLGATE_TEST_SERVER_LOG, server.output());
     await judge.close();
   };
 }

@@ -33,9 +33,15 @@ export const FIXTURES = path.resolve("tests/fixtures");
 /** A real app on a fresh database with two teams, installed as the process's app. */
 export async function startTestApp(
   kind: TestDbKind,
-  options: { globalSkillsDir?: string; rateLimitPerMinute?: number; model?: ConfiguredModel; judgeConcurrency?: number } = {},
+  options: {
+    globalSkillsDir?: string;
+    rateLimitPerMinute?: number;
+    model?: ConfiguredModel;
+    judgeConcurrency?: number;
+    databaseVia?: (url: string) => Promise<string>;
+  } = {},
 ): Promise<TestApp> {
-  const database = await openTestDatabase(kind);
+  const database = await openTestDatabase(kind, { via: options.databaseVia });
   const app = createApp({
     database,
     builtinSkillsDir: path.resolve("skills"),

@@ -6,8 +6,11 @@ import { openDatabase, type Database } from "@/db/client";
 export type TestDbKind = "pglite" | "postgres";
 export const testDbKinds: TestDbKind[] = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 
-/** A fresh, migrated database: in-memory PGlite, or a new database on the server dropped on close. */
-export async function openTestDatabase(kind: TestDbKind): Promise<Database> {
+/**
+ * A fresh, migrated database: in-memory PGlite, or a new database on the server dropped on close.
+ * `via` reroutes the app's connections to the server (through a proxy that can freeze, say).
+ */
+export async function openTestDatabase(kind: TestDbKind, options: { via?: (url: string) => Promise<string> } = {}): Promise<Database> {
   if (kind === "pglite") {
     const database = await openDatabase({ dataDir: "memory://" });
     await database.migrate();
@@ -21,7 +24,7 @@ export async function openTestDatabase(kind: TestDbKind): Promise<Database> {
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
+  const database = await openDatabase({ url: options.via ? await options.via(url.toString()) : url.toString() });
   await database.migrate();
   return {
     ...database,

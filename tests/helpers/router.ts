@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { isDecodablePath, undecodablePathResponse } from "@/lib/http/path-encoding";
 
 /**
  * Calls the app's real route handlers the way Next's file-system router would: static segments
@@ -30,6 +31,11 @@ const routes = findRouteFiles(API_ROOT);
 function match(route: RouteFile, parts: string[]): Record<string, string | string[]> | null {
   const params: Record<string, string | string[]> = {};
   for (const [i, segment] of route.segments.entries()) {
+    const optional = /^\[\[\.\.\.(.+)\]\]$/.exec(segment);
+    if (optional) {
+      if (i < parts.length) params[optional[1]!] = parts.slice(i).map(decodeURIComponent);
+      return params;
+    }
     const catchAll = /^\[\.\.\.(.+)\]$/.exec(segment);
     if (catchAll) {
       if (i >= parts.length) return null;
@@ -46,11 +52,13 @@ function match(route: RouteFile, parts: string[]): Record<string, string | strin
 }
 
 function rank(route: RouteFile): number[] {
-  return route.segments.map((s) => (s.startsWith("[...") ? 2 : s.startsWith("[") ? 1 : 0));
+  return route.segments.map((s) => (s.startsWith("[[...") ? 3 : s.startsWith("[...") ? 2 : s.startsWith("[") ? 1 : 0));
 }
 
 export async function dispatch(req: Request): Promise<Response> {
   const { pathname } = new URL(req.url);
+  // What proxy.ts answers before any route: Next cannot decode such a path.
+  if (!isDecodablePath(pathname)) return undecodablePathResponse(pathname);
   const parts = pathname.replace(/^\/api\/?/, "").split("/").filter(Boolean);
   const candidates = routes
     .map((route) => ({ route, params: match(route, parts) }))
@@ -61,7 +69,9 @@ export async function dispatch(req: Request): Promise<Response> {
   const module = (await import(hit.route.file)) as Record<string, Handler | undefined>;
   const handler = module[req.method];
   if (!handler) return new Response(null, { status: 405 });
-  return handler(req, { params: Promise.resolve(hit.params!) });
+  // As Next does: a route without dynamic segments gets no params at all.
+  const params = Object.keys(hit.params!).length > 0 ? hit.params! : undefined;
+  return handler(req, { params: Promise.resolve(params as Record<string, string | string[]>) });
 }
 
 function compareRanks(a: number[], b: number[]): number {

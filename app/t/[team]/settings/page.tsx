@@ -49,7 +49,11 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
                       {live ? `${live.active} active, last seen ${live.lastSeenAt?.toISOString().slice(0, 16).replace("T", " ")} UTC` : "none"}
                     </td>
                   )}
-                  {isLead && <td className="py-1.5 text-right">{live && <EndSessionsButton email={m.email} action={endSessionsAction.bind(null, slug, m.userId)} />}</td>}
+                  {isLead && (
+                    <td className="py-1.5 text-right">
+                      <EndSessionsButton email={m.email} active={live?.active ?? 0} action={endSessionsAction.bind(null, slug, m.userId)} />
+                    </td>
+                  )}
                 </tr>
               );
             })}

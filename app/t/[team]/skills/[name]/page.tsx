@@ -1,11 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import Markdown from "react-markdown";
-import remarkGfm from "remark-gfm";
 import { requireMember } from "@/lib/auth/member";
 import { roleAtLeast } from "@/lib/auth/scopes";
 import { isAppError } from "@/lib/errors";
+import { markdownToHtml } from "@/lib/skills/markdown-html";
 import { parseSkillMd } from "@/lib/skills/skill-md";
 import { isSkillName } from "@/lib/skills/name";
 import { findArchivedLearned } from "@/lib/learned/store";
@@ -48,6 +47,7 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
   const query = await searchParams;
   const wanted = { from: Number(query.from) || undefined, to: Number(query.to) || undefined };
   const observed = observationFilter(query);
+  const bodyView = query.body === "raw" ? "raw" : "rendered";
   const detail = await skillDetail(member.app.db, member.app.catalogs, member.team, name, wanted, observed).catch((error: unknown) => {
     if (isAppError(error) && error.status === 404) return null;
     throw error;
@@ -150,12 +150,10 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
       )}
       <section className="rounded-lg border border-slate-200 bg-white p-4" aria-label="Body">
         <BodyTabs
-          rendered={
-            <div className="prose-skill">
-              <Markdown remarkPlugins={[remarkGfm]}>{content.body}</Markdown>
-            </div>
-          }
-          raw={content.frontmatter + content.body}
+          view={bodyView}
+          hrefs={{ rendered: withQuery(query, { body: undefined }), raw: withQuery(query, { body: "raw" }) }}
+          html={bodyView === "rendered" ? markdownToHtml(content.body) : null}
+          raw={bodyView === "raw" ? content.frontmatter + content.body : null}
         />
       </section>
 
@@ -167,7 +165,6 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
             name={name}
             version={content.version}
             fields={fields as Record<string, unknown> & { name: string; description: string }}
-            body={content.body}
             currentText={content.frontmatter + content.body}
             descMax={member.team.descMax}
             save={saveSkillAction.bind(null, slug, name)}
@@ -272,6 +269,16 @@ function ArchivedSkill({ slug, archived, canRestore }: { slug: string; archived:
       {canRestore && <ActionButton label="Restore" tone="primary" confirm={`Restore "${name}" as it was before it was archived?`} action={restoreAction.bind(null, slug, name)} />}
     </div>
   );
+}
+
+/** This page's URL with some query parameters changed (undefined removes one), for links that keep the rest. */
+function withQuery(query: Record<string, string | string[] | undefined>, changes: Record<string, string | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries({ ...query, ...changes })) {
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) params.append(key, one);
+  }
+  const search = params.toString();
+  return search ? `?${search}` : "?";
 }
 
 function observationFilter(query: Record<string, string | string[] | undefined>): ObservationFilter {

@@ -1,0 +1,118 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import pg from "pg";
+import { describe, expect, it } from "vitest";
+import { launchBrowser, signInAt } from "../helpers/browser";
+import { startFreezingProxy } from "../helpers/freezing-proxy";
+import { freePort, startServer } from "../helpers/server";
+
+const KEY = "sg_operations_test_key_00000000001";
+const LOGIN = { email: "ops@skillgate.test", password: "operations-password" };
+
+/** `next start` on a data folder, run to its exit: code and output. */
+async function runToExit(dataDir: string): Promise<{ code: number | null; output: string }> {
+  const port = await freePort();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.resolve("node_modules/next/dist/bin/next"), "start", "-p", String(port)], {
+      env: { ...process.env, NODE_ENV: "production", AUTH_SECRET: randomBytes(32).toString("base64"), AUTH_TRUST_HOST: "true", SKILLGATE_DATA_DIR: dataDir, SKILLGATE_DEMO: "0", DATABASE_URL: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+describe("the built server under operation", () => {
+  it("answers 429 with the seconds to wait once a key used its minute, on REST and MCP, and holds its PGlite folder against a second process", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "skillgate-ops-"));
+    // The lock of an earlier version, naming a PID that a live process holds now (this one): it must not matter.
+    writeFileSync(path.join(dataDir, "skillgate.lock"), String(process.pid));
+    const server = await startServer({ SKILLGATE_DATA_DIR: dataDir, SKILLGATE_DEMO: "0", SKILLGATE_INIT_TEAM: "ops", SKILLGATE_INIT_API_KEY: KEY, SKILLGATE_RATE_LIMIT: "5" });
+    try {
+      const headers = { authorization: `Bearer ${KEY}` };
+      for (let i = 0; i < 5; i++) expect((await fetch(`${server.url}/api/v1/listing`, { headers })).status).toBe(200);
+      const limited = await fetch(`${server.url}/api/v1/skills/writing-plans`, { headers });
+      expect(limited.status).toBe(429);
+      const seconds = Number(limited.headers.get("retry-after"));
+      expect(seconds).toBeGreaterThanOrEqual(1);
+      expect(seconds).toBeLessThanOrEqual(60);
+      expect(await limited.json()).toEqual({ error: { code: "RateLimited", message: `too many requests for this API key; retry in ${seconds} s` } });
+
+      const client = new Client({ name: "ops-test", version: "1.0.0" });
+      const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), { requestInit: { headers } });
+      const refused = await client.connect(transport).then(
+        () => null,
+        (error: Error & { code?: number }) => error,
+      );
+      expect(refused?.code).toBe(429);
+      expect(refused?.message).toMatch(/"code":"RateLimited","message":"too many requests for this API key; retry in \d+ s"/);
+      expect(server.output()).not.toContain("unexpected error");
+
+      const second = await runToExit(dataDir);
+      expect(second.code).toBe(1);
+      expect(second.output).toContain(`skillgate: cannot start: The embedded database in ${dataDir} is in use by process ${server.process.pid}.`);
+      expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+    // Once the holder is gone, however it went, the folder opens again.
+    const third = await startServer({ SKILLGATE_DATA_DIR: dataDir, SKILLGATE_DEMO: "0" });
+    expect((await fetch(`${third.url}/api/health`)).status).toBe(200);
+    await third.stop();
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)("shows a 503 page that says the database is unavailable while PostgreSQL is frozen, and the dashboard again after", async () => {
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    const name = `skillgate_ops_${randomBytes(6).toString("hex")}`;
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${name}`;
+    const proxy = await startFreezingProxy(url.toString());
+    const server = await startServer({
+      DATABASE_URL: proxy.url,
+      SKILLGATE_DEMO: "0",
+      SKILLGATE_INIT_TEAM: "ops",
+      SKILLGATE_INIT_USER_EMAIL: LOGIN.email,
+      SKILLGATE_INIT_USER_PASSWORD: LOGIN.password,
+    });
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      await signInAt(page, `${server.url}/t/ops`, LOGIN);
+      proxy.freeze();
+      const frozen = await page.goto(`${server.url}/t/ops/settings`);
+      expect(frozen!.status()).toBe(503);
+      expect(frozen!.headers()["retry-after"]).toBe("5");
+      expect(await page.textContent("h1")).toBe("The database is unavailable");
+      const health = await fetch(`${server.url}/api/health`);
+      expect(health.status).toBe(503);
+      proxy.thaw();
+      let status = 0;
+      for (let i = 0; i < 40 && status !== 200; i++) {
+        status = (await page.goto(`${server.url}/t/ops/settings`))!.status();
+        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(status).toBe(200);
+      expect(await page.textContent("h1")).toBe("Settings");
+    } finally {
+      proxy.thaw();
+      await browser.close();
+      await server.stop();
+      await proxy.close();
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    }
+  });
+});

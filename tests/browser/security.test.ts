@@ -1,0 +1,230 @@
+import { request } from "node:http";
+import { applyPatch } from "diff";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchBrowser, signInAt } from "../helpers/browser";
+import { BROWSER_KEY, BROWSER_LOGIN, LAB_KEY, MEMBER_LOGIN, THROTTLED_LOGIN } from "./server";
+
+const baseUrl = inject("baseUrl");
+
+/** A raw GET, so the path reaches the server exactly as written (fetch would normalize it). */
+function rawGet(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(baseUrl);
+    const req = request({ hostname, port, path, headers: { authorization: `Bearer ${BROWSER_KEY}`, ...headers } }, (res) => {
+      let body = "";
+      res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("the built server at the edges of the contract", () => {
+  it("answers paths it cannot decode with a 400 in the envelope, never a bare 500", async () => {
+    const envelope = { error: { code: "InvalidPath", message: "the path holds a bad percent-encoding (each %XX must form valid UTF-8); encode the path again" } };
+    for (const path of ["/api/v1/skills/%ff", "/api/v1/skills/writing-plans/files/%c0%ae%c0%ae/x", "/api/v1/ledger/%e2%28", "/api/nowhere/%ff"]) {
+      const res = await rawGet(path);
+      expect(res.status, path).toBe(400);
+      expect(JSON.parse(res.body), path).toEqual(envelope);
+    }
+    const page = await rawGet("/t/demo/skills/%ff");
+    expect(page.status).toBe(400);
+    expect(page.body).toBe("Bad request: the path holds a bad percent-encoding (each %XX must form valid UTF-8); encode the path again.\n");
+    // A good encoding still reaches its route.
+    expect((await rawGet("/api/v1/skills/writing%2Dplans")).status).toBe(200);
+  });
+
+  it("answers unknown API paths and wrong methods with the envelope, and a 405 says what is allowed", async () => {
+    const unknown = await fetch(`${baseUrl}/api/v1/nothing-here`, { headers: { authorization: `Bearer ${BROWSER_KEY}` } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get("content-type")).toBe("application/json");
+    expect(await unknown.json()).toEqual({ error: { code: "NotFound", message: "no route GET /api/v1/nothing-here; the routes are described at /api/v1/openapi.json" } });
+    const wrong = await fetch(`${baseUrl}/api/v1/listing`, { method: "DELETE", headers: { authorization: `Bearer ${BROWSER_KEY}` } });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+    expect(await wrong.json()).toEqual({ error: { code: "MethodNotAllowed", message: "DELETE is not allowed here; this route answers GET, HEAD, OPTIONS" } });
+  });
+
+  it("sends the security headers, a nonce-based CSP whose nonce is on every script, and HSTS only over HTTPS", async () => {
+    const res = await fetch(`${baseUrl}/signin`);
+    const csp = res.headers.get("content-security-policy")!;
+    const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(csp)?.[1];
+    expect(nonce).toBeDefined();
+    expect(csp).toBe(
+      `default-src 'self'; script-src 'self' 'nonce-${nonce}' 'strict-dynamic'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; ` +
+        "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    );
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(res.headers.get("strict-transport-security")).toBeNull();
+    const scripts = [...(await res.text()).matchAll(/<script\b[^>]*>/g)].map((match) => match[0]);
+    expect(scripts.length).toBeGreaterThan(3);
+    for (const script of scripts) expect(script).toContain(`nonce="${nonce}"`);
+    // Another response, another nonce.
+    const again = (await fetch(`${baseUrl}/signin`)).headers.get("content-security-policy")!;
+    expect(again).not.toContain(nonce!);
+
+    const https = await fetch(`${baseUrl}/signin`, { headers: { "x-forwarded-proto": "https" } });
+    expect(https.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
+    expect(https.headers.get("content-security-policy")).toMatch(/; upgrade-insecure-requests$/);
+    const api = await fetch(`${baseUrl}/api/v1/listing`, { headers: { authorization: `Bearer ${BROWSER_KEY}` } });
+    expect(api.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
+  it("sets the session cookie Secure behind HTTPS", async () => {
+    const csrf = await fetch(`${baseUrl}/api/auth/csrf`, { headers: { "x-forwarded-proto": "https" } });
+    const cookies = csrf.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ");
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const signIn = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "x-forwarded-proto": "https", "content-type": "application/x-www-form-urlencoded", cookie: cookies },
+      body: new URLSearchParams({ csrfToken, email: BROWSER_LOGIN.email, password: BROWSER_LOGIN.password }),
+    });
+    const session = signIn.headers.getSetCookie().find((cookie) => cookie.startsWith("__Secure-authjs.session-token="));
+    expect(session).toBeDefined();
+    expect(session!.split("; ").slice(1).sort()).toEqual(expect.arrayContaining(["HttpOnly", "Secure", "SameSite=Lax", "Path=/"]));
+  });
+});
+
+describe("dashboard sessions in Chromium", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => browser?.close());
+
+  const signedInPage = async (login: { email: string; password: string }, url = `${baseUrl}/t/demo`) => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.on("dialog", (dialog) => void dialog.accept());
+    await signInAt(page, url, login);
+    return { context, page };
+  };
+  const isSignedOut = async (context: BrowserContext) => {
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/t/demo/settings`);
+    const url = page.url();
+    await page.close();
+    return url.startsWith(`${baseUrl}/signin?callbackUrl=`);
+  };
+
+  it("ends the session on the server at sign-out: a copy of the cookie taken before opens nothing", async () => {
+    const { context, page } = await signedInPage(BROWSER_LOGIN, `${baseUrl}/t/demo/settings`);
+    const copied = await context.cookies();
+    expect(copied.map((cookie) => cookie.name)).toContain("authjs.session-token");
+    await page.click('button:has-text("Sign out")');
+    await page.waitForURL(`${baseUrl}/signin`);
+    const thief = await browser.newContext();
+    await thief.addCookies(copied);
+    expect(await isSignedOut(thief)).toBe(true);
+    await thief.close();
+    await context.close();
+  });
+
+  it("signs out every time, even when Sign out is clicked the moment a page has loaded", async () => {
+    for (let i = 0; i < 6; i++) {
+      const { context, page } = await signedInPage(BROWSER_LOGIN);
+      const copied = await context.cookies();
+      await page.goto(`${baseUrl}/t/demo/listing`, { waitUntil: "commit" });
+      await page.click('button:has-text("Sign out")');
+      await page.waitForURL(`${baseUrl}/signin`);
+      // Prefetches in flight may set the cookie again: it must name an ended session.
+      await page.waitForTimeout(0);
+      expect(await isSignedOut(context), `attempt ${i + 1}`).toBe(true);
+      const thief = await browser.newContext();
+      await thief.addCookies(copied);
+      expect(await isSignedOut(thief), `attempt ${i + 1}, copied cookie`).toBe(true);
+      await thief.close();
+      await context.close();
+    }
+  });
+
+  it("lets a lead see a member's sessions and end them: the member is signed out at their next click", async () => {
+    const member = await signedInPage(MEMBER_LOGIN);
+    const lead = await signedInPage(BROWSER_LOGIN, `${baseUrl}/t/demo/settings`);
+    const row = lead.page.locator(`tr[data-member="${MEMBER_LOGIN.email}"]`);
+    expect(await row.locator('[data-testid="sessions"]').textContent()).toMatch(/^1 active, last seen \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+    await row.locator('button:has-text("End sessions")').click();
+    await row.locator('p[role="status"]').waitFor();
+    expect(await row.locator('p[role="status"]').textContent()).toBe(`Ended 1 session of ${MEMBER_LOGIN.email}.`);
+    await member.page.goto(`${baseUrl}/t/demo/ledger`);
+    expect(member.page.url()).toBe(`${baseUrl}/signin?callbackUrl=${encodeURIComponent("/t/demo/ledger")}`);
+    expect(await row.locator('[data-testid="sessions"]').textContent()).toBe("none");
+    expect(await isSignedOut(lead.context)).toBe(false);
+    await member.context.close();
+    await lead.context.close();
+  });
+});
+
+describe("sign-in throttling through the sign-in page", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => browser?.close());
+
+  const attempt = async (page: Page, password: string) => {
+    await page.goto(`${baseUrl}/signin?callbackUrl=%2Ft%2Fdemo`);
+    await page.fill('input[name="email"]', THROTTLED_LOGIN.email);
+    await page.fill('input[name="password"]', password);
+    await page.click('button[type="submit"]');
+    await page.waitForURL((url) => url.pathname !== "/signin" || url.searchParams.has("error"));
+    return page.url().includes("error=") ? await page.textContent('p[role="alert"]') : "signed in";
+  };
+
+  it("refuses the sixth attempt from an address for 15 minutes, the right password too, and says when to retry; the owner elsewhere is not locked out", async () => {
+    const guesser = await browser.newContext({ extraHTTPHeaders: { "x-forwarded-for": "198.51.100.23" } });
+    const page = await guesser.newPage();
+    for (let i = 0; i < 5; i++) expect(await attempt(page, `guess ${i}`)).toBe("That email and password do not match an account.");
+    expect(await attempt(page, "guess 5")).toBe("Too many failed sign-ins. Try again in 15 minutes.");
+    expect(await attempt(page, THROTTLED_LOGIN.password)).toBe("Too many failed sign-ins. Try again in 15 minutes.");
+    const owner = await browser.newContext({ extraHTTPHeaders: { "x-forwarded-for": "198.51.100.24" } });
+    expect(await attempt(await owner.newPage(), THROTTLED_LOGIN.password)).toBe("signed in");
+    await guesser.close();
+    await owner.close();
+  });
+});
+
+describe("a skill with a large body", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => browser?.close());
+
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${LAB_KEY}`, "content-type": "application/json", ...init.headers } });
+  const body = (word: string) => {
+    let text = "# Large\n\n";
+    for (let i = 0; Buffer.byteLength(text) < 225 * 1024; i++) text += `${i % 40 === 0 ? "\n## Part\n\n" : ""}- ${word} ${i}: **check** the \`thing\` and [note](https://example.com/${i}) it.\n`;
+    return text;
+  };
+
+  it("renders a page proportional to the body, with a side-by-side diff that stays bounded however much two versions differ", async () => {
+    const v1 = body("Step");
+    const v2 = body("Item");
+    expect((await api("/api/v1/skills", { method: "POST", body: JSON.stringify({ name: "large-body", description: "Large. Use when testing size.", body: v1, status: "active" }) })).status).toBe(201);
+    expect((await api("/api/v1/skills/large-body", { method: "PUT", body: JSON.stringify({ body: v2, expectedVersion: 1 }) })).status).toBe(200);
+    const patch = await (await api("/api/v1/skills/large-body/diff?from=1&to=2")).text();
+    const skillMd = (text: string) => `---\nname: large-body\ndescription: Large. Use when testing size.\n---\n${text}`;
+    expect(applyPatch(skillMd(v1), patch)).toBe(skillMd(v2));
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signInAt(page, `${baseUrl}/t/lab/skills/large-body`, BROWSER_LOGIN);
+    const html = await (await page.goto(`${baseUrl}/t/lab/skills/large-body`))!.text();
+    const bodyBytes = Buffer.byteLength(v2);
+    // The old page sent the body about 15 times over (3.3 MB). Now: the rendered body twice (the HTML and
+    // React's payload), the editor's text once and a diff of at most 300 rows.
+    expect(html.length).toBeLessThan(7 * bodyBytes);
+    const diff = page.locator('section[aria-label="Versions"] [data-testid="side-by-side"]');
+    expect(await diff.locator("tbody tr").count()).toBe(301);
+    expect(await diff.locator("tbody tr").last().textContent()).toMatch(/^… [\d,]+ more rows not shown here; the API's diff route \(GET \/api\/v1\/skills\/<name>\/diff\) has every line$/);
+    expect(await page.locator('[data-testid="rendered-body"] li').count()).toBeGreaterThan(3000);
+    await context.close();
+  });
+});

@@ -1,0 +1,68 @@
+import { APICallError } from "ai";
+import { MockLanguageModelV3 } from "ai/test";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startTestApp, type TestApp } from "../helpers/app";
+import { testDbKinds } from "../helpers/db";
+
+/** A provider that refuses every call, with the kind of detail providers put in their errors. */
+const SECRET = "sk-live-4f9a1c0ffee";
+function refusingModel(): MockLanguageModelV3 {
+  return new MockLanguageModelV3({
+    modelId: "refusing",
+    doGenerate: async () => {
+      throw new APICallError({
+        message: `Incorrect API key provided: ${SECRET}. You can find your API key at https://platform.example/account/api-keys.`,
+        url: "https://api.example/v1/chat/completions?org=acme-internal",
+        requestBodyValues: {},
+        statusCode: 401,
+        responseBody: `{"error":{"message":"Incorrect API key provided: ${SECRET}"}}`,
+        isRetryable: false,
+      });
+    },
+  });
+}
+
+describe.each(testDbKinds)("failures of the model provider on %s", (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(kind, { model: { model: refusingModel(), id: "mock:refusing" } });
+    await t.call("POST", "/api/v1/skills", { json: { name: "guide", description: "Guides. Use when guiding.", body: "# Guide\n", status: "active" } });
+    await t.call("POST", "/api/v1/observations", { json: { skill: "guide", task: "guide someone", category: "c", outcome: "failure" } });
+  });
+  afterAll(async () => t?.close());
+
+  it("stores and answers a stable message for a case the judge could not judge; the provider's text goes to the log only", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const amendment = await (await t.call("POST", "/api/v1/skills/guide/amendments", { json: { body: "# Guide, better\n", rationale: "clearer" } })).json();
+    const evaluated = await t.call("POST", `/api/v1/amendments/${amendment.id}/evaluate`);
+    expect(evaluated.status).toBe(200);
+    const report = await evaluated.json();
+    const stored = await (await t.call("GET", `/api/v1/evaluations/${report.id}`)).text();
+    for (const text of [JSON.stringify(report), stored]) {
+      expect(text).not.toContain(SECRET);
+      expect(text).not.toContain("api.example");
+    }
+    expect(JSON.parse(stored).cases).toEqual([
+      expect.objectContaining({ status: "failed-to-judge", error: "the model provider refused the credentials (HTTP 401); check the provider's API key" }),
+    ]);
+    expect(errors.mock.calls.some((call) => String(call[0]).includes("Incorrect API key provided"))).toBe(true);
+    vi.restoreAllMocks();
+  });
+
+  it("stores a stable message for an activation run the model could not run", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const started = await t.call("POST", "/api/v1/evals/runs", {
+      json: { promptSet: { name: "failing", cases: [{ id: "D1", prompt: "guide me", expected: ["guide"] }] }, activator: "model" },
+    });
+    expect(started.status).toBe(201);
+    const { id } = await started.json();
+    let run: { status: string; error: string | null } = { status: "running", error: null };
+    for (let i = 0; i < 200 && run.status === "running"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      run = await (await t.call("GET", `/api/v1/evals/runs/${id}`)).json();
+    }
+    expect(run).toMatchObject({ status: "failed", error: "the model provider refused the credentials (HTTP 401); check the provider's API key" });
+    expect(JSON.stringify(run)).not.toContain(SECRET);
+    vi.restoreAllMocks();
+  });
+});

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { errorOf, startTestApp, type TestApp } from "../helpers/app";
+import { startFreezingProxy, type FreezingProxy } from "../helpers/freezing-proxy";
+
+/** Resolves with the response, or with "no answer" once `ms` have passed. */
+function within<T>(ms: number, pending: Promise<T>): Promise<T | "no answer"> {
+  return Promise.race([pending, new Promise<"no answer">((resolve) => setTimeout(() => resolve("no answer"), ms))]);
+}
+
+describe.runIf(process.env.TEST_DATABASE_URL)("a PostgreSQL server that stops answering", () => {
+  let t: TestApp;
+  let proxy: FreezingProxy;
+  beforeAll(async () => {
+    t = await startTestApp("postgres", {
+      databaseVia: async (url) => {
+        proxy = await startFreezingProxy(url);
+        return proxy.url;
+      },
+    });
+    await t.call("POST", "/api/v1/skills", { json: { name: "steady", description: "Steady. Use when testing outages.", body: "# Steady\n", status: "active" } });
+  });
+  afterAll(async () => {
+    proxy?.thaw();
+    await t?.close();
+    await proxy?.close();
+  });
+
+  it("answers health, the listing and skill_view with 503 within 5 s, then recovers without a restart", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    expect((await t.call("GET", "/api/health", { key: null })).status).toBe(200);
+    proxy.freeze();
+    try {
+      const health = await within(5000, t.call("GET", "/api/health", { key: null }));
+      expect(health).not.toBe("no answer");
+      expect((health as Response).status).toBe(503);
+      expect(await (health as Response).json()).toEqual({ status: "unavailable", database: { state: "down" } });
+      for (const path of ["/api/v1/listing", "/api/v1/skills/steady"]) {
+        const res = await within(5000, t.call("GET", path));
+        expect(res, path).not.toBe("no answer");
+        expect((res as Response).status).toBe(503);
+        expect((res as Response).headers.get("retry-after")).toBe("5");
+        expect(await errorOf(res as Response)).toEqual({ code: "DatabaseUnavailable", message: "the database is unavailable; try again shortly" });
+      }
+    } finally {
+      proxy.thaw();
+    }
+    let status = 0;
+    for (let i = 0; i < 40 && status !== 200; i++) {
+      status = (await t.call("GET", "/api/health", { key: null })).status;
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(status).toBe(200);
+    expect(await (await t.call("GET", "/api/v1/skills/steady")).text()).toBe("[skill steady | learned | v1]\n# Steady\n");
+    vi.restoreAllMocks();
+  });
+});
+
+describe("rate limits", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp("pglite", { rateLimitPerMinute: 3 });
+  });
+  afterAll(async () => t?.close());
+
+  it("answers 429 RateLimited with the real seconds to wait, on REST and on the MCP endpoint", async () => {
+    for (let i = 0; i < 3; i++) expect((await t.call("GET", "/api/v1/listing")).status).toBe(200);
+    for (const [method, path, json] of [
+      ["GET", "/api/v1/listing", undefined],
+      ["POST", "/api/v1/lint", { description: "x" }],
+      ["POST", "/api/mcp", { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }],
+    ] as const) {
+      const res = await t.call(method, path, { json, headers: { accept: "application/json, text/event-stream" } });
+      expect(res.status, path).toBe(429);
+      const seconds = Number(res.headers.get("retry-after"));
+      expect(seconds).toBeGreaterThanOrEqual(1);
+      expect(seconds).toBeLessThanOrEqual(60);
+      expect(await errorOf(res)).toEqual({ code: "RateLimited", message: `too many requests for this API key; retry in ${seconds} s` });
+    }
+    // Another key has its own minute.
+    expect((await t.call("GET", "/api/v1/listing", { key: t.beta.key })).status).toBe(200);
+  });
+});

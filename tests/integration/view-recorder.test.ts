@@ -1,0 +1,76 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Db } from "@/db/client";
+import { skillViews } from "@/db/schema";
+import { ensureTeam, type TeamId } from "@/lib/teams/teams";
+import { ViewRecorder, type SkillView } from "@/lib/usage/view-recorder";
+import { openTestDatabase, testDbKinds } from "../helpers/db";
+import type { Database } from "@/db/client";
+
+let teamId: TeamId;
+const view = (sessionId: string, skillName = "writing-plans"): SkillView => ({
+  teamId,
+  skillName,
+  source: "builtin",
+  version: 1,
+  keyId: null,
+  sessionId,
+  viewedAt: new Date("2026-12-01T00:00:00Z"),
+});
+
+describe.each(testDbKinds)("the view recorder on %s", (kind) => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openTestDatabase(kind);
+    teamId = (await ensureTeam(database.db, "solo")).id;
+  });
+  afterAll(async () => database?.close());
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await database.db.delete(skillViews);
+  });
+
+  it("writes every good view of a batch the database partly refuses, and drops the bad one with one log line", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const recorder = new ViewRecorder(database.db, { batchSize: 1000, intervalMs: 60_000 });
+    // A NUL cannot be stored in text: the database refuses that row, and only that row.
+    for (const session of ["a", "b", "poison\u0000ed", "c", "d"]) recorder.record(view(session));
+    await recorder.flush();
+    const rows = await database.db.select({ sessionId: skillViews.sessionId }).from(skillViews);
+    expect(rows.map((row) => row.sessionId).sort()).toEqual(["a", "b", "c", "d"]);
+    expect(errors).toHaveBeenCalledTimes(1);
+    expect(String(errors.mock.calls[0]![0])).toMatch(/^skillgate: dropped a skill view the database refused \(team \d+, skill "writing-plans"\): /);
+    expect(String(errors.mock.calls[0]![0])).not.toContain("poison");
+    // The next batch is not held back by the bad one.
+    recorder.record(view("e"));
+    await recorder.flush();
+    expect(await database.db.$count(skillViews)).toBe(5);
+    expect(recorder.pending).toBe(0);
+  });
+
+  it("keeps a batch for later when the database cannot be reached, and writes it once it can", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    let down = true;
+    const outage = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+    const flaky = new Proxy(database.db, {
+      get: (target, property, receiver) =>
+        property === "insert" && down ? () => ({ values: () => Promise.reject(outage) }) : Reflect.get(target, property, receiver),
+    }) as Db;
+    const recorder = new ViewRecorder(flaky, { batchSize: 1000, intervalMs: 60_000 });
+    recorder.record(view("kept-1"));
+    recorder.record(view("kept-2"));
+    await recorder.flush();
+    expect(recorder.pending).toBe(2);
+    down = false;
+    await recorder.flush();
+    expect(recorder.pending).toBe(0);
+    const rows = await database.db.select({ sessionId: skillViews.sessionId }).from(skillViews);
+    expect(rows.map((row) => row.sessionId).sort()).toEqual(["kept-1", "kept-2"]);
+  });
+
+  it("writes a buffer larger than one statement can take", async () => {
+    const recorder = new ViewRecorder(database.db, { batchSize: 100_000, intervalMs: 60_000 });
+    for (let i = 0; i < 12_000; i++) recorder.record(view(`s${i}`));
+    await recorder.flush();
+    expect(await database.db.$count(skillViews)).toBe(12_000);
+  });
+});
