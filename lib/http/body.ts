@@ -64,7 +64,7 @@ export function parseJsonValue(bytes: Uint8Array): unknown {
   } catch (error) {
     throw new AppError("InvalidJson", `request body is not valid JSON: ${(error as Error).message}`);
   }
-  checkStrings(value);
+  checkStorableText(value);
   return value;
 }
 
@@ -93,10 +93,11 @@ function nestingDepth(json: string): number {
 
 /**
  * Every string in the value, keys included, must be text PostgreSQL can store: JSON escapes can
- * smuggle a NUL (`\u0000`) or half a surrogate pair past UTF-8 validation. A loop over a stack, not
+ * smuggle a NUL (`\u0000`) or half a surrogate pair past UTF-8 validation. The dashboard's server
+ * actions check their inputs with it too. A loop over a stack, not
  * recursion, though the depth is already bounded.
  */
-function checkStrings(root: unknown): void {
+export function checkStorableText(root: unknown): void {
   const stack: { value: unknown; path: string }[] = [{ value: root, path: "" }];
   while (stack.length > 0) {
     const { value, path } = stack.pop()!;

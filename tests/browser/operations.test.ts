@@ -34,11 +34,8 @@ async function runToExit(dataDir: string): Promise<{ code: number | null; output
 }
 
 describe("the built server under operation", () => {
-  it("answers 429 with the seconds to wait once a key used its minute, on REST and MCP, and holds its PGlite folder against a second process", async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), "skillgate-ops-"));
-    // The lock of an earlier version, naming a PID that a live process holds now (this one): it must not matter.
-    writeFileSync(path.join(dataDir, "skillgate.lock"), String(process.pid));
-    const server = await startServer({ SKILLGATE_DATA_DIR: dataDir, SKILLGATE_DEMO: "0", SKILLGATE_INIT_TEAM: "ops", SKILLGATE_INIT_API_KEY: KEY, SKILLGATE_RATE_LIMIT: "5" });
+  it("answers 429 with the seconds to wait once a key used its minute, on REST and on MCP", async () => {
+    const server = await startServer({ SKILLGATE_DEMO: "0", SKILLGATE_INIT_TEAM: "ops", SKILLGATE_INIT_API_KEY: KEY, SKILLGATE_RATE_LIMIT: "5" });
     try {
       const headers = { authorization: `Bearer ${KEY}` };
       for (let i = 0; i < 5; i++) expect((await fetch(`${server.url}/api/v1/listing`, { headers })).status).toBe(200);
@@ -58,18 +55,52 @@ describe("the built server under operation", () => {
       expect(refused?.code).toBe(429);
       expect(refused?.message).toMatch(/"code":"RateLimited","message":"too many requests for this API key; retry in \d+ s"/);
       expect(server.output()).not.toContain("unexpected error");
+    } finally {
+      await server.stop();
+    }
+  });
 
+  it("holds its PGlite folder: a stale PID file does not matter, a second process stops at start-up naming the holder, and the folder opens again once the holder is gone", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "skillgate-ops-"));
+    // The lock file of an earlier version, naming a PID that a live process holds now (this one).
+    writeFileSync(path.join(dataDir, "skillgate.lock"), String(process.pid));
+    const server = await startServer({ SKILLGATE_DATA_DIR: dataDir, SKILLGATE_DEMO: "0" });
+    try {
+      expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
       const second = await runToExit(dataDir);
       expect(second.code).toBe(1);
       expect(second.output).toContain(`skillgate: cannot start: The embedded database in ${dataDir} is in use by process ${server.process.pid}.`);
       expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
     } finally {
+      server.process.kill("SIGKILL");
       await server.stop();
     }
-    // Once the holder is gone, however it went, the folder opens again.
+    // Killed, it could not clean up: the socket it left answers nobody, so the next start takes it over.
     const third = await startServer({ SKILLGATE_DATA_DIR: dataDir, SKILLGATE_DEMO: "0" });
     expect((await fetch(`${third.url}/api/health`)).status).toBe(200);
     await third.stop();
+  });
+
+  it("with an https public URL, sets Secure cookies and sends HSTS without any forwarded header", async () => {
+    const server = await startServer({ SKILLGATE_DEMO: "0", AUTH_URL: "https://skillgate.example", SKILLGATE_INIT_TEAM: "ops", SKILLGATE_INIT_USER_EMAIL: LOGIN.email, SKILLGATE_INIT_USER_PASSWORD: LOGIN.password });
+    try {
+      const page = await fetch(`${server.url}/signin`);
+      expect(page.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
+      expect(page.headers.get("content-security-policy")).toMatch(/; upgrade-insecure-requests$/);
+      const csrf = await fetch(`${server.url}/api/auth/csrf`);
+      const jar = csrf.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ");
+      const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+      const signIn = await fetch(`${server.url}/api/auth/callback/credentials`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar },
+        body: new URLSearchParams({ csrfToken, email: LOGIN.email, password: LOGIN.password }),
+      });
+      const session = signIn.headers.getSetCookie().find((cookie) => cookie.startsWith("__Secure-authjs.session-token="));
+      expect(session?.split("; ")).toEqual(expect.arrayContaining(["HttpOnly", "Secure"]));
+    } finally {
+      await server.stop();
+    }
   });
 
   it.runIf(process.env.TEST_DATABASE_URL)("shows a 503 page that says the database is unavailable while PostgreSQL is frozen, and the dashboard again after", async () => {

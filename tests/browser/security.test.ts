@@ -160,6 +160,25 @@ describe("dashboard sessions in Chromium", () => {
   });
 });
 
+describe("hostile input typed into the dashboard", () => {
+  it("refuses a NUL in a form field with a message that says what to fix, and creates nothing", async () => {
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      await signInAt(page, `${baseUrl}/t/lab/settings`, BROWSER_LOGIN);
+      await page.fill('form[aria-label="Create API key"] input[name="name"]', "bad\u0000name");
+      await page.check('input[name="scope-read"]');
+      await page.click("text=Create key");
+      const status = page.locator('form[aria-label="Create API key"] p[role="status"]');
+      await status.waitFor();
+      expect(await status.textContent()).toBe('field "name" holds a NUL character (\\u0000), which text cannot hold; remove it');
+      expect(await page.locator('tr[data-key^="bad"]').count()).toBe(0);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
 describe("sign-in throttling through the sign-in page", () => {
   let browser: Browser;
   beforeAll(async () => {

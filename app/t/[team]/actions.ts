@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { requireMember } from "@/lib/auth/member";
 import { roleAtLeast } from "@/lib/auth/scopes";
 import { isAppError } from "@/lib/errors";
+import { checkStorableText } from "@/lib/http/body";
 import { createLearned } from "@/lib/learned/write";
 
 export interface CreateResult {
@@ -20,6 +21,7 @@ export async function createSkillAction(
   const member = await requireMember(slug);
   if (!roleAtLeast(member.role, "editor")) return { ok: false, message: "viewers cannot write skills; ask a lead to make you an editor" };
   try {
+    checkStorableText(input);
     const actor = { kind: "person" as const, userId: member.user.id, email: member.user.email, role: member.role };
     const created = await createLearned(member.app, member.team.id, actor, { ...input, reason: input.reason.trim() || null });
     revalidatePath(`/t/${slug}`, "layout");

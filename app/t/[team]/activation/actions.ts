@@ -5,7 +5,7 @@ import { requireMember } from "@/lib/auth/member";
 import { roleAtLeast } from "@/lib/auth/scopes";
 import { isAppError } from "@/lib/errors";
 import { savePromptSet } from "@/lib/activation/prompt-sets";
-import { parseJsonValue } from "@/lib/http/body";
+import { checkStorableText, parseJsonValue } from "@/lib/http/body";
 import { cancelRun, startRun } from "@/lib/activation/runs";
 
 export interface ActivationResult {
@@ -30,6 +30,7 @@ async function asEditor(slug: string, work: (member: Awaited<ReturnType<typeof r
 
 export async function startRunAction(slug: string, input: { promptSet: string; activator: "lexical" | "model"; trials: number }): Promise<ActivationResult> {
   return asEditor(slug, async (member) => {
+    checkStorableText(input);
     const { runId, activator, done } = await startRun(member.app, member.team, { promptSet: { name: input.promptSet }, activator: input.activator, trials: input.trials });
     if (activator !== "model") await done;
     return { ok: true, message: `Run #${runId} started.`, href: `/t/${slug}/activation/runs/${runId}` };

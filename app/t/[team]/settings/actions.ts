@@ -5,6 +5,7 @@ import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { requireMember } from "@/lib/auth/member";
 import { roleAtLeast, SCOPES, type Scope } from "@/lib/auth/scopes";
 import { isAppError } from "@/lib/errors";
+import { checkStorableText } from "@/lib/http/body";
 import { updateListingSettings } from "@/lib/teams/settings";
 import { endMemberSessions } from "@/lib/teams/members";
 
@@ -36,6 +37,7 @@ async function attempt(slug: string, work: () => Promise<ActionResult>): Promise
 export async function createKeyAction(slug: string, _previous: ActionResult | null, form: FormData): Promise<ActionResult> {
   return attempt(slug, async () => {
     const member = await requireLead(slug);
+    checkStorableText(Object.fromEntries(form));
     const scopes = SCOPES.filter((scope) => form.get(`scope-${scope}`) === "on") as Scope[];
     if (scopes.length === 0) return { ok: false, message: "choose at least one scope" };
     const { key } = await createApiKey(member.app.db, {
@@ -59,6 +61,7 @@ export async function revokeKeyAction(slug: string, keyId: number): Promise<Acti
 export async function updateListingSettingsAction(slug: string, _previous: ActionResult | null, form: FormData): Promise<ActionResult> {
   return attempt(slug, async () => {
     const member = await requireLead(slug);
+    checkStorableText(Object.fromEntries(form));
     await updateListingSettings(member.app.db, member.app.catalogs, member.team.id, {
       cap: String(form.get("cap") ?? ""),
       descMax: String(form.get("descMax") ?? ""),

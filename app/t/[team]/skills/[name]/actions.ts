@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { requireMember, type Member } from "@/lib/auth/member";
 import { roleAtLeast } from "@/lib/auth/scopes";
 import { isAppError } from "@/lib/errors";
+import { checkStorableText } from "@/lib/http/body";
 import type { Actor } from "@/lib/learned/actor";
 import { forkSkill } from "@/lib/learned/fork";
 import { versionText } from "@/lib/learned/history";
@@ -49,6 +50,7 @@ export interface SaveInput {
 /** Saves an edit; a stale edit comes back with the version that is there now, to show instead of overwriting it. */
 export async function saveSkillAction(slug: string, name: string, input: SaveInput): Promise<ActionResult> {
   return run(slug, name, async (member, actor) => {
+    checkStorableText(input);
     try {
       const { version } = await updateLearned(member.app, member.team.id, actor, name, {
         description: input.description,
@@ -95,6 +97,7 @@ export async function restoreAction(slug: string, name: string): Promise<ActionR
 
 export async function forkAction(slug: string, name: string, input: { name: string; team: string }): Promise<ActionResult> {
   return run(slug, name, async (member) => {
+    checkStorableText(input);
     const target = input.team === slug ? { team: member.team, role: member.role } : await membershipOf(member.app.db, member.user.id, input.team);
     if (!target || !roleAtLeast(target.role, "editor")) return { ok: false, message: `you are not an editor of team "${input.team}"` };
     const targetActor: Actor = { kind: "person", userId: member.user.id, email: member.user.email, role: target.role };
@@ -114,6 +117,7 @@ export interface VerifyInput {
 
 export async function verifyAction(slug: string, name: string, input: VerifyInput): Promise<ActionResult> {
   return run(slug, name, async (member, actor) => {
+    checkStorableText(input);
     const { reviewer, attempts, findings, verdict } = input;
     const report = [reviewer, attempts, findings, verdict].some((field) => field.trim() !== "") ? { reviewer, attempts, findings, verdict } : undefined;
     const result = await verifyLearned(member.app, member.team.id, actor, name, { tier: input.tier, report, expectedVersion: input.expectedVersion });
@@ -123,6 +127,7 @@ export async function verifyAction(slug: string, name: string, input: VerifyInpu
 
 export async function proposeAmendmentAction(slug: string, name: string, input: { description: string; body: string; rationale: string }): Promise<ActionResult> {
   return run(slug, name, async (member, actor) => {
+    checkStorableText(input);
     const current = await loadSkillContent(member.app.db, member.app.catalogs, member.team, name);
     const { id } = await proposeAmendment(member.app.db, member.app.catalogs, member.team, actor, name, {
       description: input.description === current.skill.description ? undefined : input.description,
@@ -150,6 +155,7 @@ export async function evaluateAmendmentAction(slug: string, name: string, amendm
 
 export async function promoteAmendmentAction(slug: string, name: string, amendmentId: number, reason: string): Promise<ActionResult> {
   return run(slug, name, async (member, actor) => {
+    checkStorableText(reason);
     const result = await promoteAmendment(member.app, member.team, actor, amendmentId, reason.trim() || undefined);
     return { ok: true, message: `${result.override ? "Overridden and promoted" : "Promoted"}: the skill is now at v${result.version}.`, version: result.version };
   });
