@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import type { TestProject } from "vitest/node";
 import { buildIfNeeded } from "../../scripts/build-if-needed.mjs";
 import { judgeJson, taskOf } from "../helpers/judge";
@@ -54,7 +55,8 @@ export default async function setup(project: TestProject) {
   project.provide("baseUrl", server.url);
   return async () => {
     await server.stop();
-    if (process.env.SKILLGATE_TEST_SERVER_LOG) (await import("node:fs")).writeFileSync(process.env.SKILLGATE_TEST_SERVER_LOG, server.output());
+    // The shared server's log, for a failure the tests only see as a status code.
+    if (process.env.SKILLGATE_TEST_SERVER_LOG) writeFileSync(process.env.SKILLGATE_TEST_SERVER_LOG, server.output());
     await judge.close();
   };
 }
