@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { gateDashboardPage } from "@/lib/auth/page-gate";
 import { isHttps } from "@/lib/auth/session-cookie";
-import { signInMethod } from "@/lib/auth/next-auth";
+import { env } from "@/lib/env";
 import { isDecodablePath, undecodablePathResponse } from "@/lib/http/path-encoding";
 import { unavailablePage, UNAVAILABLE_RETRY_SECONDS } from "@/lib/http/unavailable-page";
 import { contentSecurityPolicy, newNonce, STRICT_TRANSPORT_SECURITY } from "@/lib/security/headers";
@@ -19,7 +19,7 @@ export async function proxy(req: NextRequest): Promise<Response> {
 
   const https = isHttps(req.headers);
   const nonce = newNonce();
-  const csp = contentSecurityPolicy(nonce, { https, githubSignIn: signInMethod() === "github", development: process.env.NODE_ENV === "development" });
+  const csp = contentSecurityPolicy(nonce, { https, githubSignIn: env().github !== null, development: process.env.NODE_ENV === "development" });
   const gate = path === "/t" || path.startsWith("/t/") ? await gateDashboardPage(req.headers) : "pass";
   let res: NextResponse;
   if (gate === "sign-in") {
@@ -36,7 +36,6 @@ export async function proxy(req: NextRequest): Promise<Response> {
     // Next reads the nonce for its own scripts from the request's policy header.
     const headers = new Headers(req.headers);
     headers.set("content-security-policy", csp);
-    headers.set("x-nonce", nonce);
     res = NextResponse.next({ request: { headers } });
   }
   res.headers.set("content-security-policy", csp);

@@ -114,8 +114,7 @@ function serverPoolOptions(url: string, statementTimeoutMs: number) {
 
 /** A query config with the short timeout (node-postgres and Neon's fork read `query_timeout`; their types omit it). */
 function fastQuery(text: string, values: unknown[]) {
-  const config = { text, values, query_timeout: FAST_QUERY_TIMEOUT_MS };
-  return config;
+  return { text, values, query_timeout: FAST_QUERY_TIMEOUT_MS };
 }
 
 async function openNodePostgres(url: string, statementTimeoutMs: number): Promise<Database> {
