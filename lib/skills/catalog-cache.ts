@@ -18,13 +18,26 @@ export interface TeamListing extends RenderedListing {
   etag: string;
 }
 
+/** The stored text of one version of a workspace or learned skill. */
+export interface VersionContent {
+  frontmatter: string;
+  body: string;
+  sha256: string;
+}
+
 /**
- * Resolved catalogs and rendered listings, per team and catalog revision. The revision is read
- * with the request's team (one query), so a change made by any process is seen at once.
+ * Resolved catalogs and rendered listings, per team and catalog revision, and the content of
+ * versions. The revision is read with the request's team (one query), so a change made by any
+ * process is seen at once. Everything here belongs to one app and its database.
  */
 export class CatalogCache {
   private readonly catalogs = new LRUCache<string, Promise<Catalog>>({ max: 256 });
   private readonly listings = new LRUCache<string, TeamListing>({ max: 1024 });
+  /** A version's bytes never change, so a cached version is never stale. Bounded by size. */
+  readonly contents = new LRUCache<string, VersionContent>({
+    maxSize: 64 * 1024 * 1024,
+    sizeCalculation: (value) => value.frontmatter.length + value.body.length + 64,
+  });
 
   constructor(
     private readonly db: Db,

@@ -1,10 +1,9 @@
 import { and, eq } from "drizzle-orm";
-import { LRUCache } from "lru-cache";
 import type { Db } from "@/db/client";
 import { learnedSkillVersions, workspaceSkillVersions } from "@/db/schema";
 import { AppError, skillNotFound, specError } from "../errors";
 import type { TeamId } from "../teams/teams";
-import type { CatalogCache, CatalogKey } from "./catalog-cache";
+import type { CatalogCache, CatalogKey, VersionContent } from "./catalog-cache";
 import type { CatalogSkill } from "./catalog";
 import type { SkillView } from "../usage/view-recorder";
 
@@ -40,14 +39,6 @@ export async function resolveSkill(catalogs: CatalogCache, team: CatalogKey, nam
   return skill;
 }
 
-type Stored = Pick<SkillContent, "frontmatter" | "body" | "sha256">;
-
-// A version's bytes never change, so a cached version is never stale. Bounded by size.
-const contentCache = new LRUCache<string, Stored>({
-  maxSize: 64 * 1024 * 1024,
-  sizeCalculation: (value) => value.frontmatter.length + value.body.length + 64,
-});
-
 export async function loadSkillContent(
   db: Db,
   catalogs: CatalogCache,
@@ -79,14 +70,14 @@ async function storedContent(
   teamId: TeamId,
   skill: CatalogSkill,
   version: number,
-): Promise<Stored | null> {
+): Promise<VersionContent | null> {
   if (skill.scope === "builtin" || skill.scope === "global") {
     // Skills read from disk have only the version they declare.
     const onDisk = catalogs.staticSkill(skill.name, skill.scope);
     return onDisk && version === onDisk.version ? onDisk : null;
   }
   const key = skill.scope === "workspace" ? `ws:${teamId}:${skill.name}:${version}` : `learned:${skill.learnedId}:${version}`;
-  const cached = contentCache.get(key);
+  const cached = catalogs.contents.get(key);
   if (cached) return cached;
   const [row] =
     skill.scope === "workspace"
@@ -104,7 +95,7 @@ async function storedContent(
           .select({ frontmatter: learnedSkillVersions.frontmatter, body: learnedSkillVersions.body, sha256: learnedSkillVersions.sha256 })
           .from(learnedSkillVersions)
           .where(and(eq(learnedSkillVersions.skillId, skill.learnedId!), eq(learnedSkillVersions.version, version)));
-  if (row) contentCache.set(key, row);
+  if (row) catalogs.contents.set(key, row);
   return row ?? null;
 }
 
