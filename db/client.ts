@@ -42,7 +42,7 @@ export interface DatabaseConfig {
 }
 
 /** Connecting, and the queries of `Database.query`, give up after this: a frozen server is an outage. */
-export const FAST_QUERY_TIMEOUT_MS = 3_000;
+const FAST_QUERY_TIMEOUT_MS = 3_000;
 const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
 
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations");

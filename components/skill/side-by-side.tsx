@@ -1,7 +1,7 @@
 import type { DiffRow } from "@/lib/learned/side-by-side";
 
 /** Rows shown at most: a page stays small and quick however much two versions differ. */
-export const MAX_DIFF_ROWS = 300;
+const MAX_DIFF_ROWS = 300;
 
 /** Two columns, old on the left and new on the right, lines aligned. Cell styles live in globals.css: a row is short markup. */
 export function SideBySide({ rows: all, left, right }: { rows: DiffRow[]; left: string; right: string }) {

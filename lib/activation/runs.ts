@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import pLimit from "p-limit";
 import { z } from "zod";
+import { inSlices } from "@/db/batches";
 import type { Db } from "@/db/client";
 import { evalResults, evalRuns, type PromptCase } from "@/db/schema";
 import { AppError, specError } from "../errors";
@@ -148,9 +149,9 @@ async function finishRun(db: Db, runId: number, cases: PromptCase[], runs: CaseR
   const existing = await db.select({ caseId: evalResults.caseId, trial: evalResults.trial }).from(evalResults).where(eq(evalResults.runId, runId));
   const written = new Set(existing.map((r) => `${r.caseId}#${r.trial}`));
   const fresh = runs.filter((run) => !written.has(`${run.caseId}#${run.trial}`));
-  for (let i = 0; i < fresh.length; i += 1000) {
+  for (const slice of inSlices(fresh)) {
     await db.insert(evalResults).values(
-      fresh.slice(i, i + 1000).map((run) => ({ runId, caseId: run.caseId, trial: run.trial, loaded: run.loaded, passed: casePasses(byId.get(run.caseId)!, run.loaded) })),
+      slice.map((run) => ({ runId, caseId: run.caseId, trial: run.trial, loaded: run.loaded, passed: casePasses(byId.get(run.caseId)!, run.loaded) })),
     );
   }
   const metrics = activationMetrics(cases, runs);

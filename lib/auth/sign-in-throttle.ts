@@ -18,13 +18,12 @@ import { normalizeEmail } from "./users";
 
 const MINUTE = 60;
 
-export interface ThrottlePolicy {
-  accountAndAddress: { failures: number; seconds: number };
-  address: { failures: number; seconds: number };
-  account: { failures: number; seconds: number };
+interface Limit {
+  failures: number;
+  seconds: number;
 }
 
-export const SIGN_IN_POLICY: ThrottlePolicy = {
+const POLICY: Record<"accountAndAddress" | "address" | "account", Limit> = {
   accountAndAddress: { failures: 5, seconds: 15 * MINUTE },
   address: { failures: 30, seconds: 60 * MINUTE },
   account: { failures: 50, seconds: 60 * MINUTE },
@@ -34,16 +33,14 @@ export class SignInThrottle {
   private readonly accountAndAddress: RateLimiterMemory;
   private readonly address: RateLimiterMemory;
   private readonly account: RateLimiterMemory;
-  private readonly limits: ThrottlePolicy;
   /** Addresses each account signed in from, remembered for 30 days (bounded: a flood cannot grow it). */
   private readonly knownAddresses = new LRUCache<string, true>({ max: 50_000, ttl: 30 * 24 * 3_600_000 });
 
-  constructor(policy: ThrottlePolicy = SIGN_IN_POLICY) {
-    this.limits = policy;
-    const limiter = ({ failures, seconds }: { failures: number; seconds: number }) => new RateLimiterMemory({ points: failures, duration: seconds });
-    this.accountAndAddress = limiter(policy.accountAndAddress);
-    this.address = limiter(policy.address);
-    this.account = limiter(policy.account);
+  constructor() {
+    const limiter = ({ failures, seconds }: Limit) => new RateLimiterMemory({ points: failures, duration: seconds });
+    this.accountAndAddress = limiter(POLICY.accountAndAddress);
+    this.address = limiter(POLICY.address);
+    this.account = limiter(POLICY.account);
   }
 
   /** Seconds to wait before this account may try again from this address, or null when it may now. */
@@ -51,10 +48,10 @@ export class SignInThrottle {
     const account = normalizeEmail(email);
     const pair = `${account}\n${address}`;
     const checks: [RateLimiterMemory, string, number][] = [
-      [this.accountAndAddress, pair, this.limits.accountAndAddress.failures],
-      [this.address, address, this.limits.address.failures],
+      [this.accountAndAddress, pair, POLICY.accountAndAddress.failures],
+      [this.address, address, POLICY.address.failures],
     ];
-    if (!this.knownAddresses.has(pair)) checks.push([this.account, account, this.limits.account.failures]);
+    if (!this.knownAddresses.has(pair)) checks.push([this.account, account, POLICY.account.failures]);
     let wait = 0;
     for (const [limiter, key, failures] of checks) {
       const state = await limiter.get(key);

@@ -48,7 +48,7 @@ export function parseJsonBytes<T extends z.ZodType>(bytes: Uint8Array, schema: T
 }
 
 /** Arrays and objects nested deeper than this are refused before parsing: no route needs more. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 /** Bytes to a JSON value that PostgreSQL can store: valid UTF-8, bounded nesting, no NUL, no lone surrogate. */
 export function parseJsonValue(bytes: Uint8Array): unknown {

@@ -13,7 +13,7 @@ export function errorBody(error: AppError) {
   return { error: { code: error.code, message: error.message } };
 }
 
-export const DATABASE_UNAVAILABLE = "the database is unavailable; try again shortly";
+const DATABASE_UNAVAILABLE = "the database is unavailable; try again shortly";
 /** How long a client should wait before retrying during an outage. */
 const OUTAGE_RETRY_SECONDS = 5;
 
@@ -21,7 +21,7 @@ const OUTAGE_RETRY_SECONDS = 5;
  * What an error means for a client: our own errors as they are, an unreachable database as 503,
  * anything else as null (a bug: log it, never echo it).
  */
-export function knownError(error: unknown): AppError | null {
+function knownError(error: unknown): AppError | null {
   if (isAppError(error)) return error;
   if (isDatabaseOutage(error)) return new AppError("DatabaseUnavailable", DATABASE_UNAVAILABLE, OUTAGE_RETRY_SECONDS);
   return null;

@@ -1,4 +1,5 @@
 import { and, eq, inArray, max } from "drizzle-orm";
+import { inSlices } from "@/db/batches";
 import type { Db } from "@/db/client";
 import { teams, workspaceSkillFiles, workspaceSkills, workspaceSkillVersions } from "@/db/schema";
 import { AppError, invalidSkill } from "../errors";
@@ -146,7 +147,7 @@ function applyTree(db: Db, teamId: TeamId, folders: SyncFolder[]): Promise<{ cha
     }
     const keep = new Set(folders.map((folder) => folder.name));
     summary.removed = [...current.keys()].filter((name) => !keep.has(name)).sort();
-    for (const names of chunks(summary.removed, ROWS_PER_STATEMENT)) {
+    for (const names of inSlices(summary.removed)) {
       await tx.delete(workspaceSkills).where(and(eq(workspaceSkills.teamId, teamId), inArray(workspaceSkills.name, names)));
       await tx.delete(workspaceSkillFiles).where(and(eq(workspaceSkillFiles.teamId, teamId), inArray(workspaceSkillFiles.name, names)));
     }
@@ -181,7 +182,7 @@ async function writeFolder(tx: Db, teamId: TeamId, folder: SyncFolder): Promise<
   await tx
     .delete(workspaceSkillFiles)
     .where(and(eq(workspaceSkillFiles.teamId, teamId), eq(workspaceSkillFiles.name, folder.name)));
-  for (const files of chunks(folder.files, ROWS_PER_STATEMENT)) {
+  for (const files of inSlices(folder.files)) {
     await tx.insert(workspaceSkillFiles).values(
       files.map((file) => ({
         teamId,
@@ -193,13 +194,4 @@ async function writeFolder(tx: Db, teamId: TeamId, folder: SyncFolder): Promise<
       })),
     );
   }
-}
-
-/** PostgreSQL takes at most 65,535 parameters in one statement: big trees are written in slices. */
-const ROWS_PER_STATEMENT = 1000;
-
-function chunks<T>(items: T[], size: number): T[][] {
-  const slices: T[][] = [];
-  for (let i = 0; i < items.length; i += size) slices.push(items.slice(i, i + size));
-  return slices;
 }

@@ -1,11 +1,10 @@
+import { inSlices } from "@/db/batches";
 import type { Db } from "@/db/client";
 import { describeDatabaseError, isDatabaseOutage } from "@/db/outage";
 import { skillViews } from "@/db/schema";
 import type { TeamId } from "../teams/teams";
 
 const MAX_BUFFERED = 100_000;
-/** Rows per insert: well under PostgreSQL's 65,535 parameters (seven per view). */
-const ROWS_PER_INSERT = 1000;
 
 export interface SkillView {
   teamId: TeamId;
@@ -61,10 +60,11 @@ export class ViewRecorder {
   }
 
   private async writeAll(batch: SkillView[]): Promise<void> {
-    for (let i = 0; i < batch.length; i += ROWS_PER_INSERT) {
-      const kept = await this.write(batch.slice(i, i + ROWS_PER_INSERT));
+    const slices = inSlices(batch);
+    for (const [i, slice] of slices.entries()) {
+      const kept = await this.write(slice);
       if (kept.length > 0) {
-        this.keepForRetry(kept.concat(batch.slice(i + ROWS_PER_INSERT)));
+        this.keepForRetry(kept.concat(...slices.slice(i + 1)));
         return;
       }
     }
