@@ -28,37 +28,39 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
             A session ends at sign-out, after {app.sessionPolicy.idleMs / 60_000} idle minutes and {app.sessionPolicy.maxMs / 3_600_000} hours after sign-in. Ending a member&apos;s sessions signs them out of every browser at once.
           </p>
         )}
-        <table className="w-full text-sm">
-          <thead className="text-left text-xs uppercase text-slate-500">
-            <tr>
-              <th className="py-1">Email</th>
-              <th className="py-1">Role</th>
-              {isLead && <th className="py-1">Sessions</th>}
-              {isLead && <th className="py-1"><span className="sr-only">Actions</span></th>}
-            </tr>
-          </thead>
-          <tbody>
-            {members.map((m) => {
-              const live = sessions.get(m.userId);
-              return (
-                <tr key={m.userId} className="border-t border-slate-100" data-member={m.email}>
-                  <td className="py-1.5">{m.email}</td>
-                  <td className="py-1.5 text-slate-600">{m.role}</td>
-                  {isLead && (
-                    <td className="py-1.5 text-slate-600" data-testid="sessions">
-                      {live ? `${live.active} active, last seen ${live.lastSeenAt?.toISOString().slice(0, 16).replace("T", " ")} UTC` : "none"}
-                    </td>
-                  )}
-                  {isLead && (
-                    <td className="py-1.5 text-right">
-                      <EndSessionsButton email={m.email} active={live?.active ?? 0} action={endSessionsAction.bind(null, slug, m.userId)} />
-                    </td>
-                  )}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <div className="overflow-x-auto">
+          <table className="w-full text-sm">
+            <thead className="text-left text-xs uppercase text-slate-500">
+              <tr>
+                <th className="py-1 pr-3">Email</th>
+                <th className="py-1 pr-3">Role</th>
+                {isLead && <th className="py-1 pr-3">Sessions</th>}
+                {isLead && <th className="py-1 pr-3"><span className="sr-only">Actions</span></th>}
+              </tr>
+            </thead>
+            <tbody>
+              {members.map((m) => {
+                const live = sessions.get(m.userId);
+                return (
+                  <tr key={m.userId} className="border-t border-slate-100" data-member={m.email}>
+                    <td className="py-1.5 pr-3">{m.email}</td>
+                    <td className="py-1.5 pr-3 text-slate-600">{m.role}</td>
+                    {isLead && (
+                      <td className="py-1.5 pr-3 text-slate-600" data-testid="sessions">
+                        {live ? `${live.active} active, last seen ${live.lastSeenAt?.toISOString().slice(0, 16).replace("T", " ")} UTC` : "none"}
+                      </td>
+                    )}
+                    {isLead && (
+                      <td className="py-1.5 text-right">
+                        <EndSessionsButton email={m.email} active={live?.active ?? 0} action={endSessionsAction.bind(null, slug, m.userId)} />
+                      </td>
+                    )}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       </section>
 
       {isLead && (
