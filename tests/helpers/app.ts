@@ -5,6 +5,7 @@ import type { ConfiguredModel } from "@/lib/evolution/model";
 import { installApp } from "@/lib/app/boot";
 import { ensureTeam, type Team } from "@/lib/teams/teams";
 import { openTestDatabase, type TestDbKind } from "./db";
+import { checkResponse } from "./contract-check";
 import { dispatch } from "./router";
 
 export interface TestTeam {
@@ -70,7 +71,8 @@ export async function startTestApp(
         init.body = JSON.stringify(json);
         (init.headers as Record<string, string>)["content-type"] ??= "application/json";
       } else if (body !== undefined) init.body = body;
-      return dispatch(new Request(`http://skillgate.test${url}`, init));
+      const req = new Request(`http://skillgate.test${url}`, init);
+      return dispatch(req).then((res) => checkResponse(req, res));
     },
     close: async () => {
       uninstall();
