@@ -4,16 +4,16 @@ import { markdown } from "@codemirror/lang-markdown";
 import CodeMirror from "@uiw/react-codemirror";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import type { CreateResult } from "@/app/t/[team]/actions";
+import type { ActionResult } from "@/lib/actions/result";
 import { formatLint, lintDescription } from "@/lib/lint/lint";
 
 type Input = { name: string; description: string; body: string; status: "draft" | "active"; reason: string };
 
 /** Write a new learned skill: name, description with live lint, body in the Markdown editor. */
-export function NewSkillForm({ descMax, action }: { descMax: number; action: (input: Input) => Promise<CreateResult> }) {
+export function NewSkillForm({ descMax, action }: { descMax: number; action: (input: Input) => Promise<ActionResult> }) {
   const router = useRouter();
   const [input, setInput] = useState<Input>({ name: "", description: "", body: "# \n\n1. \n", status: "draft", reason: "" });
-  const [result, setResult] = useState<CreateResult | null>(null);
+  const [result, setResult] = useState<ActionResult | null>(null);
   const [pending, startTransition] = useTransition();
   const lint = formatLint(lintDescription(input.description, descMax));
   return (

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState, useTransition } from "react";
-import type { ActionResult } from "@/app/t/[team]/settings/actions";
+import type { ActionResult } from "@/lib/actions/result";
 
 type FormAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 
@@ -33,7 +33,7 @@ export function CreateKeyForm({ action }: { action: FormAction }) {
         </button>
       </div>
       <Result state={state} />
-      {state?.key && (
+      {state?.ok && state.key && (
         <div className="rounded-md border border-emerald-300 bg-emerald-50 p-3">
           <div className="text-xs font-medium text-emerald-900">New API key (shown once)</div>
           <code data-testid="new-key" className="block select-all break-all font-mono text-sm">

@@ -36,6 +36,7 @@ export const errorStatus = {
   TeamExists: 409,
   PreconditionFailed: 412,
   PayloadTooLarge: 413,
+  NotAcceptable: 406,
   UnsupportedMediaType: 415,
   Unprocessable: 422,
   ReviewRequired: 422,

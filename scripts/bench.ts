@@ -223,7 +223,7 @@ async function benchOverview(): Promise<void> {
       from generate_series(1, 1000000) g`);
     console.log(`bench: 2,000,000 rows written in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     const fresh = await ensureTeam(app.db, "bench");
-    const overview = await timeAsync(() => teamOverview(app.db, app.catalogs, fresh), 5);
+    const overview = await timeAsync(() => teamOverview(app, fresh), 5);
     const bareOverview = await timeAsync(
       () =>
         Promise.all([
@@ -233,7 +233,7 @@ async function benchOverview(): Promise<void> {
       5,
     );
     rows.push({ name: "overview data: 200 skills, 1M observations, 1M views (PGlite)", value: overview, unit: "ms", baseline: "the bare aggregate SQL it needs", baselineValue: bareOverview, ratio: overview / bareOverview, aim: "—" });
-    const usage = await timeAsync(() => usageReport(app.db, app.catalogs, fresh), 5);
+    const usage = await timeAsync(() => usageReport(app, fresh), 5);
     const bareUsage = await timeAsync(
       () => app.db.execute(sql`select skill_name, count(*), count(distinct session_id), max(viewed_at) from skill_views where team_id = ${team.id} group by skill_name`),
       5,

@@ -2,9 +2,9 @@
 
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
-import type { ActivationResult } from "@/app/t/[team]/activation/actions";
+import type { ActionResult } from "@/lib/actions/result";
 
-export function CancelRunButton({ cancel }: { cancel: () => Promise<ActivationResult> }) {
+export function CancelRunButton({ cancel }: { cancel: () => Promise<ActionResult> }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   return (

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import type { ActivationResult } from "@/app/t/[team]/activation/actions";
+import type { ActionResult } from "@/lib/actions/result";
 
 const EXAMPLE = JSON.stringify(
   {
@@ -18,10 +18,10 @@ const EXAMPLE = JSON.stringify(
 );
 
 /** Prompt sets as JSON: pick one to edit or export, paste one to import. */
-export function PromptSetEditor({ sets, save }: { sets: { name: string; json: string }[]; save: (json: string) => Promise<ActivationResult> }) {
+export function PromptSetEditor({ sets, save }: { sets: { name: string; json: string }[]; save: (json: string) => Promise<ActionResult> }) {
   const router = useRouter();
   const [json, setJson] = useState(sets[0]?.json ?? EXAMPLE);
-  const [result, setResult] = useState<ActivationResult | null>(null);
+  const [result, setResult] = useState<ActionResult | null>(null);
   const [pending, startTransition] = useTransition();
   return (
     <div className="space-y-2">

@@ -2,15 +2,15 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import type { ActivationResult } from "@/app/t/[team]/activation/actions";
+import type { ActionResult } from "@/lib/actions/result";
 
 /** Start a run against the team's current listing. */
-export function RunForm({ promptSets, hasModel, start }: { promptSets: string[]; hasModel: boolean; start: (input: { promptSet: string; activator: "lexical" | "model"; trials: number }) => Promise<ActivationResult> }) {
+export function RunForm({ promptSets, hasModel, start }: { promptSets: string[]; hasModel: boolean; start: (input: { promptSet: string; activator: "lexical" | "model"; trials: number }) => Promise<ActionResult> }) {
   const router = useRouter();
   const [promptSet, setPromptSet] = useState(promptSets[0] ?? "");
   const [activator, setActivator] = useState<"lexical" | "model">("lexical");
   const [trials, setTrials] = useState(1);
-  const [result, setResult] = useState<ActivationResult | null>(null);
+  const [result, setResult] = useState<ActionResult | null>(null);
   const [pending, startTransition] = useTransition();
   if (promptSets.length === 0) return <p className="text-sm text-slate-500">Save a prompt set first (below).</p>;
   return (

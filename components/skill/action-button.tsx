@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import type { ActionResult } from "@/app/t/[team]/skills/[name]/actions";
+import type { ActionResult } from "@/lib/actions/result";
 
 /** A button that asks before it acts, then says what happened. */
 export function ActionButton({

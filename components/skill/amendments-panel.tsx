@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import type { ActionResult } from "@/app/t/[team]/skills/[name]/actions";
+import type { ActionResult } from "@/lib/actions/result";
 
 export interface AmendmentView {
   id: number;

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useState, useTransition } from "react";
-import type { ActionResult } from "@/app/t/[team]/skills/[name]/actions";
+import type { ActionResult } from "@/lib/actions/result";
 
 /** Fork into a new learned draft, in this team or another the person edits. */
 export function ForkForm({

@@ -5,7 +5,8 @@ import { EditorState } from "@codemirror/state";
 import CodeMirror from "@uiw/react-codemirror";
 import { useRouter } from "next/navigation";
 import { useMemo, useState, useTransition } from "react";
-import type { ActionResult, SaveInput } from "@/app/t/[team]/skills/[name]/actions";
+import type { ActionResult } from "@/lib/actions/result";
+import type { SaveSkillForm } from "@/lib/contracts/skills";
 import { formatLint, lintDescription } from "@/lib/lint/lint";
 import { hasChanges, sideBySide } from "@/lib/learned/side-by-side";
 import { composeSkillMd, splitSkillMd } from "@/lib/skills/skill-md";
@@ -19,7 +20,7 @@ interface Props {
   /** The current SKILL.md; the editor edits its body. Sent once: a body can be 256 KiB. */
   currentText: string;
   descMax: number;
-  save: (input: SaveInput) => Promise<ActionResult>;
+  save: (input: SaveSkillForm) => Promise<ActionResult>;
   /** Offer the change as an amendment instead: it is evaluated before it can become a version. */
   propose?: (input: { description: string; body: string; rationale: string }) => Promise<ActionResult>;
 }

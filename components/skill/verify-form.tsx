@@ -2,7 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import type { ActionResult, VerifyInput } from "@/app/t/[team]/skills/[name]/actions";
+import type { ActionResult } from "@/lib/actions/result";
+import type { VerifyForm as VerifyInput } from "@/lib/contracts/skills";
 
 const FIELDS = [
   ["reviewer", "Reviewer"],

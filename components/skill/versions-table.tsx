@@ -1,4 +1,4 @@
-import type { ActionResult } from "@/app/t/[team]/skills/[name]/actions";
+import type { ActionResult } from "@/lib/actions/result";
 import type { VersionInfo } from "@/lib/learned/history";
 import { ActionButton } from "./action-button";
 

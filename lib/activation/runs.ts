@@ -1,14 +1,13 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import pLimit from "p-limit";
-import { z } from "zod";
 import { inSlices } from "@/db/batches";
 import type { Db } from "@/db/client";
 import { evalResults, evalRuns, type PromptCase } from "@/db/schema";
+import type { RunRequest } from "../contracts/activation";
 import { AppError, specError } from "../errors";
 import { failureMessage } from "../evolution/failure-message";
 import { logUnexpected } from "../http/respond";
 import { requireModel, type ConfiguredModel } from "../evolution/model";
-import { parseWith } from "../http/body";
 import type { ListingSettings } from "../listing/render";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import { loadSkillContent } from "../skills/view";
@@ -18,14 +17,6 @@ import { modelActivate } from "./model-activator";
 import { getPromptSet, parsePromptSet } from "./prompt-sets";
 
 /** Activation runs (§9): one catalog state, one activator, every case × trial. */
-
-export const runRequestSchema = z.strictObject({
-  promptSet: z.object({ name: z.string(), cases: z.array(z.unknown()).optional() }),
-  activator: z.enum(["model", "lexical", "import"], { message: 'activator must be "model", "lexical" or "import"' }),
-  trials: z.number().int().min(1, "trials must be at least 1").max(20).optional(),
-  results: z.array(z.strictObject({ id: z.string(), loaded: z.array(z.string()), trial: z.number().int().min(1).max(20).optional() })).optional(),
-});
-export type RunRequest = z.infer<typeof runRequestSchema>;
 
 export interface RunDeps {
   db: Db;
@@ -39,9 +30,8 @@ export type RunTeam = CatalogKey & { listingCap: number; descMax: number; loadHi
 export async function startRun(
   deps: RunDeps,
   team: RunTeam,
-  value: unknown,
+  request: RunRequest,
 ): Promise<{ runId: number; activator: RunRequest["activator"]; done: Promise<void> }> {
-  const request = parseWith(runRequestSchema, value, "InvalidField");
   const set = request.promptSet.cases ? parsePromptSet(request.promptSet) : await getPromptSet(deps.db, team.id, request.promptSet.name);
   if (request.activator === "import" && !request.results) throw new AppError("InvalidField", 'an "import" run needs results: [{"id", "loaded"}]');
   if (request.activator !== "import" && request.results) throw new AppError("InvalidField", `results are only for "import" runs; a ${request.activator} run makes its own`);

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { asc, eq } from "drizzle-orm";
 import { evalRuns, evaluations, listingSnapshots, observations, skillEvents, skillViews } from "@/db/schema";
-import { savePromptSet } from "../activation/prompt-sets";
+import { parsePromptSet, savePromptSet } from "../activation/prompt-sets";
 import { startRun } from "../activation/runs";
 import { evaluateAmendment } from "../evolution/evaluate";
 import type { JudgeAnswer } from "../evolution/judge";
@@ -12,7 +12,8 @@ import { rollbackLearned, updateLearned } from "../learned/write";
 import { recordedJudge } from "./recorded-judge";
 import { proposeAmendment } from "../evolution/amendments";
 import type { App } from "../app/app";
-import { appendRecord, type LedgerInput } from "../ledger/append";
+import type { LedgerInput } from "../contracts/ledger";
+import { appendRecord } from "../ledger/append";
 import type { LedgerSlug } from "../ledger/records";
 import { ensureTeam, type TeamId } from "../teams/teams";
 import { SYSTEM } from "../learned/actor";
@@ -306,7 +307,7 @@ const ROUTING = {
  * is rewritten between them, and the second run shows whether it helped.
  */
 async function seedActivation(app: App, teamId: TeamId, tree: SyncFile[]): Promise<void> {
-  await savePromptSet(app.db, teamId, ROUTING);
+  await savePromptSet(app.db, teamId, parsePromptSet(ROUTING));
   const team = () => ensureTeam(app.db, DEMO_TEAM);
   const before = await startRun(app, await team(), { promptSet: { name: ROUTING.name }, activator: "lexical" });
   await before.done;

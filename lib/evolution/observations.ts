@@ -1,43 +1,12 @@
 import { and, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
-import { z } from "zod";
 import type { Db } from "@/db/client";
 import { observations } from "@/db/schema";
-import { parseWith } from "../http/body";
 import { versionsThatRan } from "../skills/catalog";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
-import { skillNameProblem } from "../skills/name";
 import type { TeamId } from "../teams/teams";
-import { versionNumber } from "../api/schemas";
+import type { ObservationInput } from "../contracts/evolution";
 
 /** Observations (§8.1): one per run of a skill, recorded against the version that ran. */
-
-const names = z.array(z.string().min(1).max(200)).max(200);
-
-export const observationSchema = z.strictObject({
-  skill: z.string().refine((name) => skillNameProblem(name) === null, { message: "is not a skill name (lowercase letters, digits, single hyphens)" }),
-  version: versionNumber.optional(),
-  task: z.string().trim().min(1, "is empty: say what the agent was asked to do").max(20_000),
-  category: z.string().trim().min(1).max(100),
-  outcome: z.enum(["success", "failure", "partial"]),
-  score: z.number().min(0).max(1).optional(),
-  errorType: z.string().min(1).max(200).optional(),
-  durationMs: z.number().int().min(0).max(7 * 24 * 3600 * 1000).optional(),
-  toolsCalled: names.optional(),
-  failedToolCalls: names.optional(),
-  feedback: z.string().max(20_000).optional(),
-  sessionId: z.string().min(1).max(200).optional(),
-});
-export type ObservationInput = z.infer<typeof observationSchema>;
-
-const batchSchema = z.strictObject({
-  observations: z.array(observationSchema).min(1, "send at least one observation").max(500, "send at most 500 observations at a time"),
-});
-
-/** One observation, or `{"observations": [...]}`: each field checked, errors naming the field. */
-export function parseObservationsBody(value: unknown): ObservationInput[] {
-  const batch = value !== null && typeof value === "object" && "observations" in value;
-  return batch ? parseWith(batchSchema, value, "InvalidField").observations : [parseWith(observationSchema, value, "InvalidField")];
-}
 
 /** Records observations all or nothing; each must name a skill the team can see and a version it has had. */
 export async function recordObservations(

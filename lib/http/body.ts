@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AppError } from "../errors";
+import { AppError, type ErrorCode } from "../errors";
 import { decodeUtf8 } from "../text";
 
 export const ONE_MIB = 1024 * 1024;
@@ -37,10 +37,10 @@ export function requireJsonContentType(req: Request): void {
   }
 }
 
-/** Parses a JSON body against a zod schema; every failure is a 4xx that says what to fix. */
-export async function readJson<T extends z.ZodType>(req: Request, schema: T, maxBytes = ONE_MIB): Promise<z.infer<T>> {
+/** A JSON body as a value, not yet checked against any schema; every failure is a 4xx that says what to fix. */
+export async function readJsonValue(req: Request, maxBytes = ONE_MIB): Promise<unknown> {
   requireJsonContentType(req);
-  return parseJsonBytes(await readBytes(req, maxBytes), schema);
+  return parseJsonValue(await readBytes(req, maxBytes));
 }
 
 export function parseJsonBytes<T extends z.ZodType>(bytes: Uint8Array, schema: T): z.infer<T> {
@@ -124,10 +124,17 @@ function checkText(value: string, path: string): void {
   }
 }
 
-export function parseWith<T extends z.ZodType>(schema: T, value: unknown, code: "InvalidField" | "InvalidQuery"): z.infer<T> {
+/**
+ * Validates with a contract's schema; the first problem becomes a 4xx. A refinement made with
+ * `refuseWith` keeps its own code and message; any other problem is `code` with the field named.
+ */
+export function parseWith<T extends z.ZodType>(schema: T, value: unknown, code: "InvalidField" | "InvalidQuery" | "InvalidPath"): z.infer<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new AppError(code, describeIssue(result.error.issues[0]!));
+  const issue = result.error.issues[0]!;
+  const own = issue.code === "custom" ? (issue.params as { errorCode?: ErrorCode } | undefined)?.errorCode : undefined;
+  if (own) throw new AppError(own, issue.message);
+  throw new AppError(code, describeIssue(issue));
 }
 
 /** `field "x.y": expected string, received number` and the like. */

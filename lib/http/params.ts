@@ -27,3 +27,18 @@ export function readIfMatch(req: Request): { version: number } | { sha256: strin
   if (/^[0-9a-f]{64}$/.test(value)) return { sha256: value };
   throw new AppError("InvalidField", `If-Match must be a version ("3") or a version's ETag, not ${header}`);
 }
+
+/**
+ * A page's query string, read with an operation's query schema: a page never answers 400, so a
+ * value that does not parse is left out and the page shows its default.
+ */
+export function readSearchParams<S extends z.ZodObject>(schema: S, raw: Record<string, string | string[] | undefined>): Partial<z.infer<S>> {
+  const values: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(schema.shape)) {
+    const value = Array.isArray(raw[key]) ? raw[key][0] : raw[key];
+    if (value === undefined || value === "") continue;
+    const parsed = (field as z.ZodType).safeParse(value);
+    if (parsed.success && parsed.data !== undefined) values[key] = parsed.data;
+  }
+  return values as Partial<z.infer<S>>;
+}

@@ -4,6 +4,10 @@ import { authenticateApiKey, type KeyAuth } from "../auth/api-keys";
 import { grants, type Scope } from "../auth/scopes";
 import { AppError } from "../errors";
 import type { Actor } from "../learned/actor";
+import type { z } from "zod";
+import type { BodyOf, BodySpec, Operation } from "../contracts/operation";
+import { parseWith, readJsonValue } from "./body";
+import { readQuery } from "./params";
 import { errorResponse } from "./respond";
 
 export interface AgentRequest<P> {
@@ -45,6 +49,38 @@ export function agentRoute<P extends RouteParams = Record<string, never>>(
       return errorResponse(error);
     }
   };
+}
+
+/** What a handler gets from its operation's contract: the path, query and body, each parsed. */
+export interface OperationInput<P extends z.ZodType, Q extends z.ZodType, B extends BodySpec> {
+  params: z.infer<P>;
+  query: z.infer<Q>;
+  body: BodyOf<B>;
+}
+
+/**
+ * A route handler built from its operation's contract (lib/contracts): the key and scope are
+ * checked, then the path, query and JSON body are parsed with the contract's schemas, so a
+ * handler never declares a field of its own. A body that may also come as a gzip tar (a tree) is
+ * left for the handler to read.
+ */
+export function route<P extends z.ZodType, Q extends z.ZodType, B extends BodySpec>(
+  operation: Operation<P, Q, B>,
+  handler: (input: OperationInput<P, Q, B>, request: AgentRequest<Record<string, string | string[]>>) => Promise<Response>,
+) {
+  if (!operation.scope) throw new Error(`${operation.operationId} is public: it is not an agent route`);
+  return agentRoute<Record<string, string | string[]>>(operation.scope, async (request) => {
+    const params = operation.params ? parseWith(operation.params, request.params, "InvalidPath") : {};
+    const query = operation.query ? readQuery(request.req, operation.query) : {};
+    const body = await readBody(operation.body, request.req);
+    return handler({ params, query, body } as OperationInput<P, Q, B>, request);
+  });
+}
+
+async function readBody(spec: BodySpec | undefined, req: Request): Promise<unknown> {
+  if (!spec || spec.alsoAccepts) return undefined;
+  const value = await readJsonValue(req, spec.maxBytes);
+  return spec.parse ? spec.parse(value) : parseWith(spec.schema, value, "InvalidField");
 }
 
 /** `%00` decodes to a character no text column can hold: refused here, for every route, before any query. */

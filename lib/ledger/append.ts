@@ -1,12 +1,13 @@
 import { and, asc, eq, max } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { ledgerRecords, ledgers } from "@/db/schema";
+import { ledgerBody, ledgerSlugParam, type LedgerInput } from "../contracts/ledger";
 import { AppError, specError } from "../errors";
+import { parseWith } from "../http/body";
 import { parseSkillName } from "../skills/name";
 import type { TeamId } from "../teams/teams";
 import {
   ID_PREFIX,
-  LEDGER_ACTIONS,
   ledgerKey,
   VERDICTS,
   type LedgerAction,
@@ -16,18 +17,6 @@ import {
   type Verdict,
 } from "./records";
 
-/** What an agent or person sends to `POST /api/v1/ledger/<slug>`. */
-export interface LedgerInput {
-  action: string;
-  text?: string;
-  falsifiedBy?: string;
-  id?: string;
-  verdict?: string;
-  evidence?: string;
-  reason?: string;
-  skill?: string;
-}
-
 export interface LedgerAuthor {
   keyId: number | null;
   userId: number | null;
@@ -36,18 +25,13 @@ export interface LedgerAuthor {
   at?: Date;
 }
 
+/** A plan's slug from a URL, with the ledger's own refusal (§7). */
 export function parseLedgerSlug(slug: string): LedgerSlug {
-  if (!/^[a-z0-9-]{1,80}$/.test(slug)) {
-    throw specError("InvalidSlug", `"${slug.slice(0, 100)}" is not a plan slug: use 1–80 lowercase letters, digits and hyphens`);
-  }
-  return slug as LedgerSlug;
+  return parseWith(ledgerSlugParam, slug, "InvalidPath");
 }
 
-export function parseLedgerAction(action: string): LedgerAction {
-  if (!(LEDGER_ACTIONS as readonly string[]).includes(action)) {
-    throw specError("UnknownAction", `"${action.slice(0, 100)}" is not an action; use one of ${LEDGER_ACTIONS.join(", ")}`);
-  }
-  return action as LedgerAction;
+function parseLedgerAction(action: string): LedgerAction {
+  return parseWith(ledgerBody.shape.action, action, "InvalidField") as LedgerAction;
 }
 
 const REQUIRED: Record<Exclude<LedgerAction, "list">, (keyof LedgerInput)[]> = {

@@ -1,3 +1,4 @@
+import type { z } from "zod";
 /** Ledger records as values, and their one-line text form (§7). Pure: the list, the gate and the pages share it. */
 
 export const LEDGER_ACTIONS = [
@@ -25,7 +26,7 @@ export const ID_PREFIX: Record<RecordKind, string> = {
 };
 
 /** `sci.<slug>/ledger` — the plan's ledger key. */
-export type LedgerSlug = string & { readonly __brand: "LedgerSlug" };
+export type LedgerSlug = string & z.core.$brand<"LedgerSlug">;
 
 export function ledgerKey(slug: string): string {
   return `sci.${slug}/ledger`;

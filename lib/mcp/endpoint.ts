@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { getApp } from "../app/boot";
 import type { KeyAuth } from "../auth/api-keys";
@@ -81,7 +81,7 @@ async function openSession(req: Request, auth: KeyAuth): Promise<Response> {
       onsessionclosed: (id) => void sessions().delete(id),
     }),
   };
-  const server = new McpServer({ name: "skillgate", version: "1.0.0" }, { capabilities: { tools: {} } });
+  const server = new Server({ name: "skillgate", version: "1.0.0" }, { capabilities: { tools: {} } });
   registerTools(server, { app, auth: () => session.auth, sessionId: () => session.transport.sessionId ?? null });
   await server.connect(session.transport);
   return session.transport.handleRequest(req);

@@ -4,9 +4,9 @@ import { evalRuns, learnedSkills, learnedSkillVersions } from "@/db/schema";
 import type { ActivationMetrics } from "../activation/metrics";
 import { lintDescription } from "../lint/lint";
 import { collisionLabel, type Catalog } from "../skills/catalog";
-import type { CatalogCache } from "../skills/catalog-cache";
 import type { Team, TeamId } from "../teams/teams";
 import { usageBySkill, weeklyViewTrend } from "../usage/stats";
+import type { UsageDeps } from "../usage/usage";
 import { successRates } from "../evolution/observations";
 
 /** One row of the overview's skill health table. */
@@ -55,7 +55,8 @@ export interface TeamOverview {
   diagnostics: string[];
 }
 
-export async function teamOverview(db: Db, catalogs: CatalogCache, team: Team, now = new Date()): Promise<TeamOverview> {
+export async function teamOverview({ db, catalogs, views }: UsageDeps, team: Team, now = new Date()): Promise<TeamOverview> {
+  await views.flush();
   const [catalog, usage, trend, listing, outcomes, tiers, runs] = await Promise.all([
     catalogs.catalog(team),
     usageBySkill(db, team.id, now),

@@ -1,7 +1,8 @@
+import type { z } from "zod";
 import { AppError } from "../errors";
 
-/** A validated skill name: 1–64 of [a-z0-9-], no leading, trailing or doubled hyphen. */
-export type SkillName = string & { readonly __brand: "SkillName" };
+/** A validated skill name: 1–64 of [a-z0-9-], no leading, trailing or doubled hyphen. Zod's brand, so a contract's schema can produce it. */
+export type SkillName = string & z.core.$brand<"SkillName">;
 
 /** Why `name` is not a valid skill name, or null when it is. */
 export function skillNameProblem(name: string): string | null {

@@ -28,7 +28,16 @@ export interface CoLoadedPair {
   share: number;
 }
 
-export async function usageReport(db: Db, catalogs: CatalogCache, team: CatalogKey, now = new Date()) {
+/** What reading usage needs: the database, the catalogs, and this instance's view buffer. */
+export interface UsageDeps {
+  db: Db;
+  catalogs: CatalogCache;
+  /** Flushed first, so a view this instance acknowledged is counted (read-your-writes; docs/decisions.md). */
+  views: { flush(): Promise<void> };
+}
+
+export async function usageReport({ db, catalogs, views }: UsageDeps, team: CatalogKey, now = new Date()) {
+  await views.flush();
   const monthAgo = new Date(now.getTime() - 30 * DAY);
   const [usage, pairs, catalog] = await Promise.all([usageBySkill(db, team.id, now), coLoaded(db, team.id, monthAgo), catalogs.catalog(team)]);
   const skills: SkillUsageRow[] = [...usage.entries()]

@@ -32,7 +32,6 @@ describe("the activation page in Chromium", () => {
       await call("/api/v1/skills/rollout-guide", { session });
       await call("/api/v1/skills/writing-plans", { session });
     }
-    await new Promise((resolve) => setTimeout(resolve, 1500));
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.on("dialog", (dialog) => void dialog.accept());

@@ -140,7 +140,6 @@ describe("the Claude Code hook", () => {
     expect([hook.code, hook.stdout, hook.stderr]).toEqual([0, "", ""]);
     const other = await run(path.resolve("hooks/claude-code/report-skill-load.mjs"), [], { SKILLGATE_URL: baseUrl, SKILLGATE_API_KEY: CLI_KEY }, JSON.stringify({ ...payload, tool_name: "Bash", tool_input: { command: "ls" } }));
     expect(other.code).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
     const usage = await (await api("/api/v1/usage")).json();
     expect(usage.skills.find((s: { name: string }) => s.name === "review-guide")).toEqual({ name: "review-guide", views7d: 1, views30d: 1, lastViewedAt: expect.any(String), sessions: 1 });
     const unknown = await run(path.resolve("hooks/claude-code/report-skill-load.mjs"), [], { SKILLGATE_URL: baseUrl, SKILLGATE_API_KEY: CLI_KEY }, JSON.stringify({ ...payload, tool_input: { skill: "not-here" } }));

@@ -49,7 +49,6 @@ describe("the MCP endpoint with the official MCP client", () => {
     expect(await tool("skill_view", { name: "writing-plans" })).toEqual(await rest("GET", "/api/v1/skills/writing-plans", undefined, { "x-agent-session": "rest-session" }));
     expect(await tool("skill_view", { name: "no-such-skill" })).toEqual({ ok: false, text: "Error [SkillNotFound]: No skill named 'no-such-skill'. Use skill_list to see available skills." });
     expect(await rest("GET", "/api/v1/skills/no-such-skill")).toEqual({ ok: false, text: "Error [SkillNotFound]: No skill named 'no-such-skill'. Use skill_list to see available skills." });
-    await new Promise((resolve) => setTimeout(resolve, 1500));
     const usage = JSON.parse((await rest("GET", "/api/v1/usage")).text);
     // One view through MCP (its session) and one through REST (X-Agent-Session): two sessions.
     expect(usage.skills.find((s: { name: string }) => s.name === "writing-plans")).toMatchObject({ views30d: 2, sessions: 2 });

@@ -1,10 +1,12 @@
 import path from "node:path";
-import { createApiKey } from "@/lib/auth/api-keys";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import type { Database, Db } from "@/db/client";
+import { ensureApiKey, generateApiKey } from "@/lib/auth/api-keys";
 import { createApp, type App } from "@/lib/app/app";
 import type { ConfiguredModel } from "@/lib/evolution/model";
 import { installApp } from "@/lib/app/boot";
 import { ensureTeam, type Team } from "@/lib/teams/teams";
-import { openTestDatabase, type TestDbKind } from "./db";
+import { openTestDatabase, resetDatabase, type TestDbKind } from "./db";
 import { checkResponse } from "./contract-check";
 import { dispatch } from "./router";
 
@@ -14,12 +16,12 @@ export interface TestTeam {
   key: string;
 }
 
+/** A real app with two teams, installed as the process's app, and a client for its routes. */
 export interface TestApp {
-  app: App;
-  alpha: TestTeam;
-  beta: TestTeam;
+  readonly app: App;
+  readonly alpha: TestTeam;
+  readonly beta: TestTeam;
   call(method: string, url: string, options?: CallOptions): Promise<Response>;
-  close(): Promise<void>;
 }
 
 export interface CallOptions {
@@ -29,21 +31,87 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
+export interface TestAppOptions {
+  globalSkillsDir?: string;
+  rateLimitPerMinute?: number;
+  model?: ConfiguredModel;
+  judgeConcurrency?: number;
+  databaseVia?: (url: string) => Promise<string>;
+}
+
 export const FIXTURES = path.resolve("tests/fixtures");
 
-/** A real app on a fresh database with two teams, installed as the process's app. */
-export async function startTestApp(
-  kind: TestDbKind,
-  options: {
-    globalSkillsDir?: string;
-    rateLimitPerMinute?: number;
-    model?: ConfiguredModel;
-    judgeConcurrency?: number;
-    databaseVia?: (url: string) => Promise<string>;
-  } = {},
-): Promise<TestApp> {
+/**
+ * The app of a describe block. The block gets one database; before every test it is emptied and
+ * given the two teams alpha and beta with the same admin keys as before, and a new App is built on
+ * it, so no cache, rate-limit counter or buffered view outlives a test. Every test therefore
+ * starts from the same state and can run alone. Read `t.app`, `t.alpha` and `t.beta` inside tests
+ * (or in beforeEach hooks registered after this call): they are the current test's.
+ */
+export function useTestApp(kind: TestDbKind, options: TestAppOptions = {}): TestApp {
+  let database: Database;
+  let keys: TeamKeys;
+  let current: { app: App; alpha: TestTeam; beta: TestTeam; uninstall: () => void } | undefined;
+  const now = () => {
+    if (!current) throw new Error("the test app exists only while a test runs: use it inside it() or beforeEach()");
+    return current;
+  };
+
+  beforeAll(async () => {
+    database = await openTestDatabase(kind, { via: options.databaseVia });
+    keys = newTeamKeys();
+  });
+  beforeEach(async () => {
+    await resetDatabase(database);
+    // The per-test app shares the block's database, so closing it must leave the database open.
+    const app = buildApp({ ...database, close: async () => {} }, options);
+    const uninstall = installApp(app);
+    current = { app, uninstall, ...(await seedTeams(app.db, keys)) };
+  });
+  afterEach(async () => {
+    if (!current) return;
+    const { app, uninstall } = current;
+    current = undefined;
+    uninstall();
+    // Stops its flush timer, which would otherwise write this test's views into a later test.
+    await app.close();
+  });
+  afterAll(async () => database?.close());
+
+  return {
+    get app() {
+      return now().app;
+    },
+    get alpha() {
+      return now().alpha;
+    },
+    get beta() {
+      return now().beta;
+    },
+    call: (method, url, callOptions) => call(now().alpha.key, method, url, callOptions),
+  };
+}
+
+/** A real app on a fresh database of its own with two teams, installed as the process's app until closed. */
+export async function startTestApp(kind: TestDbKind, options: TestAppOptions = {}): Promise<TestApp & { close(): Promise<void> }> {
   const database = await openTestDatabase(kind, { via: options.databaseVia });
-  const app = createApp({
+  const app = buildApp(database, options);
+  const uninstall = installApp(app);
+  const { alpha, beta } = await seedTeams(app.db, newTeamKeys());
+  return {
+    app,
+    alpha,
+    beta,
+    call: (method, url, callOptions) => call(alpha.key, method, url, callOptions),
+    close: async () => {
+      uninstall();
+      await app.close();
+    },
+  };
+}
+
+function buildApp(database: Database, options: TestAppOptions): App {
+  return createApp({
     database,
     builtinSkillsDir: path.resolve("skills"),
     globalSkillsDir: options.globalSkillsDir,
@@ -52,33 +120,37 @@ export async function startTestApp(
     model: options.model ?? null,
     judgeConcurrency: options.judgeConcurrency ?? 4,
   });
-  const uninstall = installApp(app);
-  const makeTeam = async (slug: string): Promise<TestTeam> => {
-    const team = await ensureTeam(app.db, slug);
-    const { key } = await createApiKey(app.db, { teamId: team.id, name: "test", scopes: ["read", "write", "admin"] });
+}
+
+interface TeamKeys {
+  alpha: string;
+  beta: string;
+}
+
+function newTeamKeys(): TeamKeys {
+  return { alpha: generateApiKey(), beta: generateApiKey() };
+}
+
+/** Teams alpha and beta, each with an admin key; on an emptied database they get ids 1 and 2 again. */
+async function seedTeams(db: Db, keys: TeamKeys): Promise<{ alpha: TestTeam; beta: TestTeam }> {
+  const seed = async (slug: string, key: string): Promise<TestTeam> => {
+    const team = await ensureTeam(db, slug);
+    await ensureApiKey(db, { teamId: team.id, name: "test", scopes: ["read", "write", "admin"] }, key);
     return { team, key };
   };
-  const alpha = await makeTeam("alpha");
-  const beta = await makeTeam("beta");
-  return {
-    app,
-    alpha,
-    beta,
-    call: (method, url, { key = alpha.key, json, body, headers = {} } = {}) => {
-      const init: RequestInit = { method, headers: { ...headers } };
-      if (key) (init.headers as Record<string, string>).authorization = `Bearer ${key}`;
-      if (json !== undefined) {
-        init.body = JSON.stringify(json);
-        (init.headers as Record<string, string>)["content-type"] ??= "application/json";
-      } else if (body !== undefined) init.body = body;
-      const req = new Request(`http://skillgate.test${url}`, init);
-      return dispatch(req).then((res) => checkResponse(req, res));
-    },
-    close: async () => {
-      uninstall();
-      await app.close();
-    },
-  };
+  return { alpha: await seed("alpha", keys.alpha), beta: await seed("beta", keys.beta) };
+}
+
+/** A request to the app's route handlers, as alpha's admin key unless another key (or null) is given. */
+function call(defaultKey: string, method: string, url: string, { key = defaultKey, json, body, headers = {} }: CallOptions = {}): Promise<Response> {
+  const init: RequestInit = { method, headers: { ...headers } };
+  if (key) (init.headers as Record<string, string>).authorization = `Bearer ${key}`;
+  if (json !== undefined) {
+    init.body = JSON.stringify(json);
+    (init.headers as Record<string, string>)["content-type"] ??= "application/json";
+  } else if (body !== undefined) init.body = body;
+  const req = new Request(`http://skillgate.test${url}`, init);
+  return dispatch(req).then((res) => checkResponse(req, res));
 }
 
 /** The `error` of an error envelope. */

@@ -1,8 +1,109 @@
+import { expect } from "vitest";
+import type { z } from "zod";
+import { errorStatus, type ErrorCode } from "@/lib/errors";
+import { OPERATIONS } from "@/lib/contracts";
+import { errorEnvelope, errorsOf, type Operation, type ResponseSpec } from "@/lib/contracts/operation";
+import { isDecodablePath } from "@/lib/http/path-encoding";
+
 /**
  * Every response an integration test receives is checked against the contract of the operation
- * it answers (lib/contracts): a documented status, and a body of the documented shape.
- * Filled in by the contracts work (issue 11).
+ * it answers (lib/contracts), which is also what the OpenAPI document is generated from: a
+ * documented status; for a success, a body of the documented shape and content type; for an
+ * error, the envelope with a code the operation documents, at that code's status.
  */
-export async function checkResponse(_req: Request, res: Response): Promise<Response> {
+
+/** next.config.ts rewrites the public installer paths onto this route. */
+const REWRITES: [from: string, to: string][] = [["/api/skills-index/", "/.well-known/skills/"]];
+
+function patternOf(path: string): RegExp {
+  const source = path
+    .split(/(\{[^}]+\})/)
+    .map((part) => {
+      if (!part.startsWith("{")) return part.replace(/[.*+?^$()|[\]\\]/g, "\\$&");
+      // A file's path may hold slashes (a catch-all segment).
+      return part === "{path}" || part === "{file}" ? ".+" : "[^/]+";
+    })
+    .join("");
+  return new RegExp(`^${source}$`);
+}
+
+const routes = OPERATIONS.map((operation) => ({ operation, pattern: patternOf(operation.path), params: (operation.path.match(/\{/g) ?? []).length }));
+
+/** The operation a request reaches: a literal path before a template, as Next routes it. */
+export function operationFor(method: string, pathname: string): Operation | "wrong-method" | null {
+  let path = pathname;
+  for (const [from, to] of REWRITES) if (path.startsWith(from)) path = to + path.slice(from.length);
+  const matching = routes.filter((route) => route.pattern.test(path)).sort((a, b) => a.params - b.params);
+  if (matching.length === 0) return null;
+  return matching.find((route) => route.operation.method === method)?.operation ?? "wrong-method";
+}
+
+function fail(what: string, detail: string): never {
+  throw new Error(`contract: ${what}: ${detail}`);
+}
+
+function check(schema: z.ZodType, value: unknown, what: string): void {
+  const result = schema.safeParse(value);
+  if (!result.success) fail(what, JSON.stringify(result.error.issues.slice(0, 3)));
+}
+
+function kindOf(contentType: string | null): ResponseSpec["kind"] {
+  if (!contentType) return "empty";
+  if (/^application\/json\b/.test(contentType)) return "json";
+  if (/^text\/plain; charset=utf-8$/.test(contentType)) return "text";
+  return "bytes";
+}
+
+async function checkSuccess(operation: Operation, res: Response, what: string): Promise<void> {
+  const documented = operation.responses[res.status as keyof Operation["responses"]];
+  if (!documented) fail(what, `status ${res.status} is not documented`);
+  const specs = Array.isArray(documented) ? documented : [documented];
+  const body = await res.clone().text();
+  const kind = body === "" && res.status !== 200 ? "empty" : kindOf(res.headers.get("content-type"));
+  // A file is bytes whatever its type: a .txt comes back as text/plain.
+  const spec = specs.find((candidate) => candidate.kind === kind) ?? specs.find((candidate) => candidate.kind === "bytes" && kind !== "empty");
+  if (!spec) fail(what, `a ${kind} body (${res.headers.get("content-type")}) where the contract says ${specs.map((s) => s.kind).join(" or ")}`);
+  if (spec.kind === "json") check(spec.schema, JSON.parse(body), `${what} ${res.status} body`);
+  for (const header of Object.keys(spec.headers ?? {})) {
+    if (res.status < 300 && !res.headers.has(header)) fail(what, `header ${header} is documented but missing`);
+  }
+}
+
+async function checkError(operation: Operation | null, res: Response, what: string): Promise<void> {
+  const body = JSON.parse(await res.clone().text()) as { error?: { code?: string } };
+  if (!operation) {
+    check(errorEnvelope, body, `${what} error`);
+    return;
+  }
+  const codes = errorsOf(operation).filter((code) => errorStatus[code] === res.status);
+  if (codes.length === 0) fail(what, `status ${res.status} is not documented (codes: ${errorsOf(operation).join(", ")})`);
+  const own = codes.map((code) => operation.errorBodies?.[code]).find((schema) => schema?.safeParse(body).success);
+  if (own) return;
+  check(errorEnvelope, body, `${what} error`);
+  const code = body.error!.code as ErrorCode;
+  if (!codes.includes(code)) fail(what, `error code ${code} at ${res.status} is not documented (documented: ${codes.join(", ")})`);
+}
+
+export async function checkResponse(req: Request, res: Response): Promise<Response> {
+  const { pathname } = new URL(req.url);
+  const found = operationFor(req.method, pathname);
+  const what = `${req.method} ${pathname}`;
+  // Answered before any route: the proxy's 400 for a path Next cannot decode, and CORS-style OPTIONS.
+  if (!isDecodablePath(pathname)) {
+    expect(res.status, what).toBe(400);
+    return res;
+  }
+  if (req.method === "OPTIONS" || req.method === "HEAD") return res;
+  try {
+    if (found === null || found === "wrong-method") {
+      // No route, or a method the route has not: the envelope of 404 or 405, nothing else.
+      if (res.status !== 400) expect([404, 405], `${what} matches no operation`).toContain(res.status);
+      await checkError(null, res, what);
+    } else if (res.status < 400) await checkSuccess(found, res, what);
+    else await checkError(found, res, what);
+  } catch (error) {
+    if (error instanceof SyntaxError) fail(what, `the body is not JSON: ${(await res.clone().text()).slice(0, 200)}`);
+    throw error;
+  }
   return res;
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
 import pg from "pg";
 import { openDatabase, type Database } from "@/db/client";
 
@@ -36,4 +37,21 @@ export async function openTestDatabase(kind: TestDbKind, options: { via?: (url: 
       await cleanup.end();
     },
   };
+}
+
+/**
+ * Empties every table of the app and restarts their ids, as right after the migrations: a test
+ * then starts from a known state however the tests before it left the database. Drizzle's
+ * record of applied migrations lives in its own schema and stays.
+ */
+export async function resetDatabase(database: Database): Promise<void> {
+  const tables = await database.query<{ name: string }>("select quote_ident(tablename) as name from pg_tables where schemaname = 'public'", []);
+  await database.db.transaction(async (tx) => {
+    // The ledger is append-only (db/migrations/0003): its trigger refuses TRUNCATE, as it should for
+    // everyone but a test reset. Turned off and on inside this transaction only, so no other
+    // connection ever sees the ledger without it.
+    await tx.execute(sql`alter table ledger_records disable trigger ledger_records_no_truncate`);
+    await tx.execute(sql.raw(`truncate ${tables.map((table) => table.name).join(", ")} restart identity cascade`));
+    await tx.execute(sql`alter table ledger_records enable trigger ledger_records_no_truncate`);
+  });
 }

@@ -55,10 +55,15 @@ function rank(route: RouteFile): number[] {
   return route.segments.map((s) => (s.startsWith("[[...") ? 3 : s.startsWith("[...") ? 2 : s.startsWith("[") ? 1 : 0));
 }
 
+/** next.config.ts's rewrites: the installers' public paths. */
+const REWRITES: [from: string, to: string][] = [["/.well-known/skills/", "/api/skills-index/"]];
+
 export async function dispatch(req: Request): Promise<Response> {
-  const { pathname } = new URL(req.url);
+  const { pathname: raw } = new URL(req.url);
   // What proxy.ts answers before any route: Next cannot decode such a path.
-  if (!isDecodablePath(pathname)) return undecodablePathResponse(pathname);
+  if (!isDecodablePath(raw)) return undecodablePathResponse(raw);
+  const rewrite = REWRITES.find(([from]) => raw.startsWith(from));
+  const pathname = rewrite ? rewrite[1] + raw.slice(rewrite[0].length) : raw;
   const parts = pathname.replace(/^\/api\/?/, "").split("/").filter(Boolean);
   const candidates = routes
     .map((route) => ({ route, params: match(route, parts) }))

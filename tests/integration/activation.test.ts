@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { MockLanguageModelV3 } from "ai/test";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { skillViews } from "@/db/schema";
-import { errorOf, startTestApp, type TestApp } from "../helpers/app";
+import { errorOf, startTestApp, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 import { mockAnswer } from "../helpers/judge";
 
@@ -38,13 +38,8 @@ function activationModel(delayMs = 0) {
 }
 
 describe.each(testDbKinds)("activation on %s", (kind) => {
-  let t: TestApp;
-  let model: MockLanguageModelV3;
-  beforeAll(async () => {
-    model = activationModel();
-    t = await startTestApp(kind, { model: { model, id: "mock:activation" } });
-  });
-  afterAll(async () => t?.close());
+  const model = activationModel();
+  const t = useTestApp(kind, { model: { model, id: "mock:activation" } });
 
   const runOf = async (body: unknown) => {
     const res = await t.call("POST", "/api/v1/evals/runs", { json: body });
@@ -59,6 +54,19 @@ describe.each(testDbKinds)("activation on %s", (kind) => {
     }
     throw new Error("run never finished");
   };
+  const createCorePromptSet = async () => {
+    expect((await t.call("POST", "/api/v1/evals/prompt-sets", { json: PROMPTS })).status).toBe(201);
+  };
+  /** What an external harness reports for PROMPTS: two trials of D1, one of every other case. */
+  const IMPORTED_RESULTS = [
+    { id: "D1", loaded: ["systematic-debugging"] },
+    { id: "D1", loaded: [] },
+    { id: "D2", loaded: ["test-driven-development", "writing-plans"] },
+    { id: "P1", loaded: [] },
+    { id: "G1", loaded: ["writing-plans"] },
+    { id: "G2", loaded: [] },
+  ];
+  const runImport = () => runOf({ promptSet: PROMPTS, activator: "import", results: IMPORTED_RESULTS });
 
   it("keeps prompt sets: create, read, replace, list, delete, in the JSON form", async () => {
     const created = await t.call("POST", "/api/v1/evals/prompt-sets", { json: PROMPTS });
@@ -89,6 +97,7 @@ describe.each(testDbKinds)("activation on %s", (kind) => {
   });
 
   it("runs the lexical activator on the listing: keywords load the skill, gibberish loads nothing", async () => {
+    await createCorePromptSet();
     const run = await runOf({ promptSet: { name: "core" }, activator: "lexical", trials: 2 });
     expect(run.status).toBe("finished");
     const loaded = Object.fromEntries(run.results.filter((r: { trial: number }) => r.trial === 1).map((r: { id: string; loaded: string[] }) => [r.id, r.loaded]));
@@ -130,18 +139,7 @@ describe.each(testDbKinds)("activation on %s", (kind) => {
   });
 
   it("imports an external harness's results, trials in order, and checks every case is there", async () => {
-    const run = await runOf({
-      promptSet: PROMPTS,
-      activator: "import",
-      results: [
-        { id: "D1", loaded: ["systematic-debugging"] },
-        { id: "D1", loaded: [] },
-        { id: "D2", loaded: ["test-driven-development", "writing-plans"] },
-        { id: "P1", loaded: [] },
-        { id: "G1", loaded: ["writing-plans"] },
-        { id: "G2", loaded: [] },
-      ],
-    });
+    const run = await runImport();
     expect(run.trials).toBe(2);
     expect(run.results.filter((r: { id: string }) => r.id === "D1").map((r: { trial: number; passed: boolean }) => [r.trial, r.passed])).toEqual([[1, true], [2, false]]);
     expect(run.metrics).toEqual({
@@ -154,6 +152,7 @@ describe.each(testDbKinds)("activation on %s", (kind) => {
   });
 
   it("refuses bad runs with a 4xx", async () => {
+    await createCorePromptSet();
     const bad: [unknown, number, string][] = [
       [{ promptSet: { name: "core" }, activator: "psychic" }, 400, 'field "activator": activator must be "model", "lexical" or "import"'],
       [{ promptSet: { name: "core" }, activator: "lexical", trials: 0 }, 400, 'field "trials": trials must be at least 1'],
@@ -170,6 +169,9 @@ describe.each(testDbKinds)("activation on %s", (kind) => {
   });
 
   it("compares two runs case by case", async () => {
+    // A model run, then an import run: the newest is listed first.
+    expect((await finished((await runOf({ promptSet: PROMPTS, activator: "model" })).id)).status).toBe("finished");
+    await runImport();
     const runs = (await (await t.call("GET", "/api/v1/evals/runs")).json()).runs;
     const [importRun, modelRun] = runs;
     const comparison = await (await t.call("GET", `/api/v1/evals/compare?a=${importRun.id}&b=${modelRun.id}`)).json();
@@ -229,6 +231,8 @@ describe.each(testDbKinds)("activation on %s", (kind) => {
   });
 
   it("keeps runs and prompt sets inside their team", async () => {
+    await createCorePromptSet();
+    await runImport();
     const runs = (await (await t.call("GET", "/api/v1/evals/runs")).json()).runs;
     const beta = { key: t.beta.key };
     expect(await errorOf(await t.call("GET", `/api/v1/evals/runs/${runs[0].id}`, beta))).toEqual({ code: "RunNotFound", message: `Error [RunNotFound]: No activation run #${runs[0].id} in this team.` });

@@ -1,18 +1,14 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
-import { errorOf, startTestApp, type TestApp } from "../helpers/app";
+import { errorOf, startTestApp, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 import { skillMd } from "../helpers/skills";
 
 
 describe.each(testDbKinds)("API conventions on %s", (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind);
-  });
-  afterAll(async () => t?.close());
+  const t = useTestApp(kind);
 
   it("asks for a key when none is sent, and refuses unknown and revoked keys", async () => {
     const none = await t.call("GET", "/api/v1/listing", { key: null });
@@ -155,11 +151,7 @@ describe.each(testDbKinds)("API conventions on %s", (kind) => {
 });
 
 describe("the OpenAPI document", () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp("pglite");
-  });
-  afterAll(async () => t?.close());
+  const t = useTestApp("pglite");
 
   it("describes every route file and every method it exports", async () => {
     const doc = await (await t.call("GET", "/api/v1/openapi.json", { key: null })).json();

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadSkillContent } from "@/lib/skills/view";
 import { syncWorkspace } from "@/lib/skills/sync";
 import { getTeam } from "@/lib/teams/teams";
-import { startTestApp, type TestApp } from "../helpers/app";
+import { useTestApp, type TestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 import { skillMd } from "../helpers/skills";
 
@@ -12,16 +12,8 @@ import { skillMd } from "../helpers/skills";
  * same id, and a skill of the same name and version with a different body.
  */
 describe.each(testDbKinds)("caches of two apps in one process on %s", (kind) => {
-  let first: TestApp;
-  let second: TestApp;
-  beforeAll(async () => {
-    first = await startTestApp(kind);
-    second = await startTestApp(kind);
-  });
-  afterAll(async () => {
-    await second?.close();
-    await first?.close();
-  });
+  const first = useTestApp(kind);
+  const second = useTestApp(kind);
 
   const bodyOf = async (t: TestApp, body: string) => {
     const file = { path: "shared/SKILL.md", content: Buffer.from(skillMd("shared", "Shared. Use when testing caches.", body)) };

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { skillViews, workspaceSkills, workspaceSkillVersions } from "@/db/schema";
 import { createLearned } from "@/lib/learned/write";
-import { FIXTURES, startTestApp, type TestApp } from "../helpers/app";
+import { FIXTURES, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 import { skillMd } from "../helpers/skills";
 
@@ -12,14 +12,31 @@ const HEADER = "[skills listing — prefer a matching skill over improvising; lo
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 describe.each(testDbKinds)("the catalog on %s", (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind, { globalSkillsDir: path.join(FIXTURES, "global-skills") });
-  });
-  afterAll(async () => t?.close());
+  const t = useTestApp(kind, { globalSkillsDir: path.join(FIXTURES, "global-skills") });
 
   const sync = (files: { path: string; content: string; encoding?: string }[], key?: string) =>
     t.call("POST", "/api/v1/skills/sync", { json: { files }, key });
+  /** Setup for a test: a sync that must succeed. */
+  const syncOk = async (files: { path: string; content: string; encoding?: string }[]) => {
+    const res = await sync(files);
+    expect(res.status, await res.clone().text()).toBe(200);
+  };
+  const deployNotes = (body = "Body\n") => skillMd("deploy-notes", "Writes deploy notes. Use when shipping.", body, "argument-hint: x\n");
+  /**
+   * A workspace with deploy-notes (v1, with a script), and two folders that a global and a
+   * built-in skill shadow: what "syncs a workspace tree" writes.
+   */
+  const FIRST_TREE = [
+    { path: "ci-green-gate/SKILL.md", content: skillMd("ci-green-gate", "Keeps CI green before merge. Use when CI is red.") },
+    { path: "systematic-debugging/SKILL.md", content: skillMd("systematic-debugging", "Team debugging. Use when stuck.") },
+    { path: "deploy-notes/SKILL.md", content: deployNotes() },
+    { path: "deploy-notes/scripts/run.sh", content: "#!/bin/sh\necho hi\n" },
+  ];
+  const CRLF_BODY = "# Title  \r\n\r\n\tindented\u00a0—  emoji 😀 \r\nlast line without newline   ";
+  /** crlf-skill v1 as "returns the body byte for byte" writes it, CRLF line ends and all. */
+  const CRLF_V1 = { path: "crlf-skill/SKILL.md", content: `---\r\nname: crlf-skill\r\ndescription: Keeps bytes. Use when testing.\r\n---\r\n${CRLF_BODY}` };
+  /** crlf-skill v2, as "bumps a version only when…" writes it. */
+  const CRLF_V2 = { path: "crlf-skill/SKILL.md", content: skillMd("crlf-skill", "Keeps bytes. Use when testing.") };
 
   it("lists the built-in and global skills of a team that has synced nothing", async () => {
     const res = await t.call("GET", "/api/v1/listing");
@@ -62,12 +79,7 @@ describe.each(testDbKinds)("the catalog on %s", (kind) => {
   });
 
   it("syncs a workspace tree, shadows by precedence and reports collisions in the exact form", async () => {
-    const res = await sync([
-      { path: "ci-green-gate/SKILL.md", content: skillMd("ci-green-gate", "Keeps CI green before merge. Use when CI is red.") },
-      { path: "systematic-debugging/SKILL.md", content: skillMd("systematic-debugging", "Team debugging. Use when stuck.") },
-      { path: "deploy-notes/SKILL.md", content: skillMd("deploy-notes", "Writes deploy notes. Use when shipping.", "Body\n", "argument-hint: x\n") },
-      { path: "deploy-notes/scripts/run.sh", content: "#!/bin/sh\necho hi\n" },
-    ]);
+    const res = await sync(FIRST_TREE);
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.changes).toEqual({ added: ["ci-green-gate", "deploy-notes", "systematic-debugging"], updated: [], unchanged: [], removed: [] });
@@ -94,6 +106,7 @@ describe.each(testDbKinds)("the catalog on %s", (kind) => {
   });
 
   it("ends the listing with the collision lines and leaves shadowed skills out", async () => {
+    await syncOk(FIRST_TREE);
     const text = await (await t.call("GET", "/api/v1/listing")).text();
     expect(text.endsWith(
       "## Workspace directory skills\n- deploy-notes: Writes deploy notes. Use when shipping.\n" +
@@ -104,6 +117,7 @@ describe.each(testDbKinds)("the catalog on %s", (kind) => {
   });
 
   it("serves skill_view with the exact annotation for each source", async () => {
+    await syncOk(FIRST_TREE);
     const builtin = await t.call("GET", "/api/v1/skills/systematic-debugging");
     expect(builtin.status).toBe(200);
     const builtinText = await builtin.text();
@@ -122,26 +136,29 @@ describe.each(testDbKinds)("the catalog on %s", (kind) => {
   });
 
   it("answers 304 to If-None-Match with the current ETag", async () => {
+    await syncOk(FIRST_TREE);
     const first = await t.call("GET", "/api/v1/skills/deploy-notes");
     const again = await t.call("GET", "/api/v1/skills/deploy-notes", { headers: { "if-none-match": first.headers.get("etag")! } });
     expect(again.status).toBe(304);
   });
 
   it("returns the body byte for byte: CRLF, trailing spaces, tabs, Unicode and no final newline", async () => {
-    const body = "# Title  \r\n\r\n\tindented\u00a0—  emoji 😀 \r\nlast line without newline   ";
+    await syncOk(FIRST_TREE);
     const res = await sync([
       { path: "deploy-notes/SKILL.md", content: skillMd("deploy-notes", "Writes deploy notes. Use when shipping.", "Body\n", "argument-hint: x\n") },
       { path: "deploy-notes/scripts/run.sh", content: "#!/bin/sh\necho hi\n" },
-      { path: "crlf-skill/SKILL.md", content: `---\r\nname: crlf-skill\r\ndescription: Keeps bytes. Use when testing.\r\n---\r\n${body}` },
+      CRLF_V1,
     ]);
     expect(res.status).toBe(200);
     expect((await res.json()).changes).toEqual({ added: ["crlf-skill"], updated: [], unchanged: ["deploy-notes"], removed: ["ci-green-gate", "systematic-debugging"] });
     const view = await t.call("GET", "/api/v1/skills/crlf-skill");
     const bytes = Buffer.from(await view.arrayBuffer());
-    expect(bytes.equals(Buffer.from(`[skill crlf-skill | file | v1 | skills/crlf-skill]\n${body}`, "utf8"))).toBe(true);
+    expect(bytes.equals(Buffer.from(`[skill crlf-skill | file | v1 | skills/crlf-skill]\n${CRLF_BODY}`, "utf8"))).toBe(true);
   });
 
   it("bumps a version only when the folder's content changed, supporting files included, and keeps old versions", async () => {
+    // deploy-notes v1 with its script, and crlf-skill v1.
+    await syncOk([{ path: "deploy-notes/SKILL.md", content: deployNotes() }, { path: "deploy-notes/scripts/run.sh", content: "#!/bin/sh\necho hi\n" }, CRLF_V1]);
     const base = skillMd("deploy-notes", "Writes deploy notes. Use when shipping.", "Body\n", "argument-hint: x\n");
     const crlf = { path: "crlf-skill/SKILL.md", content: skillMd("crlf-skill", "Keeps bytes. Use when testing.") };
     let res = await sync([{ path: "deploy-notes/SKILL.md", content: base }, { path: "deploy-notes/scripts/run.sh", content: "#!/bin/sh\necho changed\n" }, crlf]);
@@ -159,6 +176,8 @@ describe.each(testDbKinds)("the catalog on %s", (kind) => {
 
   it("continues a removed folder's numbering when it comes back", async () => {
     const crlf = { path: "crlf-skill/SKILL.md", content: skillMd("crlf-skill", "Keeps bytes. Use when testing.") };
+    // deploy-notes at v3.
+    for (const body of ["Body\n", "Body v2\n", "Body v3\n"]) await syncOk([crlf, { path: "deploy-notes/SKILL.md", content: deployNotes(body) }]);
     expect((await sync([crlf])).status).toBe(200);
     expect((await t.call("GET", "/api/v1/skills/deploy-notes")).status).toBe(404);
     await sync([crlf, { path: "deploy-notes/SKILL.md", content: skillMd("deploy-notes", "Back again. Use when shipping.") }]);
@@ -174,6 +193,9 @@ describe.each(testDbKinds)("the catalog on %s", (kind) => {
   });
 
   it("records every view with its key and X-Agent-Session, written in a batch", async () => {
+    // crlf-skill at v2.
+    await syncOk([CRLF_V1]);
+    await syncOk([CRLF_V2]);
     const before = t.app.views.pending;
     await t.call("GET", "/api/v1/skills/crlf-skill", { headers: { "x-agent-session": "session-42" } });
     await t.call("GET", "/api/v1/skills/writing-plans");
@@ -251,6 +273,14 @@ describe.each(testDbKinds)("the catalog on %s", (kind) => {
   });
 
   it("keeps the catalog of one team away from another: 404 exactly as if it did not exist", async () => {
+    // Alpha has each skill and file that beta asks for below.
+    await syncOk([
+      CRLF_V2,
+      { path: "asset-skill/SKILL.md", content: skillMd("asset-skill", "Ships assets. Use when testing files.") },
+      { path: "asset-skill/assets/blob.bin", content: Buffer.from([0, 1, 2, 255]).toString("base64"), encoding: "base64" },
+      { path: "sloppy/SKILL.md", content: skillMd("sloppy", "This skill helps you write things.") },
+    ]);
+    expect((await t.call("GET", "/api/v1/skills/asset-skill/files/assets/blob.bin")).status).toBe(200);
     const asBeta = { key: t.beta.key };
     const res = await t.call("GET", "/api/v1/skills/crlf-skill", asBeta);
     expect(res.status).toBe(404);
@@ -265,6 +295,7 @@ describe.each(testDbKinds)("the catalog on %s", (kind) => {
   });
 
   it("refuses an invalid tree with a 400 naming the rule, and changes nothing", async () => {
+    await syncOk(FIRST_TREE);
     const before = await t.app.db.$count(workspaceSkillVersions);
     const cases: [unknown[], string][] = [
       [[{ path: "My_Skill/SKILL.md", content: skillMd("My_Skill", "x. Use when y.") }], 'invalid skill: name "My_Skill" may hold only lowercase letters, digits and hyphens'],
@@ -296,11 +327,7 @@ describe.each(testDbKinds)("the catalog on %s", (kind) => {
 });
 
 describe.each(testDbKinds)("learned skills and drafts in the catalog on %s", (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind);
-  });
-  afterAll(async () => t?.close());
+  const t = useTestApp(kind);
 
   const create = (name: string, status: "draft" | "active", body = "Learned body.\n") =>
     createLearned(t.app, t.alpha.team.id, { kind: "key", keyId: 1, scopes: ["admin"], sessionId: "s1" }, {
@@ -333,6 +360,7 @@ describe.each(testDbKinds)("learned skills and drafts in the catalog on %s", (ki
   });
 
   it("refuses a learned name held by a built-in, a file skill or another learned skill, with the exact messages", async () => {
+    await create("triage-notes", "draft");
     await expect(create("writing-plans", "draft")).rejects.toThrow('Error [NameCollision]: "writing-plans" is held by a builtin skill');
     await t.call("POST", "/api/v1/skills/sync", { json: { files: [{ path: "ci-gate/SKILL.md", content: skillMd("ci-gate", "Gate. Use when CI runs.") }] } });
     await expect(create("ci-gate", "draft")).rejects.toThrow('Error [NameCollision]: "ci-gate" is held by a file skill');
@@ -340,6 +368,7 @@ describe.each(testDbKinds)("learned skills and drafts in the catalog on %s", (ki
   });
 
   it("lets a later file skill shadow a learned one, reported as a collision", async () => {
+    await create("release-checklist", "active", "# Release\r\n  steps  ");
     const res = await t.call("POST", "/api/v1/skills/sync", {
       json: { files: [{ path: "release-checklist/SKILL.md", content: skillMd("release-checklist", "File version. Use when releasing.", "File body\n") }] },
     });
@@ -348,6 +377,8 @@ describe.each(testDbKinds)("learned skills and drafts in the catalog on %s", (ki
   });
 
   it("serves a draft only while no active skill holds its name", async () => {
+    await create("triage-notes", "draft");
+    expect((await (await t.call("GET", "/api/v1/skills/triage-notes")).text()).split("\n")[0]).toBe("[skill triage-notes | draft | v1]");
     await t.call("POST", "/api/v1/skills/sync", {
       json: { files: [{ path: "triage-notes/SKILL.md", content: skillMd("triage-notes", "File triage. Use when triaging.", "File triage\n") }] },
     });

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Database } from "@/db/client";
 import { dashboardSessions } from "@/db/schema";
 import {
@@ -13,7 +13,7 @@ import {
 import { ensureUser } from "@/lib/auth/users";
 import { endMemberSessions } from "@/lib/teams/members";
 import { ensureTeam, setMembership } from "@/lib/teams/teams";
-import { openTestDatabase, testDbKinds } from "../helpers/db";
+import { openTestDatabase, resetDatabase, testDbKinds } from "../helpers/db";
 
 const policy: SessionPolicy = { idleMs: 30 * 60_000, maxMs: 12 * 3_600_000 };
 const at = (minutes: number) => new Date(Date.UTC(2026, 11, 1, 8, 0) + minutes * 60_000);
@@ -24,6 +24,10 @@ describe.each(testDbKinds)("dashboard sessions on %s", (kind) => {
   let bob: number;
   beforeAll(async () => {
     database = await openTestDatabase(kind);
+  });
+  // Every test starts with two people and no sessions.
+  beforeEach(async () => {
+    await resetDatabase(database);
     ada = (await ensureUser(database.db, "ada@example.test", "pw-ada-0001")).id;
     bob = (await ensureUser(database.db, "bob@example.test", "pw-bob-0001")).id;
   });

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { evaluationCases, learnedSkillVersions, learnedSkills, observations, skillEvents, teams } from "@/db/schema";
 import { createApiKey } from "@/lib/auth/api-keys";
-import { errorOf, startTestApp, type TestApp } from "../helpers/app";
+import { errorOf, startTestApp, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 import { judgeJson, mockJudge, taskOf } from "../helpers/judge";
 
@@ -21,14 +21,12 @@ function judgeFor(prompt: string): string {
 }
 
 describe.each(testDbKinds)("observations, amendments and judged evaluation on %s", (kind) => {
-  let t: TestApp;
-  let judge: ReturnType<typeof mockJudge>;
+  const judge = mockJudge(judgeFor);
+  const t = useTestApp(kind, { model: judge, judgeConcurrency: 3 });
   let writeKey: string;
 
-  beforeAll(async () => {
+  beforeEach(async () => {
     malformedOnce.clear();
-    judge = mockJudge(judgeFor);
-    t = await startTestApp(kind, { model: judge, judgeConcurrency: 3 });
     writeKey = (await createApiKey(t.app.db, { teamId: t.alpha.team.id, name: "agent", scopes: ["write"] })).key;
     for (const name of ["deploy-guide", "quiet-skill", "manual-skill", "stale-skill"]) {
       const res = await t.call("POST", "/api/v1/skills", {
@@ -37,7 +35,6 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
       expect(res.status).toBe(201);
     }
   });
-  afterAll(async () => t?.close());
 
   const observe = (body: unknown, key?: string) => t.call("POST", "/api/v1/observations", { json: body, key });
   const run = (skill: string, task: string, outcome: string, extra: Record<string, unknown> = {}) => ({ skill, task, category: "deploy", outcome, ...extra });
@@ -45,6 +42,34 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
     const res = await t.call("POST", `/api/v1/skills/${skill}/amendments`, { json: body, key });
     expect(res.status).toBe(201);
     return (await res.json()) as { id: number; status: string };
+  };
+  /** What "records one observation or a batch" writes: a failure, a partial and two successes of deploy-guide v1. */
+  const observeDeployGuide = async () => {
+    const one = await observe(run("deploy-guide", "better: deploy the api", "failure", { errorType: "MissedStep", failedToolCalls: ["kubectl"], feedback: "forgot to tag", score: 0.2, durationMs: 5400, toolsCalled: ["git", "kubectl"] }), writeKey);
+    expect(one.status).toBe(201);
+    const batch = await observe({
+      observations: [
+        run("deploy-guide", "better: deploy the worker", "partial"),
+        run("deploy-guide", "better: deploy the web app", "success", { version: 1 }),
+        run("deploy-guide", "same: deploy docs", "success", { category: "docs" }),
+      ],
+    });
+    expect(batch.status).toBe(201);
+  };
+  /** An agent's amendment to deploy-guide that adds the step the failures missed. */
+  const TAG_STEP = { body: "# deploy-guide\n\n1. Tag the release.\n2. Do the thing.\n", rationale: "two failures forgot the tag" };
+  /** deploy-guide's observations, the tag-step amendment, and its evaluation (which promotes it). */
+  const evaluateTagStep = async () => {
+    await observeDeployGuide();
+    const amendment = await amend("deploy-guide", TAG_STEP, writeKey);
+    const res = await t.call("POST", `/api/v1/amendments/${amendment.id}/evaluate`, { key: writeKey });
+    expect(res.status).toBe(200);
+  };
+  /** What "retries a malformed answer once…" leaves: stale-skill's amendment, evaluated neutral. */
+  const evaluateStaleAmendment = async () => {
+    await observe({ observations: [run("stale-skill", "bad twice: never parses", "failure"), run("stale-skill", "bad once: parses second time", "failure"), run("stale-skill", "worse: rolled back", "success")] });
+    const amendment = await amend("stale-skill", { body: "# stale\n", rationale: "try" });
+    expect((await t.call("POST", `/api/v1/amendments/${amendment.id}/evaluate`)).status).toBe(200);
   };
 
   it("records one observation or a batch, against the version that ran", async () => {
@@ -91,6 +116,7 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
   });
 
   it("lists a skill's observations newest first, filtered by outcome, category and version", async () => {
+    await observeDeployGuide();
     const all = (await (await t.call("GET", "/api/v1/skills/deploy-guide/observations")).json()).observations;
     expect(all.map((o: { task: string }) => o.task)).toEqual(["same: deploy docs", "better: deploy the web app", "better: deploy the worker", "better: deploy the api"]);
     const failures = (await (await t.call("GET", "/api/v1/skills/deploy-guide/observations?outcome=failure")).json()).observations;
@@ -101,7 +127,8 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
   });
 
   it("evaluates an amendment case by case and promotes it on improved, linking the evaluation", async () => {
-    const amendment = await amend("deploy-guide", { body: "# deploy-guide\n\n1. Tag the release.\n2. Do the thing.\n", rationale: "two failures forgot the tag" }, writeKey);
+    await observeDeployGuide();
+    const amendment = await amend("deploy-guide", TAG_STEP, writeKey);
     expect(amendment.status).toBe("pending");
     const calls = judge.model.doGenerateCalls.length;
     const res = await t.call("POST", `/api/v1/amendments/${amendment.id}/evaluate`, { key: writeKey });
@@ -142,7 +169,9 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
   });
 
   it("puts the recorded task and what happened in the judge's prompt, at temperature 0", async () => {
-    const call = judge.model.doGenerateCalls.find((c) => JSON.stringify(c.prompt).includes("better: deploy the api"))!;
+    const before = judge.model.doGenerateCalls.length;
+    await evaluateTagStep();
+    const call = judge.model.doGenerateCalls.slice(before).find((c) => JSON.stringify(c.prompt).includes("better: deploy the api"))!;
     expect(call.temperature).toBe(0);
     const text = JSON.stringify(call.prompt);
     for (const fact of ["Category: deploy", "Outcome with the original version: failure", "Error type: MissedStep", "Failed tool calls: kubectl", "Feedback: forgot to tag", "## Original version (SKILL.md)", "1. Do the thing.", "## Amended version (SKILL.md)", "1. Tag the release."]) {
@@ -181,6 +210,7 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
   });
 
   it("lets only a lead override a verdict, and only with a written reason", async () => {
+    await evaluateStaleAmendment();
     const amendment = (await (await t.call("GET", "/api/v1/skills/stale-skill/amendments")).json()).amendments[0];
     expect(amendment.evaluation.verdict).toBe("neutral");
     const byAgent = await t.call("POST", `/api/v1/amendments/${amendment.id}/promote`, { key: writeKey, json: {} });
@@ -251,6 +281,7 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
   });
 
   it("keeps amendments, evaluations and observations inside their team", async () => {
+    await evaluateTagStep();
     const asBeta = { key: t.beta.key };
     const [amendment] = (await (await t.call("GET", "/api/v1/skills/deploy-guide/amendments")).json()).amendments;
     expect(await errorOf(await t.call("POST", `/api/v1/amendments/${amendment.id}/evaluate`, asBeta))).toEqual({ code: "AmendmentNotFound", message: `Error [AmendmentNotFound]: No amendment #${amendment.id} in this team.` });

@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { errorStatus, type ErrorCode } from "@/lib/errors";
-import { startTestApp, type TestApp } from "../helpers/app";
+import { useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 import { skillMd } from "../helpers/skills";
 
@@ -142,18 +142,20 @@ function expectContract(res: Response, text: string, what: string): void {
 }
 
 describe.each(testDbKinds)("hostile requests to every route on %s", (kind) => {
-  let t: TestApp;
-  let operations: Operation[];
+  const t = useTestApp(kind);
+  let operations: Operation[] = [];
   /** The JSON request schema of each operation, "POST /api/v1/skills" → schema. */
   const schemas = new Map<string, JsonSchema>();
-  beforeAll(async () => {
-    t = await startTestApp(kind);
+  // Every test starts with a file skill, a learned skill with an amendment, and a ledger, so that
+  // valid path values reach past "not found"; the document is read once.
+  beforeEach(async () => {
     await t.call("POST", "/api/v1/skills/sync", {
       json: { files: [{ path: "fuzz-file/SKILL.md", content: skillMd("fuzz-file", "A file skill. Use when fuzzing.") }, { path: "fuzz-file/references/notes.md", content: "notes" }] },
     });
     await t.call("POST", "/api/v1/skills", { json: { name: "fuzz-target", description: "Target. Use when fuzzing.", body: "# Target\n", status: "active" } });
     await t.call("POST", "/api/v1/skills/fuzz-target/amendments", { json: { body: "# Target, amended\n", rationale: "fuzz" } });
     await t.call("POST", "/api/v1/ledger/fuzz-plan", { json: { action: "record-hypothesis", text: "h" } });
+    if (operations.length > 0) return;
     const doc = (await (await t.call("GET", "/api/v1/openapi.json", { key: null })).json()) as {
       paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>;
     };
@@ -167,7 +169,6 @@ describe.each(testDbKinds)("hostile requests to every route on %s", (kind) => {
       Object.keys(methods).map((method) => ({ method: method.toUpperCase(), path })),
     );
   });
-  afterAll(async () => t?.close());
   let errors: MockInstance<typeof console.error>;
   beforeEach(() => {
     errors = vi.spyOn(console, "error").mockImplementation(() => {});

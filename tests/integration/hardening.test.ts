@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { amendments, learnedSkills, ledgerRecords, observations, skillEvents, skillViews, workspaceSkillFiles } from "@/db/schema";
-import { errorOf, startTestApp, type TestApp } from "../helpers/app";
+import { errorOf, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 import { skillMd } from "../helpers/skills";
 
@@ -11,12 +11,12 @@ import { skillMd } from "../helpers/skills";
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
 describe.each(testDbKinds)("hostile input on %s", (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind);
-    await t.call("POST", "/api/v1/skills", { json: { name: "target", description: "Target. Use when testing.", body: "# Target\n", status: "active" } });
+  const t = useTestApp(kind);
+  // Every test starts with one active learned skill to aim at.
+  beforeEach(async () => {
+    const res = await t.call("POST", "/api/v1/skills", { json: { name: "target", description: "Target. Use when testing.", body: "# Target\n", status: "active" } });
+    expect(res.status).toBe(201);
   });
-  afterAll(async () => t?.close());
 
   it("refuses JSON nested deeper than 64 levels on every JSON route, before parsing it", async () => {
     const deep = "[".repeat(200_000) + "]".repeat(200_000);
@@ -145,11 +145,7 @@ describe.each(testDbKinds)("hostile input on %s", (kind) => {
 });
 
 describe.each(testDbKinds)("one state change at a time on %s", (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind);
-  });
-  afterAll(async () => t?.close());
+  const t = useTestApp(kind);
 
   const create = (name: string) =>
     t.call("POST", "/api/v1/skills", { json: { name, description: `${name}. Use when racing.`, body: `# ${name}\n`, status: "active" } });
@@ -170,6 +166,8 @@ describe.each(testDbKinds)("one state change at a time on %s", (kind) => {
   });
 
   it("restores once when 16 restores race", async () => {
+    await create("raced-delete");
+    expect((await t.call("DELETE", "/api/v1/skills/raced-delete")).status).toBe(200);
     const results = await Promise.all(Array.from({ length: 16 }, () => t.call("POST", "/api/v1/skills/raced-delete/restore")));
     expect(await statuses(results)).toEqual([200, ...Array(15).fill(409)]);
     for (const res of results.filter((r) => r.status === 409)) {

@@ -1,20 +1,16 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apiKeys, memberships, teams, users, workspaceSkills } from "@/db/schema";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
 import { verifyCredentials } from "@/lib/auth/users";
 import { readEnv } from "@/lib/env";
 import { applyInitConfig } from "@/lib/teams/init";
-import { startTestApp, type TestApp } from "../helpers/app";
+import { useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 import { skillMd } from "../helpers/skills";
 
 describe.each(testDbKinds)("headless start-up and concurrent syncs on %s", (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind);
-  });
-  afterAll(async () => t?.close());
+  const t = useTestApp(kind);
 
   it("makes sure each listed team has its admin key and each listed user is lead of every team, idempotently", async () => {
     const env = readEnv({

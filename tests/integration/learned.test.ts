@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { learnedSkills, learnedSkillVersions, skillEvents } from "@/db/schema";
 import { createApiKey } from "@/lib/auth/api-keys";
-import { errorOf, startTestApp, type TestApp } from "../helpers/app";
+import { errorOf, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 import { skillMd } from "../helpers/skills";
 import { readTarGz } from "@/lib/skills/tar-gz";
@@ -15,16 +15,15 @@ async function unpack(res: Response): Promise<Map<string, Buffer>> {
 }
 
 describe.each(testDbKinds)("learned skills on %s", (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
   let writeKey: string;
-  beforeAll(async () => {
-    t = await startTestApp(kind);
+  // Every test starts with an agent's write key and one file skill, deploy-notes.
+  beforeEach(async () => {
     writeKey = (await createApiKey(t.app.db, { teamId: t.alpha.team.id, name: "agent", scopes: ["write"] })).key;
     await t.call("POST", "/api/v1/skills/sync", {
       json: { files: [{ path: "deploy-notes/SKILL.md", content: skillMd("deploy-notes", "Deploy notes. Use when shipping.") }] },
     });
   });
-  afterAll(async () => t?.close());
 
   const create = (body: Record<string, unknown>, key = writeKey) => t.call("POST", "/api/v1/skills", { key, json: body });
   const skill = (name: string, extra: Record<string, unknown> = {}) => ({
@@ -33,6 +32,27 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
     body: `# ${name}\n\n1. First step.\n`,
     ...extra,
   });
+  /** Setup that must succeed. */
+  const must = async (pending: Promise<Response>) => {
+    const res = await pending;
+    expect(res.status, await res.clone().text()).toBeLessThan(300);
+  };
+  /**
+   * release-flow as the tests that write it leave it: v1 drafted and promoted, v2 edited, v3
+   * rolled back to v1; then v4 a new description, v5 and v6 new bodies.
+   */
+  const releaseFlowAt = async (version: 3 | 5 | 6) => {
+    await must(create(skill("release-flow")));
+    await must(t.call("POST", "/api/v1/skills/release-flow/promote"));
+    await must(t.call("PUT", "/api/v1/skills/release-flow", { json: { body: "# release-flow\n\n1. Better step.\n", expectedVersion: 1, reason: "clearer" } }));
+    await must(t.call("POST", "/api/v1/skills/release-flow/rollback", { json: { toVersion: 1 } }));
+    if (version === 3) return;
+    await must(t.call("PUT", "/api/v1/skills/release-flow", { json: { description: "Ships releases. Use when releasing.", expectedVersion: 3 } }));
+    await must(t.call("PUT", "/api/v1/skills/release-flow", { json: { body: "x", expectedVersion: 4 } }));
+    if (version === 5) return;
+    await must(t.call("PUT", "/api/v1/skills/release-flow", { json: { body: "# v6\n", expectedVersion: 5 } }));
+  };
+  const createStraightIn = () => must(create(skill("straight-in", { status: "active" }), t.alpha.key));
 
   it("creates a draft by default, kept out of the listing and served as draft", async () => {
     const res = await create(skill("triage-notes", { reason: "after triaging five reports" }), writeKey);
@@ -62,6 +82,7 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
   });
 
   it("answers every precedence error of §6.4 with its status and exact message", async () => {
+    await must(create(skill("triage-notes")));
     const cases: [Promise<Response>, number, string, string][] = [
       [create(skill("writing-plans")), 409, "NameCollision", 'Error [NameCollision]: "writing-plans" is held by a builtin skill'],
       [create(skill("deploy-notes")), 409, "NameCollision", 'Error [NameCollision]: "deploy-notes" is held by a file skill'],
@@ -113,6 +134,7 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
   });
 
   it("takes If-Match as a version number or as the ETag of the version loaded", async () => {
+    await releaseFlowAt(3);
     const view = await t.call("GET", "/api/v1/skills/release-flow");
     const res = await t.call("PUT", "/api/v1/skills/release-flow", { json: { description: "Ships releases. Use when releasing." }, headers: { "if-match": view.headers.get("etag")! } });
     expect(await res.json()).toEqual({ name: "release-flow", version: 4 });
@@ -159,6 +181,7 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
   });
 
   it("archives, hides and restores; a lead's (admin key's) power", async () => {
+    await createStraightIn();
     expect(await (await t.call("DELETE", "/api/v1/skills/straight-in")).json()).toEqual({ name: "straight-in", status: "archived" });
     expect((await t.call("GET", "/api/v1/skills/straight-in")).status).toBe(404);
     expect(await (await t.call("GET", "/api/v1/listing")).text()).not.toContain("straight-in");
@@ -169,6 +192,7 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
   });
 
   it("forks any visible skill with forkedFrom, and the fork starts at v1", async () => {
+    await releaseFlowAt(3);
     const res = await t.call("POST", "/api/v1/skills/systematic-debugging/fork", { key: writeKey, json: { name: "payments-debugging" } });
     expect(res.status).toBe(201);
     expect(await res.json()).toEqual({ name: "payments-debugging", version: 1, status: "draft", forkedFrom: "alpha/systematic-debugging@v1" });
@@ -182,6 +206,7 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
   });
 
   it("marks a version verified only with a hostile review report; a new version starts unverified", async () => {
+    await releaseFlowAt(5);
     const bare = await t.call("POST", "/api/v1/skills/release-flow/verify", { json: { tier: "verified" } });
     expect(bare.status).toBe(422);
     expect(await errorOf(bare)).toEqual({
@@ -200,6 +225,9 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
   });
 
   it("keeps one team's learned skills from another: 404 as if they did not exist", async () => {
+    await releaseFlowAt(6);
+    await must(create(skill("triage-notes")));
+    await createStraightIn();
     const asBeta = { key: t.beta.key };
     const calls = [
       t.call("GET", "/api/v1/skills/release-flow", asBeta),
@@ -222,6 +250,7 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
   });
 
   it("refuses bad names, sizes, types and bytes with a 4xx and writes nothing", async () => {
+    await releaseFlowAt(6);
     const before = await t.app.db.$count(learnedSkills);
     const beforeVersions = await t.app.db.$count(learnedSkillVersions);
     const cases: [Record<string, unknown> | string, number, string][] = [
@@ -252,6 +281,23 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
   });
 
   it("exports learned skills as SKILL.md folders that import elsewhere byte for byte, provenance included", async () => {
+    // One learned skill of each kind the tests above write.
+    await must(create(skill("triage-notes", { reason: "after triaging five reports" })));
+    await must(t.call("POST", "/api/v1/skills", { key: writeKey, json: skill("session-skill"), headers: { "x-agent-session": "sess-9" } }));
+    await createStraightIn();
+    await releaseFlowAt(6);
+    await must(create(skill("contended", { status: "active" }), t.alpha.key));
+    await must(t.call("PUT", "/api/v1/skills/contended", { json: { body: "writer 0 was here\n", expectedVersion: 1 } }));
+    await must(create(skill("late-one")));
+    await must(t.call("POST", "/api/v1/skills/sync", {
+      json: {
+        files: [
+          { path: "deploy-notes/SKILL.md", content: skillMd("deploy-notes", "Deploy notes. Use when shipping.") },
+          { path: "late-one/SKILL.md", content: skillMd("late-one", "File late-one. Use when late.") },
+        ],
+      },
+    }));
+    await must(t.call("POST", "/api/v1/skills/systematic-debugging/fork", { key: writeKey, json: { name: "payments-debugging" } }));
     const exported = await t.call("GET", "/api/v1/learned-skills/export");
     expect(exported.headers.get("content-type")).toBe("application/gzip");
     const files = await unpack(exported);
@@ -285,6 +331,7 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
   });
 
   it("imports all or nothing", async () => {
+    await must(create(skill("triage-notes"), t.beta.key));
     const before = await t.app.db.$count(learnedSkills);
     const res = await t.call("POST", "/api/v1/learned-skills/import", {
       key: t.beta.key,

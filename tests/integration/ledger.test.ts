@@ -1,15 +1,11 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ledgerRecords, ledgers } from "@/db/schema";
-import { errorOf, startTestApp, type TestApp } from "../helpers/app";
+import { errorOf, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 
 describe.each(testDbKinds)("the experiment ledger on %s", (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind);
-  });
-  afterAll(async () => t?.close());
+  const t = useTestApp(kind);
 
   const act = (slug: string, body: Record<string, unknown>, key?: string) => t.call("POST", `/api/v1/ledger/${slug}`, { json: body, key });
   const record = async (slug: string, body: Record<string, unknown>) => {
@@ -17,6 +13,23 @@ describe.each(testDbKinds)("the experiment ledger on %s", (kind) => {
     expect(res.status, JSON.stringify(body)).toBe(201);
     return (await res.json()).record as { id: string };
   };
+  /** The cache-fix ledger as the first test writes it: H1–H2, P1–P3, O1, V1–V2, S1 and C1, nothing open. */
+  const seedCacheFixLedger = async () => {
+    await record("cache-fix", { action: "record-hypothesis", text: "Keys include the timestamp", skill: "systematic-debugging" });
+    await record("cache-fix", { action: "record-hypothesis", text: "The TTL is too short" });
+    await record("cache-fix", { action: "record-prediction", id: "H1", text: "Hit rate rises above 90%", falsifiedBy: "npm run bench -- cache | grep hit_rate" });
+    await record("cache-fix", { action: "record-prediction", id: "H2", text: "Misses stop after 60 s", falsifiedBy: "grep miss log/cache.log" });
+    await record("cache-fix", { action: "record-prediction", id: "H1", text: "Keys differ per request", falsifiedBy: "node scripts/keys.js" });
+    await record("cache-fix", { action: "record-observation", text: "hit_rate 0.31 before\nmisses cluster at :00" });
+    await record("cache-fix", { action: "record-verdict", id: "P1", verdict: "confirmed", evidence: "hit_rate 0.94" });
+    await record("cache-fix", { action: "record-verdict", id: "P3", verdict: "inconclusive" });
+    await record("cache-fix", { action: "record-skip", id: "P2", reason: "TTL was ruled out by P1" });
+    await record("cache-fix", { action: "record-conclusion", text: "Dropping the timestamp fixed it" });
+  };
+  /** P4, a prediction on H2 left open: it closes the finishing gate. */
+  const recordOpenPrediction = () =>
+    record("cache-fix", { action: "record-prediction", id: "H2", text: "TTL of 300 s is enough", falsifiedBy: "npm test -- ttl" });
+  const refuteOpenPrediction = () => record("cache-fix", { action: "record-verdict", id: "P4", verdict: "refuted", evidence: "misses at 120 s" });
 
   it("gives ids in order per kind and answers with the record and the ledger key", async () => {
     const res = await act("cache-fix", { action: "record-hypothesis", text: "Keys include the timestamp", skill: "systematic-debugging" });
@@ -44,7 +57,8 @@ describe.each(testDbKinds)("the experiment ledger on %s", (kind) => {
   });
 
   it("lists every kind of record, one line each, with the exact header", async () => {
-    await record("cache-fix", { action: "record-prediction", id: "H2", text: "TTL of 300 s is enough", falsifiedBy: "npm test -- ttl" });
+    await seedCacheFixLedger();
+    await recordOpenPrediction();
     const expected = [
       "[experiment] sci.cache-fix/ledger: 11 record(s), 1 open prediction(s)",
       "H1 hypothesis: Keys include the timestamp",
@@ -68,6 +82,8 @@ describe.each(testDbKinds)("the experiment ledger on %s", (kind) => {
   });
 
   it("closes the finishing gate on an open prediction and opens it once the prediction is judged", async () => {
+    await seedCacheFixLedger();
+    await recordOpenPrediction();
     const closed = await t.call("GET", "/api/v1/ledger/cache-fix/gate");
     expect(closed.status).toBe(409);
     expect(await closed.json()).toEqual({
@@ -78,13 +94,16 @@ describe.each(testDbKinds)("the experiment ledger on %s", (kind) => {
       ledger: "sci.cache-fix/ledger",
       open: [{ id: "P4", text: "TTL of 300 s is enough", falsifiedBy: "npm test -- ttl", hypothesis: "H2" }],
     });
-    await record("cache-fix", { action: "record-verdict", id: "P4", verdict: "refuted", evidence: "misses at 120 s" });
+    await refuteOpenPrediction();
     const clear = await t.call("GET", "/api/v1/ledger/cache-fix/gate");
     expect(clear.status).toBe(200);
     expect(await clear.json()).toEqual({ ledger: "sci.cache-fix/ledger", open: [] });
   });
 
   it("refuses with every gate and message of §7, and writes nothing", async () => {
+    await seedCacheFixLedger();
+    await recordOpenPrediction();
+    await refuteOpenPrediction();
     const before = await t.app.db.$count(ledgerRecords);
     const cases: [Record<string, unknown>, number, string, string][] = [
       [{ action: "record-hypothesis" }, 400, "MissingField", "Error [MissingField]: record-hypothesis requires text"],
@@ -136,10 +155,13 @@ describe.each(testDbKinds)("the experiment ledger on %s", (kind) => {
     for (const res of results.filter((r) => r.status === 409)) {
       expect(await errorOf(res)).toEqual({ code: "PredictionAlreadyJudged", message: "Error [PredictionAlreadyJudged]: P1 already has a verdict" });
     }
-    expect(await t.app.db.$count(ledgerRecords, eq(ledgerRecords.kind, "verdict"))).toBe(4);
+    // The race's one verdict is the only verdict in the database.
+    expect(await t.app.db.$count(ledgerRecords, eq(ledgerRecords.kind, "verdict"))).toBe(1);
   });
 
   it("refuses UPDATE, DELETE and TRUNCATE issued straight at the database", async () => {
+    // The row triggers fire only on rows the statements touch: hypotheses and verdicts must exist.
+    await seedCacheFixLedger();
     for (const statement of [
       sql`update ledger_records set text = 'rewritten' where kind = 'hypothesis'`,
       sql`delete from ledger_records where kind = 'verdict'`,
@@ -152,6 +174,7 @@ describe.each(testDbKinds)("the experiment ledger on %s", (kind) => {
   });
 
   it("keeps one team's ledgers from another", async () => {
+    await seedCacheFixLedger();
     const beta = { key: t.beta.key };
     expect(await (await t.call("GET", "/api/v1/ledger/cache-fix", beta)).text()).toBe("[experiment] sci.cache-fix/ledger: 0 record(s), 0 open prediction(s)");
     const res = await t.call("POST", "/api/v1/ledger/cache-fix", { ...beta, json: { action: "record-verdict", id: "P1", verdict: "confirmed", evidence: "x" } });
@@ -161,6 +184,13 @@ describe.each(testDbKinds)("the experiment ledger on %s", (kind) => {
   });
 
   it("computes pass rates per ledger, per skill, per team and per week", async () => {
+    await seedCacheFixLedger();
+    await recordOpenPrediction();
+    await refuteOpenPrediction();
+    await record("race", { action: "record-hypothesis", text: "h" });
+    await record("race", { action: "record-prediction", id: "H1", text: "p", falsifiedBy: "true" });
+    await record("race", { action: "record-verdict", id: "P1", verdict: "confirmed", evidence: "run 0" });
+    await record("other-plan", { action: "record-hypothesis", text: "A second plan counts from 1" });
     const report = await (await t.call("GET", "/api/v1/ledger")).json();
     const cacheFix = report.ledgers.find((l: { slug: string }) => l.slug === "cache-fix");
     expect(cacheFix).toMatchObject({ slug: "cache-fix", skill: "systematic-debugging", records: 12, openPredictions: 0, confirmed: 1, refuted: 1, inconclusive: 1 });

@@ -1,7 +1,7 @@
 import { APICallError } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startTestApp, type TestApp } from "../helpers/app";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 
 /** A provider that refuses every call, with the kind of detail providers put in their errors. */
@@ -23,13 +23,12 @@ function refusingModel(): MockLanguageModelV3 {
 }
 
 describe.each(testDbKinds)("failures of the model provider on %s", (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind, { model: { model: refusingModel(), id: "mock:refusing" } });
+  const t = useTestApp(kind, { model: { model: refusingModel(), id: "mock:refusing" } });
+  // Every test starts with a skill and one failure recorded against it.
+  beforeEach(async () => {
     await t.call("POST", "/api/v1/skills", { json: { name: "guide", description: "Guides. Use when guiding.", body: "# Guide\n", status: "active" } });
     await t.call("POST", "/api/v1/observations", { json: { skill: "guide", task: "guide someone", category: "c", outcome: "failure" } });
   });
-  afterAll(async () => t?.close());
 
   it("stores and answers a stable message for a case the judge could not judge; the provider's text goes to the log only", async () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});

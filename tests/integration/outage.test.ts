@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { errorOf, startTestApp, type TestApp } from "../helpers/app";
+import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { errorOf, useTestApp } from "../helpers/app";
 import { startFreezingProxy, type FreezingProxy } from "../helpers/freezing-proxy";
 
 /** Resolves with the response, or with "no answer" once `ms` have passed. */
@@ -8,21 +8,21 @@ function within<T>(ms: number, pending: Promise<T>): Promise<T | "no answer"> {
 }
 
 describe.runIf(process.env.TEST_DATABASE_URL)("a PostgreSQL server that stops answering", () => {
-  let t: TestApp;
   let proxy: FreezingProxy;
-  beforeAll(async () => {
-    t = await startTestApp("postgres", {
-      databaseVia: async (url) => {
-        proxy = await startFreezingProxy(url);
-        return proxy.url;
-      },
-    });
-    await t.call("POST", "/api/v1/skills", { json: { name: "steady", description: "Steady. Use when testing outages.", body: "# Steady\n", status: "active" } });
-  });
+  // Registered before the app's hooks so that it runs after them: the database closes through the proxy first.
   afterAll(async () => {
     proxy?.thaw();
-    await t?.close();
     await proxy?.close();
+  });
+  const t = useTestApp("postgres", {
+    databaseVia: async (url) => {
+      proxy = await startFreezingProxy(url);
+      return proxy.url;
+    },
+  });
+  beforeEach(async () => {
+    const res = await t.call("POST", "/api/v1/skills", { json: { name: "steady", description: "Steady. Use when testing outages.", body: "# Steady\n", status: "active" } });
+    expect(res.status).toBe(201);
   });
 
   it("answers health, the listing and skill_view with 503 within 5 s, then recovers without a restart", async () => {
@@ -56,11 +56,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("a PostgreSQL server that stops an
 });
 
 describe("rate limits", () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp("pglite", { rateLimitPerMinute: 3 });
-  });
-  afterAll(async () => t?.close());
+  const t = useTestApp("pglite", { rateLimitPerMinute: 3 });
 
   it("answers 429 RateLimited with the real seconds to wait, on REST and on the MCP endpoint", async () => {
     for (let i = 0; i < 3; i++) expect((await t.call("GET", "/api/v1/listing")).status).toBe(200);

@@ -1,9 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
 import { skillViews } from "@/db/schema";
 import { ensureTeam, type TeamId } from "@/lib/teams/teams";
 import { ViewRecorder, type SkillView } from "@/lib/usage/view-recorder";
-import { openTestDatabase, testDbKinds } from "../helpers/db";
+import { openTestDatabase, resetDatabase, testDbKinds } from "../helpers/db";
 import type { Database } from "@/db/client";
 
 let teamId: TeamId;
@@ -21,12 +21,15 @@ describe.each(testDbKinds)("the view recorder on %s", (kind) => {
   let database: Database;
   beforeAll(async () => {
     database = await openTestDatabase(kind);
+  });
+  // Every test starts with one team and no views.
+  beforeEach(async () => {
+    await resetDatabase(database);
     teamId = (await ensureTeam(database.db, "solo")).id;
   });
   afterAll(async () => database?.close());
-  afterEach(async () => {
+  afterEach(() => {
     vi.restoreAllMocks();
-    await database.db.delete(skillViews);
   });
 
   it("writes every good view of a batch the database partly refuses, and drops the bad one with one log line", async () => {

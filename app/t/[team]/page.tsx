@@ -12,7 +12,7 @@ export const metadata: Metadata = { title: "Overview" };
 export default async function OverviewPage({ params }: { params: Promise<{ team: string }> }) {
   const { team: slug } = await params;
   const { app, team, role } = await requireMember(slug);
-  const { rows, headline, diagnostics } = await teamOverview(app.db, app.catalogs, team);
+  const { rows, headline, diagnostics } = await teamOverview(app, team);
   const trend = headline.viewsThisWeek - headline.viewsLastWeek;
   return (
     <div className="space-y-6">

@@ -1,20 +1,18 @@
-import { readSkillFile, contentTypeOf } from "@/lib/skills/files";
-import { skillsIndex } from "@/lib/skills/index-json";
-import { parseSkillName } from "@/lib/skills/name";
-import { loadSkillContent } from "@/lib/skills/view";
-import { json } from "@/lib/http/respond";
-import { agentRoute } from "@/lib/http/route";
+import { skillsIndex as skillsIndexOperation, skillsIndexFile } from "@/lib/contracts/service";
 import { otherMethods } from "@/lib/http/methods";
+import { json } from "@/lib/http/respond";
+import { route } from "@/lib/http/route";
+import { contentTypeOf, readSkillFile } from "@/lib/skills/files";
+import { skillsIndex } from "@/lib/skills/index-json";
+import { loadSkillContent } from "@/lib/skills/view";
 
 /**
- * /.well-known/skills/index.json and /.well-known/skills/<name>/<file> (rewritten here): the
- * team's active skills for skill installers. Teams are private, so the API key says whose.
+ * /.well-known/skills/index.json and /.well-known/skills/<name>/<file> (rewritten here by
+ * next.config.ts): the team's active skills for skill installers. Teams are private, so the API key says whose.
  */
-export const GET = agentRoute<{ path: string[] }>("read", async ({ params, app, auth }) => {
-  const [first, ...rest] = params.path;
-  if (params.path.length === 1 && first === "index.json") return json(await skillsIndex(app.db, app.catalogs, auth.team));
-  const name = parseSkillName(first ?? "");
-  const file = rest.join("/");
+const indexRoute = route(skillsIndexOperation, async (_input, { app, auth }) => json(await skillsIndex(app.db, app.catalogs, auth.team)));
+
+const fileRoute = route(skillsIndexFile, async ({ params: { name, file } }, { app, auth }) => {
   if (file === "SKILL.md") {
     // Not a view: installing a skill is not an agent loading it.
     const content = await loadSkillContent(app.db, app.catalogs, auth.team, name);
@@ -23,5 +21,12 @@ export const GET = agentRoute<{ path: string[] }>("read", async ({ params, app, 
   const bytes = await readSkillFile(app.db, app.catalogs, auth.team, name, file);
   return new Response(Buffer.from(bytes), { headers: { "content-type": contentTypeOf(file), "x-content-type-options": "nosniff", "content-security-policy": "sandbox" } });
 });
+
+export async function GET(req: Request, context: { params: Promise<{ path: string[] }> }): Promise<Response> {
+  const { path } = await context.params;
+  if (path.length === 1 && path[0] === "index.json") return indexRoute(req, { params: Promise.resolve({}) });
+  const [name = "", ...rest] = path;
+  return fileRoute(req, { params: Promise.resolve({ name, file: rest.join("/") }) });
+}
 
 export const { POST, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ GET });

@@ -1,14 +1,10 @@
-import { lintBodySchema } from "@/lib/api/schemas";
-import { readJson } from "@/lib/http/body";
-import { text } from "@/lib/http/respond";
-import { agentRoute } from "@/lib/http/route";
-import { formatLint, lintDescription } from "@/lib/lint/lint";
+import { lintDescription as lintDescriptionOperation } from "@/lib/contracts/lint";
 import { otherMethods } from "@/lib/http/methods";
+import { text } from "@/lib/http/respond";
+import { route } from "@/lib/http/route";
+import { formatLint, lintDescription } from "@/lib/lint/lint";
 
 /** POST /api/v1/lint — lint a description before it is written, with the team's descMax. */
-export const POST = agentRoute("read", async ({ req, auth }) => {
-  const { description } = await readJson(req, lintBodySchema);
-  return text(formatLint(lintDescription(description, auth.team.descMax)));
-});
+export const POST = route(lintDescriptionOperation, async ({ body }, { auth }) => text(formatLint(lintDescription(body.description, auth.team.descMax))));
 
 export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ POST });

@@ -1,14 +1,12 @@
-import { listingQuerySchema } from "@/lib/api/schemas";
-import { listingJson, listingHeaders } from "@/lib/listing/listing";
-import { notModified, readQuery } from "@/lib/http/params";
-import { json, text } from "@/lib/http/respond";
-import { agentRoute } from "@/lib/http/route";
+import { getListing } from "@/lib/contracts/listing";
+import { listingHeaders, listingJson } from "@/lib/listing/listing";
 import { otherMethods } from "@/lib/http/methods";
+import { notModified } from "@/lib/http/params";
+import { json, text } from "@/lib/http/respond";
+import { route } from "@/lib/http/route";
 
 /** GET /api/v1/listing — the skills listing for the system prompt (§3); `?cap=&descMax=` render a what-if. */
-export const GET = agentRoute("read", async ({ req, app, auth }) => {
-  const query = readQuery(req, listingQuerySchema);
-  const { team } = auth;
+export const GET = route(getListing, async ({ query }, { req, app, auth: { team } }) => {
   const settings = { cap: query.cap ?? team.listingCap, descMax: query.descMax ?? team.descMax, loadHint: team.loadHint };
   const listing = await app.catalogs.listing(team, settings);
   const headers = listingHeaders(listing);

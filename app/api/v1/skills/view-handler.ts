@@ -1,15 +1,12 @@
-import { viewQuerySchema } from "@/lib/api/schemas";
-import { notModified, readQuery } from "@/lib/http/params";
+import { viewSkill as viewSkillOperation } from "@/lib/contracts/skills";
+import { notModified } from "@/lib/http/params";
 import { text } from "@/lib/http/respond";
-import { agentRoute } from "@/lib/http/route";
-import { parseSkillName } from "@/lib/skills/name";
+import { route } from "@/lib/http/route";
 import { skillViewText, viewSkill } from "@/lib/skills/view";
 
 /** skill_view (§4): the annotation line, then the body byte for byte; ETag = SHA-256 of that version's SKILL.md. */
-export const viewSkillRoute = agentRoute<{ name: string }>("read", async ({ req, params, app, auth, sessionId }) => {
-  const name = parseSkillName(params.name);
-  const { version } = readQuery(req, viewQuerySchema);
-  const content = await viewSkill(app, { team: auth.team, keyId: auth.keyId, sessionId }, name, version);
+export const viewSkillRoute = route(viewSkillOperation, async ({ params, query }, { req, app, auth, sessionId }) => {
+  const content = await viewSkill(app, { team: auth.team, keyId: auth.keyId, sessionId }, params.name, query.version);
   const headers = {
     etag: `"${content.sha256}"`,
     "x-skill-version": String(content.version),

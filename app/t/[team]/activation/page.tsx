@@ -19,7 +19,7 @@ export default async function ActivationPage({ params, searchParams }: { params:
   const a = Number(query.a);
   const b = Number(query.b);
   const compare = Number.isInteger(a) && Number.isInteger(b) && a > 0 && b > 0 ? { a, b } : undefined;
-  const view = await activationOverview(member.app.db, member.app.catalogs, member.team, compare);
+  const view = await activationOverview(member.app, member.team, compare);
   const canRun = roleAtLeast(member.role, "editor");
   const [latest, previous] = [view.finished[view.finished.length - 1], view.finished[view.finished.length - 2]];
   const trend = latest && previous && latest.metrics.activationRate !== null && previous.metrics.activationRate !== null ? latest.metrics.activationRate - previous.metrics.activationRate : null;

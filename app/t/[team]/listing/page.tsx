@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { listingQuerySchema } from "@/lib/api/schemas";
+import { listingQuery } from "@/lib/contracts/listing";
 import { requireMember } from "@/lib/auth/member";
 import { listingBudget } from "@/lib/listing/listing";
 import { BudgetBar } from "@/components/budget-bar";
@@ -18,7 +18,7 @@ export default async function ListingPage({
   const { team: slug } = await params;
   const { app, team } = await requireMember(slug, `/t/${slug}/listing`);
   const raw = await searchParams;
-  const query = listingQuerySchema.safeParse({ cap: single(raw.cap), descMax: single(raw.descMax) });
+  const query = listingQuery.safeParse({ cap: single(raw.cap), descMax: single(raw.descMax) });
   const whatIf = query.success ? query.data : {};
   const budget = await listingBudget(app.db, app.catalogs, team, whatIf);
   const { listing, settings } = budget;

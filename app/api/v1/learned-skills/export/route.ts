@@ -1,9 +1,10 @@
-import { exportLearnedTarGz } from "@/lib/learned/transfer";
-import { agentRoute } from "@/lib/http/route";
+import { exportLearned } from "@/lib/contracts/transfer";
 import { otherMethods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { exportLearnedTarGz } from "@/lib/learned/transfer";
 
 /** GET /api/v1/learned-skills/export — the team's learned skills as SKILL.md folders in a .tar.gz. */
-export const GET = agentRoute("read", async ({ app, auth }) => {
+export const GET = route(exportLearned, async (_input, { app, auth }) => {
   const archive = await exportLearnedTarGz(app.db, auth.team.id);
   return new Response(new Uint8Array(archive), {
     headers: {

@@ -1,16 +1,16 @@
-import { readSyncTree } from "@/lib/api/sync-body";
+import { syncSkills } from "@/lib/contracts/skills";
+import { otherMethods } from "@/lib/http/methods";
+import { json } from "@/lib/http/respond";
+import { route } from "@/lib/http/route";
+import { readSyncTree } from "@/lib/http/sync-tree";
 import { describeCatalog } from "@/lib/skills/catalog";
 import { syncWorkspace } from "@/lib/skills/sync";
-import { json } from "@/lib/http/respond";
-import { agentRoute } from "@/lib/http/route";
 import { viewSkillRoute } from "../view-handler";
 import { archiveSkillRoute, updateSkillRoute } from "../write-handlers";
-import { otherMethods } from "@/lib/http/methods";
 
 /** POST /api/v1/skills/sync — replace the team's workspace tree (JSON or a .tar.gz), all or nothing. */
-export const POST = agentRoute("admin", async ({ req, app, auth }) => {
-  const files = await readSyncTree(req);
-  const { changes, catalog } = await syncWorkspace(app.db, app.catalogs, auth.team.id, files);
+export const POST = route(syncSkills, async (_input, { req, app, auth }) => {
+  const { changes, catalog } = await syncWorkspace(app.db, app.catalogs, auth.team.id, await readSyncTree(req));
   return json({ ...describeCatalog(catalog), changes });
 });
 

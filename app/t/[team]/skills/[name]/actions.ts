@@ -1,10 +1,11 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
-import { requireMember, type Member } from "@/lib/auth/member";
-import { roleAtLeast } from "@/lib/auth/scopes";
+import { z } from "zod";
+import { memberAction } from "@/lib/actions/member-action";
+import type { ActionResult } from "@/lib/actions/result";
+import { amendmentBody, promoteAmendmentBody } from "@/lib/contracts/evolution";
+import { forkBody, rollbackBody, saveSkillForm, verifyBody, type SaveSkillForm, type VerifyForm } from "@/lib/contracts/skills";
 import { isAppError } from "@/lib/errors";
-import { checkStorableText } from "@/lib/http/body";
 import type { Actor } from "@/lib/learned/actor";
 import { forkSkill } from "@/lib/learned/fork";
 import { versionText } from "@/lib/learned/history";
@@ -17,129 +18,99 @@ import { startEvaluation } from "@/lib/evolution/evaluate";
 import { promoteAmendment } from "@/lib/evolution/promote";
 import { loadSkillContent } from "@/lib/skills/view";
 
-export type ActionResult =
-  | { ok: true; message: string; version?: number; href?: string }
-  | { ok: false; message: string; conflict?: { version: number; text: string } };
+/** Editors and leads change skills (§1); each action validates with its REST operation's schema. */
+const asEditor = (slug: string, name: string) => ({ team: slug, page: `/t/${slug}/skills/${name}`, role: "editor" as const });
+const nothing = { schema: z.undefined(), input: undefined };
 
-function personOf(member: Member): Actor {
-  return { kind: "person", userId: member.user.id, email: member.user.email, role: member.role };
-}
-
-/** Runs a write as the signed-in person: editors and leads only; a refusal comes back as a message. */
-async function run(slug: string, name: string, work: (member: Member, actor: Actor) => Promise<ActionResult>): Promise<ActionResult> {
-  const member = await requireMember(slug, `/t/${slug}/skills/${name}`);
-  if (!roleAtLeast(member.role, "editor")) return { ok: false, message: "viewers cannot change skills; ask a lead to make you an editor" };
-  try {
-    const result = await work(member, personOf(member));
-    // A refused save must not refresh the page: the editor would lose the edit it is showing.
-    if (result.ok) revalidatePath(`/t/${slug}`, "layout");
-    return result;
-  } catch (error) {
-    if (isAppError(error)) return { ok: false, message: error.message };
-    throw error;
-  }
-}
-
-export interface SaveInput {
-  description: string;
-  body: string;
-  expectedVersion: number;
-  reason: string;
-}
 
 /** Saves an edit; a stale edit comes back with the version that is there now, to show instead of overwriting it. */
-export async function saveSkillAction(slug: string, name: string, input: SaveInput): Promise<ActionResult> {
-  return run(slug, name, async (member, actor) => {
-    checkStorableText(input);
+export async function saveSkillAction(slug: string, name: string, input: SaveSkillForm): Promise<ActionResult> {
+  return memberAction({ ...asEditor(slug, name), schema: saveSkillForm, input }, async (member, edit, actor) => {
     try {
       const { version } = await updateLearned(member.app, member.team.id, actor, name, {
-        description: input.description,
-        body: input.body,
-        expected: { version: input.expectedVersion },
-        reason: input.reason.trim() || null,
+        description: edit.description,
+        body: edit.body,
+        expected: { version: edit.expectedVersion },
+        reason: edit.reason.trim() || null,
       });
-      return { ok: true, message: version === input.expectedVersion ? "No change to save." : `Saved as v${version}.`, version };
+      return { ok: true, message: version === edit.expectedVersion ? "No change to save." : `Saved as v${version}.`, version };
     } catch (error) {
       if (!isAppError(error) || error.code !== "VersionConflict") throw error;
-      const version = (await findLiveLearned(member.app.db, member.team.id, name))?.currentVersion ?? input.expectedVersion;
+      const version = (await findLiveLearned(member.app.db, member.team.id, name))?.currentVersion ?? edit.expectedVersion;
       return { ok: false, message: error.message, conflict: { version, text: await versionText(member.app.db, member.app.catalogs, member.team, name, version) } };
     }
   });
 }
 
 export async function promoteAction(slug: string, name: string): Promise<ActionResult> {
-  return run(slug, name, async (member, actor) => {
+  return memberAction({ ...asEditor(slug, name), ...nothing }, async (member, _input, actor) => {
     const { version } = await promoteLearned(member.app, member.team.id, actor, name);
     return { ok: true, message: `Promoted: v${version} is now the active learned skill and in the listing.` };
   });
 }
 
 export async function rollbackAction(slug: string, name: string, toVersion: number): Promise<ActionResult> {
-  return run(slug, name, async (member, actor) => {
-    const { version } = await rollbackLearned(member.app, member.team.id, actor, name, toVersion);
-    return { ok: true, message: `Rolled back: v${version} has the content of v${toVersion}.`, version };
+  return memberAction({ ...asEditor(slug, name), schema: rollbackBody, input: { toVersion } }, async (member, body, actor) => {
+    const { version } = await rollbackLearned(member.app, member.team.id, actor, name, body.toVersion);
+    return { ok: true, message: `Rolled back: v${version} has the content of v${body.toVersion}.`, version };
   });
 }
 
 export async function archiveAction(slug: string, name: string): Promise<ActionResult> {
-  return run(slug, name, async (member, actor) => {
+  return memberAction({ ...asEditor(slug, name), ...nothing }, async (member, _input, actor) => {
     await archiveLearned(member.app, member.team.id, actor, name);
     return { ok: true, message: "Archived. Its history is kept; a lead can restore it." };
   });
 }
 
 export async function restoreAction(slug: string, name: string): Promise<ActionResult> {
-  return run(slug, name, async (member, actor) => {
+  return memberAction({ ...asEditor(slug, name), ...nothing }, async (member, _input, actor) => {
     const { status, version } = await restoreLearned(member.app, member.team.id, actor, name);
     return { ok: true, message: `Restored as ${status} at v${version}.` };
   });
 }
 
-export async function forkAction(slug: string, name: string, input: { name: string; team: string }): Promise<ActionResult> {
-  return run(slug, name, async (member) => {
-    checkStorableText(input);
-    const target = input.team === slug ? { team: member.team, role: member.role } : await membershipOf(member.app.db, member.user.id, input.team);
-    if (!target || !roleAtLeast(target.role, "editor")) return { ok: false, message: `you are not an editor of team "${input.team}"` };
+/** A fork may go to another team the person edits: the API's fork body, and where to. */
+const forkForm = forkBody.extend({ team: z.string().max(100).describe("the team to fork into") });
+
+export async function forkAction(slug: string, name: string, input: z.input<typeof forkForm>): Promise<ActionResult> {
+  return memberAction({ ...asEditor(slug, name), schema: forkForm, input }, async (member, { team, ...fork }) => {
+    const target = team === slug ? { team: member.team, role: member.role } : await membershipOf(member.app.db, member.user.id, team);
+    if (!target || target.role === "viewer") return { ok: false, message: `you are not an editor of team "${team}"` };
     const targetActor: Actor = { kind: "person", userId: member.user.id, email: member.user.email, role: target.role };
-    const fork = await forkSkill(member.app, { team: member.team, name }, target.team.id, targetActor, { name: input.name });
-    return { ok: true, message: `Forked as draft "${fork.name}" from ${fork.forkedFrom}.`, href: `/t/${target.team.slug}/skills/${fork.name}` };
+    const forked = await forkSkill(member.app, { team: member.team, name }, target.team.id, targetActor, fork);
+    return { ok: true, message: `Forked as draft "${forked.name}" from ${forked.forkedFrom}.`, href: `/t/${target.team.slug}/skills/${forked.name}` };
   });
 }
 
-export interface VerifyInput {
-  tier: "reviewed" | "verified";
-  expectedVersion: number;
-  reviewer: string;
-  attempts: string;
-  findings: string;
-  verdict: string;
-}
-
-export async function verifyAction(slug: string, name: string, input: VerifyInput): Promise<ActionResult> {
-  return run(slug, name, async (member, actor) => {
-    checkStorableText(input);
-    const { reviewer, attempts, findings, verdict } = input;
-    const report = [reviewer, attempts, findings, verdict].some((field) => field.trim() !== "") ? { reviewer, attempts, findings, verdict } : undefined;
-    const result = await verifyLearned(member.app, member.team.id, actor, name, { tier: input.tier, report, expectedVersion: input.expectedVersion });
+/** The verify form's flat fields, as the API's body: a report only when any of it is filled in. */
+export async function verifyAction(
+  slug: string,
+  name: string,
+  input: VerifyForm,
+): Promise<ActionResult> {
+  const { tier, expectedVersion, ...report } = input;
+  const body = { tier, expectedVersion, ...(Object.values(report).some((field) => field.trim() !== "") && { report }) };
+  return memberAction({ ...asEditor(slug, name), schema: verifyBody, input: body }, async (member, verify, actor) => {
+    const result = await verifyLearned(member.app, member.team.id, actor, name, verify);
     return { ok: true, message: `v${result.version} is now ${result.tier}.` };
   });
 }
 
-export async function proposeAmendmentAction(slug: string, name: string, input: { description: string; body: string; rationale: string }): Promise<ActionResult> {
-  return run(slug, name, async (member, actor) => {
-    checkStorableText(input);
+export async function proposeAmendmentAction(slug: string, name: string, input: z.input<typeof amendmentBody>): Promise<ActionResult> {
+  return memberAction({ ...asEditor(slug, name), schema: amendmentBody, input }, async (member, amendment, actor) => {
     const current = await loadSkillContent(member.app.db, member.app.catalogs, member.team, name);
     const { id } = await proposeAmendment(member.app.db, member.app.catalogs, member.team, actor, name, {
-      description: input.description === current.skill.description ? undefined : input.description,
-      body: input.body === current.body ? undefined : input.body,
-      rationale: input.rationale,
+      description: amendment.description === current.skill.description ? undefined : amendment.description,
+      body: amendment.body === current.body ? undefined : amendment.body,
+      rationale: amendment.rationale,
     });
     return { ok: true, message: `Proposed as amendment #${id}. Evaluate it to see whether it does better on this skill's history.` };
   });
 }
 
 export async function generateAmendmentAction(slug: string, name: string): Promise<ActionResult> {
-  return run(slug, name, async (member, actor) => {
+  return memberAction({ ...asEditor(slug, name), ...nothing }, async (member, _input, actor) => {
     const { id } = await generateAmendment(member.app.db, member.app.catalogs, member.app.model, member.team, actor, name);
     return { ok: true, message: `The model proposed amendment #${id} from the recent failures.` };
   });
@@ -147,16 +118,15 @@ export async function generateAmendmentAction(slug: string, name: string): Promi
 
 /** Starts an evaluation and answers at once: the evaluation page follows its progress. */
 export async function evaluateAmendmentAction(slug: string, name: string, amendmentId: number): Promise<ActionResult> {
-  return run(slug, name, async (member, actor) => {
+  return memberAction({ ...asEditor(slug, name), ...nothing }, async (member, _input, actor) => {
     const { evaluationId } = await startEvaluation(member.app, member.team, actor, amendmentId);
     return { ok: true, message: `Evaluation #${evaluationId} started.`, href: `/t/${slug}/history/evaluations/${evaluationId}` };
   });
 }
 
 export async function promoteAmendmentAction(slug: string, name: string, amendmentId: number, reason: string): Promise<ActionResult> {
-  return run(slug, name, async (member, actor) => {
-    checkStorableText(reason);
-    const result = await promoteAmendment(member.app, member.team, actor, amendmentId, reason.trim() || undefined);
+  return memberAction({ ...asEditor(slug, name), schema: promoteAmendmentBody, input: { reason } }, async (member, body, actor) => {
+    const result = await promoteAmendment(member.app, member.team, actor, amendmentId, body.reason?.trim() || undefined);
     return { ok: true, message: `${result.override ? "Overridden and promoted" : "Promoted"}: the skill is now at v${result.version}.`, version: result.version };
   });
 }

@@ -19,7 +19,9 @@ import { VerifyForm } from "@/components/skill/verify-form";
 import { VersionsTable } from "@/components/skill/versions-table";
 import { AmendmentsPanel } from "@/components/skill/amendments-panel";
 import { ObservationsPanel } from "@/components/skill/observations-panel";
-import type { ObservationFilter } from "@/lib/evolution/observations";
+import { observationQuery } from "@/lib/contracts/evolution";
+import { diffQuery } from "@/lib/contracts/skills";
+import { readSearchParams } from "@/lib/http/params";
 import {
   archiveAction,
   evaluateAmendmentAction,
@@ -45,8 +47,8 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
   const member = await requireMember(slug, `/t/${slug}/skills/${name}`);
   if (!isSkillName(name)) notFound();
   const query = await searchParams;
-  const wanted = { from: Number(query.from) || undefined, to: Number(query.to) || undefined };
-  const observed = observationFilter(query);
+  const wanted = readSearchParams(diffQuery, query);
+  const observed = readSearchParams(observationQuery.pick({ outcome: true, category: true, version: true }), query);
   const bodyView = query.body === "raw" ? "raw" : "rendered";
   const detail = await skillDetail(member.app.db, member.app.catalogs, member.team, name, wanted, observed).catch((error: unknown) => {
     if (isAppError(error) && error.status === 404) return null;
@@ -281,13 +283,3 @@ function withQuery(query: Record<string, string | string[] | undefined>, changes
   return search ? `?${search}` : "?";
 }
 
-function observationFilter(query: Record<string, string | string[] | undefined>): ObservationFilter {
-  const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) || undefined;
-  const outcome = one(query.outcome);
-  const version = Number(one(query.version));
-  return {
-    outcome: outcome === "success" || outcome === "failure" || outcome === "partial" ? outcome : undefined,
-    category: one(query.category)?.slice(0, 100),
-    version: Number.isInteger(version) && version > 0 ? version : undefined,
-  };
-}

@@ -1,15 +1,12 @@
-import { idParamSchema, promoteAmendmentSchema } from "@/lib/api/schemas";
+import { promoteAmendment as promoteAmendmentOperation } from "@/lib/contracts/evolution";
 import { promoteAmendment } from "@/lib/evolution/promote";
-import { parseWith, readJson } from "@/lib/http/body";
-import { json } from "@/lib/http/respond";
-import { agentRoute } from "@/lib/http/route";
 import { otherMethods } from "@/lib/http/methods";
+import { json } from "@/lib/http/respond";
+import { route } from "@/lib/http/route";
 
 /** POST /api/v1/amendments/<id>/promote — by hand: an improved one, or a lead's override with a written reason. */
-export const POST = agentRoute<{ id: string }>("write", async ({ req, params, app, auth, actor }) => {
-  const id = parseWith(idParamSchema, params.id, "InvalidQuery");
-  const { reason } = await readJson(req, promoteAmendmentSchema);
-  return json(await promoteAmendment(app, auth.team, actor, id, reason));
-});
+export const POST = route(promoteAmendmentOperation, async ({ params, body }, { app, auth, actor }) =>
+  json(await promoteAmendment(app, auth.team, actor, params.id, body.reason)),
+);
 
 export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ POST });

@@ -1,21 +1,15 @@
-import { amendmentSchema } from "@/lib/api/schemas";
+import { listAmendments as listAmendmentsOperation, proposeAmendment as proposeAmendmentOperation } from "@/lib/contracts/evolution";
 import { listAmendments, proposeAmendment } from "@/lib/evolution/amendments";
-import { readJson } from "@/lib/http/body";
-import { json } from "@/lib/http/respond";
-import { agentRoute } from "@/lib/http/route";
-import { parseSkillName } from "@/lib/skills/name";
 import { otherMethods } from "@/lib/http/methods";
+import { json } from "@/lib/http/respond";
+import { route } from "@/lib/http/route";
 
 /** POST /api/v1/skills/<name>/amendments — propose a change; it has no authority until evaluated. */
-export const POST = agentRoute<{ name: string }>("write", async ({ req, params, app, auth, actor }) => {
-  const name = parseSkillName(params.name);
-  const input = await readJson(req, amendmentSchema);
-  return json(await proposeAmendment(app.db, app.catalogs, auth.team, actor, name, input), 201);
-});
+export const POST = route(proposeAmendmentOperation, async ({ params, body }, { app, auth, actor }) =>
+  json(await proposeAmendment(app.db, app.catalogs, auth.team, actor, params.name, body), 201),
+);
 
 /** GET /api/v1/skills/<name>/amendments — the skill's amendments, newest first, with their latest evaluation. */
-export const GET = agentRoute<{ name: string }>("read", async ({ params, app, auth }) =>
-  json({ amendments: await listAmendments(app.db, auth.team.id, parseSkillName(params.name)) }),
-);
+export const GET = route(listAmendmentsOperation, async ({ params }, { app, auth }) => json({ amendments: await listAmendments(app.db, auth.team.id, params.name) }));
 
 export const { PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ GET, POST });

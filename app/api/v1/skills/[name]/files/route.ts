@@ -1,13 +1,12 @@
-import { json } from "@/lib/http/respond";
-import { agentRoute } from "@/lib/http/route";
-import { listSkillFiles } from "@/lib/skills/files";
-import { parseSkillName } from "@/lib/skills/name";
+import { listSkillFiles as listSkillFilesOperation } from "@/lib/contracts/skills";
 import { otherMethods } from "@/lib/http/methods";
+import { json } from "@/lib/http/respond";
+import { route } from "@/lib/http/route";
+import { listSkillFiles } from "@/lib/skills/files";
 
 /** GET /api/v1/skills/<name>/files — the skill's supporting files. */
-export const GET = agentRoute<{ name: string }>("read", async ({ params, app, auth }) => {
-  const name = parseSkillName(params.name);
-  return json({ name, files: await listSkillFiles(app.db, app.catalogs, auth.team, name) });
-});
+export const GET = route(listSkillFilesOperation, async ({ params: { name } }, { app, auth }) =>
+  json({ name, files: await listSkillFiles(app.db, app.catalogs, auth.team, name) }),
+);
 
 export const { POST, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ GET });

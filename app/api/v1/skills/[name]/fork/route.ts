@@ -1,16 +1,12 @@
-import { forkSchema } from "@/lib/api/schemas";
-import { forkSkill } from "@/lib/learned/fork";
-import { readJson } from "@/lib/http/body";
-import { json } from "@/lib/http/respond";
-import { agentRoute } from "@/lib/http/route";
-import { parseSkillName } from "@/lib/skills/name";
+import { forkSkill as forkSkillOperation } from "@/lib/contracts/skills";
 import { otherMethods } from "@/lib/http/methods";
+import { json } from "@/lib/http/respond";
+import { route } from "@/lib/http/route";
+import { forkSkill } from "@/lib/learned/fork";
 
 /** POST /api/v1/skills/<name>/fork — a new learned skill from any visible skill, with `forkedFrom`. */
-export const POST = agentRoute<{ name: string }>("write", async ({ req, params, app, auth, actor }) => {
-  const name = parseSkillName(params.name);
-  const input = await readJson(req, forkSchema);
-  return json(await forkSkill(app, { team: auth.team, name }, auth.team.id, actor, input), 201);
-});
+export const POST = route(forkSkillOperation, async ({ params, body }, { app, auth, actor }) =>
+  json(await forkSkill(app, { team: auth.team, name: params.name }, auth.team.id, actor, body), 201),
+);
 
 export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ POST });

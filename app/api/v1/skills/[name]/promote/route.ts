@@ -1,12 +1,10 @@
-import { promoteLearned } from "@/lib/learned/write";
-import { json } from "@/lib/http/respond";
-import { agentRoute } from "@/lib/http/route";
-import { parseSkillName } from "@/lib/skills/name";
+import { promoteSkill } from "@/lib/contracts/skills";
 import { otherMethods } from "@/lib/http/methods";
+import { json } from "@/lib/http/respond";
+import { route } from "@/lib/http/route";
+import { promoteLearned } from "@/lib/learned/write";
 
 /** POST /api/v1/skills/<name>/promote — the draft becomes the active learned skill, if its name is still free. */
-export const POST = agentRoute<{ name: string }>("write", async ({ params, app, auth, actor }) =>
-  json(await promoteLearned(app, auth.team.id, actor, parseSkillName(params.name))),
-);
+export const POST = route(promoteSkill, async ({ params }, { app, auth, actor }) => json(await promoteLearned(app, auth.team.id, actor, params.name)));
 
 export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ POST });

@@ -1,16 +1,12 @@
-import { rollbackSchema } from "@/lib/api/schemas";
-import { rollbackLearned } from "@/lib/learned/write";
-import { readJson } from "@/lib/http/body";
-import { json } from "@/lib/http/respond";
-import { agentRoute } from "@/lib/http/route";
-import { parseSkillName } from "@/lib/skills/name";
+import { rollbackSkill } from "@/lib/contracts/skills";
 import { otherMethods } from "@/lib/http/methods";
+import { json } from "@/lib/http/respond";
+import { route } from "@/lib/http/route";
+import { rollbackLearned } from "@/lib/learned/write";
 
 /** POST /api/v1/skills/<name>/rollback — a new version with the content of `toVersion`. */
-export const POST = agentRoute<{ name: string }>("write", async ({ req, params, app, auth, actor }) => {
-  const name = parseSkillName(params.name);
-  const { toVersion } = await readJson(req, rollbackSchema);
-  return json(await rollbackLearned(app, auth.team.id, actor, name, toVersion));
-});
+export const POST = route(rollbackSkill, async ({ params, body }, { app, auth, actor }) =>
+  json(await rollbackLearned(app, auth.team.id, actor, params.name, body.toVersion)),
+);
 
 export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ POST });

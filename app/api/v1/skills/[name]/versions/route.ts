@@ -1,12 +1,10 @@
-import { skillVersions } from "@/lib/learned/history";
-import { json } from "@/lib/http/respond";
-import { agentRoute } from "@/lib/http/route";
-import { parseSkillName } from "@/lib/skills/name";
+import { listVersions } from "@/lib/contracts/skills";
 import { otherMethods } from "@/lib/http/methods";
+import { json } from "@/lib/http/respond";
+import { route } from "@/lib/http/route";
+import { skillVersions } from "@/lib/learned/history";
 
 /** GET /api/v1/skills/<name>/versions — every version with author, time, reason, parent and tier. */
-export const GET = agentRoute<{ name: string }>("read", async ({ params, app, auth }) =>
-  json({ versions: await skillVersions(app.db, app.catalogs, auth.team, parseSkillName(params.name)) }),
-);
+export const GET = route(listVersions, async ({ params }, { app, auth }) => json({ versions: await skillVersions(app.db, app.catalogs, auth.team, params.name) }));
 
 export const { POST, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ GET });

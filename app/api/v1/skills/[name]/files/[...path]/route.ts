@@ -1,13 +1,12 @@
-import { agentRoute } from "@/lib/http/route";
-import { contentTypeOf, readSkillFile } from "@/lib/skills/files";
-import { parseSkillName } from "@/lib/skills/name";
+import { getSkillFile } from "@/lib/contracts/skills";
 import { otherMethods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { contentTypeOf, readSkillFile } from "@/lib/skills/files";
 
 /** GET /api/v1/skills/<name>/files/<path> — one supporting file, byte for byte. */
-export const GET = agentRoute<{ name: string; path: string[] }>("read", async ({ params, app, auth }) => {
-  const name = parseSkillName(params.name);
+export const GET = route(getSkillFile, async ({ params }, { app, auth }) => {
   const filePath = params.path.join("/");
-  const bytes = await readSkillFile(app.db, app.catalogs, auth.team, name, filePath);
+  const bytes = await readSkillFile(app.db, app.catalogs, auth.team, params.name, filePath);
   return new Response(Buffer.from(bytes), {
     headers: {
       "content-type": contentTypeOf(filePath),

@@ -1,10 +1,8 @@
 import { AppError } from "../errors";
-import { parseJsonBytes, readBytes } from "../http/body";
+import { SYNC_MAX_BYTES, syncBody } from "../contracts/skills";
 import type { SyncFile } from "../skills/sync";
 import { readTarGz } from "../skills/tar-gz";
-import { syncBodySchema } from "./schemas";
-
-export const SYNC_MAX_BYTES = 64 * 1024 * 1024;
+import { parseJsonBytes, readBytes } from "./body";
 
 /** A sync request's tree, from either of its two forms: JSON files or a gzip'd tar. */
 export async function readSyncTree(req: Request): Promise<SyncFile[]> {
@@ -14,7 +12,7 @@ export async function readSyncTree(req: Request): Promise<SyncFile[]> {
   if (!/^application\/(.+\+)?json\b/.test(type)) {
     throw new AppError("UnsupportedMediaType", `send the tree as application/json or application/gzip (got ${type})`);
   }
-  const body = parseJsonBytes(bytes, syncBodySchema);
+  const body = parseJsonBytes(bytes, syncBody);
   return body.files.map((file, i) => {
     if (file.encoding !== "base64") return { path: file.path, content: Buffer.from(file.content, "utf8") };
     const content = decodeBase64(file.content);

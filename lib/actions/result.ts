@@ -1,0 +1,21 @@
+/**
+ * What every dashboard server action answers: a sentence for the person either way, and what the
+ * form needs next. Refusals are values, never thrown to the page.
+ */
+export type ActionResult =
+  | {
+      ok: true;
+      message: string;
+      /** Where to go next (the new skill, the run, the evaluation). */
+      href?: string;
+      /** The version the change made. */
+      version?: number;
+      /** A new API key, shown once. */
+      key?: string;
+    }
+  | {
+      ok: false;
+      message: string;
+      /** A stale edit: the version that is there now, shown instead of overwriting it. */
+      conflict?: { version: number; text: string };
+    };

@@ -1,0 +1,290 @@
+import { z } from "zod";
+import { parseWith } from "../http/body";
+import { skillNameProblem } from "../skills/name";
+import { defineOperation, json } from "./operation";
+import { idParam, isoTime, sessionIdField, skillNameField, versionNumber } from "./fields";
+
+/** Activation evals and real usage (§9). */
+
+const idParams = z.object({ id: idParam });
+/** Prompt sets and runs carry thousands of cases. */
+const EIGHT_MIB = 8 * 1024 * 1024;
+
+const skillName = skillNameField.refine((name) => skillNameProblem(name) === null, { message: "is not a skill name" });
+
+export const promptCaseSchema = z
+  .strictObject({
+    id: z.string().regex(/^[DPG][A-Za-z0-9_.-]{0,63}$/, "must start with D (keywords), P (paraphrase) or G (should trigger nothing), e.g. D1"),
+    prompt: z.string().trim().min(1, "is empty").max(10_000),
+    expected: z.array(skillName).max(20).default([]),
+    expectNone: z.boolean().default(false),
+  })
+  .refine((c) => !(c.expectNone && c.expected.length > 0), { message: "expects nothing, so expected must be empty", path: ["expected"] })
+  .refine((c) => c.expectNone || c.expected.length > 0, { message: "names no expected skill: give expected, or expectNone: true", path: ["expected"] });
+
+const promptSetName = z.string().regex(/^[a-z0-9][a-z0-9-]{0,79}$/, "must be 1–80 lowercase letters, digits and hyphens");
+
+const promptCases = z
+  .array(promptCaseSchema)
+  .min(1, "needs at least one case")
+  .max(5000)
+  .superRefine((cases, ctx) => {
+    const seen = new Set<string>();
+    for (const c of cases) {
+      if (seen.has(c.id)) ctx.addIssue({ code: "custom", message: `case id "${c.id}" appears twice; ids must be unique`, params: { errorCode: "InvalidField" } });
+      seen.add(c.id);
+    }
+  });
+
+export const promptSetBody = z.strictObject({ name: promptSetName, cases: promptCases });
+export type PromptSet = z.infer<typeof promptSetBody>;
+
+/** PUT names the set in the URL; a name in the body must agree. */
+export const promptSetReplaceBody = z.strictObject({ name: promptSetName.optional(), cases: promptCases });
+
+const promptSetSchema = z.strictObject({ name: z.string(), cases: z.array(z.strictObject({ id: z.string(), prompt: z.string(), expected: z.array(z.string()), expectNone: z.boolean() })) });
+const storedPromptSet = promptSetSchema.extend({ updatedAt: isoTime });
+
+export const listPromptSets = defineOperation({
+  operationId: "listPromptSets",
+  method: "GET",
+  path: "/api/v1/evals/prompt-sets",
+  tag: "activation",
+  summary: "The team's prompt sets",
+  scope: "read",
+  responses: { 200: json(z.strictObject({ promptSets: z.array(storedPromptSet) }), "by name") },
+  errors: [],
+});
+
+export const savePromptSet = defineOperation({
+  operationId: "savePromptSet",
+  method: "POST",
+  path: "/api/v1/evals/prompt-sets",
+  tag: "activation",
+  summary: "Create or replace a prompt set {name, cases: [{id, prompt, expected, expectNone}]}",
+  scope: "write",
+  body: { schema: promptSetBody, maxBytes: EIGHT_MIB },
+  responses: { 201: json(promptSetSchema, "the set as stored") },
+  errors: [],
+});
+
+const promptSetParams = z.object({ name: z.string().max(200).describe("the prompt set's name") });
+
+export const getPromptSet = defineOperation({
+  operationId: "getPromptSet",
+  method: "GET",
+  path: "/api/v1/evals/prompt-sets/{name}",
+  tag: "activation",
+  summary: "One prompt set, in the JSON form it is imported in",
+  scope: "read",
+  params: promptSetParams,
+  responses: { 200: json(storedPromptSet, "the set") },
+  errors: ["PromptSetNotFound"],
+});
+
+export const replacePromptSet = defineOperation({
+  operationId: "replacePromptSet",
+  method: "PUT",
+  path: "/api/v1/evals/prompt-sets/{name}",
+  tag: "activation",
+  summary: "Replace a prompt set's cases",
+  scope: "write",
+  params: promptSetParams,
+  body: { schema: promptSetReplaceBody, maxBytes: EIGHT_MIB },
+  responses: { 200: json(promptSetSchema, "the set as stored") },
+  errors: [],
+});
+
+export const deletePromptSet = defineOperation({
+  operationId: "deletePromptSet",
+  method: "DELETE",
+  path: "/api/v1/evals/prompt-sets/{name}",
+  tag: "activation",
+  summary: "Delete a prompt set; runs made with it keep their own copy of the cases",
+  scope: "write",
+  params: promptSetParams,
+  responses: { 200: json(z.strictObject({ name: z.string(), deleted: z.literal(true) }), "deleted") },
+  errors: ["PromptSetNotFound"],
+});
+
+export const ACTIVATORS = ["lexical", "model", "import"] as const;
+export const RUN_STATUSES = ["queued", "running", "finished", "failed", "cancelled"] as const;
+
+export const runBody = z.strictObject({
+  promptSet: z.object({ name: z.string(), cases: z.array(z.unknown()).optional() }).describe("a saved set by name, or a set given inline with its cases"),
+  activator: z.enum(ACTIVATORS, { message: 'activator must be "model", "lexical" or "import"' }),
+  trials: z.number().int().min(1, "trials must be at least 1").max(20).optional().describe("repeats of each case, 1–20 (default 1)"),
+  results: z
+    .array(z.strictObject({ id: z.string(), loaded: z.array(z.string()), trial: z.number().int().min(1).max(20).optional() }))
+    .optional()
+    .describe('for "import": the skills each case loaded in an external harness'),
+});
+export type RunRequest = z.infer<typeof runBody>;
+
+const rate = z.number().nullable();
+export const metricsSchema = z.strictObject({
+  activationRate: rate,
+  byClass: z.strictObject({ D: rate, P: rate, G: rate }),
+  falseTriggerRate: rate,
+  perSkill: z.record(z.string(), z.strictObject({ expected: z.number().int(), loaded: z.number().int(), recall: rate })),
+  wrongSelections: z.number().int(),
+});
+
+const runSummary = {
+  id: z.number().int(),
+  status: z.enum(RUN_STATUSES),
+  activator: z.enum(ACTIVATORS),
+  modelId: z.string().nullable(),
+  promptSet: z.string(),
+  trials: z.number().int(),
+  caseRuns: z.number().int(),
+  done: z.number().int(),
+  createdAt: isoTime,
+};
+
+export const runReportSchema = z.strictObject({
+  ...runSummary,
+  finishedAt: isoTime.nullable(),
+  error: z.string().nullable(),
+  listingText: z.string().describe("the listing the run measured"),
+  metrics: metricsSchema.optional().describe("once finished"),
+  cases: z.array(z.strictObject({ id: z.string(), prompt: z.string(), expected: z.array(z.string()), expectNone: z.boolean() })),
+  results: z.array(z.strictObject({ id: z.string(), trial: z.number().int(), loaded: z.array(z.string()), passed: z.boolean() })),
+});
+
+export const startRun = defineOperation({
+  operationId: "startRun",
+  method: "POST",
+  path: "/api/v1/evals/runs",
+  tag: "activation",
+  summary: "An activation run: lexical (BM25 over the listing), model (the listing as system prompt, one skill_view tool) or import",
+  description: "lexical and import runs answer finished; a model run answers at once and runs in the background (poll GET /api/v1/evals/runs/{id}).",
+  scope: "write",
+  body: { schema: runBody, maxBytes: EIGHT_MIB },
+  responses: { 201: json(runReportSchema, "the run") },
+  errors: ["PromptSetNotFound", "NoModel"],
+});
+
+export const listRuns = defineOperation({
+  operationId: "listRuns",
+  method: "GET",
+  path: "/api/v1/evals/runs",
+  tag: "activation",
+  summary: "The team's activation runs, newest first",
+  scope: "read",
+  responses: { 200: json(z.strictObject({ runs: z.array(z.strictObject({ ...runSummary, metrics: metricsSchema.nullable() })) }), "newest first") },
+  errors: [],
+});
+
+export const getRun = defineOperation({
+  operationId: "getRun",
+  method: "GET",
+  path: "/api/v1/evals/runs/{id}",
+  tag: "activation",
+  summary: "A run: status, progress, results so far, and metrics once finished",
+  scope: "read",
+  params: idParams,
+  responses: { 200: json(runReportSchema, "the run") },
+  errors: ["RunNotFound"],
+});
+
+export const cancelRun = defineOperation({
+  operationId: "cancelRun",
+  method: "POST",
+  path: "/api/v1/evals/runs/{id}/cancel",
+  tag: "activation",
+  summary: "Stop a running run; what it measured so far is kept",
+  scope: "write",
+  params: idParams,
+  responses: { 200: json(z.strictObject({ id: z.number().int(), status: z.literal("cancelled") }), "cancelled") },
+  errors: ["RunNotFound", "RunNotRunning"],
+});
+
+const side = z.strictObject({ passed: z.number().int(), runs: z.number().int(), loaded: z.array(z.string()) }).nullable();
+const comparedRun = z.strictObject({
+  id: z.number().int(),
+  status: z.enum(RUN_STATUSES),
+  activator: z.enum(ACTIVATORS),
+  modelId: z.string().nullable(),
+  createdAt: isoTime,
+  metrics: metricsSchema.nullable(),
+  listingText: z.string(),
+});
+
+export const compareRuns = defineOperation({
+  operationId: "compareRuns",
+  method: "GET",
+  path: "/api/v1/evals/compare",
+  tag: "activation",
+  summary: "Two runs side by side, case by case",
+  scope: "read",
+  query: z.object({ a: idParam.describe("the earlier run"), b: idParam.describe("the later run") }),
+  responses: {
+    200: json(
+      z.strictObject({
+        a: comparedRun,
+        b: comparedRun,
+        cases: z.array(
+          z.strictObject({
+            id: z.string(),
+            class: z.enum(["D", "P", "G"]),
+            prompt: z.string(),
+            expected: z.array(z.string()),
+            expectNone: z.boolean(),
+            a: side,
+            b: side,
+            change: z.enum(["better", "worse", "same", "only-a", "only-b"]),
+          }),
+        ),
+      }),
+      "both runs and every case",
+    ),
+  },
+  errors: ["RunNotFound"],
+});
+
+export const usageReportSchema = z.strictObject({
+  skills: z.array(
+    z.strictObject({ name: z.string(), views7d: z.number().int(), views30d: z.number().int(), lastViewedAt: isoTime.nullable(), sessions: z.number().int() }),
+  ),
+  neverLoaded: z.array(z.string()).describe("listed skills no session loaded in 30 days"),
+  coLoaded: z.array(z.strictObject({ a: z.string(), b: z.string(), sessions: z.number().int(), share: z.number() })).describe("pairs loaded together in one session"),
+});
+
+export const getUsage = defineOperation({
+  operationId: "getUsage",
+  method: "GET",
+  path: "/api/v1/usage",
+  tag: "activation",
+  summary: "Real usage from views: per skill, never-loaded skills and co-loaded pairs",
+  scope: "read",
+  responses: { 200: json(usageReportSchema, "the last 30 days") },
+  errors: [],
+});
+
+export const harnessViewBody = z.strictObject({
+  skill: skillNameField.refine((name) => skillNameProblem(name) === null, { message: "is not a skill name" }),
+  sessionId: sessionIdField,
+  version: versionNumber.optional(),
+});
+export const harnessViewBatch = z.strictObject({ views: z.array(harnessViewBody).min(1, "send at least one view").max(1000, "send at most 1000 views at a time") });
+export type HarnessView = z.infer<typeof harnessViewBody>;
+
+export function parseHarnessViews(value: unknown): HarnessView[] {
+  const batch = value !== null && typeof value === "object" && "views" in value;
+  return batch ? parseWith(harnessViewBatch, value, "InvalidField").views : [parseWith(harnessViewBody, value, "InvalidField")];
+}
+
+export const recordViews = defineOperation({
+  operationId: "recordViews",
+  method: "POST",
+  path: "/api/v1/usage/views",
+  tag: "activation",
+  summary: "Loads that happened outside skill_view (a harness reading skills from disk): {skill, sessionId, version?} or {views: [...]}",
+  scope: "write",
+  body: { schema: z.union([harnessViewBody, harnessViewBatch]), parse: parseHarnessViews },
+  responses: { 201: json(z.strictObject({ recorded: z.number().int() }), "views recorded") },
+  errors: ["SkillNotFound"],
+});
+
+export const ACTIVATION_OPERATIONS = [listPromptSets, savePromptSet, getPromptSet, replacePromptSet, deletePromptSet, startRun, listRuns, getRun, cancelRun, compareRuns, getUsage, recordViews];

@@ -1,0 +1,246 @@
+import { z } from "zod";
+import { parseWith } from "../http/body";
+import { skillNameProblem } from "../skills/name";
+import { defineOperation, json } from "./operation";
+import { idParam, isoTime, positiveIntText, sessionIdField, skillNameField, skillNameParam, versionNumber } from "./fields";
+
+/** Observations, amendments and judged evaluations (§8). */
+
+const nameParams = z.object({ name: skillNameParam });
+const idParams = z.object({ id: idParam });
+
+export const OUTCOMES = ["success", "failure", "partial"] as const;
+
+const toolNames = z.array(z.string().min(1).max(200)).max(200);
+
+export const observationBody = z.strictObject({
+  skill: skillNameField
+    .refine((name) => skillNameProblem(name) === null, { message: "is not a skill name (lowercase letters, digits, single hyphens)" })
+    .describe("the skill that ran"),
+  version: versionNumber.optional().describe("the version that ran; the current one when omitted"),
+  task: z.string().trim().min(1, "is empty: say what the agent was asked to do").max(20_000).describe("what the agent was asked to do, verbatim"),
+  category: z.string().trim().min(1).max(100).describe("a short class of task, e.g. bugfix"),
+  outcome: z.enum(OUTCOMES).describe("partial counts as a failure when test cases are drawn"),
+  score: z.number().min(0).max(1).optional().describe("how well it went, 0–1"),
+  errorType: z.string().min(1).max(200).optional(),
+  durationMs: z.number().int().min(0).max(7 * 24 * 3600 * 1000).optional(),
+  toolsCalled: toolNames.optional(),
+  failedToolCalls: toolNames.optional(),
+  feedback: z.string().max(20_000).optional().describe("what the person said about the result"),
+  sessionId: sessionIdField.optional(),
+});
+export type ObservationInput = z.infer<typeof observationBody>;
+
+export const observationBatch = z.strictObject({
+  observations: z.array(observationBody).min(1, "send at least one observation").max(500, "send at most 500 observations at a time"),
+});
+
+/** One observation, or `{"observations": [...]}`: errors name the field of the form that was sent. */
+export function parseObservations(value: unknown): ObservationInput[] {
+  const batch = value !== null && typeof value === "object" && "observations" in value;
+  return batch ? parseWith(observationBatch, value, "InvalidField").observations : [parseWith(observationBody, value, "InvalidField")];
+}
+
+export const recordObservations = defineOperation({
+  operationId: "recordObservations",
+  method: "POST",
+  path: "/api/v1/observations",
+  tag: "evolution",
+  summary: 'Record runs of skills: one observation, or {"observations": [...]} up to 500, all or nothing',
+  scope: "write",
+  body: { schema: z.union([observationBody, observationBatch]), maxBytes: 8 * 1024 * 1024, parse: parseObservations },
+  responses: { 201: json(z.strictObject({ ids: z.array(z.number().int()) }), "the observations' ids, in order") },
+  errors: ["SkillNotFound"],
+});
+
+export const observationSchema = z.strictObject({
+  id: z.number().int(),
+  skillName: z.string(),
+  version: z.number().int(),
+  task: z.string(),
+  category: z.string(),
+  outcome: z.enum(OUTCOMES),
+  score: z.number().nullable(),
+  errorType: z.string().nullable(),
+  durationMs: z.number().int().nullable(),
+  toolsCalled: z.array(z.string()).nullable(),
+  failedToolCalls: z.array(z.string()).nullable(),
+  feedback: z.string().nullable(),
+  sessionId: z.string().nullable(),
+  createdAt: isoTime,
+});
+
+export const observationQuery = z.object({
+  outcome: z.enum(OUTCOMES).optional(),
+  category: z.string().min(1).max(100).optional(),
+  version: positiveIntText(1_000_000_000).optional().describe("the version that ran"),
+  since: z.iso.datetime({ offset: true }).optional(),
+  until: z.iso.datetime({ offset: true }).optional(),
+  limit: positiveIntText(500).optional().describe("1–500 (default 100)"),
+});
+
+export const listObservations = defineOperation({
+  operationId: "listObservations",
+  method: "GET",
+  path: "/api/v1/skills/{name}/observations",
+  tag: "evolution",
+  summary: "The skill's observations, newest first",
+  scope: "read",
+  params: nameParams,
+  query: observationQuery,
+  responses: { 200: json(z.strictObject({ observations: z.array(observationSchema) }), "newest first") },
+  errors: ["InvalidName"],
+});
+
+export const amendmentBody = z.strictObject({
+  description: z.string().optional().describe("the new description, if it changes"),
+  body: z.string().optional().describe("the new body, if it changes"),
+  rationale: z.string().max(5000).describe("why this change should do better"),
+});
+
+const pending = z.strictObject({ id: z.number().int(), status: z.literal("pending") });
+
+export const proposeAmendment = defineOperation({
+  operationId: "proposeAmendment",
+  method: "POST",
+  path: "/api/v1/skills/{name}/amendments",
+  tag: "evolution",
+  summary: "Propose an amendment (a new body and/or description, with a rationale); it has no authority until evaluated",
+  scope: "write",
+  params: nameParams,
+  body: { schema: amendmentBody },
+  responses: { 201: json(pending, "proposed") },
+  errors: ["InvalidName", "SkillNotFound", "InvalidSkill"],
+});
+
+export const VERDICTS = ["improved", "regressed", "neutral", "inconclusive"] as const;
+
+export const amendmentSchema = z.strictObject({
+  id: z.number().int(),
+  skill: z.string(),
+  baseVersion: z.number().int(),
+  description: z.string().nullable(),
+  body: z.string().nullable(),
+  rationale: z.string(),
+  origin: z.enum(["person", "agent", "generated"]),
+  status: z.enum(["pending", "evaluated", "promoted"]),
+  createdAt: isoTime,
+  evaluation: z
+    .strictObject({
+      id: z.number().int(),
+      amendmentId: z.number().int(),
+      status: z.enum(["running", "finished", "failed"]),
+      verdict: z.enum(VERDICTS).nullable(),
+      promotedVersion: z.number().int().nullable(),
+    })
+    .nullable()
+    .describe("the latest evaluation"),
+});
+
+export const listAmendments = defineOperation({
+  operationId: "listAmendments",
+  method: "GET",
+  path: "/api/v1/skills/{name}/amendments",
+  tag: "evolution",
+  summary: "The skill's amendments, newest first, with their latest evaluation",
+  scope: "read",
+  params: nameParams,
+  responses: { 200: json(z.strictObject({ amendments: z.array(amendmentSchema) }), "newest first") },
+  errors: ["InvalidName"],
+});
+
+export const generateAmendment = defineOperation({
+  operationId: "generateAmendment",
+  method: "POST",
+  path: "/api/v1/skills/{name}/amendments/generate",
+  tag: "evolution",
+  summary: "The configured model proposes an amendment from the skill's recent failures",
+  scope: "write",
+  params: nameParams,
+  responses: { 201: json(pending, "proposed by the model") },
+  errors: ["InvalidName", "SkillNotFound", "Unprocessable", "NoModel"],
+});
+
+const scores = z.strictObject({ correctness: z.number(), completeness: z.number(), adherence: z.number() });
+
+export const evaluationReportSchema = z.strictObject({
+  id: z.number().int(),
+  amendmentId: z.number().int(),
+  skill: z.string(),
+  status: z.enum(["running", "finished", "failed"]),
+  verdict: z.enum(VERDICTS).nullable(),
+  delta: z.number().nullable().describe("mean of amended − original case scores"),
+  improved: z.number().int(),
+  regressed: z.number().int(),
+  unchanged: z.number().int(),
+  failedToJudge: z.number().int(),
+  casesTotal: z.number().int(),
+  casesDone: z.number().int(),
+  modelId: z.string(),
+  promptVersion: z.string(),
+  promotedVersion: z.number().int().nullable(),
+  promotionNote: z.string().nullable(),
+  error: z.string().nullable(),
+  note: z.string().describe("judged comparison, not a re-execution"),
+  patch: z.string().nullable().describe("for built-in and file skills: the change as a patch to apply in the repository"),
+  cases: z.array(
+    z.strictObject({
+      observationId: z.number().int(),
+      outcome: z.enum(OUTCOMES),
+      task: z.string(),
+      status: z.enum(["pending", "judged", "failed-to-judge"]),
+      original: scores.nullable(),
+      amended: scores.nullable(),
+      change: z.enum(["improved", "regressed", "unchanged"]).nullable(),
+      rationale: z.string().nullable(),
+      error: z.string().nullable(),
+    }),
+  ),
+});
+
+export const evaluateAmendment = defineOperation({
+  operationId: "evaluateAmendment",
+  method: "POST",
+  path: "/api/v1/amendments/{id}/evaluate",
+  tag: "evolution",
+  summary: "Judge the amendment against the original on the skill's failure-weighted history; promotes on improved when the team allows",
+  description: "A judged comparison, not a re-execution. Answers when the evaluation is done.",
+  scope: "write",
+  params: idParams,
+  responses: { 200: json(evaluationReportSchema, "the finished evaluation") },
+  errors: ["AmendmentNotFound", "AlreadyPromoted", "NoModel", "VersionConflict"],
+});
+
+export const promoteAmendmentBody = z.strictObject({ reason: z.string().max(5000).optional().describe("required for a lead's override of a verdict other than improved") });
+
+export const promoteAmendment = defineOperation({
+  operationId: "promoteAmendment",
+  method: "POST",
+  path: "/api/v1/amendments/{id}/promote",
+  tag: "evolution",
+  summary: "Promote by hand: an improved amendment, or a lead's override with a written reason",
+  scope: "write",
+  params: idParams,
+  body: { schema: promoteAmendmentBody },
+  responses: {
+    200: json(
+      z.strictObject({ name: z.string(), version: z.number().int(), evaluationId: z.number().int().nullable(), override: z.boolean() }),
+      "the skill's new version",
+    ),
+  },
+  errors: ["AmendmentNotFound", "ReasonRequired", "AlreadyPromoted", "VersionConflict", "BuiltInImmutable", "FileSkillReadOnly"],
+});
+
+export const getEvaluation = defineOperation({
+  operationId: "getEvaluation",
+  method: "GET",
+  path: "/api/v1/evaluations/{id}",
+  tag: "evolution",
+  summary: "An evaluation: progress while it runs, then the verdict and every case's per-dimension scores",
+  scope: "read",
+  params: idParams,
+  responses: { 200: json(evaluationReportSchema, "the evaluation") },
+  errors: ["EvaluationNotFound"],
+});
+
+export const EVOLUTION_OPERATIONS = [recordObservations, listObservations, proposeAmendment, listAmendments, generateAmendment, evaluateAmendment, promoteAmendment, getEvaluation];

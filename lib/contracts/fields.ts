@@ -1,0 +1,66 @@
+import { z } from "zod";
+import type { ErrorCode } from "../errors";
+import { skillNameProblem } from "../skills/name";
+
+/** Field schemas more than one contract uses. */
+
+/**
+ * A refinement whose refusal carries its own error code and the domain's exact message (the spec
+ * gives some of them), instead of `InvalidField` with zod's wording. `parseWith` reads the code.
+ */
+export function refuseWith<T>(code: ErrorCode, problem: (value: T) => string | null) {
+  return (value: T, ctx: z.RefinementCtx) => {
+    const message = problem(value);
+    if (message !== null) ctx.addIssue({ code: "custom", message, params: { errorCode: code } });
+  };
+}
+
+export const SKILL_NAME_PATTERN = "^[a-z0-9]+(-[a-z0-9]+)*$";
+
+/** A skill name in a URL: a 400 InvalidName that says which rule it breaks. */
+export const skillNameParam = z
+  .string()
+  .superRefine(refuseWith("InvalidName", (name: string) => {
+    const problem = skillNameProblem(name);
+    return problem ? `invalid skill name: ${problem}` : null;
+  }))
+  .meta({ pattern: SKILL_NAME_PATTERN, minLength: 1, maxLength: 64, description: "a skill's name: lowercase letters, digits and single hyphens", example: "systematic-debugging" })
+  .brand<"SkillName">();
+
+/** A skill name inside a body, documented; the write that uses it checks it with the rules of §2.1. */
+export const skillNameField = z.string().meta({ pattern: SKILL_NAME_PATTERN, maxLength: 64, description: "lowercase letters, digits and single hyphens, 1–64 characters" });
+
+/**
+ * A version number (or a trial's): positive and bounded, so it always fits the database's
+ * integer columns — 2^31 would fail the query instead of the request.
+ */
+export const versionNumber = z.number().int().min(1).max(1_000_000_000);
+
+/** A positive whole number in a query string or path: text on the wire, an integer once parsed. */
+export const positiveIntText = (max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,10}$/, "expected a positive whole number")
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(max));
+
+/** A database id in a path (`/amendments/{id}`, `/evals/runs/{id}`). */
+export const idParam = positiveIntText(2_000_000_000);
+
+export const sessionIdField = z.string().min(1).max(200).describe("the agent session this belongs to (X-Agent-Session)");
+
+export const isoTime = z.string().describe("an ISO 8601 time");
+
+/** `limit` and `cursor` of a paginated list (§11). */
+export const pageQuery = z.object({
+  limit: positiveIntText(1000).optional().describe("page size, 1–1000 (default 500)"),
+  cursor: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,40}$/, "is not a cursor this API gave out")
+    .optional()
+    .describe("nextCursor of the previous page"),
+});
+
+export const nextCursor = z.string().nullable().describe("pass as cursor for the next page; null on the last");
+
+export const noParams = z.object({});

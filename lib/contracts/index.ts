@@ -1,0 +1,21 @@
+import { ACTIVATION_OPERATIONS } from "./activation";
+import { EVOLUTION_OPERATIONS } from "./evolution";
+import { LEDGER_OPERATIONS } from "./ledger";
+import { LINT_OPERATIONS } from "./lint";
+import { LISTING_OPERATIONS } from "./listing";
+import type { Operation } from "./operation";
+import { SERVICE_OPERATIONS } from "./service";
+import { SKILL_OPERATIONS } from "./skills";
+import { TRANSFER_OPERATIONS } from "./transfer";
+
+/** Every operation of the API, in the order the OpenAPI document lists them. */
+export const OPERATIONS: readonly Operation[] = [
+  ...LISTING_OPERATIONS,
+  ...SKILL_OPERATIONS,
+  ...LINT_OPERATIONS,
+  ...LEDGER_OPERATIONS,
+  ...EVOLUTION_OPERATIONS,
+  ...ACTIVATION_OPERATIONS,
+  ...TRANSFER_OPERATIONS,
+  ...SERVICE_OPERATIONS,
+] as Operation[];

@@ -1,0 +1,113 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { OPERATIONS } from "@/lib/contracts";
+import { openApiDocument } from "@/lib/contracts/openapi";
+import { operationFor } from "../helpers/contract-check";
+
+/**
+ * The contracts (lib/contracts) are the one definition of every operation: this checks that each
+ * route file's methods have one, that each has one route, and that the document generated from
+ * them says what a client needs (ids, typed parameters, response schemas, servers).
+ */
+
+/** Every `METHOD /path` the route files export, with a sample path that reaches them. */
+function routeFileMethods(): { method: string; sample: string }[] {
+  const found: { method: string; sample: string }[] = [];
+  const walk = (dir: string, segments: string[]) => {
+    for (const entry of readdirSync(dir)) {
+      const full = path.join(dir, entry);
+      if (statSync(full).isDirectory()) walk(full, [...segments, entry]);
+      else if (entry === "route.ts") {
+        // Auth.js's routes are its own; the optional catch-all only answers 404 for paths no route has.
+        if (segments[0] === "auth" || segments.some((s) => s.startsWith("[[..."))) continue;
+        const sample = `/api/${segments.map((s) => (s.startsWith("[...") ? "index.json" : s.startsWith("[") ? "x" : s)).join("/")}`;
+        const source = readFileSync(full, "utf8");
+        for (const method of source.matchAll(/export (?:const|async function) (GET|POST|PUT|DELETE)\b/g)) found.push({ method: method[1]!, sample });
+      }
+    }
+  };
+  walk(path.resolve("app/api"), []);
+  return found;
+}
+
+describe("the contracts", () => {
+  it("give every method of every route file an operation, and every operation a route", () => {
+    const files = routeFileMethods();
+    expect(files.length).toBeGreaterThan(45);
+    const reached = new Set<string>();
+    for (const { method, sample } of files) {
+      const operation = operationFor(method, sample);
+      expect(operation, `${method} ${sample}`).toBeTypeOf("object");
+      reached.add((operation as { operationId: string }).operationId);
+    }
+    // The files under /files/ and /.well-known/ are reached with deeper paths than the sample.
+    reached.add("getSkillFile");
+    reached.add("skillsIndexFile");
+    expect([...reached].sort()).toEqual(OPERATIONS.map((operation) => operation.operationId).sort());
+  });
+
+  it("name each operation once, with a path and method no other operation has", () => {
+    const ids = OPERATIONS.map((operation) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    const routes = OPERATIONS.map((operation) => `${operation.method} ${operation.path}`);
+    expect(new Set(routes).size).toBe(routes.length);
+  });
+});
+
+describe("the OpenAPI document", () => {
+  const doc = openApiDocument("https://skillgate.example") as unknown as {
+    openapi: string;
+    servers: { url: string }[];
+    paths: Record<string, Record<string, Record<string, unknown>>>;
+  };
+  const operations = Object.values(doc.paths).flatMap((methods) => Object.values(methods));
+
+  it("is OpenAPI 3.1 with this deployment as its server and every operation", () => {
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.servers).toEqual([{ url: "https://skillgate.example", description: "this deployment" }]);
+    expect(operations.map((operation) => operation.operationId).sort()).toEqual(OPERATIONS.map((operation) => operation.operationId).sort());
+    expect(Object.keys(doc.paths)).toContain("/.well-known/skills/index.json");
+    expect(Object.keys(doc.paths)).toContain("/api/mcp");
+    expect(Object.keys(doc.paths).some((p) => p.includes("skills-index"))).toBe(false);
+  });
+
+  it("types the query parameters: integers with bounds, enums", () => {
+    const listing = doc.paths["/api/v1/listing"]!.get! as { parameters: { name: string; schema: Record<string, unknown> }[] };
+    expect(listing.parameters).toEqual([
+      { name: "cap", in: "query", required: false, description: "what-if cap in characters; the team's setting when omitted", schema: { type: "integer", minimum: 1, maximum: 1_000_000 } },
+      { name: "descMax", in: "query", required: false, description: "what-if description cut in characters; the team's setting when omitted", schema: { type: "integer", minimum: 1, maximum: 1024 } },
+      { name: "format", in: "query", required: false, description: "text (default) or json", schema: { type: "string", enum: ["text", "json"] } },
+    ]);
+    const view = doc.paths["/api/v1/skills/{name}"]!.get! as { parameters: { name: string; in: string; schema: Record<string, unknown> }[] };
+    expect(view.parameters[0]).toMatchObject({ name: "name", in: "path", required: true, schema: { type: "string", pattern: "^[a-z0-9]+(-[a-z0-9]+)*$", maxLength: 64 } });
+  });
+
+  it("documents both forms of a body that takes one item or a batch", () => {
+    const observations = doc.paths["/api/v1/observations"]!.post! as { requestBody: { content: { "application/json": { schema: { anyOf: { properties: Record<string, unknown> }[] } } } } };
+    const forms = observations.requestBody.content["application/json"].schema.anyOf;
+    expect(forms.map((form) => Object.keys(form.properties).includes("observations"))).toEqual([false, true]);
+    const views = doc.paths["/api/v1/usage/views"]!.post! as { requestBody?: unknown };
+    expect(views.requestBody).toBeDefined();
+  });
+
+  it("gives every success a content schema, text ones included, and every error its codes", () => {
+    const view = doc.paths["/api/v1/skills/{name}"]!.get! as { responses: Record<string, { content?: Record<string, unknown> }> };
+    expect(Object.keys(view.responses["200"]!.content!)).toEqual(["text/plain"]);
+    expect(view.responses["404"]!.content!["application/json"]).toMatchObject({
+      schema: { properties: { error: { properties: { code: { type: "string", enum: ["SkillNotFound", "VersionNotFound"] } } } } },
+    });
+    const listing = doc.paths["/api/v1/listing"]!.get! as { responses: Record<string, { content?: Record<string, unknown> }> };
+    expect(Object.keys(listing.responses["200"]!.content!)).toEqual(["text/plain", "application/json"]);
+    for (const operation of operations) {
+      const responses = operation.responses as Record<string, { content?: Record<string, { schema?: unknown }> }>;
+      for (const [status, response] of Object.entries(responses)) {
+        if (status === "304" || status === "202" || operation.operationId === "mcpEnd") continue;
+        expect(response.content, `${String(operation.operationId)} ${status}`).toBeDefined();
+        for (const media of Object.values(response.content!)) expect(media.schema, `${String(operation.operationId)} ${status}`).toBeDefined();
+      }
+      // An operation behind a key documents the refusal of a missing or revoked one.
+      if ((operation.security as unknown[]).length > 0) expect(Object.keys(responses), String(operation.operationId)).toContain("401");
+    }
+  });
+});
