@@ -19,7 +19,11 @@ export async function proxy(req: NextRequest): Promise<Response> {
 
   const https = isHttps(req.headers);
   const nonce = newNonce();
-  const csp = contentSecurityPolicy(nonce, { https, githubSignIn: env().github !== null, development: process.env.NODE_ENV === "development" });
+  const csp = contentSecurityPolicy(nonce, {
+    https,
+    githubSignIn: env().github !== null,
+    development: process.env.NODE_ENV === "development",
+  });
   const gate = path === "/t" || path.startsWith("/t/") ? await gateDashboardPage(req.headers) : "pass";
   let res: NextResponse;
   if (gate === "sign-in") {
@@ -30,7 +34,11 @@ export async function proxy(req: NextRequest): Promise<Response> {
   } else if (gate === "unavailable") {
     res = new NextResponse(unavailablePage(nonce), {
       status: 503,
-      headers: { "content-type": "text/html; charset=utf-8", "retry-after": String(UNAVAILABLE_RETRY_SECONDS), "cache-control": "no-store" },
+      headers: {
+        "content-type": "text/html; charset=utf-8",
+        "retry-after": String(UNAVAILABLE_RETRY_SECONDS),
+        "cache-control": "no-store",
+      },
     });
   } else {
     // Next reads the nonce for its own scripts from the request's policy header.

@@ -10,7 +10,7 @@ export default async function Home() {
   const app = await getApp();
   const userId = await signedInUserId(app);
   if (!userId) redirect("/signin");
-  const teams = await teamsOfUser(app.db, userId);
-  if (teams.length === 0) redirect("/signin?error=NoTeam");
-  redirect(`/t/${teams[0]!.team.slug}`);
+  const [first] = await teamsOfUser(app.db, userId);
+  if (!first) redirect("/signin?error=NoTeam");
+  redirect(`/t/${first.team.slug}`);
 }

@@ -8,5 +8,10 @@ import { register } from "tsx/esm/api";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 register({ tsconfig: path.join(root, "tsconfig.json") });
 const { main } = await import("../cli/main.ts");
-const code = await main(process.argv.slice(2), process.env, (line) => console.log(line), (line) => console.error(line));
+const code = await main(
+  process.argv.slice(2),
+  process.env,
+  (line) => console.log(line),
+  (line) => console.error(line),
+);
 process.exit(code);

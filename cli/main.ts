@@ -75,7 +75,11 @@ async function sync(cfg: Config, dir: string, out: (line: string) => void): Prom
   // The same checks the server makes, here first: nothing is sent when a skill is invalid.
   const folders = planFolders(files);
   for (const folder of folders) for (const warning of folder.parsed.warnings) out(warning);
-  const res = await request(cfg, "/api/v1/skills/sync", { method: "POST", headers: { "content-type": "application/gzip" }, body: new Uint8Array(await packTarGz(files)) });
+  const res = await request(cfg, "/api/v1/skills/sync", {
+    method: "POST",
+    headers: { "content-type": "application/gzip" },
+    body: new Uint8Array(await packTarGz(files)),
+  });
   const result = (await res.json()) as { changes: Record<"added" | "updated" | "unchanged" | "removed", string[]>; diagnostics: string[] };
   for (const kind of ["added", "updated", "unchanged", "removed"] as const) {
     if (result.changes[kind].length > 0) out(`${kind}: ${result.changes[kind].join(", ")}`);
@@ -95,7 +99,18 @@ async function pull(cfg: Config, dir: string, out: (line: string) => void): Prom
   out(`wrote ${files.length} learned skill(s) to ${dir}`);
 }
 
-export async function main(argv: string[], env: NodeJS.ProcessEnv, out: (line: string) => void, err: (line: string) => void): Promise<number> {
+/** The argument of sync, pull or ledger, which `main` has already refused to run without. */
+function checkedArg(arg: string | undefined): string {
+  if (!arg) throw new Error("a command that needs an argument got past the check without one");
+  return arg;
+}
+
+export async function main(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
   const [command, arg, ...extra] = argv;
   try {
     if (!command || command === "help" || command === "--help" || command === "-h") {
@@ -106,16 +121,16 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, out: (line: s
     if ((needsArg && !arg) || extra.length > 0 || (!needsArg && arg)) throw new UsageError(`wrong arguments for "${command}"\n\n${USAGE}`);
     switch (command) {
       case "sync":
-        await sync(config(env), arg!, out);
+        await sync(config(env), checkedArg(arg), out);
         return 0;
       case "pull":
-        await pull(config(env), arg!, out);
+        await pull(config(env), checkedArg(arg), out);
         return 0;
       case "listing":
         out(await (await request(config(env), "/api/v1/listing")).text());
         return 0;
       case "ledger":
-        out(await (await request(config(env), `/api/v1/ledger/${encodeURIComponent(arg!)}`)).text());
+        out(await (await request(config(env), `/api/v1/ledger/${encodeURIComponent(checkedArg(arg))}`)).text());
         return 0;
       default:
         throw new UsageError(`unknown command "${command}"\n\n${USAGE}`);

@@ -25,7 +25,12 @@ export function BudgetBar({ segments, cap }: { segments: BudgetSegment[]; cap: n
         <BarChart data={[row]} layout="vertical" margin={{ left: 8, right: 24, top: 8, bottom: 8 }}>
           <XAxis type="number" domain={[0, Math.max(cap, used)]} tickFormatter={(v: number) => v.toLocaleString("en-US")} />
           <YAxis type="category" dataKey="name" hide />
-          <Tooltip formatter={(value, name) => [`${Number(value).toLocaleString("en-US")} characters`, all.find((s) => s.key === name)?.label ?? String(name)]} />
+          <Tooltip
+            formatter={(value, name) => [
+              `${Number(value).toLocaleString("en-US")} characters`,
+              all.find((s) => s.key === name)?.label ?? String(name),
+            ]}
+          />
           <Legend itemSorter={null} formatter={(key: string) => all.find((s) => s.key === key)?.label ?? key} />
           {all.map((segment) => (
             <Bar key={segment.key} dataKey={segment.key} stackId="cap" fill={COLORS[segment.key] ?? "#94a3b8"} isAnimationActive={false} />

@@ -34,11 +34,22 @@ export function NewSkillForm({ descMax, action }: { descMax: number; action: (in
         <div className="flex flex-wrap gap-3">
           <label className="text-sm font-medium">
             Name
-            <input name="new-name" value={input.name} onChange={(e) => setInput({ ...input, name: e.target.value })} placeholder="incident-review" className="mt-1 block w-64 rounded-md border border-slate-300 px-2 py-1 font-mono text-sm" />
+            <input
+              name="new-name"
+              value={input.name}
+              onChange={(e) => setInput({ ...input, name: e.target.value })}
+              placeholder="incident-review"
+              className="mt-1 block w-64 rounded-md border border-slate-300 px-2 py-1 font-mono text-sm"
+            />
           </label>
           <label className="text-sm font-medium">
             Status
-            <select name="new-status" value={input.status} onChange={(e) => setInput({ ...input, status: e.target.value as Input["status"] })} className="mt-1 block rounded-md border border-slate-300 px-2 py-1 text-sm">
+            <select
+              name="new-status"
+              value={input.status}
+              onChange={(e) => setInput({ ...input, status: e.target.value as Input["status"] })}
+              className="mt-1 block rounded-md border border-slate-300 px-2 py-1 text-sm"
+            >
               <option value="draft">draft (not in the listing until promoted)</option>
               <option value="active">active (in the listing now)</option>
             </select>
@@ -46,17 +57,37 @@ export function NewSkillForm({ descMax, action }: { descMax: number; action: (in
         </div>
         <label className="block text-sm font-medium">
           Description
-          <textarea name="new-description" rows={2} value={input.description} onChange={(e) => setInput({ ...input, description: e.target.value })} className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1 text-sm" />
+          <textarea
+            name="new-description"
+            rows={2}
+            value={input.description}
+            onChange={(e) => setInput({ ...input, description: e.target.value })}
+            className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1 text-sm"
+          />
         </label>
         <pre className={`whitespace-pre-wrap text-xs ${lint === "[lint] clean" ? "text-emerald-700" : "text-amber-800"}`}>{lint}</pre>
         <div className="overflow-hidden rounded-md border border-slate-300 text-sm">
-          <CodeMirror value={input.body} height="200px" extensions={[markdown()]} onChange={(body) => setInput((current) => ({ ...current, body }))} basicSetup={{ foldGutter: false }} />
+          <CodeMirror
+            value={input.body}
+            height="200px"
+            extensions={[markdown()]}
+            onChange={(body) => setInput((current) => ({ ...current, body }))}
+            basicSetup={{ foldGutter: false }}
+          />
         </div>
         <label className="block text-sm">
           Why it exists
-          <input name="new-reason" value={input.reason} onChange={(e) => setInput({ ...input, reason: e.target.value })} className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1 text-sm" />
+          <input
+            name="new-reason"
+            value={input.reason}
+            onChange={(e) => setInput({ ...input, reason: e.target.value })}
+            className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1 text-sm"
+          />
         </label>
-        <button disabled={pending} className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50">
+        <button
+          disabled={pending}
+          className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50"
+        >
           Create
         </button>
         {result && (

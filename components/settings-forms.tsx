@@ -21,14 +21,23 @@ export function CreateKeyForm({ action }: { action: FormAction }) {
       <div className="flex flex-wrap items-end gap-3">
         <label className="text-sm font-medium">
           Name
-          <input name="name" required maxLength={80} placeholder="ci-sync" className="mt-1 block w-48 rounded-md border border-slate-300 px-2 py-1" />
+          <input
+            name="name"
+            required
+            maxLength={80}
+            placeholder="ci-sync"
+            className="mt-1 block w-48 rounded-md border border-slate-300 px-2 py-1"
+          />
         </label>
         {(["read", "write", "admin"] as const).map((scope) => (
           <label key={scope} className="flex items-center gap-1 text-sm">
             <input type="checkbox" name={`scope-${scope}`} defaultChecked={scope === "read"} /> {scope}
           </label>
         ))}
-        <button disabled={pending} className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50">
+        <button
+          disabled={pending}
+          className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50"
+        >
           Create key
         </button>
       </div>
@@ -60,7 +69,17 @@ export function RevokeKeyButton({ action, name }: { action: () => Promise<Action
   );
 }
 
-export function ListingSettingsForm({ action, cap, descMax, loadHint }: { action: FormAction; cap: number; descMax: number; loadHint: string }) {
+export function ListingSettingsForm({
+  action,
+  cap,
+  descMax,
+  loadHint,
+}: {
+  action: FormAction;
+  cap: number;
+  descMax: number;
+  loadHint: string;
+}) {
   const [state, formAction, pending] = useActionState(action, null);
   return (
     <form action={formAction} className="space-y-3" aria-label="Listing settings">
@@ -71,13 +90,21 @@ export function ListingSettingsForm({ action, cap, descMax, loadHint }: { action
         </label>
         <label className="text-sm font-medium">
           descMax
-          <input name="descMax" type="number" defaultValue={descMax} className="mt-1 block w-24 rounded-md border border-slate-300 px-2 py-1" />
+          <input
+            name="descMax"
+            type="number"
+            defaultValue={descMax}
+            className="mt-1 block w-24 rounded-md border border-slate-300 px-2 py-1"
+          />
         </label>
         <label className="text-sm font-medium">
           Load hint
           <input name="loadHint" defaultValue={loadHint} className="mt-1 block w-40 rounded-md border border-slate-300 px-2 py-1" />
         </label>
-        <button disabled={pending} className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50">
+        <button
+          disabled={pending}
+          className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50"
+        >
           Save
         </button>
       </div>

@@ -40,7 +40,10 @@ export function SkillHealthTable({ team, rows }: { team: string; rows: SkillHeal
   const shown = useMemo(() => {
     const needle = query.trim().toLowerCase();
     return rows
-      .filter((row) => status === "all" || (status === "never" ? row.neverLoaded : status === "lint" ? row.lint.length > 0 : row.status === status))
+      .filter(
+        (row) =>
+          status === "all" || (status === "never" ? row.neverLoaded : status === "lint" ? row.lint.length > 0 : row.status === status),
+      )
       .filter((row) => needle === "" || row.name.includes(needle) || sourceLabel(row).includes(needle))
       .sort((a, b) => {
         const x = sortValue(a, sort.key);
@@ -59,7 +62,12 @@ export function SkillHealthTable({ team, rows }: { team: string; rows: SkillHeal
           onChange={(event) => setQuery(event.target.value)}
           className="w-64 rounded-md border border-slate-300 px-3 py-1.5 text-sm"
         />
-        <select aria-label="Show" value={status} onChange={(event) => setStatus(event.target.value)} className="rounded-md border border-slate-300 px-2 py-1.5 text-sm">
+        <select
+          aria-label="Show"
+          value={status}
+          onChange={(event) => setStatus(event.target.value)}
+          className="rounded-md border border-slate-300 px-2 py-1.5 text-sm"
+        >
           <option value="all">All skills</option>
           <option value="active">In the listing</option>
           <option value="shadowed">Shadowed</option>
@@ -75,10 +83,16 @@ export function SkillHealthTable({ team, rows }: { team: string; rows: SkillHeal
         <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-500">
           <tr>
             {COLUMNS.map((column) => (
-              <th key={column.key} className={`px-3 py-2 ${column.numeric ? "text-right" : ""}`} aria-sort={sort.key === column.key ? (sort.descending ? "descending" : "ascending") : "none"}>
+              <th
+                key={column.key}
+                className={`px-3 py-2 ${column.numeric ? "text-right" : ""}`}
+                aria-sort={sort.key === column.key ? (sort.descending ? "descending" : "ascending") : "none"}
+              >
                 <button
                   className="font-medium uppercase hover:text-slate-900"
-                  onClick={() => setSort({ key: column.key, descending: sort.key === column.key ? !sort.descending : column.numeric === true })}
+                  onClick={() =>
+                    setSort({ key: column.key, descending: sort.key === column.key ? !sort.descending : column.numeric === true })
+                  }
                 >
                   {column.label}
                   {sort.key === column.key ? (sort.descending ? " ↓" : " ↑") : ""}
@@ -89,7 +103,12 @@ export function SkillHealthTable({ team, rows }: { team: string; rows: SkillHeal
         </thead>
         <tbody>
           {shown.map((row) => (
-            <tr key={`${row.name}/${row.status}/${sourceLabel(row)}`} className="border-t border-slate-100 align-top" data-skill={row.name} data-status={row.status}>
+            <tr
+              key={`${row.name}/${row.status}/${sourceLabel(row)}`}
+              className="border-t border-slate-100 align-top"
+              data-skill={row.name}
+              data-status={row.status}
+            >
               <td className="px-3 py-2">
                 {row.status === "shadowed" ? (
                   <span className="font-medium text-slate-500 line-through">{row.name}</span>
@@ -112,12 +131,22 @@ export function SkillHealthTable({ team, rows }: { team: string; rows: SkillHeal
                 <StatusBadge status={row.status} />
               </td>
               <td className="px-3 py-2">
-                {row.lint.length === 0 ? <span className="text-emerald-700">clean</span> : <span className="text-amber-700">{row.lint.join(", ")}</span>}
+                {row.lint.length === 0 ? (
+                  <span className="text-emerald-700">clean</span>
+                ) : (
+                  <span className="text-amber-700">{row.lint.join(", ")}</span>
+                )}
               </td>
               <td className="px-3 py-2 text-right tabular-nums">{row.views7d}</td>
               <td className="px-3 py-2 text-right tabular-nums">{row.views30d}</td>
               <td className="px-3 py-2 text-slate-600">
-                {row.neverLoaded ? <span className="rounded bg-rose-50 px-1.5 py-0.5 text-xs font-medium text-rose-700">never loaded</span> : row.lastViewedAt ? formatDay(row.lastViewedAt) : "—"}
+                {row.neverLoaded ? (
+                  <span className="rounded bg-rose-50 px-1.5 py-0.5 text-xs font-medium text-rose-700">never loaded</span>
+                ) : row.lastViewedAt ? (
+                  formatDay(row.lastViewedAt)
+                ) : (
+                  "—"
+                )}
               </td>
               <td className="px-3 py-2 text-right tabular-nums" title={`${row.runs} recorded run(s)`}>
                 {row.successRate === null ? "—" : `${Math.round(row.successRate * 100)}%`}
@@ -134,7 +163,8 @@ export function SkillHealthTable({ team, rows }: { team: string; rows: SkillHeal
 }
 
 function StatusBadge({ status }: { status: string }) {
-  const style = status === "active" ? "bg-emerald-50 text-emerald-800" : status === "draft" ? "bg-sky-50 text-sky-800" : "bg-amber-50 text-amber-800";
+  const style =
+    status === "active" ? "bg-emerald-50 text-emerald-800" : status === "draft" ? "bg-sky-50 text-sky-800" : "bg-amber-50 text-amber-800";
   return <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${style}`}>{status}</span>;
 }
 

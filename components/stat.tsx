@@ -1,5 +1,15 @@
 /** A headline figure with an optional note (a trend, a hint). */
-export function Stat({ label, value, note, tone = "plain" }: { label: string; value: string; note?: string; tone?: "plain" | "warn" | "good" }) {
+export function Stat({
+  label,
+  value,
+  note,
+  tone = "plain",
+}: {
+  label: string;
+  value: string;
+  note?: string;
+  tone?: "plain" | "warn" | "good";
+}) {
   const noteColor = tone === "warn" ? "text-amber-700" : tone === "good" ? "text-emerald-700" : "text-slate-500";
   return (
     <div className="rounded-lg border border-slate-200 bg-white p-4">

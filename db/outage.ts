@@ -43,7 +43,7 @@ export function isDatabaseOutage(error: unknown): boolean {
 export function describeDatabaseError(error: unknown): string {
   const parts: string[] = [];
   for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const message = String((e as { message?: unknown }).message ?? e).split("\n")[0]!;
+    const [message = ""] = String((e as { message?: unknown }).message ?? e).split("\n");
     const code = (e as { code?: unknown }).code;
     parts.push(typeof code === "string" ? `${message} [${code}]` : message);
   }

@@ -2,8 +2,7 @@ import { z } from "zod";
 
 /** Configuration, validated once. Nothing else reads `process.env`. */
 
-const list = (value: string | undefined) =>
-  value === undefined || value.trim() === "" ? [] : value.split(",").map((item) => item.trim());
+const list = (value: string | undefined) => (value === undefined || value.trim() === "" ? [] : value.split(",").map((item) => item.trim()));
 
 const schema = z.object({
   DATABASE_URL: z.string().optional(),
@@ -76,13 +75,11 @@ export interface ModelConfig {
 }
 
 export function readEnv(source: Record<string, string | undefined> = process.env): Env {
-  const blankToUndefined = Object.fromEntries(
-    Object.entries(source).map(([key, value]) => [key, value === "" ? undefined : value]),
-  );
+  const blankToUndefined = Object.fromEntries(Object.entries(source).map(([key, value]) => [key, value === "" ? undefined : value]));
   const parsed = schema.safeParse(blankToUndefined);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new Error(`configuration: ${issue.path.join(".")}: ${issue.message}`);
+    const [issue] = parsed.error.issues;
+    throw new Error(issue ? `configuration: ${issue.path.join(".")}: ${issue.message}` : "configuration: invalid");
   }
   const e = parsed.data;
   const init: InitConfig = {

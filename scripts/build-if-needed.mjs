@@ -4,7 +4,19 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-const SOURCES = ["app", "lib", "db", "components", "public", "proxy.ts", "instrumentation.ts", "next.config.ts", "postcss.config.mjs", "tsconfig.json", "package-lock.json"];
+const SOURCES = [
+  "app",
+  "lib",
+  "db",
+  "components",
+  "public",
+  "proxy.ts",
+  "instrumentation.ts",
+  "next.config.ts",
+  "postcss.config.mjs",
+  "tsconfig.json",
+  "package-lock.json",
+];
 const STAMP = path.join(".next", "skillgate-source-hash");
 
 function hashSources(root) {

@@ -8,21 +8,39 @@ import path from "node:path";
 
 const vitest = path.resolve("node_modules/vitest/vitest.mjs");
 const scratch = mkdtempSync(path.join(tmpdir(), "skillgate-alone-"));
-const listed = spawnSync(process.execPath, [vitest, "list", "--project", "integration", `--json=${path.join(scratch, "tests.json")}`, ...process.argv.slice(2)], {
-  stdio: ["ignore", "ignore", "inherit"],
-});
+const listed = spawnSync(
+  process.execPath,
+  [vitest, "list", "--project", "integration", `--json=${path.join(scratch, "tests.json")}`, ...process.argv.slice(2)],
+  {
+    stdio: ["ignore", "ignore", "inherit"],
+  },
+);
 if (listed.status !== 0) process.exit(listed.status ?? 1);
 /** @type {{ name: string; file: string }[]} */
 const tests = JSON.parse(readFileSync(path.join(scratch, "tests.json"), "utf8"));
 
 // -t is a regular expression over the test's full name, its describe blocks' names joined by
 // spaces; anchored at the end and escaped, it picks this test only (the count is checked below).
-const pattern = (name) => `${name.split(" > ").join(" ").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`;
+const pattern = (name) =>
+  `${name
+    .split(" > ")
+    .join(" ")
+    .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`;
 
 /** Runs one test alone; resolves with null when exactly that test ran and passed, else with what went wrong. */
 function runAlone(test, i) {
   const report = path.join(scratch, `${i}.json`);
-  const args = [vitest, "run", test.file, "--project", "integration", "-t", pattern(test.name), "--reporter=json", `--outputFile=${report}`];
+  const args = [
+    vitest,
+    "run",
+    test.file,
+    "--project",
+    "integration",
+    "-t",
+    pattern(test.name),
+    "--reporter=json",
+    `--outputFile=${report}`,
+  ];
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "ignore"] });
     child.on("close", (code) => {
@@ -33,8 +51,12 @@ function runAlone(test, i) {
         return resolve(`exit ${code}, no report`);
       }
       if (result.numPassedTests === 1 && result.numFailedTests === 0 && code === 0) return resolve(null);
-      const messages = result.testResults.flatMap((file) => [file.message, ...file.assertionResults.flatMap((a) => a.failureMessages)]).filter(Boolean);
-      resolve(`exit ${code}, ${result.numPassedTests} passed, ${result.numFailedTests} failed\n    ${(messages[0] ?? "").split("\n").slice(0, 4).join("\n    ")}`);
+      const messages = result.testResults
+        .flatMap((file) => [file.message, ...file.assertionResults.flatMap((a) => a.failureMessages)])
+        .filter(Boolean);
+      resolve(
+        `exit ${code}, ${result.numPassedTests} passed, ${result.numFailedTests} failed\n    ${(messages[0] ?? "").split("\n").slice(0, 4).join("\n    ")}`,
+      );
     });
   });
 }

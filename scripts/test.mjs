@@ -8,7 +8,11 @@ function tryInstallChromium() {
   const apt = spawnSync("sh", ["-c", "command -v apt-get"]).status === 0;
   if (!root || !apt) return;
   console.log("skillgate: Chromium is missing; installing Debian's chromium for the browser tests…");
-  const install = () => spawnSync("apt-get", ["install", "-y", "-q", "chromium", "fonts-liberation"], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  const install = () =>
+    spawnSync("apt-get", ["install", "-y", "-q", "chromium", "fonts-liberation"], {
+      stdio: "inherit",
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
   if (install().status !== 0) {
     spawnSync("apt-get", ["update", "-q"], { stdio: "inherit" });
     install();

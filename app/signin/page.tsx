@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Image from "next/image";
 import { signInMethod } from "@/lib/auth/next-auth";
 import { safeCallbackPath } from "@/lib/auth/callback";
 import { signInWithGithub, signInWithPassword } from "./actions";
@@ -26,7 +27,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
     <main className="flex min-h-screen items-center justify-center px-4">
       <div className="w-full max-w-sm rounded-xl border border-slate-200 bg-white p-8 shadow-sm">
         <div className="mb-6 flex items-center gap-2">
-          <img src="/favicon.svg" alt="" className="h-8 w-8" />
+          <Image src="/favicon.svg" alt="" width={32} height={32} loading="eager" className="h-8 w-8" />
           <h1 className="text-xl font-semibold">Sign in to Skillgate</h1>
         </div>
         {error && (
@@ -46,11 +47,23 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
             <input type="hidden" name="callbackUrl" value={callbackUrl} />
             <label className="block text-sm font-medium">
               Email
-              <input name="email" type="email" required autoComplete="username" className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+              <input
+                name="email"
+                type="email"
+                required
+                autoComplete="username"
+                className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+              />
             </label>
             <label className="block text-sm font-medium">
               Password
-              <input name="password" type="password" required autoComplete="current-password" className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+              <input
+                name="password"
+                type="password"
+                required
+                autoComplete="current-password"
+                className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+              />
             </label>
             <button type="submit" className="w-full rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-600">
               Sign in

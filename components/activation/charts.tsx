@@ -27,7 +27,14 @@ export function RunsChart({ points }: { points: RunPoint[] }) {
           <Line dataKey="D" name="D (keywords)" stroke="#059669" connectNulls isAnimationActive={false} />
           <Line dataKey="P" name="P (paraphrase)" stroke="#d97706" connectNulls isAnimationActive={false} />
           <Line dataKey="G" name="G (nothing expected)" stroke="#64748b" connectNulls isAnimationActive={false} />
-          <Line dataKey="falseTriggers" name="false triggers" stroke="#dc2626" strokeDasharray="5 4" connectNulls isAnimationActive={false} />
+          <Line
+            dataKey="falseTriggers"
+            name="false triggers"
+            stroke="#dc2626"
+            strokeDasharray="5 4"
+            connectNulls
+            isAnimationActive={false}
+          />
         </LineChart>
       </ResponsiveContainer>
     </div>

@@ -27,11 +27,20 @@ export function PromptSetEditor({ sets, save }: { sets: { name: string; json: st
     <div className="space-y-2">
       <div className="flex flex-wrap items-center gap-2 text-sm">
         {sets.map((set) => (
-          <button key={set.name} type="button" onClick={() => setJson(set.json)} className="rounded-md border border-slate-300 px-2 py-0.5 font-mono text-xs hover:bg-slate-100">
+          <button
+            key={set.name}
+            type="button"
+            onClick={() => setJson(set.json)}
+            className="rounded-md border border-slate-300 px-2 py-0.5 font-mono text-xs hover:bg-slate-100"
+          >
             {set.name}
           </button>
         ))}
-        <button type="button" onClick={() => setJson(EXAMPLE)} className="rounded-md border border-dashed border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100">
+        <button
+          type="button"
+          onClick={() => setJson(EXAMPLE)}
+          className="rounded-md border border-dashed border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100"
+        >
           new from an example
         </button>
         <a

@@ -5,7 +5,15 @@ import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
 
 /** Start a run against the team's current listing. */
-export function RunForm({ promptSets, hasModel, start }: { promptSets: string[]; hasModel: boolean; start: (input: { promptSet: string; activator: "lexical" | "model"; trials: number }) => Promise<ActionResult> }) {
+export function RunForm({
+  promptSets,
+  hasModel,
+  start,
+}: {
+  promptSets: string[];
+  hasModel: boolean;
+  start: (input: { promptSet: string; activator: "lexical" | "model"; trials: number }) => Promise<ActionResult>;
+}) {
   const router = useRouter();
   const [promptSet, setPromptSet] = useState(promptSets[0] ?? "");
   const [activator, setActivator] = useState<"lexical" | "model">("lexical");
@@ -28,7 +36,12 @@ export function RunForm({ promptSets, hasModel, start }: { promptSets: string[];
     >
       <label className="text-sm">
         Prompt set
-        <select name="promptSet" value={promptSet} onChange={(e) => setPromptSet(e.target.value)} className="mt-1 block rounded-md border border-slate-300 px-2 py-1 text-sm">
+        <select
+          name="promptSet"
+          value={promptSet}
+          onChange={(e) => setPromptSet(e.target.value)}
+          className="mt-1 block rounded-md border border-slate-300 px-2 py-1 text-sm"
+        >
           {promptSets.map((name) => (
             <option key={name}>{name}</option>
           ))}
@@ -36,7 +49,12 @@ export function RunForm({ promptSets, hasModel, start }: { promptSets: string[];
       </label>
       <label className="text-sm">
         Activator
-        <select name="activator" value={activator} onChange={(e) => setActivator(e.target.value as "lexical" | "model")} className="mt-1 block rounded-md border border-slate-300 px-2 py-1 text-sm">
+        <select
+          name="activator"
+          value={activator}
+          onChange={(e) => setActivator(e.target.value as "lexical" | "model")}
+          className="mt-1 block rounded-md border border-slate-300 px-2 py-1 text-sm"
+        >
           <option value="lexical">lexical (keyword matcher, no model)</option>
           <option value="model" disabled={!hasModel}>
             model{hasModel ? "" : " (set SKILLGATE_MODEL)"}
@@ -45,9 +63,20 @@ export function RunForm({ promptSets, hasModel, start }: { promptSets: string[];
       </label>
       <label className="text-sm">
         Trials
-        <input name="trials" type="number" min={1} max={20} value={trials} onChange={(e) => setTrials(Number(e.target.value))} className="mt-1 block w-20 rounded-md border border-slate-300 px-2 py-1 text-sm" />
+        <input
+          name="trials"
+          type="number"
+          min={1}
+          max={20}
+          value={trials}
+          onChange={(e) => setTrials(Number(e.target.value))}
+          className="mt-1 block w-20 rounded-md border border-slate-300 px-2 py-1 text-sm"
+        />
       </label>
-      <button disabled={pending} className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50">
+      <button
+        disabled={pending}
+        className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50"
+      >
         Start run
       </button>
       {result && !result.ok && (

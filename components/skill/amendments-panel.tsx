@@ -22,7 +22,19 @@ interface Actions {
 }
 
 /** Amendments of the skill: evaluate one, promote an improved one, or (a lead) override with a reason. */
-export function AmendmentsPanel({ slug, amendments, actions, isLead, hasModel }: { slug: string; amendments: AmendmentView[]; actions: Actions; isLead: boolean; hasModel: boolean }) {
+export function AmendmentsPanel({
+  slug,
+  amendments,
+  actions,
+  isLead,
+  hasModel,
+}: {
+  slug: string;
+  amendments: AmendmentView[];
+  actions: Actions;
+  isLead: boolean;
+  hasModel: boolean;
+}) {
   const router = useRouter();
   const [result, setResult] = useState<ActionResult | null>(null);
   const [reasons, setReasons] = useState<Record<number, string>>({});
@@ -36,11 +48,16 @@ export function AmendmentsPanel({ slug, amendments, actions, isLead, hasModel }:
       else if (outcome.ok) router.refresh();
     });
   };
+  const { generate } = actions;
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-center gap-3">
-        {actions.generate && hasModel && (
-          <button disabled={pending} onClick={() => act(actions.generate!, "Ask the model for an amendment based on this skill's recent failures?")} className="rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100 disabled:opacity-50">
+        {generate && hasModel && (
+          <button
+            disabled={pending}
+            onClick={() => act(generate, "Ask the model for an amendment based on this skill's recent failures?")}
+            className="rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100 disabled:opacity-50"
+          >
             Generate an amendment from recent failures
           </button>
         )}
@@ -86,12 +103,20 @@ export function AmendmentsPanel({ slug, amendments, actions, isLead, hasModel }:
                   </td>
                   <td className="space-y-1 py-1.5 text-right">
                     {a.status !== "promoted" && hasModel && (
-                      <button disabled={pending} onClick={() => act(() => actions.evaluate(a.id), `Evaluate amendment #${a.id} against this skill's recorded runs?`)} className="rounded-md border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100">
+                      <button
+                        disabled={pending}
+                        onClick={() => act(() => actions.evaluate(a.id), `Evaluate amendment #${a.id} against this skill's recorded runs?`)}
+                        className="rounded-md border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100"
+                      >
                         Evaluate
                       </button>
                     )}
                     {a.status !== "promoted" && verdict === "improved" && (
-                      <button disabled={pending} onClick={() => act(() => actions.promote(a.id, ""), `Promote amendment #${a.id}? It becomes the next version.`)} className="ml-1 rounded-md bg-emerald-700 px-2 py-0.5 text-xs text-white hover:bg-emerald-600">
+                      <button
+                        disabled={pending}
+                        onClick={() => act(() => actions.promote(a.id, ""), `Promote amendment #${a.id}? It becomes the next version.`)}
+                        className="ml-1 rounded-md bg-emerald-700 px-2 py-0.5 text-xs text-white hover:bg-emerald-600"
+                      >
                         Promote
                       </button>
                     )}
@@ -104,7 +129,16 @@ export function AmendmentsPanel({ slug, amendments, actions, isLead, hasModel }:
                           onChange={(e) => setReasons({ ...reasons, [a.id]: e.target.value })}
                           className="w-40 rounded-md border border-slate-300 px-1 py-0.5 text-xs"
                         />
-                        <button disabled={pending} onClick={() => act(() => actions.promote(a.id, reasons[a.id] ?? ""), `Promote amendment #${a.id} against its verdict (${verdict ?? "not evaluated"})? This is recorded as a manual override.`)} className="rounded-md border border-amber-400 px-2 py-0.5 text-xs text-amber-900 hover:bg-amber-50">
+                        <button
+                          disabled={pending}
+                          onClick={() =>
+                            act(
+                              () => actions.promote(a.id, reasons[a.id] ?? ""),
+                              `Promote amendment #${a.id} against its verdict (${verdict ?? "not evaluated"})? This is recorded as a manual override.`,
+                            )
+                          }
+                          className="rounded-md border border-amber-400 px-2 py-0.5 text-xs text-amber-900 hover:bg-amber-50"
+                        >
                           Override
                         </button>
                       </span>

@@ -2,7 +2,17 @@
  * The body rendered (HTML made safe on the server) or raw, one at a time. The choice is a link,
  * not a client toggle: the page carries one copy of the body, however big, and works without script.
  */
-export function BodyTabs({ view, hrefs, html, raw }: { view: "rendered" | "raw"; hrefs: { rendered: string; raw: string }; html: string | null; raw: string | null }) {
+export function BodyTabs({
+  view,
+  hrefs,
+  html,
+  raw,
+}: {
+  view: "rendered" | "raw";
+  hrefs: { rendered: string; raw: string };
+  html: string | null;
+  raw: string | null;
+}) {
   return (
     <div>
       <nav className="mb-3 flex gap-1" aria-label="Body view">

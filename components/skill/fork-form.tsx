@@ -32,11 +32,21 @@ export function ForkForm({
     >
       <label className="text-sm">
         New name
-        <input value={name} onChange={(e) => setName(e.target.value)} name="fork-name" className="mt-1 block w-56 rounded-md border border-slate-300 px-2 py-1 font-mono text-sm" />
+        <input
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          name="fork-name"
+          className="mt-1 block w-56 rounded-md border border-slate-300 px-2 py-1 font-mono text-sm"
+        />
       </label>
       <label className="text-sm">
         Into team
-        <select value={team} onChange={(e) => setTeam(e.target.value)} name="fork-team" className="mt-1 block rounded-md border border-slate-300 px-2 py-1 text-sm">
+        <select
+          value={team}
+          onChange={(e) => setTeam(e.target.value)}
+          name="fork-team"
+          className="mt-1 block rounded-md border border-slate-300 px-2 py-1 text-sm"
+        >
           {teams.map((slug) => (
             <option key={slug} value={slug}>
               {slug}
@@ -49,7 +59,12 @@ export function ForkForm({
       </button>
       {result && (
         <span role="status" className={`w-full text-xs ${result.ok ? "text-emerald-700" : "text-red-700"}`}>
-          {result.message} {result.ok && result.href && <Link href={result.href} className="underline">Open the fork</Link>}
+          {result.message}{" "}
+          {result.ok && result.href && (
+            <Link href={result.href} className="underline">
+              Open the fork
+            </Link>
+          )}
         </span>
       )}
     </form>

@@ -11,7 +11,11 @@ interface ObservationRow {
   createdAt: Date;
 }
 
-const OUTCOME_STYLE: Record<string, string> = { success: "bg-emerald-100 text-emerald-900", failure: "bg-red-100 text-red-900", partial: "bg-amber-100 text-amber-900" };
+const OUTCOME_STYLE: Record<string, string> = {
+  success: "bg-emerald-100 text-emerald-900",
+  failure: "bg-red-100 text-red-900",
+  partial: "bg-amber-100 text-amber-900",
+};
 
 /** The skill's recorded runs, newest first, with filters by outcome, category and version. */
 export function ObservationsPanel({ rows, filter }: { rows: ObservationRow[]; filter: ObservationFilter }) {
@@ -21,7 +25,11 @@ export function ObservationsPanel({ rows, filter }: { rows: ObservationRow[]; fi
       <form method="get" className="flex flex-wrap items-end gap-3" aria-label="Filter observations">
         <label className="text-sm">
           Outcome
-          <select name="outcome" defaultValue={filter.outcome ?? ""} className="mt-1 block rounded-md border border-slate-300 px-2 py-1 text-sm">
+          <select
+            name="outcome"
+            defaultValue={filter.outcome ?? ""}
+            className="mt-1 block rounded-md border border-slate-300 px-2 py-1 text-sm"
+          >
             <option value="">any</option>
             <option value="success">success</option>
             <option value="failure">failure</option>
@@ -30,11 +38,21 @@ export function ObservationsPanel({ rows, filter }: { rows: ObservationRow[]; fi
         </label>
         <label className="text-sm">
           Category
-          <input name="category" defaultValue={filter.category ?? ""} className="mt-1 block w-36 rounded-md border border-slate-300 px-2 py-1 text-sm" />
+          <input
+            name="category"
+            defaultValue={filter.category ?? ""}
+            className="mt-1 block w-36 rounded-md border border-slate-300 px-2 py-1 text-sm"
+          />
         </label>
         <label className="text-sm">
           Version
-          <input name="version" type="number" min={1} defaultValue={filter.version ?? ""} className="mt-1 block w-20 rounded-md border border-slate-300 px-2 py-1 text-sm" />
+          <input
+            name="version"
+            type="number"
+            min={1}
+            defaultValue={filter.version ?? ""}
+            className="mt-1 block w-20 rounded-md border border-slate-300 px-2 py-1 text-sm"
+          />
         </label>
         <button className="rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100">Filter</button>
         {rows.length > 0 && (
@@ -44,7 +62,10 @@ export function ObservationsPanel({ rows, filter }: { rows: ObservationRow[]; fi
         )}
       </form>
       {rows.length === 0 ? (
-        <p className="text-sm text-slate-500">No runs recorded{filter.outcome || filter.category || filter.version ? " that match" : ""}. Agents record them with POST /api/v1/observations.</p>
+        <p className="text-sm text-slate-500">
+          No runs recorded{filter.outcome || filter.category || filter.version ? " that match" : ""}. Agents record them with POST
+          /api/v1/observations.
+        </p>
       ) : (
         <table className="w-full text-sm" data-testid="observations">
           <thead className="text-left text-xs uppercase text-slate-500">
@@ -67,7 +88,9 @@ export function ObservationsPanel({ rows, filter }: { rows: ObservationRow[]; fi
                 </td>
                 <td className="py-1.5">{o.category}</td>
                 <td className="max-w-md whitespace-pre-wrap py-1.5">{o.task}</td>
-                <td className="max-w-xs whitespace-pre-wrap py-1.5 text-slate-600">{[o.errorType, o.feedback].filter(Boolean).join(" — ")}</td>
+                <td className="max-w-xs whitespace-pre-wrap py-1.5 text-slate-600">
+                  {[o.errorType, o.feedback].filter(Boolean).join(" — ")}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -37,7 +37,8 @@ export function SideBySide({ rows: all, left, right }: { rows: DiffRow[]; left: 
         {hidden > 0 && (
           <tr className="bg-amber-50 text-center text-amber-900">
             <td colSpan={4} className="py-1">
-              … {hidden.toLocaleString("en-US")} more rows not shown here; the API&apos;s diff route (<code>GET /api/v1/skills/&lt;name&gt;/diff</code>) has every line
+              … {hidden.toLocaleString("en-US")} more rows not shown here; the API&apos;s diff route (
+              <code>GET /api/v1/skills/&lt;name&gt;/diff</code>) has every line
             </td>
           </tr>
         )}

@@ -71,16 +71,31 @@ export function SkillEditor({ name, version, fields, currentText, descMax, save,
           className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1 text-sm"
         />
       </label>
-      <pre data-testid="live-lint" className={`whitespace-pre-wrap text-xs ${lint === "[lint] clean" ? "text-emerald-700" : "text-amber-800"}`}>
+      <pre
+        data-testid="live-lint"
+        className={`whitespace-pre-wrap text-xs ${lint === "[lint] clean" ? "text-emerald-700" : "text-amber-800"}`}
+      >
         {lint}
       </pre>
       <div className="overflow-hidden rounded-md border border-slate-300 text-sm">
-        <CodeMirror value={body} height="320px" extensions={[markdown(), ...separator]} onChange={setBody} basicSetup={{ foldGutter: false }} />
+        <CodeMirror
+          value={body}
+          height="320px"
+          extensions={[markdown(), ...separator]}
+          onChange={setBody}
+          basicSetup={{ foldGutter: false }}
+        />
       </div>
       <div className="flex flex-wrap items-end gap-3">
         <label className="text-sm">
           Reason for the change
-          <input value={reason} onChange={(e) => setReason(e.target.value)} name="reason" placeholder="what the last runs taught" className="mt-1 block w-96 rounded-md border border-slate-300 px-2 py-1 text-sm" />
+          <input
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            name="reason"
+            placeholder="what the last runs taught"
+            className="mt-1 block w-96 rounded-md border border-slate-300 px-2 py-1 text-sm"
+          />
         </label>
         <button
           type="button"
@@ -101,7 +116,12 @@ export function SkillEditor({ name, version, fields, currentText, descMax, save,
               <p className="text-sm">Your change against v{base.version}, the version you are editing:</p>
               <SideBySide rows={rows} left={`${name}@v${base.version}`} right="your edit" />
               <div className="flex gap-2">
-                <button type="button" disabled={pending} onClick={submit} className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50">
+                <button
+                  type="button"
+                  disabled={pending}
+                  onClick={submit}
+                  className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50"
+                >
                   Save as v{base.version + 1}
                 </button>
                 {propose && (
@@ -123,7 +143,11 @@ export function SkillEditor({ name, version, fields, currentText, descMax, save,
                     Propose as amendment
                   </button>
                 )}
-                <button type="button" onClick={() => setReviewing(false)} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm">
+                <button
+                  type="button"
+                  onClick={() => setReviewing(false)}
+                  className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm"
+                >
                   Keep editing
                 </button>
               </div>
@@ -142,7 +166,8 @@ export function SkillEditor({ name, version, fields, currentText, descMax, save,
       {conflict && (
         <div className="space-y-2 rounded-md border border-red-200 bg-red-50 p-3" data-testid="conflict">
           <p className="text-sm">
-            Someone saved v{conflict.version} while you were editing. Nothing was overwritten. Here is v{conflict.version} against your edit:
+            Someone saved v{conflict.version} while you were editing. Nothing was overwritten. Here is v{conflict.version} against your
+            edit:
           </p>
           <SideBySide rows={sideBySide(conflict.text, proposed)} left={`${name}@v${conflict.version}`} right="your edit" />
           <button

@@ -15,7 +15,14 @@ const FIELDS = [
 /** Sets the tier of the current version; "verified" needs the hostile review report filled in. */
 export function VerifyForm({ version, action }: { version: number; action: (input: VerifyInput) => Promise<ActionResult> }) {
   const router = useRouter();
-  const [input, setInput] = useState<VerifyInput>({ tier: "verified", expectedVersion: version, reviewer: "", attempts: "", findings: "", verdict: "" });
+  const [input, setInput] = useState<VerifyInput>({
+    tier: "verified",
+    expectedVersion: version,
+    reviewer: "",
+    attempts: "",
+    findings: "",
+    verdict: "",
+  });
   const [result, setResult] = useState<ActionResult | null>(null);
   const [pending, startTransition] = useTransition();
   return (
@@ -34,7 +41,12 @@ export function VerifyForm({ version, action }: { version: number; action: (inpu
     >
       <label className="text-sm">
         Tier for v{version}
-        <select value={input.tier} onChange={(e) => setInput({ ...input, tier: e.target.value as VerifyInput["tier"] })} name="tier" className="mt-1 block rounded-md border border-slate-300 px-2 py-1 text-sm">
+        <select
+          value={input.tier}
+          onChange={(e) => setInput({ ...input, tier: e.target.value as VerifyInput["tier"] })}
+          name="tier"
+          className="mt-1 block rounded-md border border-slate-300 px-2 py-1 text-sm"
+        >
           <option value="reviewed">reviewed</option>
           <option value="verified">verified (needs the report)</option>
         </select>

@@ -48,10 +48,22 @@ export function VersionsTable({
                 {v.revertOf !== null && <span className="ml-1 text-xs text-slate-500">(= v{v.revertOf})</span>}
               </td>
               <td>
-                <input type="radio" name="from" value={v.version} defaultChecked={compare?.from === v.version} aria-label={`compare from v${v.version}`} />
+                <input
+                  type="radio"
+                  name="from"
+                  value={v.version}
+                  defaultChecked={compare?.from === v.version}
+                  aria-label={`compare from v${v.version}`}
+                />
               </td>
               <td>
-                <input type="radio" name="to" value={v.version} defaultChecked={compare?.to === v.version} aria-label={`compare to v${v.version}`} />
+                <input
+                  type="radio"
+                  name="to"
+                  value={v.version}
+                  defaultChecked={compare?.to === v.version}
+                  aria-label={`compare to v${v.version}`}
+                />
               </td>
               <td className="text-slate-600">{v.createdAt ? v.createdAt.slice(0, 16).replace("T", " ") : "—"}</td>
               <td className="text-slate-600">{authorLabel(v)}</td>
@@ -66,7 +78,11 @@ export function VersionsTable({
               <td>{v.tier}</td>
               <td className="text-right">
                 {rollback && v.version !== current && (
-                  <ActionButton label={`Roll back to v${v.version}`} confirm={`Make a new version with the content of v${v.version}? Nothing is deleted.`} action={rollback.bind(null, v.version)} />
+                  <ActionButton
+                    label={`Roll back to v${v.version}`}
+                    confirm={`Make a new version with the content of v${v.version}? Nothing is deleted.`}
+                    action={rollback.bind(null, v.version)}
+                  />
                 )}
               </td>
             </tr>
@@ -74,7 +90,9 @@ export function VersionsTable({
         </tbody>
       </table>
       {versions.length > 1 && (
-        <button className="mt-2 rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100">Compare the two chosen versions</button>
+        <button className="mt-2 rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100">
+          Compare the two chosen versions
+        </button>
       )}
     </form>
   );

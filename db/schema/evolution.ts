@@ -43,7 +43,9 @@ export const amendments = pgTable(
     body: text("body"),
     rationale: text("rationale").notNull(),
     origin: text("origin", { enum: ["person", "agent", "generated"] }).notNull(),
-    status: text("status", { enum: ["pending", "evaluated", "promoted"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "evaluated", "promoted"] })
+      .notNull()
+      .default("pending"),
     authorUserId: integer("author_user_id").references(() => users.id, { onDelete: "set null" }),
     authorKeyId: integer("author_key_id"),
     sessionId: text("session_id"),
@@ -102,7 +104,9 @@ export const evaluationCases = pgTable(
     observationId: integer("observation_id").notNull(),
     outcome: text("outcome").notNull(),
     task: text("task").notNull(),
-    status: text("status", { enum: ["pending", "judged", "failed"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "judged", "failed"] })
+      .notNull()
+      .default("pending"),
     original: jsonb("original").$type<DimensionScores>(),
     amended: jsonb("amended").$type<DimensionScores>(),
     change: text("change", { enum: ["improved", "regressed", "unchanged"] }),

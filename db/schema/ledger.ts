@@ -47,7 +47,9 @@ export const ledgerRecords = pgTable(
   (t) => [
     uniqueIndex("ledger_records_ledger_kind_seq_key").on(t.ledgerId, t.kind, t.seq),
     // A prediction takes one verdict or one skip, never two: the database settles any race.
-    uniqueIndex("ledger_records_one_judgement_key").on(t.ledgerId, t.ref).where(sql`kind in ('verdict', 'skip')`),
+    uniqueIndex("ledger_records_one_judgement_key")
+      .on(t.ledgerId, t.ref)
+      .where(sql`kind in ('verdict', 'skip')`),
     index("ledger_records_ledger_idx").on(t.ledgerId, t.id),
   ],
 );

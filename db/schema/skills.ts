@@ -1,16 +1,5 @@
 import { sql } from "drizzle-orm";
-import {
-  customType,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  serial,
-  text,
-  timestamp,
-  uniqueIndex,
-} from "drizzle-orm/pg-core";
+import { customType, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { teams, users } from "./teams";
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
@@ -28,7 +17,10 @@ export const workspaceSkills = pgTable(
     name: text("name").notNull(),
     currentVersion: integer("current_version").notNull(),
     description: text("description").notNull(),
-    warnings: text("warnings").array().notNull().default(sql`'{}'::text[]`),
+    warnings: text("warnings")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.teamId, t.name] })],
@@ -97,7 +89,9 @@ export const learnedSkills = pgTable(
   },
   (t) => [
     // One name, one place: a draft and an active skill never share a name; archived ones free it.
-    uniqueIndex("learned_skills_live_name_key").on(t.teamId, t.name).where(sql`status <> 'archived'`),
+    uniqueIndex("learned_skills_live_name_key")
+      .on(t.teamId, t.name)
+      .where(sql`status <> 'archived'`),
   ],
 );
 
@@ -119,7 +113,9 @@ export const learnedSkillVersions = pgTable(
     // Set on a rollback: this version's content is that of v<revertOf>.
     revertOf: integer("revert_of"),
     // Verification belongs to a version: every new version starts unverified (§6.5).
-    tier: text("tier", { enum: ["unverified", "reviewed", "verified"] }).notNull().default("unverified"),
+    tier: text("tier", { enum: ["unverified", "reviewed", "verified"] })
+      .notNull()
+      .default("unverified"),
     review: jsonb("review").$type<ReviewReport>(),
     // The evaluation whose verdict (or a lead's override of it) made this version.
     evaluationId: integer("evaluation_id"),

@@ -76,7 +76,10 @@ export const apiKeys = pgTable(
     // The first characters of the key, shown in the dashboard to tell keys apart.
     prefix: text("prefix").notNull(),
     keyHash: text("key_hash").notNull(),
-    scopes: text("scopes").array().notNull().default(sql`'{}'::text[]`),
+    scopes: text("scopes")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),

@@ -8,7 +8,9 @@ import type { RenderedListing } from "../listing/render";
  */
 
 const STOPWORDS = new Set(
-  "a an and are as at be but by can do for from has have how i if in into is it its me my need of on or our so that the their then there these this to up use used using was we what when where which while who why will with you your".split(" "),
+  "a an and are as at be but by can do for from has have how i if in into is it its me my need of on or our so that the their then there these this to up use used using was we what when where which while who why will with you your".split(
+    " ",
+  ),
 );
 
 export function tokens(text: string): string[] {
@@ -48,19 +50,19 @@ export function lexicalIndex(documents: LexicalDocument[]): LexicalIndex {
   const frequencies = documents.map((d) => {
     const counts = new Map<string, number>();
     for (const term of d.terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-    return counts;
+    return { d, counts };
   });
   const documentFrequency = new Map<string, number>();
-  for (const counts of frequencies) for (const term of counts.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  for (const { counts } of frequencies)
+    for (const term of counts.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
   const idf = (term: string) => {
     const n = documentFrequency.get(term) ?? 0;
     return Math.log(1 + (documents.length - n + 0.5) / (n + 0.5));
   };
   const score = (prompt: string) => {
     const query = [...new Set(tokens(prompt))].filter((term) => documentFrequency.has(term));
-    return documents
-      .map((d, i) => {
-        const counts = frequencies[i]!;
+    return frequencies
+      .map(({ d, counts }) => {
         const s = query.reduce((sum, term) => {
           const tf = counts.get(term) ?? 0;
           if (tf === 0) return sum;

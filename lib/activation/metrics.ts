@@ -32,7 +32,11 @@ export function activationMetrics(cases: PromptCase[], runs: CaseRun[]): Activat
   let expectNone = 0;
   let falseTriggers = 0;
   let wrongSelections = 0;
-  const classes: Record<CaseClass, { runs: number; passed: number }> = { D: { runs: 0, passed: 0 }, P: { runs: 0, passed: 0 }, G: { runs: 0, passed: 0 } };
+  const classes: Record<CaseClass, { runs: number; passed: number }> = {
+    D: { runs: 0, passed: 0 },
+    P: { runs: 0, passed: 0 },
+    G: { runs: 0, passed: 0 },
+  };
   const perSkill: ActivationMetrics["perSkill"] = {};
   for (const run of runs) {
     const c = byId.get(run.caseId);
@@ -58,7 +62,11 @@ export function activationMetrics(cases: PromptCase[], runs: CaseRun[]): Activat
   for (const skill of Object.values(perSkill)) skill.recall = rate(skill.loaded, skill.expected);
   return {
     activationRate: rate(passingWithExpectations, withExpectations),
-    byClass: { D: rate(classes.D.passed, classes.D.runs), P: rate(classes.P.passed, classes.P.runs), G: rate(classes.G.passed, classes.G.runs) },
+    byClass: {
+      D: rate(classes.D.passed, classes.D.runs),
+      P: rate(classes.P.passed, classes.P.runs),
+      G: rate(classes.G.passed, classes.G.runs),
+    },
     falseTriggerRate: rate(falseTriggers, expectNone),
     perSkill,
     wrongSelections,

@@ -7,7 +7,12 @@ import type { ConfiguredModel } from "../evolution/model";
  * `skill_view(name)`; the skills it loads are the ones it calls, over as many steps as it takes
  * (up to 5). Loading here is measurement, never usage: nothing is recorded as a view.
  */
-export async function modelActivate(model: ConfiguredModel, listingText: string, prompt: string, bodyOf: (name: string) => Promise<string | null>): Promise<string[]> {
+export async function modelActivate(
+  model: ConfiguredModel,
+  listingText: string,
+  prompt: string,
+  bodyOf: (name: string) => Promise<string | null>,
+): Promise<string[]> {
   const loaded: string[] = [];
   await generateText({
     model: model.model,

@@ -28,7 +28,10 @@ export async function savePromptSet(db: Db, teamId: TeamId, set: PromptSet) {
 }
 
 export async function getPromptSet(db: Db, teamId: TeamId, name: string) {
-  const [row] = await db.select().from(promptSets).where(and(eq(promptSets.teamId, teamId), eq(promptSets.name, name)));
+  const [row] = await db
+    .select()
+    .from(promptSets)
+    .where(and(eq(promptSets.teamId, teamId), eq(promptSets.name, name)));
   if (!row) throw specError("PromptSetNotFound", `No prompt set named '${name}' in this team.`);
   return { name: row.name, cases: row.cases, updatedAt: row.updatedAt.toISOString() };
 }
@@ -39,7 +42,10 @@ export async function listPromptSets(db: Db, teamId: TeamId) {
 }
 
 export async function deletePromptSet(db: Db, teamId: TeamId, name: string) {
-  const deleted = await db.delete(promptSets).where(and(eq(promptSets.teamId, teamId), eq(promptSets.name, name))).returning({ id: promptSets.id });
+  const deleted = await db
+    .delete(promptSets)
+    .where(and(eq(promptSets.teamId, teamId), eq(promptSets.name, name)))
+    .returning({ id: promptSets.id });
   if (deleted.length === 0) throw specError("PromptSetNotFound", `No prompt set named '${name}' in this team.`);
   return { name, deleted: true };
 }

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, sql } from "drizzle-orm";
 import pLimit from "p-limit";
 import { inSlices } from "@/db/batches";
 import type { Db } from "@/db/client";
+import { only } from "@/db/rows";
 import { evalResults, evalRuns, type PromptCase } from "@/db/schema";
 import type { RunRequest } from "../contracts/activation";
 import { AppError, specError } from "../errors";
@@ -33,14 +34,16 @@ export async function startRun(
   request: RunRequest,
 ): Promise<{ runId: number; activator: RunRequest["activator"]; done: Promise<void> }> {
   const set = request.promptSet.cases ? parsePromptSet(request.promptSet) : await getPromptSet(deps.db, team.id, request.promptSet.name);
-  if (request.activator === "import" && !request.results) throw new AppError("InvalidField", 'an "import" run needs results: [{"id", "loaded"}]');
-  if (request.activator !== "import" && request.results) throw new AppError("InvalidField", `results are only for "import" runs; a ${request.activator} run makes its own`);
+  if (request.activator === "import" && !request.results)
+    throw new AppError("InvalidField", 'an "import" run needs results: [{"id", "loaded"}]');
+  if (request.activator !== "import" && request.results)
+    throw new AppError("InvalidField", `results are only for "import" runs; a ${request.activator} run makes its own`);
   const model = request.activator === "model" ? requireModel(deps.model) : null;
   const imported = request.results ? importedRuns(set.cases, request.results) : null;
   const trials = imported ? Math.max(...imported.map((r) => r.trial)) : (request.trials ?? 1);
   const settings: ListingSettings = { cap: team.listingCap, descMax: team.descMax, loadHint: team.loadHint };
   const listing = await deps.catalogs.listing(team, settings);
-  const [run] = await deps.db
+  const inserted = await deps.db
     .insert(evalRuns)
     .values({
       teamId: team.id,
@@ -54,14 +57,17 @@ export async function startRun(
       caseRuns: imported ? imported.length : set.cases.length * trials,
     })
     .returning({ id: evalRuns.id });
-  const runId = run!.id;
+  const runId = only(inserted).id;
   const work = async (): Promise<CaseRun[]> => {
     if (imported) return imported;
     if (request.activator === "lexical") {
       const index = lexicalIndex(listingDocuments(listing));
-      return set.cases.flatMap((c) => Array.from({ length: trials }, (_, t) => ({ caseId: c.id, trial: t + 1, loaded: index.activate(c.prompt) })));
+      return set.cases.flatMap((c) =>
+        Array.from({ length: trials }, (_, t) => ({ caseId: c.id, trial: t + 1, loaded: index.activate(c.prompt) })),
+      );
     }
-    return modelRuns(deps, team, model!, runId, set.cases, trials, listing.text);
+    if (!model) throw new Error(`a "${request.activator}" run reached the model activator without a model`);
+    return modelRuns(deps, team, model, runId, set.cases, trials, listing.text);
   };
   const done = work()
     .then((runs) => finishRun(deps.db, runId, set.cases, runs))
@@ -118,7 +124,10 @@ async function modelRuns(
         if (await isCancelled(deps.db, runId)) return null;
         const loaded = await modelActivate(model, listingText, c.prompt, bodyOf);
         await deps.db.insert(evalResults).values({ runId, caseId: c.id, trial, loaded, passed: casePasses(c, loaded) });
-        await deps.db.update(evalRuns).set({ done: sql`${evalRuns.done} + 1` }).where(eq(evalRuns.id, runId));
+        await deps.db
+          .update(evalRuns)
+          .set({ done: sql`${evalRuns.done} + 1` })
+          .where(eq(evalRuns.id, runId));
         return { caseId: c.id, trial, loaded };
       }),
     ),
@@ -136,12 +145,19 @@ async function isCancelled(db: Db, runId: number): Promise<boolean> {
 
 async function finishRun(db: Db, runId: number, cases: PromptCase[], runs: CaseRun[]): Promise<void> {
   const byId = new Map(cases.map((c) => [c.id, c]));
-  const existing = await db.select({ caseId: evalResults.caseId, trial: evalResults.trial }).from(evalResults).where(eq(evalResults.runId, runId));
+  const existing = await db
+    .select({ caseId: evalResults.caseId, trial: evalResults.trial })
+    .from(evalResults)
+    .where(eq(evalResults.runId, runId));
   const written = new Set(existing.map((r) => `${r.caseId}#${r.trial}`));
   const fresh = runs.filter((run) => !written.has(`${run.caseId}#${run.trial}`));
   for (const slice of inSlices(fresh)) {
     await db.insert(evalResults).values(
-      slice.map((run) => ({ runId, caseId: run.caseId, trial: run.trial, loaded: run.loaded, passed: casePasses(byId.get(run.caseId)!, run.loaded) })),
+      slice.map((run) => {
+        const promptCase = byId.get(run.caseId);
+        if (!promptCase) throw new Error(`activation run ${runId} has a result for "${run.caseId}", which is not one of its cases`);
+        return { runId, caseId: run.caseId, trial: run.trial, loaded: run.loaded, passed: casePasses(promptCase, run.loaded) };
+      }),
     );
   }
   const metrics = activationMetrics(cases, runs);
@@ -165,7 +181,10 @@ export async function cancelRun(db: Db, teamId: number, runId: number) {
 }
 
 async function runRow(db: Db, teamId: number, runId: number) {
-  const [row] = await db.select().from(evalRuns).where(and(eq(evalRuns.teamId, teamId), eq(evalRuns.id, runId)));
+  const [row] = await db
+    .select()
+    .from(evalRuns)
+    .where(and(eq(evalRuns.teamId, teamId), eq(evalRuns.id, runId)));
   if (!row) throw specError("RunNotFound", `No activation run #${runId} in this team.`);
   return row;
 }
@@ -199,7 +218,18 @@ export async function runReport(db: Db, teamId: number, runId: number) {
 
 export async function listRuns(db: Db, teamId: number, limit = 50) {
   const rows = await db
-    .select({ id: evalRuns.id, status: evalRuns.status, activator: evalRuns.activator, modelId: evalRuns.modelId, promptSet: evalRuns.promptSetName, trials: evalRuns.trials, caseRuns: evalRuns.caseRuns, done: evalRuns.done, metrics: evalRuns.metrics, createdAt: evalRuns.createdAt })
+    .select({
+      id: evalRuns.id,
+      status: evalRuns.status,
+      activator: evalRuns.activator,
+      modelId: evalRuns.modelId,
+      promptSet: evalRuns.promptSetName,
+      trials: evalRuns.trials,
+      caseRuns: evalRuns.caseRuns,
+      done: evalRuns.done,
+      metrics: evalRuns.metrics,
+      createdAt: evalRuns.createdAt,
+    })
     .from(evalRuns)
     .where(eq(evalRuns.teamId, teamId))
     .orderBy(desc(evalRuns.id))
@@ -209,5 +239,8 @@ export async function listRuns(db: Db, teamId: number, limit = 50) {
 
 /** After a restart nothing is working on a running run: mark it failed rather than running forever. */
 export async function failInterruptedRuns(db: Db): Promise<void> {
-  await db.update(evalRuns).set({ status: "failed", error: "interrupted: the server stopped while it ran; start it again", finishedAt: new Date() }).where(eq(evalRuns.status, "running"));
+  await db
+    .update(evalRuns)
+    .set({ status: "failed", error: "interrupted: the server stopped while it ran; start it again", finishedAt: new Date() })
+    .where(eq(evalRuns.status, "running"));
 }

@@ -12,7 +12,9 @@ export async function startUp(): Promise<void> {
     await getApp();
   } catch (error) {
     if (isDatabaseOutage(error)) {
-      console.error(`skillgate: the database is unreachable at start-up; requests answer 503 until it is back (${(error as Error).message})`);
+      console.error(
+        `skillgate: the database is unreachable at start-up; requests answer 503 until it is back (${(error as Error).message})`,
+      );
       return;
     }
     console.error(`skillgate: cannot start: ${(error as Error).message}`);

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Database, Db } from "@/db/client";
+import { only } from "@/db/rows";
 import { apiKeys } from "@/db/schema";
 import { AppError } from "../errors";
 import { sha256Hex } from "../hash";
@@ -92,10 +93,7 @@ export async function ensureApiKey(db: Db, input: NewApiKey, key: string): Promi
     throw new Error("SKILLGATE_INIT_API_KEY: the same key is given for two teams; give each team its own key");
   }
   if (existing) {
-    await db
-      .update(apiKeys)
-      .set({ scopes: input.scopes, revokedAt: null })
-      .where(eq(apiKeys.keyHash, hash));
+    await db.update(apiKeys).set({ scopes: input.scopes, revokedAt: null }).where(eq(apiKeys.keyHash, hash));
     return;
   }
   await insertKey(db, input, key);
@@ -104,7 +102,7 @@ export async function ensureApiKey(db: Db, input: NewApiKey, key: string): Promi
 async function insertKey(db: Db, input: NewApiKey, key: string): Promise<number> {
   const name = input.name.trim();
   if (name === "" || name.length > 80) throw new AppError("InvalidField", "key name must be 1–80 characters");
-  const [row] = await db
+  const rows = await db
     .insert(apiKeys)
     .values({
       teamId: input.teamId,
@@ -115,7 +113,7 @@ async function insertKey(db: Db, input: NewApiKey, key: string): Promise<number>
       createdBy: input.createdBy ?? null,
     })
     .returning({ id: apiKeys.id });
-  return row!.id;
+  return only(rows).id;
 }
 
 export async function revokeApiKey(db: Db, teamId: TeamId, keyId: number): Promise<void> {

@@ -40,9 +40,16 @@ interface SessionRow {
  * database's short timeout: an outage throws, it is not taken for a signed-out visitor), and
  * a write at most once a minute.
  */
-export async function checkDashboardSession(database: Database, id: string, policy: SessionPolicy, now = new Date()): Promise<{ userId: number } | null> {
+export async function checkDashboardSession(
+  database: Database,
+  id: string,
+  policy: SessionPolicy,
+  now = new Date(),
+): Promise<{ userId: number } | null> {
   const idHash = sha256Hex(id);
-  const [row] = await database.query<SessionRow>("select user_id, created_at, last_seen_at from dashboard_sessions where id_hash = $1", [idHash]);
+  const [row] = await database.query<SessionRow>("select user_id, created_at, last_seen_at from dashboard_sessions where id_hash = $1", [
+    idHash,
+  ]);
   if (!row) return null;
   const created = new Date(row.created_at).getTime();
   const lastSeen = new Date(row.last_seen_at).getTime();
@@ -62,7 +69,10 @@ export async function endDashboardSession(db: Db, id: string): Promise<void> {
 
 /** Ends every session of a person (a lead's "end sessions", and removing a member); returns how many. */
 export async function endSessionsOf(db: Db, userId: number): Promise<number> {
-  const ended = await db.delete(dashboardSessions).where(eq(dashboardSessions.userId, userId)).returning({ idHash: dashboardSessions.idHash });
+  const ended = await db
+    .delete(dashboardSessions)
+    .where(eq(dashboardSessions.userId, userId))
+    .returning({ idHash: dashboardSessions.idHash });
   return ended.length;
 }
 
@@ -77,11 +87,16 @@ export async function sessionsOf(db: Db, userIds: number[], policy: SessionPolic
   const found = new Map<number, PersonSessions>();
   if (userIds.length === 0) return found;
   const rows = await db
-    .select({ userId: dashboardSessions.userId, active: sql<number>`count(*)::int`, lastSeenAt: sql<Date | string>`max(${dashboardSessions.lastSeenAt})` })
+    .select({
+      userId: dashboardSessions.userId,
+      active: sql<number>`count(*)::int`,
+      lastSeenAt: sql<Date | string>`max(${dashboardSessions.lastSeenAt})`,
+    })
     .from(dashboardSessions)
     .where(and(inArray(dashboardSessions.userId, userIds), sql`not (${expired(policy, now)})`))
     .groupBy(dashboardSessions.userId);
-  for (const row of rows) found.set(row.userId, { userId: row.userId, active: row.active, lastSeenAt: row.lastSeenAt ? new Date(row.lastSeenAt) : null });
+  for (const row of rows)
+    found.set(row.userId, { userId: row.userId, active: row.active, lastSeenAt: row.lastSeenAt ? new Date(row.lastSeenAt) : null });
   return found;
 }
 
@@ -91,8 +106,11 @@ export async function deleteExpiredSessions(db: Db, policy: SessionPolicy, now =
 }
 
 function expired(policy: SessionPolicy, now: Date) {
-  return or(
+  const condition = or(
     lt(dashboardSessions.lastSeenAt, new Date(now.getTime() - policy.idleMs)),
     lt(dashboardSessions.createdAt, new Date(now.getTime() - policy.maxMs)),
-  )!;
+  );
+  // or() is empty only when every condition given to it is.
+  if (!condition) throw new Error("or() of two conditions came back empty");
+  return condition;
 }

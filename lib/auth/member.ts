@@ -29,7 +29,11 @@ export async function requireMember(slug: string, path = `/t/${slug}`): Promise<
   const app = await getApp();
   const userId = await signedInUserId(app);
   if (!userId) redirect(`/signin?callbackUrl=${encodeURIComponent(path)}`);
-  const [user, membership, teams] = await Promise.all([getUser(app.db, userId), membershipOf(app.db, userId, slug), teamsOfUser(app.db, userId)]);
+  const [user, membership, teams] = await Promise.all([
+    getUser(app.db, userId),
+    membershipOf(app.db, userId, slug),
+    teamsOfUser(app.db, userId),
+  ]);
   if (!user) redirect(`/signin?callbackUrl=${encodeURIComponent(path)}`);
   if (!membership) notFound();
   return { app, user, teams, ...membership };

@@ -63,7 +63,11 @@ export class SignInThrottle {
   async failed(email: string, address: string): Promise<void> {
     const account = normalizeEmail(email);
     // penalty() counts without refusing: the refusal is retryAfter's to make.
-    await Promise.all([this.accountAndAddress.penalty(`${account}\n${address}`), this.address.penalty(address), this.account.penalty(account)]);
+    await Promise.all([
+      this.accountAndAddress.penalty(`${account}\n${address}`),
+      this.address.penalty(address),
+      this.account.penalty(account),
+    ]);
   }
 
   async succeeded(email: string, address: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { only } from "@/db/rows";
 import { users } from "@/db/schema";
 import { hashPassword, verifyPassword } from "./password";
 
@@ -17,7 +18,7 @@ export function normalizeEmail(email: string): string {
 export async function ensureUser(db: Db, email: string, password?: string, name?: string): Promise<User> {
   const normalized = normalizeEmail(email);
   const passwordHash = password === undefined ? null : await hashPassword(password);
-  const [row] = await db
+  const rows = await db
     .insert(users)
     .values({ email: normalized, name: name ?? null, passwordHash })
     .onConflictDoUpdate({
@@ -25,12 +26,15 @@ export async function ensureUser(db: Db, email: string, password?: string, name?
       set: passwordHash === null ? { email: normalized } : { passwordHash },
     })
     .returning({ id: users.id, email: users.email, name: users.name });
-  return row!;
+  return only(rows);
 }
 
 /** The person whose email and password these are, or null; the same work either way. */
 export async function verifyCredentials(db: Db, email: string, password: string): Promise<User | null> {
-  const [row] = await db.select().from(users).where(eq(users.email, normalizeEmail(email)));
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(eq(users.email, normalizeEmail(email)));
   if (!row?.passwordHash) {
     // Spend the hashing time anyway so a missing account is not told apart by timing.
     await hashPassword(password);
@@ -44,12 +48,12 @@ export async function verifyCredentials(db: Db, email: string, password: string)
 export async function ensureGithubUser(db: Db, githubId: string, email: string, name: string | null): Promise<User> {
   const [byGithub] = await db.select().from(users).where(eq(users.githubId, githubId));
   if (byGithub) return { id: byGithub.id, email: byGithub.email, name: byGithub.name };
-  const [row] = await db
+  const rows = await db
     .insert(users)
     .values({ email: normalizeEmail(email), name, githubId })
     .onConflictDoUpdate({ target: users.email, set: { githubId } })
     .returning({ id: users.id, email: users.email, name: users.name });
-  return row!;
+  return only(rows);
 }
 
 export async function getUser(db: Db, id: number): Promise<User | null> {

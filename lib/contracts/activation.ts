@@ -14,13 +14,18 @@ const skillName = skillNameField.refine((name) => skillNameProblem(name) === nul
 
 export const promptCaseSchema = z
   .strictObject({
-    id: z.string().regex(/^[DPG][A-Za-z0-9_.-]{0,63}$/, "must start with D (keywords), P (paraphrase) or G (should trigger nothing), e.g. D1"),
+    id: z
+      .string()
+      .regex(/^[DPG][A-Za-z0-9_.-]{0,63}$/, "must start with D (keywords), P (paraphrase) or G (should trigger nothing), e.g. D1"),
     prompt: z.string().trim().min(1, "is empty").max(10_000),
     expected: z.array(skillName).max(20).default([]),
     expectNone: z.boolean().default(false),
   })
   .refine((c) => !(c.expectNone && c.expected.length > 0), { message: "expects nothing, so expected must be empty", path: ["expected"] })
-  .refine((c) => c.expectNone || c.expected.length > 0, { message: "names no expected skill: give expected, or expectNone: true", path: ["expected"] });
+  .refine((c) => c.expectNone || c.expected.length > 0, {
+    message: "names no expected skill: give expected, or expectNone: true",
+    path: ["expected"],
+  });
 
 const promptSetName = z.string().regex(/^[a-z0-9][a-z0-9-]{0,79}$/, "must be 1–80 lowercase letters, digits and hyphens");
 
@@ -31,7 +36,12 @@ const promptCases = z
   .superRefine((cases, ctx) => {
     const seen = new Set<string>();
     for (const c of cases) {
-      if (seen.has(c.id)) ctx.addIssue({ code: "custom", message: `case id "${c.id}" appears twice; ids must be unique`, params: { errorCode: "InvalidField" } });
+      if (seen.has(c.id))
+        ctx.addIssue({
+          code: "custom",
+          message: `case id "${c.id}" appears twice; ids must be unique`,
+          params: { errorCode: "InvalidField" },
+        });
       seen.add(c.id);
     }
   });
@@ -42,7 +52,10 @@ export type PromptSet = z.infer<typeof promptSetBody>;
 /** PUT names the set in the URL; a name in the body must agree. */
 export const promptSetReplaceBody = z.strictObject({ name: promptSetName.optional(), cases: promptCases });
 
-const promptSetSchema = z.strictObject({ name: z.string(), cases: z.array(z.strictObject({ id: z.string(), prompt: z.string(), expected: z.array(z.string()), expectNone: z.boolean() })) });
+const promptSetSchema = z.strictObject({
+  name: z.string(),
+  cases: z.array(z.strictObject({ id: z.string(), prompt: z.string(), expected: z.array(z.string()), expectNone: z.boolean() })),
+});
 const storedPromptSet = promptSetSchema.extend({ updatedAt: isoTime });
 
 export const listPromptSets = defineOperation({
@@ -111,7 +124,9 @@ export const ACTIVATORS = ["lexical", "model", "import"] as const;
 export const RUN_STATUSES = ["queued", "running", "finished", "failed", "cancelled"] as const;
 
 export const runBody = z.strictObject({
-  promptSet: z.object({ name: z.string(), cases: z.array(z.unknown()).optional() }).describe("a saved set by name, or a set given inline with its cases"),
+  promptSet: z
+    .object({ name: z.string(), cases: z.array(z.unknown()).optional() })
+    .describe("a saved set by name, or a set given inline with its cases"),
   activator: z.enum(ACTIVATORS, { message: 'activator must be "model", "lexical" or "import"' }),
   trials: z.number().int().min(1, "trials must be at least 1").max(20).optional().describe("repeats of each case, 1–20 (default 1)"),
   results: z
@@ -158,7 +173,8 @@ export const startRun = defineOperation({
   path: "/api/v1/evals/runs",
   tag: "activation",
   summary: "An activation run: lexical (BM25 over the listing), model (the listing as system prompt, one skill_view tool) or import",
-  description: "lexical and import runs answer finished; a model run answers at once and runs in the background (poll GET /api/v1/evals/runs/{id}).",
+  description:
+    "lexical and import runs answer finished; a model run answers at once and runs in the background (poll GET /api/v1/evals/runs/{id}).",
   scope: "write",
   body: { schema: runBody, maxBytes: EIGHT_MIB },
   responses: { 201: json(runReportSchema, "the run") },
@@ -172,7 +188,9 @@ export const listRuns = defineOperation({
   tag: "activation",
   summary: "The team's activation runs, newest first",
   scope: "read",
-  responses: { 200: json(z.strictObject({ runs: z.array(z.strictObject({ ...runSummary, metrics: metricsSchema.nullable() })) }), "newest first") },
+  responses: {
+    200: json(z.strictObject({ runs: z.array(z.strictObject({ ...runSummary, metrics: metricsSchema.nullable() })) }), "newest first"),
+  },
   errors: [],
 });
 
@@ -245,10 +263,18 @@ export const compareRuns = defineOperation({
 
 export const usageReportSchema = z.strictObject({
   skills: z.array(
-    z.strictObject({ name: z.string(), views7d: z.number().int(), views30d: z.number().int(), lastViewedAt: isoTime.nullable(), sessions: z.number().int() }),
+    z.strictObject({
+      name: z.string(),
+      views7d: z.number().int(),
+      views30d: z.number().int(),
+      lastViewedAt: isoTime.nullable(),
+      sessions: z.number().int(),
+    }),
   ),
   neverLoaded: z.array(z.string()).describe("listed skills no session loaded in 30 days"),
-  coLoaded: z.array(z.strictObject({ a: z.string(), b: z.string(), sessions: z.number().int(), share: z.number() })).describe("pairs loaded together in one session"),
+  coLoaded: z
+    .array(z.strictObject({ a: z.string(), b: z.string(), sessions: z.number().int(), share: z.number() }))
+    .describe("pairs loaded together in one session"),
 });
 
 export const getUsage = defineOperation({
@@ -267,7 +293,9 @@ export const harnessViewBody = z.strictObject({
   sessionId: sessionIdField,
   version: versionNumber.optional(),
 });
-export const harnessViewBatch = z.strictObject({ views: z.array(harnessViewBody).min(1, "send at least one view").max(1000, "send at most 1000 views at a time") });
+export const harnessViewBatch = z.strictObject({
+  views: z.array(harnessViewBody).min(1, "send at least one view").max(1000, "send at most 1000 views at a time"),
+});
 export type HarnessView = z.infer<typeof harnessViewBody>;
 
 export function parseHarnessViews(value: unknown): HarnessView[] {
@@ -287,4 +315,17 @@ export const recordViews = defineOperation({
   errors: ["SkillNotFound"],
 });
 
-export const ACTIVATION_OPERATIONS = [listPromptSets, savePromptSet, getPromptSet, replacePromptSet, deletePromptSet, startRun, listRuns, getRun, cancelRun, compareRuns, getUsage, recordViews];
+export const ACTIVATION_OPERATIONS = [
+  listPromptSets,
+  savePromptSet,
+  getPromptSet,
+  replacePromptSet,
+  deletePromptSet,
+  startRun,
+  listRuns,
+  getRun,
+  cancelRun,
+  compareRuns,
+  getUsage,
+  recordViews,
+];

@@ -18,12 +18,22 @@ export const observationBody = z.strictObject({
     .refine((name) => skillNameProblem(name) === null, { message: "is not a skill name (lowercase letters, digits, single hyphens)" })
     .describe("the skill that ran"),
   version: versionNumber.optional().describe("the version that ran; the current one when omitted"),
-  task: z.string().trim().min(1, "is empty: say what the agent was asked to do").max(20_000).describe("what the agent was asked to do, verbatim"),
+  task: z
+    .string()
+    .trim()
+    .min(1, "is empty: say what the agent was asked to do")
+    .max(20_000)
+    .describe("what the agent was asked to do, verbatim"),
   category: z.string().trim().min(1).max(100).describe("a short class of task, e.g. bugfix"),
   outcome: z.enum(OUTCOMES).describe("partial counts as a failure when test cases are drawn"),
   score: z.number().min(0).max(1).optional().describe("how well it went, 0–1"),
   errorType: z.string().min(1).max(200).optional(),
-  durationMs: z.number().int().min(0).max(7 * 24 * 3600 * 1000).optional(),
+  durationMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 3600 * 1000)
+    .optional(),
   toolsCalled: toolNames.optional(),
   failedToolCalls: toolNames.optional(),
   feedback: z.string().max(20_000).optional().describe("what the person said about the result"),
@@ -211,7 +221,9 @@ export const evaluateAmendment = defineOperation({
   errors: ["AmendmentNotFound", "AlreadyPromoted", "NoModel", "VersionConflict"],
 });
 
-export const promoteAmendmentBody = z.strictObject({ reason: z.string().max(5000).optional().describe("required for a lead's override of a verdict other than improved") });
+export const promoteAmendmentBody = z.strictObject({
+  reason: z.string().max(5000).optional().describe("required for a lead's override of a verdict other than improved"),
+});
 
 export const promoteAmendment = defineOperation({
   operationId: "promoteAmendment",
@@ -243,4 +255,13 @@ export const getEvaluation = defineOperation({
   errors: ["EvaluationNotFound"],
 });
 
-export const EVOLUTION_OPERATIONS = [recordObservations, listObservations, proposeAmendment, listAmendments, generateAmendment, evaluateAmendment, promoteAmendment, getEvaluation];
+export const EVOLUTION_OPERATIONS = [
+  recordObservations,
+  listObservations,
+  proposeAmendment,
+  listAmendments,
+  generateAmendment,
+  evaluateAmendment,
+  promoteAmendment,
+  getEvaluation,
+];

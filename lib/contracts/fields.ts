@@ -20,15 +20,25 @@ export const SKILL_NAME_PATTERN = "^[a-z0-9]+(-[a-z0-9]+)*$";
 /** A skill name in a URL: a 400 InvalidName that says which rule it breaks. */
 export const skillNameParam = z
   .string()
-  .superRefine(refuseWith("InvalidName", (name: string) => {
-    const problem = skillNameProblem(name);
-    return problem ? `invalid skill name: ${problem}` : null;
-  }))
-  .meta({ pattern: SKILL_NAME_PATTERN, minLength: 1, maxLength: 64, description: "a skill's name: lowercase letters, digits and single hyphens", example: "systematic-debugging" })
+  .superRefine(
+    refuseWith("InvalidName", (name: string) => {
+      const problem = skillNameProblem(name);
+      return problem ? `invalid skill name: ${problem}` : null;
+    }),
+  )
+  .meta({
+    pattern: SKILL_NAME_PATTERN,
+    minLength: 1,
+    maxLength: 64,
+    description: "a skill's name: lowercase letters, digits and single hyphens",
+    example: "systematic-debugging",
+  })
   .brand<"SkillName">();
 
 /** A skill name inside a body, documented; the write that uses it checks it with the rules of §2.1. */
-export const skillNameField = z.string().meta({ pattern: SKILL_NAME_PATTERN, maxLength: 64, description: "lowercase letters, digits and single hyphens, 1–64 characters" });
+export const skillNameField = z
+  .string()
+  .meta({ pattern: SKILL_NAME_PATTERN, maxLength: 64, description: "lowercase letters, digits and single hyphens, 1–64 characters" });
 
 /**
  * A version number (or a trial's): positive and bounded, so it always fits the database's
@@ -62,5 +72,3 @@ export const pageQuery = z.object({
 });
 
 export const nextCursor = z.string().nullable().describe("pass as cursor for the next page; null on the last");
-
-export const noParams = z.object({});

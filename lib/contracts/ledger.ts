@@ -11,7 +11,9 @@ export const ledgerSlugParam = z
   .string()
   .superRefine(
     refuseWith("InvalidSlug", (slug: string) =>
-      /^[a-z0-9-]{1,80}$/.test(slug) ? null : `Error [InvalidSlug]: "${slug.slice(0, 100)}" is not a plan slug: use 1–80 lowercase letters, digits and hyphens`,
+      /^[a-z0-9-]{1,80}$/.test(slug)
+        ? null
+        : `Error [InvalidSlug]: "${slug.slice(0, 100)}" is not a plan slug: use 1–80 lowercase letters, digits and hyphens`,
     ),
   )
   .meta({ pattern: LEDGER_SLUG_PATTERN, description: "the plan's slug; its ledger is sci.<slug>/ledger", example: "cache-fix" })
@@ -28,14 +30,22 @@ export const ledgerBody = z.strictObject({
     .string()
     .superRefine(
       refuseWith("UnknownAction", (action: string) =>
-        (LEDGER_ACTIONS as readonly string[]).includes(action) ? null : `Error [UnknownAction]: "${action.slice(0, 100)}" is not an action; use one of ${LEDGER_ACTIONS.join(", ")}`,
+        (LEDGER_ACTIONS as readonly string[]).includes(action)
+          ? null
+          : `Error [UnknownAction]: "${action.slice(0, 100)}" is not an action; use one of ${LEDGER_ACTIONS.join(", ")}`,
       ),
     )
     .meta({ enum: [...LEDGER_ACTIONS] }),
-  text: z.string().optional().describe("record-hypothesis, record-prediction, record-observation, record-conclusion: the claim or what was seen"),
+  text: z
+    .string()
+    .optional()
+    .describe("record-hypothesis, record-prediction, record-observation, record-conclusion: the claim or what was seen"),
   falsifiedBy: z.string().optional().describe("record-prediction: the exact command whose output would refute it"),
   id: z.string().optional().describe("record-prediction: the hypothesis (H<n>); record-verdict, record-skip: the prediction (P<n>)"),
-  verdict: z.string().optional().meta({ enum: [...VERDICTS], description: "record-verdict: confirmed, refuted or inconclusive" }),
+  verdict: z
+    .string()
+    .optional()
+    .meta({ enum: [...VERDICTS], description: "record-verdict: confirmed, refuted or inconclusive" }),
   evidence: z.string().optional().describe("record-verdict: the output that decides it (required unless inconclusive)"),
   reason: z.string().optional().describe("record-skip: why the prediction will not be tested"),
   skill: z.string().optional().describe("the skill this plan exercises (set once, on the plan)"),
@@ -54,7 +64,10 @@ export const ledgerRecordSchema = z.strictObject({
   createdAt: z.string(),
 });
 
-const ledgerText = text("`[experiment] sci.<slug>/ledger: <N> record(s), <M> open prediction(s)`, then one line per record", "[experiment] sci.cache-fix/ledger: 2 record(s), 1 open prediction(s)\nH1 hypothesis: Keys include the timestamp\nP1 prediction (H1): Hit rate rises above 90% | falsifiedBy: npm run bench [open]");
+const ledgerText = text(
+  "`[experiment] sci.<slug>/ledger: <N> record(s), <M> open prediction(s)`, then one line per record",
+  "[experiment] sci.cache-fix/ledger: 2 record(s), 1 open prediction(s)\nH1 hypothesis: Keys include the timestamp\nP1 prediction (H1): Hit rate rises above 90% | falsifiedBy: npm run bench [open]",
+);
 
 export const appendLedger = defineOperation({
   operationId: "appendLedger",
@@ -69,7 +82,18 @@ export const appendLedger = defineOperation({
     201: json(z.strictObject({ record: ledgerRecordSchema, ledger: z.string().describe("sci.<slug>/ledger") }), "the record appended"),
     200: ledgerText,
   },
-  errors: ["InvalidSlug", "UnknownAction", "MissingField", "InvalidVerdict", "BadRequest", "InvalidName", "UnknownHypothesis", "UnknownPrediction", "PredictionAlreadyJudged", "SkillMismatch"],
+  errors: [
+    "InvalidSlug",
+    "UnknownAction",
+    "MissingField",
+    "InvalidVerdict",
+    "BadRequest",
+    "InvalidName",
+    "UnknownHypothesis",
+    "UnknownPrediction",
+    "PredictionAlreadyJudged",
+    "SkillMismatch",
+  ],
 });
 
 export const readLedger = defineOperation({
@@ -84,7 +108,12 @@ export const readLedger = defineOperation({
   errors: ["InvalidSlug"],
 });
 
-const openPrediction = z.strictObject({ id: z.string(), text: z.string().nullable(), falsifiedBy: z.string().nullable(), hypothesis: z.string().nullable() });
+const openPrediction = z.strictObject({
+  id: z.string(),
+  text: z.string().nullable(),
+  falsifiedBy: z.string().nullable(),
+  hypothesis: z.string().nullable(),
+});
 
 export const ledgerGate = defineOperation({
   operationId: "ledgerGate",

@@ -4,7 +4,10 @@ import { skillNameParam } from "./fields";
 
 /** Description lint (§5): deterministic, no model. */
 
-const findings = text("one `[lint] <RuleId>: <message>` line per finding, or `[lint] clean`", "[lint] WhatAndWhen: Say what it does AND when to use it (add a 'use when ...' clause)");
+const findings = text(
+  "one `[lint] <RuleId>: <message>` line per finding, or `[lint] clean`",
+  "[lint] WhatAndWhen: Say what it does AND when to use it (add a 'use when ...' clause)",
+);
 
 export const lintBody = z.strictObject({ description: z.string().describe("the description to check") });
 

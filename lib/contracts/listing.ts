@@ -50,7 +50,8 @@ export const getListing = defineOperation({
   path: "/api/v1/listing",
   tag: "listing",
   summary: "The skills listing for an agent's system prompt, never silently truncated (§3)",
-  description: "`?cap=&descMax=` render a what-if without changing settings; `?format=json` gives the same text with its figures and entries.",
+  description:
+    "`?cap=&descMax=` render a what-if without changing settings; `?format=json` gives the same text with its figures and entries.",
   scope: "read",
   query: listingQuery,
   responses: {
@@ -66,6 +67,5 @@ export const getListing = defineOperation({
   },
   errors: [],
 });
-
 
 export const LISTING_OPERATIONS = [getListing];

@@ -19,7 +19,10 @@ function schemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
 
 function parametersOf(operation: Operation): JsonSchema[] {
   const parameters: JsonSchema[] = [];
-  for (const [location, schema] of [["path", operation.params], ["query", operation.query]] as const) {
+  for (const [location, schema] of [
+    ["path", operation.params],
+    ["query", operation.query],
+  ] as const) {
     if (!schema) continue;
     const object = schemaOf(schema, "output") as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, property] of Object.entries(object.properties ?? {})) {
@@ -40,7 +43,9 @@ function parametersOf(operation: Operation): JsonSchema[] {
 
 function headersOf(headers: Record<string, HeaderSpec> | undefined): JsonSchema | undefined {
   if (!headers) return undefined;
-  return Object.fromEntries(Object.entries(headers).map(([name, spec]) => [name, { description: spec.description, schema: { type: spec.type } }]));
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, spec]) => [name, { description: spec.description, schema: { type: spec.type } }]),
+  );
 }
 
 function contentOf(spec: ResponseSpec): JsonSchema {
@@ -59,7 +64,8 @@ function contentOf(spec: ResponseSpec): JsonSchema {
 function successResponses(operation: Operation): JsonSchema {
   const responses: JsonSchema = {};
   for (const [status, specs] of Object.entries(operation.responses)) {
-    const list = Array.isArray(specs) ? specs : [specs!];
+    if (!specs) continue;
+    const list = Array.isArray(specs) ? specs : [specs];
     const content = Object.assign({}, ...list.map(contentOf));
     const headers = headersOf(list.find((spec) => spec.headers)?.headers);
     responses[status] = {
@@ -83,7 +89,9 @@ function errorResponses(operation: Operation): JsonSchema {
     if (code) code.code = { type: "string", enum: codes };
     responses[String(status)] = {
       description: codes.join(", "),
-      ...(status === 429 || status === 503 ? { headers: { "Retry-After": { description: "seconds to wait", schema: { type: "integer" } } } } : {}),
+      ...(status === 429 || status === 503
+        ? { headers: { "Retry-After": { description: "seconds to wait", schema: { type: "integer" } } } }
+        : {}),
       content: { "application/json": { schema: envelope } },
     };
   }
@@ -94,7 +102,8 @@ function requestBodyOf(operation: Operation): JsonSchema | undefined {
   const body = operation.body;
   if (!body) return undefined;
   const content: JsonSchema = { "application/json": { schema: schemaOf(body.schema, "input") } };
-  for (const type of body.alsoAccepts ?? []) content[type] = { schema: { type: "string", contentMediaType: type, description: "the same tree as a tar archive, gzip'd" } };
+  for (const type of body.alsoAccepts ?? [])
+    content[type] = { schema: { type: "string", contentMediaType: type, description: "the same tree as a tar archive, gzip'd" } };
   return { required: true, content };
 }
 
@@ -117,8 +126,8 @@ function operationObject(operation: Operation): JsonSchema {
 export function openApiDocument(serverUrl: string) {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const operation of OPERATIONS) {
-    paths[operation.path] ??= {};
-    paths[operation.path]![operation.method.toLowerCase()] = operationObject(operation);
+    const methods = (paths[operation.path] ??= {});
+    methods[operation.method.toLowerCase()] = operationObject(operation);
   }
   return {
     openapi: "3.1.0",
@@ -131,7 +140,15 @@ export function openApiDocument(serverUrl: string) {
     },
     servers: [{ url: serverUrl, description: "this deployment" }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
-    components: { securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "a team API key (Authorization: Bearer <key>), with the scope each operation names" } } },
+    components: {
+      securitySchemes: {
+        apiKey: {
+          type: "http",
+          scheme: "bearer",
+          description: "a team API key (Authorization: Bearer <key>), with the scope each operation names",
+        },
+      },
+    },
     paths,
   };
 }

@@ -44,7 +44,11 @@ export interface BodySpec<Schema extends z.ZodType = z.ZodType, Parsed = unknown
 }
 
 /** What a handler receives for a body: the parse function's result, or the schema's output. */
-export type BodyOf<B> = B extends { parse: (value: unknown) => infer R } ? R : B extends { schema: infer S extends z.ZodType } ? z.infer<S> : undefined;
+export type BodyOf<B> = B extends { parse: (value: unknown) => infer R }
+  ? R
+  : B extends { schema: infer S extends z.ZodType }
+    ? z.infer<S>
+    : undefined;
 
 export type SuccessStatus = 200 | 201 | 202 | 304;
 
@@ -78,12 +82,25 @@ export function defineOperation<P extends z.ZodType = z.ZodNever, Q extends z.Zo
   return operation;
 }
 
-export const json = (schema: z.ZodType, description: string, headers?: Record<string, HeaderSpec>): ResponseSpec => ({ kind: "json", schema, description, headers });
-export const text = (description: string, example?: string, headers?: Record<string, HeaderSpec>): ResponseSpec => ({ kind: "text", description, example, headers });
+export const json = (schema: z.ZodType, description: string, headers?: Record<string, HeaderSpec>): ResponseSpec => ({
+  kind: "json",
+  schema,
+  description,
+  headers,
+});
+export const text = (description: string, example?: string, headers?: Record<string, HeaderSpec>): ResponseSpec => ({
+  kind: "text",
+  description,
+  example,
+  headers,
+});
 
 /** The one error envelope of §11. */
 export const errorEnvelope = z.strictObject({
-  error: z.strictObject({ code: z.string().describe("a stable code, e.g. SkillNotFound"), message: z.string().describe("what went wrong and what to fix") }),
+  error: z.strictObject({
+    code: z.string().describe("a stable code, e.g. SkillNotFound"),
+    message: z.string().describe("what went wrong and what to fix"),
+  }),
 });
 
 /** What any route behind an API key can answer, whatever it does. */

@@ -12,10 +12,18 @@ export const health = defineOperation({
   summary: "Health, with the database's state",
   scope: null,
   responses: {
-    200: json(z.strictObject({ status: z.literal("ok"), database: z.strictObject({ kind: z.enum(["pglite", "postgres", "neon"]), state: z.literal("up") }) }), "up"),
+    200: json(
+      z.strictObject({
+        status: z.literal("ok"),
+        database: z.strictObject({ kind: z.enum(["pglite", "postgres", "neon"]), state: z.literal("up") }),
+      }),
+      "up",
+    ),
   },
   errors: [],
-  errorBodies: { DatabaseUnavailable: z.strictObject({ status: z.literal("unavailable"), database: z.strictObject({ state: z.literal("down") }) }) },
+  errorBodies: {
+    DatabaseUnavailable: z.strictObject({ status: z.literal("unavailable"), database: z.strictObject({ state: z.literal("down") }) }),
+  },
 });
 
 export const openApi = defineOperation({
@@ -29,9 +37,16 @@ export const openApi = defineOperation({
   errors: [],
 });
 
-const jsonRpc = z.object({ jsonrpc: z.literal("2.0") }).loose().describe("a JSON-RPC 2.0 message (MCP Streamable HTTP)");
+const jsonRpc = z
+  .object({ jsonrpc: z.literal("2.0") })
+  .loose()
+  .describe("a JSON-RPC 2.0 message (MCP Streamable HTTP)");
 /** The transport's own refusals (no session, an unknown session, no stream) are JSON-RPC errors, not the API's envelope. */
-const jsonRpcError = z.strictObject({ jsonrpc: z.literal("2.0"), error: z.strictObject({ code: z.number().int(), message: z.string() }), id: z.null() });
+const jsonRpcError = z.strictObject({
+  jsonrpc: z.literal("2.0"),
+  error: z.strictObject({ code: z.number().int(), message: z.string() }),
+  id: z.null(),
+});
 
 export const mcp = defineOperation({
   operationId: "mcp",
@@ -39,7 +54,8 @@ export const mcp = defineOperation({
   path: "/api/mcp",
   tag: "integrations",
   summary: "The MCP endpoint (Streamable HTTP, bearer API key): skill_list, skill_view, skill_manage, experiment, record_observation",
-  description: "Open a session with an initialize request; send its Mcp-Session-Id header on every later request. Tool refusals are results with isError and the REST route's error message.",
+  description:
+    "Open a session with an initialize request; send its Mcp-Session-Id header on every later request. Tool refusals are results with isError and the REST route's error message.",
   scope: "read",
   body: { schema: jsonRpc },
   responses: { 200: json(jsonRpc, "the JSON-RPC response"), 202: { kind: "empty", description: "a notification or response, accepted" } },
@@ -72,7 +88,14 @@ export const mcpEnd = defineOperation({
 });
 
 export const skillsIndexSchema = z.strictObject({
-  skills: z.array(z.strictObject({ name: z.string(), description: z.string(), version: z.number().int(), files: z.array(z.string()).describe("SKILL.md first, then the supporting files") })),
+  skills: z.array(
+    z.strictObject({
+      name: z.string(),
+      description: z.string(),
+      version: z.number().int(),
+      files: z.array(z.string()).describe("SKILL.md first, then the supporting files"),
+    }),
+  ),
 });
 
 export const skillsIndex = defineOperation({

@@ -51,7 +51,6 @@ export const syncFileSchema = z.strictObject({
 });
 
 export const syncBody = z.strictObject({ files: z.array(syncFileSchema).max(100_000) });
-export type SyncBody = z.infer<typeof syncBody>;
 
 /** Up to 64 MiB: a team's whole tree, binary files included (§11.1). */
 export const SYNC_MAX_BYTES = 64 * 1024 * 1024;
@@ -85,7 +84,9 @@ const viewHeaders: Record<string, HeaderSpec> = {
   "X-Skill-Source": { description: "builtin, file, learned or draft", type: "string" },
 };
 
-export const viewQuery = z.object({ version: positiveIntText(1_000_000_000).optional().describe("serve an earlier version of a learned or file skill") });
+export const viewQuery = z.object({
+  version: positiveIntText(1_000_000_000).optional().describe("serve an earlier version of a learned or file skill"),
+});
 
 export const viewSkill = defineOperation({
   operationId: "viewSkill",
@@ -98,7 +99,11 @@ export const viewSkill = defineOperation({
   params: nameParams,
   query: viewQuery,
   responses: {
-    200: text("`[skill <name> | <source> | v<N>]`, a newline, then the body", "[skill systematic-debugging | builtin | v1]\n# Systematic debugging\n", viewHeaders),
+    200: text(
+      "`[skill <name> | <source> | v<N>]`, a newline, then the body",
+      "[skill systematic-debugging | builtin | v1]\n# Systematic debugging\n",
+      viewHeaders,
+    ),
     304: { kind: "empty", description: "the client holds this version (If-None-Match)", headers: viewHeaders },
   },
   errors: ["InvalidName", "SkillNotFound", "VersionNotFound"],
@@ -134,7 +139,7 @@ export const createSkill = defineOperation({
 export const updateSkillBody = z.strictObject({
   description: z.string().optional(),
   body: z.string().optional(),
-  expectedVersion: versionNumber.optional().describe("the version this change was made against (or send If-Match)"),
+  expectedVersion: versionNumber.optional().describe("the version this change was made against"),
   reason: reason.optional(),
 });
 
@@ -143,11 +148,14 @@ export const updateSkill = defineOperation({
   method: "PUT",
   path: "/api/v1/skills/{name}",
   tag: "skills",
-  summary: "A new version of a learned skill, against expectedVersion or If-Match (a version number or its ETag)",
+  summary: "A new version of a learned skill, made against expectedVersion",
+  description: "Over HTTP, an If-Match header (a version number or that version's ETag) may stand for expectedVersion.",
   scope: "write",
   params: nameParams,
   body: { schema: updateSkillBody },
-  responses: { 200: json(z.strictObject({ name: z.string(), version: z.number().int() }), "the current version (unchanged when nothing changed)") },
+  responses: {
+    200: json(z.strictObject({ name: z.string(), version: z.number().int() }), "the current version (unchanged when nothing changed)"),
+  },
   errors: ["InvalidName", "InvalidSkill", "SkillNotFound", "BuiltInImmutable", "FileSkillReadOnly", "VersionConflict"],
 });
 
@@ -171,7 +179,12 @@ export const promoteSkill = defineOperation({
   summary: "Make the draft the active learned skill; collisions are checked again now (editor, lead or admin key)",
   scope: "write",
   params: nameParams,
-  responses: { 200: json(z.strictObject({ name: z.string(), version: z.number().int(), status: z.literal("active") }), "now active and in the listing") },
+  responses: {
+    200: json(
+      z.strictObject({ name: z.string(), version: z.number().int(), status: z.literal("active") }),
+      "now active and in the listing",
+    ),
+  },
   errors: ["InvalidName", "SkillNotFound", "NameCollision", "NotADraft"],
 });
 
@@ -186,7 +199,9 @@ export const rollbackSkill = defineOperation({
   scope: "write",
   params: nameParams,
   body: { schema: rollbackBody },
-  responses: { 200: json(z.strictObject({ name: z.string(), version: z.number().int(), revertOf: z.number().int() }), "the new current version") },
+  responses: {
+    200: json(z.strictObject({ name: z.string(), version: z.number().int(), revertOf: z.number().int() }), "the new current version"),
+  },
   errors: ["InvalidName", "SkillNotFound", "VersionNotFound", "BuiltInImmutable", "FileSkillReadOnly"],
 });
 
@@ -198,7 +213,9 @@ export const restoreSkill = defineOperation({
   summary: "Bring back the most recently archived learned skill of this name (lead or admin key)",
   scope: "write",
   params: nameParams,
-  responses: { 200: json(z.strictObject({ name: z.string(), version: z.number().int(), status: writableStatus }), "restored as it was archived") },
+  responses: {
+    200: json(z.strictObject({ name: z.string(), version: z.number().int(), status: writableStatus }), "restored as it was archived"),
+  },
   errors: ["InvalidName", "SkillNotFound", "NameCollision", "SkillExists"],
 });
 
@@ -221,7 +238,10 @@ export const TIERS = ["unverified", "reviewed", "verified"] as const;
 
 export const verifyBody = z.strictObject({
   tier: z.enum(["reviewed", "verified"]),
-  report: z.record(z.string(), z.unknown()).optional().describe("the hostile review: reviewer, attempts, findings, verdict (required for verified)"),
+  report: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("the hostile review: reviewer, attempts, findings, verdict (required for verified)"),
   expectedVersion: versionNumber.optional().describe("the version that was reviewed; refused if the skill moved on"),
 });
 
@@ -234,7 +254,9 @@ export const verifySkill = defineOperation({
   scope: "write",
   params: nameParams,
   body: { schema: verifyBody },
-  responses: { 200: json(z.strictObject({ name: z.string(), version: z.number().int(), tier: z.enum(TIERS) }), "the tier of that version") },
+  responses: {
+    200: json(z.strictObject({ name: z.string(), version: z.number().int(), tier: z.enum(TIERS) }), "the tier of that version"),
+  },
   errors: ["InvalidName", "SkillNotFound", "ReviewRequired", "VersionConflict", "BuiltInImmutable", "FileSkillReadOnly"],
 });
 
@@ -297,7 +319,10 @@ export const listSkillFiles = defineOperation({
   scope: "read",
   params: nameParams,
   responses: {
-    200: json(z.strictObject({ name: z.string(), files: z.array(z.strictObject({ path: z.string(), size: z.number().int().describe("bytes") })) }), "by path"),
+    200: json(
+      z.strictObject({ name: z.string(), files: z.array(z.strictObject({ path: z.string(), size: z.number().int().describe("bytes") })) }),
+      "by path",
+    ),
   },
   errors: ["InvalidName", "SkillNotFound"],
 });
@@ -315,7 +340,9 @@ export const getSkillFile = defineOperation({
   summary: "One supporting file, byte for byte; a path that leaves the folder is a 400",
   scope: "read",
   params: filePathParams,
-  responses: { 200: { kind: "bytes", mediaType: "application/octet-stream", description: "the file, with a content type from its extension" } },
+  responses: {
+    200: { kind: "bytes", mediaType: "application/octet-stream", description: "the file, with a content type from its extension" },
+  },
   errors: ["InvalidName", "SkillNotFound", "FileNotFound"],
 });
 

@@ -15,7 +15,9 @@ export const exportLearned = defineOperation({
   errors: [],
 });
 
-export const importQuery = z.object({ origin: z.string().min(1).max(500).optional().describe("where the skills come from, recorded as provenance when they carry none") });
+export const importQuery = z.object({
+  origin: z.string().min(1).max(500).optional().describe("where the skills come from, recorded as provenance when they carry none"),
+});
 
 export const importLearned = defineOperation({
   operationId: "importLearned",
@@ -28,7 +30,9 @@ export const importLearned = defineOperation({
   body: { schema: syncBody, maxBytes: SYNC_MAX_BYTES, alsoAccepts: ["application/gzip"] },
   responses: {
     201: json(
-      z.strictObject({ imported: z.array(z.strictObject({ name: z.string(), version: z.literal(1), status: z.enum(["draft", "active"]) })) }),
+      z.strictObject({
+        imported: z.array(z.strictObject({ name: z.string(), version: z.literal(1), status: z.enum(["draft", "active"]) })),
+      }),
       "the skills imported, each at v1",
     ),
   },

@@ -12,8 +12,8 @@ export function recordedJudge(answers: Record<string, JudgeAnswer>): ConfiguredM
     modelId: "recorded-judge",
     doGenerate: async (options) => {
       const prompt = JSON.stringify(options.prompt);
-      const task = Object.keys(answers).find((candidate) => prompt.includes(candidate));
-      const answer = task ? answers[task]! : { original: flat(0.5), amended: flat(0.5), rationale: "No recorded judgement for this task." };
+      const recorded = Object.entries(answers).find(([task]) => prompt.includes(task));
+      const answer = recorded ? recorded[1] : { original: flat(0.5), amended: flat(0.5), rationale: "No recorded judgement for this task." };
       return {
         content: [{ type: "text", text: JSON.stringify(answer) }],
         finishReason: { unified: "stop", raw: "stop" },

@@ -34,7 +34,11 @@ export async function seedDemo(app: App, demoDir = path.resolve("demo")): Promis
   if (team.catalogRevision > 0) return false;
   const tree = readTree(path.join(demoDir, "workspace-skills"));
   const firstFolders = ["ci-green-gate", "db-migration-review", "incident-postmortem"];
-  await syncWorkspace(app.db, app.catalogs, team.id, tree.filter((file) => firstFolders.includes(file.path.split("/")[0]!)));
+  const inFirstFolders = (file: { path: string }) => {
+    const [folder = ""] = file.path.split("/");
+    return firstFolders.includes(folder);
+  };
+  await syncWorkspace(app.db, app.catalogs, team.id, tree.filter(inFirstFolders));
   await syncWorkspace(app.db, app.catalogs, team.id, tree);
   for (const skill of LEARNED) {
     await insertLearned(app, team.id, SYSTEM, {
@@ -119,7 +123,8 @@ async function seedHistory(app: App, teamId: TeamId): Promise<void> {
     rationale: "the e2e checkout run missed a network timeout",
   }, "agent");
   await evaluateAmendment(deps, await team(), SYSTEM, triage.id);
-  const flaky = (await findLiveLearned(app.db, teamId, "flaky-test-triage"))!;
+  const flaky = await findLiveLearned(app.db, teamId, "flaky-test-triage");
+  if (!flaky) throw new Error("the demo seed wrote flaky-test-triage, yet it is not there");
   await updateLearned(app, teamId, SYSTEM, "flaky-test-triage", {
     body: "# Flaky test triage\n\nRetry the test three times; if it passes once, mark it flaky and move on.\n",
     expected: { version: flaky.currentVersion },

@@ -2,6 +2,7 @@ import { and, desc, eq, inArray } from "drizzle-orm";
 import { generateObject } from "ai";
 import { z } from "zod";
 import type { Db } from "@/db/client";
+import { only } from "@/db/rows";
 import { amendments, evaluations } from "@/db/schema";
 import { AppError, specError } from "../errors";
 import { authorOf, type Actor } from "../learned/actor";
@@ -24,7 +25,10 @@ export interface AmendmentInput {
 }
 
 export async function getAmendment(db: Db, teamId: TeamId, id: number): Promise<AmendmentRow> {
-  const [row] = await db.select().from(amendments).where(and(eq(amendments.teamId, teamId), eq(amendments.id, id)));
+  const [row] = await db
+    .select()
+    .from(amendments)
+    .where(and(eq(amendments.teamId, teamId), eq(amendments.id, id)));
   if (!row) throw specError("AmendmentNotFound", `No amendment #${id} in this team.`);
   return row;
 }
@@ -50,16 +54,22 @@ export async function proposeAmendment(
   input: AmendmentInput,
   origin: "person" | "agent" | "generated" = actor.kind === "person" ? "person" : "agent",
 ): Promise<{ id: number; status: "pending" }> {
-  if (input.description === undefined && input.body === undefined) throw new AppError("InvalidField", "send a new description, a new body or both");
+  if (input.description === undefined && input.body === undefined)
+    throw new AppError("InvalidField", "send a new description, a new body or both");
   if (input.rationale.trim() === "") throw new AppError("InvalidField", 'field "rationale": say why this change should help');
   const skill = await resolveSkill(catalogs, team, name);
   const base = await loadSkillContent(db, catalogs, team, name);
   // The amended text must be a valid skill now, not only when someone tries to apply it.
   const { fields } = parseSkillMd(base.frontmatter + base.body);
-  parseSkillMd(composeSkillMd({ ...(fields as { name: string; description: string }), description: input.description ?? base.skill.description }, input.body ?? base.body));
+  parseSkillMd(
+    composeSkillMd(
+      { ...(fields as { name: string; description: string }), description: input.description ?? base.skill.description },
+      input.body ?? base.body,
+    ),
+  );
   const author = authorOf(actor);
   return db.transaction(async (tx) => {
-    const [row] = await tx
+    const rows = await tx
       .insert(amendments)
       .values({
         teamId: team.id,
@@ -75,8 +85,9 @@ export async function proposeAmendment(
         sessionId: author.sessionId,
       })
       .returning({ id: amendments.id });
-    await recordEvent(tx, team.id, name, "amended", actor, skill.version, { amendmentId: row!.id, origin });
-    return { id: row!.id, status: "pending" as const };
+    const { id } = only(rows);
+    await recordEvent(tx, team.id, name, "amended", actor, skill.version, { amendmentId: id, origin });
+    return { id, status: "pending" as const };
   });
 }
 
@@ -98,18 +109,23 @@ export async function generateAmendment(
   const judge = requireModel(model);
   const content = await loadSkillContent(db, catalogs, team, name);
   const failures = (await selectTestCases(db, team.id, name)).filter((o) => o.outcome !== "success");
-  if (failures.length === 0) throw new AppError("Unprocessable", `"${name}" has no recorded failures to learn from; record observations first`);
+  if (failures.length === 0)
+    throw new AppError("Unprocessable", `"${name}" has no recorded failures to learn from; record observations first`);
   const { object } = await generateObject({
     model: judge.model,
     schema: proposalSchema,
     temperature: 0,
-    system: "You improve agent skills: written procedures an AI agent follows. Change only what the recorded failures show is wrong or missing.",
+    system:
+      "You improve agent skills: written procedures an AI agent follows. Change only what the recorded failures show is wrong or missing.",
     prompt: [
       "## Current SKILL.md",
       content.frontmatter + content.body,
       "",
       "## Recent failures",
-      ...failures.map((f, i) => `${i + 1}. [${f.outcome}${f.errorType ? `, ${f.errorType}` : ""}] ${f.task}${f.feedback ? `\n   feedback: ${f.feedback}` : ""}`),
+      ...failures.map(
+        (f, i) =>
+          `${i + 1}. [${f.outcome}${f.errorType ? `, ${f.errorType}` : ""}] ${f.task}${f.feedback ? `\n   feedback: ${f.feedback}` : ""}`,
+      ),
     ].join("\n"),
   });
   const description = object.description.trim() === content.skill.description ? undefined : object.description.trim();
@@ -123,11 +139,25 @@ export async function listAmendments(db: Db, teamId: TeamId, name: string) {
     .from(amendments)
     .where(and(eq(amendments.teamId, teamId), eq(amendments.skillName, name)))
     .orderBy(desc(amendments.id));
-  const evaluated = rows.length === 0 ? [] : await db
-    .select({ id: evaluations.id, amendmentId: evaluations.amendmentId, status: evaluations.status, verdict: evaluations.verdict, promotedVersion: evaluations.promotedVersion })
-    .from(evaluations)
-    .where(inArray(evaluations.amendmentId, rows.map((row) => row.id)))
-    .orderBy(desc(evaluations.id));
+  const evaluated =
+    rows.length === 0
+      ? []
+      : await db
+          .select({
+            id: evaluations.id,
+            amendmentId: evaluations.amendmentId,
+            status: evaluations.status,
+            verdict: evaluations.verdict,
+            promotedVersion: evaluations.promotedVersion,
+          })
+          .from(evaluations)
+          .where(
+            inArray(
+              evaluations.amendmentId,
+              rows.map((row) => row.id),
+            ),
+          )
+          .orderBy(desc(evaluations.id));
   return rows.map((row) => {
     const latest = evaluated.find((e) => e.amendmentId === row.id) ?? null;
     return {

@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import pLimit from "p-limit";
 import type { Db } from "@/db/client";
+import { only } from "@/db/rows";
 import { amendments, evaluationCases, evaluations } from "@/db/schema";
 import { isAppError, specError } from "../errors";
 import { SYSTEM, type Actor } from "../learned/actor";
@@ -14,7 +15,7 @@ import { failureMessage } from "./failure-message";
 import { JUDGE_PROMPT_VERSION, judgeCase } from "./judge";
 import { requireModel, type ConfiguredModel } from "./model";
 import { selectTestCases } from "./observations";
-import { caseChange, verdictOf, type Verdict } from "./verdict";
+import { caseChange, verdictOf, type JudgedCase, type Verdict } from "./verdict";
 
 /** What an evaluation needs of its team. */
 export type EvaluationTeam = CatalogKey & { slug: string; autoPromote: boolean };
@@ -44,7 +45,7 @@ export async function startEvaluation(deps: EvaluationDeps, team: EvaluationTeam
   const texts = await amendmentTexts(deps.db, deps.catalogs, team, amendment);
   const cases = await selectTestCases(deps.db, team.id, amendment.skillName);
   const evaluationId = await deps.db.transaction(async (tx) => {
-    const [row] = await tx
+    const rows = await tx
       .insert(evaluations)
       .values({
         teamId: team.id,
@@ -56,12 +57,13 @@ export async function startEvaluation(deps: EvaluationDeps, team: EvaluationTeam
         promptVersion: JUDGE_PROMPT_VERSION,
       })
       .returning({ id: evaluations.id });
+    const { id } = only(rows);
     if (cases.length > 0) {
-      await tx.insert(evaluationCases).values(
-        cases.map((c, position) => ({ evaluationId: row!.id, position, observationId: c.id, outcome: c.outcome, task: c.task })),
-      );
+      await tx
+        .insert(evaluationCases)
+        .values(cases.map((c, position) => ({ evaluationId: id, position, observationId: c.id, outcome: c.outcome, task: c.task })));
     }
-    return row!.id;
+    return id;
   });
   const limit = pLimit(deps.judgeConcurrency);
   const judged = cases.map((c, position) =>
@@ -100,6 +102,13 @@ export async function startEvaluation(deps: EvaluationDeps, team: EvaluationTeam
   return { evaluationId, done };
 }
 
+/** Judging writes a case's scores together with its "judged" status; one without them is a bug. */
+function judgedScores(c: typeof evaluationCases.$inferSelect): JudgedCase {
+  const { original, amended } = c;
+  if (!original || !amended) throw new Error(`evaluation case ${c.id} is judged but has no scores`);
+  return { original, amended };
+}
+
 async function finish(
   deps: EvaluationDeps,
   team: EvaluationTeam,
@@ -108,7 +117,7 @@ async function finish(
   evaluationId: number,
 ): Promise<void> {
   const cases = await deps.db.select().from(evaluationCases).where(eq(evaluationCases.evaluationId, evaluationId));
-  const judged = cases.filter((c) => c.status === "judged").map((c) => ({ original: c.original!, amended: c.amended! }));
+  const judged = cases.filter((c) => c.status === "judged").map(judgedScores);
   const result = verdictOf(judged);
   await deps.db
     .update(evaluations)
@@ -143,13 +152,18 @@ async function autoPromote(
   evaluationId: number,
   verdict: Verdict,
 ): Promise<{ promotedVersion: number | null; promotionNote: string | null }> {
-  if (verdict !== "improved") return { promotedVersion: null, promotionNote: `not promoted: the verdict is ${verdict}; a lead can override with a written reason` };
+  if (verdict !== "improved")
+    return { promotedVersion: null, promotionNote: `not promoted: the verdict is ${verdict}; a lead can override with a written reason` };
   if (amendment.skillSource !== "learned") {
     return { promotedVersion: null, promotionNote: `${amendment.skillSource} skills change in the repository: apply the patch and sync` };
   }
-  if (!team.autoPromote) return { promotedVersion: null, promotionNote: "auto-promotion is off for this team: a lead or editor can promote it" };
+  if (!team.autoPromote)
+    return { promotedVersion: null, promotionNote: "auto-promotion is off for this team: a lead or editor can promote it" };
   try {
-    const { version } = await applyAmendment(deps, team, SYSTEM, amendment, evaluationId, "promoted", { trigger: actor.kind === "key" ? `key ${actor.keyId}` : actor.kind, auto: true });
+    const { version } = await applyAmendment(deps, team, SYSTEM, amendment, evaluationId, "promoted", {
+      trigger: actor.kind === "key" ? `key ${actor.keyId}` : actor.kind,
+      auto: true,
+    });
     return { promotedVersion: version, promotionNote: null };
   } catch (error) {
     if (isAppError(error)) return { promotedVersion: null, promotionNote: `not promoted: ${error.message}` };
@@ -181,7 +195,10 @@ export async function applyAmendment(
     // The client sent no version: say what moved. Most often another promotion of this very amendment won.
     const now = await getAmendment(deps.db, team.id, amendment.id);
     if (now.status === "promoted") throw specError("AlreadyPromoted", `amendment #${amendment.id} is already promoted`);
-    throw specError("VersionConflict", `amendment #${amendment.id} was written against v${amendment.baseVersion} of "${amendment.skillName}", which has changed since; propose it again against the current version`);
+    throw specError(
+      "VersionConflict",
+      `amendment #${amendment.id} was written against v${amendment.baseVersion} of "${amendment.skillName}", which has changed since; propose it again against the current version`,
+    );
   });
   return result;
 }
@@ -230,15 +247,33 @@ export interface EvaluationReport {
 
 export const JUDGED_NOT_RUN = "a judged comparison, not a re-execution";
 
-export async function evaluationReport(db: Db, catalogs: CatalogCache, team: EvaluationTeam, evaluationId: number): Promise<EvaluationReport> {
-  const [row] = await db.select().from(evaluations).where(and(eq(evaluations.teamId, team.id), eq(evaluations.id, evaluationId)));
+export async function evaluationReport(
+  db: Db,
+  catalogs: CatalogCache,
+  team: EvaluationTeam,
+  evaluationId: number,
+): Promise<EvaluationReport> {
+  const [row] = await db
+    .select()
+    .from(evaluations)
+    .where(and(eq(evaluations.teamId, team.id), eq(evaluations.id, evaluationId)));
   if (!row) throw specError("EvaluationNotFound", `No evaluation #${evaluationId} in this team.`);
   const amendment = await getAmendment(db, team.id, row.amendmentId);
-  const cases = await db.select().from(evaluationCases).where(eq(evaluationCases.evaluationId, evaluationId)).orderBy(asc(evaluationCases.position));
+  const cases = await db
+    .select()
+    .from(evaluationCases)
+    .where(eq(evaluationCases.evaluationId, evaluationId))
+    .orderBy(asc(evaluationCases.position));
   let patch: string | null = null;
   if (amendment.skillSource !== "learned") {
     const texts = await amendmentTexts(db, catalogs, team, amendment).catch(() => null);
-    if (texts) patch = unifiedPatch(`${amendment.skillName}/SKILL.md`, `${amendment.skillName}/SKILL.md (amendment #${amendment.id})`, texts.original, texts.amended);
+    if (texts)
+      patch = unifiedPatch(
+        `${amendment.skillName}/SKILL.md`,
+        `${amendment.skillName}/SKILL.md (amendment #${amendment.id})`,
+        texts.original,
+        texts.amended,
+      );
   }
   return {
     id: row.id,
@@ -275,7 +310,12 @@ export async function evaluationReport(db: Db, catalogs: CatalogCache, team: Eva
 }
 
 /** `POST /api/v1/amendments/<id>/evaluate`: runs the evaluation to the end and answers its report. */
-export async function evaluateAmendment(deps: EvaluationDeps, team: EvaluationTeam, actor: Actor, amendmentId: number): Promise<EvaluationReport> {
+export async function evaluateAmendment(
+  deps: EvaluationDeps,
+  team: EvaluationTeam,
+  actor: Actor,
+  amendmentId: number,
+): Promise<EvaluationReport> {
   const { evaluationId, done } = await startEvaluation(deps, team, actor, amendmentId);
   await done;
   return evaluationReport(deps.db, deps.catalogs, team, evaluationId);

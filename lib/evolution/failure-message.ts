@@ -15,7 +15,8 @@ export function failureMessage(error: unknown): string {
   if (APICallError.isInstance(cause)) {
     const status = cause.statusCode;
     if (status === undefined) return "the model provider could not be reached; check SKILLGATE_MODEL, its base URL and the network";
-    if (status === 401 || status === 403) return `the model provider refused the credentials (HTTP ${status}); check the provider's API key`;
+    if (status === 401 || status === 403)
+      return `the model provider refused the credentials (HTTP ${status}); check the provider's API key`;
     if (status === 429) return "the model provider is limiting requests (HTTP 429); try again later";
     if (status >= 500) return `the model provider failed (HTTP ${status}); try again later`;
     return `the model provider refused the request (HTTP ${status}); the server log has the details`;

@@ -5,7 +5,19 @@ import type { TeamId } from "../teams/teams";
 
 /** The promotion history (§8.4, §10): the team's event log, newest first, with who did each thing. */
 
-export const HISTORY_KINDS = ["created", "edited", "amended", "evaluated", "promoted", "overridden", "rolled-back", "verified", "archived", "restored", "imported"] as const;
+export const HISTORY_KINDS = [
+  "created",
+  "edited",
+  "amended",
+  "evaluated",
+  "promoted",
+  "overridden",
+  "rolled-back",
+  "verified",
+  "archived",
+  "restored",
+  "imported",
+] as const;
 
 export interface HistoryEvent {
   id: number;
@@ -17,7 +29,11 @@ export interface HistoryEvent {
   detail: Record<string, unknown>;
 }
 
-export async function teamHistory(db: Db, teamId: TeamId, filter: { skill?: string; kind?: string; limit?: number } = {}): Promise<HistoryEvent[]> {
+export async function teamHistory(
+  db: Db,
+  teamId: TeamId,
+  filter: { skill?: string; kind?: string; limit?: number } = {},
+): Promise<HistoryEvent[]> {
   const rows = await db
     .select({ event: skillEvents, email: users.email, keyName: apiKeys.name })
     .from(skillEvents)
@@ -44,7 +60,10 @@ export async function teamHistory(db: Db, teamId: TeamId, filter: { skill?: stri
 }
 
 /** Promotions (overrides included) and rollbacks per week, oldest first, for the chart. */
-export async function promotionsByWeek(db: Db, teamId: TeamId): Promise<{ week: string; promoted: number; overridden: number; rolledBack: number }[]> {
+export async function promotionsByWeek(
+  db: Db,
+  teamId: TeamId,
+): Promise<{ week: string; promoted: number; overridden: number; rolledBack: number }[]> {
   const week = sql<string>`to_char(date_trunc('week', ${skillEvents.at} at time zone 'UTC'), 'YYYY-MM-DD')`;
   const rows = await db
     .select({

@@ -67,10 +67,18 @@ export async function judgeCase(judge: ConfiguredModel, c: JudgeCase, original: 
   let error = "";
   for (let attempt = 1; attempt <= 2; attempt++) {
     try {
-      const { object } = await generateObject({ model: judge.model, schema: judgeAnswerSchema, system, prompt, temperature: 0, maxRetries: 1 });
+      const { object } = await generateObject({
+        model: judge.model,
+        schema: judgeAnswerSchema,
+        system,
+        prompt,
+        temperature: 0,
+        maxRetries: 1,
+      });
       return { ok: true, answer: object, attempts: attempt, promptChars };
     } catch (caught) {
-      console.error(`skillgate: judge call failed (attempt ${attempt}): ${(caught as Error).message.split("\n")[0]!.slice(0, 500)}`);
+      const [firstLine = ""] = (caught as Error).message.split("\n");
+      console.error(`skillgate: judge call failed (attempt ${attempt}): ${firstLine.slice(0, 500)}`);
       error = failureMessage(caught);
     }
   }

@@ -31,7 +31,9 @@ export function modelFromConfig(config: ModelConfig): ConfiguredModel | null {
       }
       return {
         id: config.spec,
-        model: createOpenAICompatible({ name: "openai-compatible", baseURL: config.openaiBaseUrl, apiKey: config.compatibleApiKey })(modelId),
+        model: createOpenAICompatible({ name: "openai-compatible", baseURL: config.openaiBaseUrl, apiKey: config.compatibleApiKey })(
+          modelId,
+        ),
       };
     default:
       throw new Error(`SKILLGATE_MODEL: unknown provider "${provider}"; use openai, anthropic or openai-compatible`);

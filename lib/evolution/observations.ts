@@ -16,11 +16,11 @@ export async function recordObservations(
   inputs: ObservationInput[],
   author: { keyId: number | null; sessionId: string | null },
 ): Promise<number[]> {
-  const versions = versionsThatRan(await catalogs.catalog(team), inputs, "observations");
-  const rows = inputs.map((input, i) => ({
+  const ran = versionsThatRan(await catalogs.catalog(team), inputs, "observations");
+  const rows = ran.map(([input, version]) => ({
     teamId: team.id,
     skillName: input.skill,
-    version: versions[i]!,
+    version,
     task: input.task,
     category: input.category,
     outcome: input.outcome,

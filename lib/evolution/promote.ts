@@ -29,10 +29,14 @@ export async function promoteAmendment(
     .orderBy(desc(evaluations.id))
     .limit(1);
   const override = latest?.verdict !== "improved";
+  const overrideReason = reason?.trim() ?? "";
   if (override) {
     requireLead(actor, "promoting an amendment its evaluation did not find improved");
-    if (!reason || reason.trim() === "") {
-      throw specError("ReasonRequired", `promoting amendment #${amendmentId} against its verdict (${latest?.verdict ?? "not evaluated"}) needs a written reason`);
+    if (overrideReason === "") {
+      throw specError(
+        "ReasonRequired",
+        `promoting amendment #${amendmentId} against its verdict (${latest?.verdict ?? "not evaluated"}) needs a written reason`,
+      );
     }
   } else {
     requireWriteActive(actor, "promoting an amendment");
@@ -41,10 +45,13 @@ export async function promoteAmendment(
   if (holder) throw notLearned(amendment.skillName, holder);
   const evaluationId = latest?.id ?? null;
   const { version } = await applyAmendment(deps, team, actor, amendment, evaluationId, override ? "overridden" : "promoted", {
-    ...(override && { overrideReason: reason!.trim(), verdict: latest?.verdict ?? null }),
+    ...(override && { overrideReason, verdict: latest?.verdict ?? null }),
   });
   if (evaluationId !== null) {
-    await deps.db.update(evaluations).set({ promotedVersion: version, promotionNote: override ? `manual override: ${reason!.trim()}` : null }).where(eq(evaluations.id, evaluationId));
+    await deps.db
+      .update(evaluations)
+      .set({ promotedVersion: version, promotionNote: override ? `manual override: ${overrideReason}` : null })
+      .where(eq(evaluations.id, evaluationId));
   }
   return { name: amendment.skillName, version, evaluationId, override };
 }

@@ -25,10 +25,10 @@ const SCALE = 10n ** BigInt(DIGITS);
 /** The exact decimal value of a finite number as it prints, times 10^20 (rounded half up past 20 digits). */
 export function scaled(value: number): bigint {
   if (!Number.isFinite(value)) throw new Error(`not a finite score: ${value}`);
-  const match = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/i.exec(String(value));
-  if (!match) throw new Error(`unreadable score: ${value}`);
-  const [, sign, whole, fraction = "", exponent = "0"] = match;
-  const mantissa = BigInt(whole! + fraction);
+  const [, sign, whole, fraction = "", exponent = "0"] = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/i.exec(String(value)) ?? [];
+  // The whole part is the one group every match has.
+  if (whole === undefined) throw new Error(`unreadable score: ${value}`);
+  const mantissa = BigInt(whole + fraction);
   const power = Number(exponent) - fraction.length + DIGITS;
   let result: bigint;
   if (power >= 0) result = mantissa * 10n ** BigInt(power);

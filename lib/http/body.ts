@@ -79,7 +79,8 @@ function nestingDepth(json: string): number {
   for (let i = 0; i < json.length; i++) {
     const c = json.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -99,8 +100,8 @@ function nestingDepth(json: string): number {
  */
 export function checkStorableText(root: unknown): void {
   const stack: { value: unknown; path: string }[] = [{ value: root, path: "" }];
-  while (stack.length > 0) {
-    const { value, path } = stack.pop()!;
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    const { value, path } = top;
     if (typeof value === "string") checkText(value, path);
     else if (value !== null && typeof value === "object") {
       const entries = Array.isArray(value) ? value.map((item, i) => [String(i), item] as const) : Object.entries(value);
@@ -128,10 +129,15 @@ function checkText(value: string, path: string): void {
  * Validates with a contract's schema; the first problem becomes a 4xx. A refinement made with
  * `refuseWith` keeps its own code and message; any other problem is `code` with the field named.
  */
-export function parseWith<T extends z.ZodType>(schema: T, value: unknown, code: "InvalidField" | "InvalidQuery" | "InvalidPath"): z.infer<T> {
+export function parseWith<T extends z.ZodType>(
+  schema: T,
+  value: unknown,
+  code: "InvalidField" | "InvalidQuery" | "InvalidPath",
+): z.infer<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
+  const [issue] = result.error.issues;
+  if (!issue) throw new Error("zod failed a parse without reporting an issue");
   const own = issue.code === "custom" ? (issue.params as { errorCode?: ErrorCode } | undefined)?.errorCode : undefined;
   if (own) throw new AppError(own, issue.message);
   throw new AppError(code, describeIssue(issue));

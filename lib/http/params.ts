@@ -21,7 +21,10 @@ export function notModified(req: Request, etag: string): boolean {
 export function readIfMatch(req: Request): { version: number } | { sha256: string } | null {
   const header = req.headers.get("if-match");
   if (header === null) return null;
-  const value = header.trim().replace(/^W\//, "").replace(/^"(.*)"$/, "$1");
+  const value = header
+    .trim()
+    .replace(/^W\//, "")
+    .replace(/^"(.*)"$/, "$1");
   const version = /^v?(\d{1,9})$/.exec(value);
   if (version) return { version: Number(version[1]) };
   if (/^[0-9a-f]{64}$/.test(value)) return { sha256: value };
@@ -32,7 +35,10 @@ export function readIfMatch(req: Request): { version: number } | { sha256: strin
  * A page's query string, read with an operation's query schema: a page never answers 400, so a
  * value that does not parse is left out and the page shows its default.
  */
-export function readSearchParams<S extends z.ZodObject>(schema: S, raw: Record<string, string | string[] | undefined>): Partial<z.infer<S>> {
+export function readSearchParams<S extends z.ZodObject>(
+  schema: S,
+  raw: Record<string, string | string[] | undefined>,
+): Partial<z.infer<S>> {
   const values: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(schema.shape)) {
     const value = Array.isArray(raw[key]) ? raw[key][0] : raw[key];

@@ -94,9 +94,9 @@ function refuseNulInPath(params: RouteParams): void {
 /** The request's bearer key, looked up by hash, with one request taken from its rate limit. Shared by REST and MCP. */
 export async function authenticateRequest(app: App, req: Request): Promise<KeyAuth> {
   const header = req.headers.get("authorization");
-  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-  if (!match) throw new AppError("Unauthorized", "send the team's API key as Authorization: Bearer <key>");
-  const auth = await authenticateApiKey(app.database, match[1]!);
+  const key = header ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
+  if (!key) throw new AppError("Unauthorized", "send the team's API key as Authorization: Bearer <key>");
+  const auth = await authenticateApiKey(app.database, key);
   if (!auth) throw new AppError("Unauthorized", "this API key is not valid or was revoked");
   await takeRateLimit(app, auth.keyId);
   return auth;

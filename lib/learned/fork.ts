@@ -14,7 +14,13 @@ export interface ForkSource {
  * Forks any visible skill, of any source, into a new learned skill (§6.5). The fork records
  * where it came from as `<team>/<name>@v<N>`; the source is untouched.
  */
-export async function forkSkill(deps: Deps, source: ForkSource, targetTeamId: TeamId, actor: Actor, input: { name: string; status?: LearnedStatus }) {
+export async function forkSkill(
+  deps: Deps,
+  source: ForkSource,
+  targetTeamId: TeamId,
+  actor: Actor,
+  input: { name: string; status?: LearnedStatus },
+) {
   const content = await loadSkillContent(deps.db, deps.catalogs, source.team, source.name);
   const forkedFrom = `${source.team.slug}/${content.name}@v${content.version}`;
   const { fields } = parseSkillMd(content.frontmatter + content.body);

@@ -2,6 +2,7 @@ import { asc, and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { apiKeys, workspaceSkillVersions } from "@/db/schema";
 import { specError } from "../errors";
+import { learnedIdOf } from "../skills/catalog";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import { loadSkillContent, resolveSkill } from "../skills/view";
 import { listLearnedVersions } from "./store";
@@ -31,7 +32,7 @@ export interface VersionInfo {
 
 export async function skillVersions(db: Db, catalogs: CatalogCache, team: CatalogKey, name: string): Promise<VersionInfo[]> {
   const skill = await resolveSkill(catalogs, team, name);
-  if (skill.scope === "learned") return learnedVersions(db, skill.learnedId!);
+  if (skill.scope === "learned") return learnedVersions(db, learnedIdOf(skill));
   if (skill.scope === "workspace") {
     const rows = await db
       .select()
@@ -99,7 +100,14 @@ export async function versionText(db: Db, catalogs: CatalogCache, team: CatalogK
 }
 
 /** A unified diff of the SKILL.md texts of two versions, `--- <name>@vA` / `+++ <name>@vB`. */
-export async function diffVersions(db: Db, catalogs: CatalogCache, team: CatalogKey, name: string, from: number, to: number): Promise<string> {
+export async function diffVersions(
+  db: Db,
+  catalogs: CatalogCache,
+  team: CatalogKey,
+  name: string,
+  from: number,
+  to: number,
+): Promise<string> {
   if (from < 1 || to < 1) throw specError("VersionNotFound", `versions start at v1`);
   const [a, b] = await Promise.all([versionText(db, catalogs, team, name, from), versionText(db, catalogs, team, name, to)]);
   return unifiedDiff(name, from, to, a, b);

@@ -18,7 +18,9 @@ export function boundedDiffLines(a: string, b: string): Change[] {
 
 /** A unified diff with only file headers (`--- from` / `+++ to`). */
 export function boundedUnifiedPatch(fromLabel: string, toLabel: string, a: string, b: string): string {
-  const patch = structuredPatch(fromLabel, toLabel, a, b, undefined, undefined, { maxEditLength: MAX_EDIT_LENGTH }) ?? replacement(fromLabel, toLabel, a, b);
+  const patch =
+    structuredPatch(fromLabel, toLabel, a, b, undefined, undefined, { maxEditLength: MAX_EDIT_LENGTH }) ??
+    replacement(fromLabel, toLabel, a, b);
   return formatPatch(patch, FILE_HEADERS_ONLY);
 }
 
@@ -33,7 +35,15 @@ function replacement(fromLabel: string, toLabel: string, a: string, b: string): 
     newFileName: toLabel,
     oldHeader: undefined,
     newHeader: undefined,
-    hunks: [{ oldStart: oldCount === 0 ? 0 : 1, oldLines: oldCount, newStart: newCount === 0 ? 0 : 1, newLines: newCount, lines: [...oldLines, ...newLines] }],
+    hunks: [
+      {
+        oldStart: oldCount === 0 ? 0 : 1,
+        oldLines: oldCount,
+        newStart: newCount === 0 ? 0 : 1,
+        newLines: newCount,
+        lines: [...oldLines, ...newLines],
+      },
+    ],
   };
 }
 

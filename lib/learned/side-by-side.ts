@@ -2,8 +2,7 @@ import { boundedDiffLines } from "./line-diff";
 
 /** Rows of a side-by-side diff: pure, so the browser can build a preview while someone types. */
 export type DiffRow =
-  | { kind: "same" | "changed" | "removed" | "added"; left: DiffLine | null; right: DiffLine | null }
-  | { kind: "skip"; count: number };
+  { kind: "same" | "changed" | "removed" | "added"; left: DiffLine | null; right: DiffLine | null } | { kind: "skip"; count: number };
 
 export interface DiffLine {
   number: number;
@@ -22,14 +21,18 @@ export function sideBySide(a: string, b: string, context = 3): DiffRow[] {
   let left = 1;
   let right = 1;
   const parts = boundedDiffLines(a, b);
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i]!;
-    if (part.removed && parts[i + 1]?.added) {
+  for (const [i, part] of parts.entries()) {
+    // Added lines right after removed ones were paired with them below.
+    if (part.added && parts[i - 1]?.removed) continue;
+    const next = parts[i + 1];
+    if (part.removed && next?.added) {
       const removed = lines(part.value);
-      const added = lines(parts[++i]!.value);
+      const added = lines(next.value);
       for (let j = 0; j < Math.max(removed.length, added.length); j++) {
-        const l = j < removed.length ? { number: left++, text: removed[j]! } : null;
-        const r = j < added.length ? { number: right++, text: added[j]! } : null;
+        const removedText = removed[j];
+        const addedText = added[j];
+        const l = removedText === undefined ? null : { number: left++, text: removedText };
+        const r = addedText === undefined ? null : { number: right++, text: addedText };
         rows.push({ kind: l && r ? "changed" : l ? "removed" : "added", left: l, right: r });
       }
     } else if (part.removed) {
@@ -45,22 +48,26 @@ export function sideBySide(a: string, b: string, context = 3): DiffRow[] {
 
 function foldUnchanged(rows: DiffRow[], context: number): DiffRow[] {
   const folded: DiffRow[] = [];
-  let i = 0;
-  while (i < rows.length) {
-    if (rows[i]!.kind !== "same") {
-      folded.push(rows[i++]!);
+  for (const [i, row] of rows.entries()) {
+    if (row.kind !== "same") {
+      folded.push(row);
       continue;
     }
+    // A run of unchanged rows is folded from its first row.
+    if (rows[i - 1]?.kind === "same") continue;
     let end = i;
-    while (end < rows.length && rows[end]!.kind === "same") end++;
+    while (rows[end]?.kind === "same") end++;
     const keepHead = i === 0 ? 0 : context;
     const keepTail = end === rows.length ? 0 : context;
     if (end - i > keepHead + keepTail + 1) {
-      folded.push(...rows.slice(i, i + keepHead), { kind: "skip", count: end - i - keepHead - keepTail }, ...rows.slice(end - keepTail, end));
+      folded.push(
+        ...rows.slice(i, i + keepHead),
+        { kind: "skip", count: end - i - keepHead - keepTail },
+        ...rows.slice(end - keepTail, end),
+      );
     } else {
       folded.push(...rows.slice(i, end));
     }
-    i = end;
   }
   return folded;
 }

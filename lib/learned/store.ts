@@ -63,7 +63,10 @@ export type NameHolder = { source: "builtin"; folder: null } | { source: "file";
 export async function nameHolder(db: Db, statics: StaticCatalog, teamId: TeamId, name: string): Promise<NameHolder | null> {
   const onDisk = statics.skills.find((skill) => skill.name === name);
   if (onDisk?.scope === "builtin") return { source: "builtin", folder: null };
-  if (onDisk) return { source: "file", folder: onDisk.folder! };
+  if (onDisk) {
+    if (onDisk.folder === null) throw new Error(`global skill "${name}" has no folder`);
+    return { source: "file", folder: onDisk.folder };
+  }
   const [workspace] = await db
     .select({ name: workspaceSkills.name })
     .from(workspaceSkills)

@@ -36,7 +36,10 @@ export async function exportLearned(db: Db, teamId: TeamId): Promise<ExportedSki
   const rows = await db
     .select({ skill: learnedSkills, version: learnedSkillVersions })
     .from(learnedSkills)
-    .innerJoin(learnedSkillVersions, and(eq(learnedSkillVersions.skillId, learnedSkills.id), eq(learnedSkillVersions.version, learnedSkills.currentVersion)))
+    .innerJoin(
+      learnedSkillVersions,
+      and(eq(learnedSkillVersions.skillId, learnedSkills.id), eq(learnedSkillVersions.version, learnedSkills.currentVersion)),
+    )
     .where(and(eq(learnedSkills.teamId, teamId), inArray(learnedSkills.status, ["active", "draft"])))
     .orderBy(asc(learnedSkills.name));
   return rows.map(({ skill, version }) => {
@@ -74,10 +77,12 @@ function incoming(skillMd: string, origin: string | null): Incoming {
   const metadata = (fields.metadata as Record<string, string> | undefined) ?? {};
   const own = Object.fromEntries(Object.entries(metadata).filter(([key]) => !OURS.has(key)));
   const source = metadata[KEYS.source];
-  if (source !== undefined && !["agent", "user", "imported"].includes(source)) throw invalidSkill(`metadata.${KEYS.source} must be agent, user or imported`);
+  if (source !== undefined && !["agent", "user", "imported"].includes(source))
+    throw invalidSkill(`metadata.${KEYS.source} must be agent, user or imported`);
   const status = metadata[KEYS.status] ?? "draft";
   if (status !== "draft" && status !== "active") throw invalidSkill(`metadata.${KEYS.status} must be draft or active`);
-  const createdAt = metadata[KEYS.createdAt] ? new Date(metadata[KEYS.createdAt]!) : undefined;
+  const written = metadata[KEYS.createdAt];
+  const createdAt = written ? new Date(written) : undefined;
   if (createdAt && Number.isNaN(createdAt.getTime())) throw invalidSkill(`metadata.${KEYS.createdAt} must be an ISO date`);
   return {
     skillMd: composeSkillMd({ ...(fields as { name: string; description: string }), metadata: own }, body),

@@ -20,7 +20,12 @@ function completeReport(report: unknown): ReviewReport | null {
     (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === "string" && item.trim() !== ""));
   if (!REPORT_FIELDS.every((field) => said(fields[field]))) return null;
   const text = (value: unknown) => (Array.isArray(value) ? value.join("\n") : String(value));
-  return { reviewer: text(fields.reviewer), attempts: text(fields.attempts), findings: text(fields.findings), verdict: text(fields.verdict) };
+  return {
+    reviewer: text(fields.reviewer),
+    attempts: text(fields.attempts),
+    findings: text(fields.findings),
+    verdict: text(fields.verdict),
+  };
 }
 
 /** Sets the tier of the skill's current version (§6.5); `verified` needs a hostile review report. */
@@ -38,7 +43,8 @@ export async function verifyLearned(
     if (holder) throw notLearned(name, holder);
     const row = await findLiveLearned(tx, teamId, name, { lock: true });
     if (!row) throw skillNotFound(name);
-    if (expectedVersion !== undefined && expectedVersion !== row.currentVersion) throw versionConflict(name, row.currentVersion, expectedVersion);
+    if (expectedVersion !== undefined && expectedVersion !== row.currentVersion)
+      throw versionConflict(name, row.currentVersion, expectedVersion);
     const review = completeReport(report);
     if (tier === "verified" && !review) {
       throw specError(

@@ -51,7 +51,12 @@ export interface NewLearned {
 }
 
 /** Creates a learned skill or draft from a complete SKILL.md. */
-export async function insertLearned(deps: Deps, teamId: TeamId, actor: Actor, input: NewLearned): Promise<{ name: string; version: 1; status: LearnedStatus }> {
+export async function insertLearned(
+  deps: Deps,
+  teamId: TeamId,
+  actor: Actor,
+  input: NewLearned,
+): Promise<{ name: string; version: 1; status: LearnedStatus }> {
   const created = await deps.db.transaction((tx) => insertLearnedIn(tx, deps.catalogs.statics, teamId, actor, input));
   if (input.status === "active") await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${created.name} created`);
   return created;
@@ -88,7 +93,10 @@ export async function insertLearnedIn(
     .returning({ id: learnedSkills.id });
   if (!skill) throw skillExists(parsed.name);
   await insertVersion(tx, skill.id, 1, parsed, actor, { reason: input.reason, parentVersion: null, revertOf: null });
-  await recordEvent(tx, teamId, parsed.name, input.event ?? "created", actor, 1, { status: input.status, forkedFrom: input.forkedFrom ?? undefined });
+  await recordEvent(tx, teamId, parsed.name, input.event ?? "created", actor, 1, {
+    status: input.status,
+    forkedFrom: input.forkedFrom ?? undefined,
+  });
   await bumpCatalogRevision(tx, teamId);
   return { name: parsed.name, version: 1, status: input.status };
 }
@@ -168,7 +176,8 @@ export async function updateLearned(deps: Deps, teamId: TeamId, actor: Actor, na
     if (row.status === "active") requireWriteActive(actor, "changing an active skill");
     const expectedVersion = await expectedVersionOf(tx, row, change.expected);
     if (row.currentVersion !== expectedVersion) throw versionConflict(name, row.currentVersion, expectedVersion);
-    const current = (await getLearnedVersion(tx, row.id, row.currentVersion))!;
+    const current = await getLearnedVersion(tx, row.id, row.currentVersion);
+    if (!current) throw new Error(`learned skill "${name}" has no row for its current v${row.currentVersion}`);
     const fields = parseSkillMd(current.frontmatter + current.body).fields as { name: string; description: string };
     const text = composeSkillMd({ ...fields, description: change.description ?? row.description }, change.body ?? current.body);
     if (text === current.frontmatter + current.body) {
@@ -180,7 +189,10 @@ export async function updateLearned(deps: Deps, teamId: TeamId, actor: Actor, na
       revertOf: null,
       evaluationId: change.evaluationId ?? null,
     });
-    await recordEvent(tx, teamId, name, change.event ?? "edited", actor, version, { reason: change.reason ?? undefined, ...change.eventDetail });
+    await recordEvent(tx, teamId, name, change.event ?? "edited", actor, version, {
+      reason: change.reason ?? undefined,
+      ...change.eventDetail,
+    });
     await change.alsoWrite?.(tx);
     return { name, version, changed: true, active: row.status === "active" };
   });
@@ -196,7 +208,11 @@ async function expectedVersionOf(tx: Db, row: LearnedRow, expected: LearnedChang
     .where(and(eq(learnedSkillVersions.skillId, row.id), eq(learnedSkillVersions.sha256, expected.sha256)))
     .orderBy(desc(learnedSkillVersions.version))
     .limit(1);
-  if (!match) throw new AppError("PreconditionFailed", `If-Match names no version of "${row.name}"; send the ETag of a version you loaded, or expectedVersion`);
+  if (!match)
+    throw new AppError(
+      "PreconditionFailed",
+      `If-Match names no version of "${row.name}"; send the ETag of a version you loaded, or expectedVersion`,
+    );
   return match.version;
 }
 

@@ -1,5 +1,6 @@
 import { and, asc, eq, max } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { only } from "@/db/rows";
 import { ledgerRecords, ledgers } from "@/db/schema";
 import { ledgerBody, ledgerSlugParam, type LedgerInput } from "../contracts/ledger";
 import { AppError, specError } from "../errors";
@@ -54,14 +55,22 @@ const KIND_OF: Record<Exclude<LedgerAction, "list">, RecordKind> = {
 
 const filled = (value: string | undefined): value is string => value !== undefined && value.trim() !== "";
 
+/** A field `checkFields` already required of this action, so it is filled in. */
+function required(input: LedgerInput, field: keyof LedgerInput): string {
+  const value = input[field];
+  if (!filled(value)) throw new Error(`${field} passed checkFields but is empty`);
+  return value;
+}
+
 /** The gates of §7 that need no database: every required field non-empty, a known verdict, evidence where it is due. */
 function checkFields(action: Exclude<LedgerAction, "list">, input: LedgerInput): void {
   for (const field of REQUIRED[action]) {
     if (!filled(input[field])) throw specError("MissingField", `${action} requires ${field}`);
   }
   if (action !== "record-verdict") return;
-  if (!(VERDICTS as readonly string[]).includes(input.verdict!)) {
-    throw specError("InvalidVerdict", `verdict must be confirmed, refuted or inconclusive, not "${input.verdict!.slice(0, 40)}"`);
+  const verdict = required(input, "verdict");
+  if (!(VERDICTS as readonly string[]).includes(verdict)) {
+    throw specError("InvalidVerdict", `verdict must be confirmed, refuted or inconclusive, not "${verdict.slice(0, 40)}"`);
   }
   if (input.verdict !== "inconclusive" && !filled(input.evidence)) {
     throw specError("MissingField", `record-verdict requires evidence`);
@@ -81,50 +90,56 @@ export async function appendRecord(
   checkFields(action, input);
   if (filled(input.skill)) parseSkillName(input.skill);
   const kind = KIND_OF[action];
-  return db.transaction(async (tx) => {
-    const ledger = await lockLedger(tx, teamId, slug, input.skill);
-    const ref = kind === "prediction" ? await hypothesisRef(tx, ledger, slug, input.id!) : null;
-    const judged = kind === "verdict" || kind === "skip" ? await predictionRef(tx, ledger, slug, input.id!) : null;
-    const [{ last } = { last: 0 }] = await tx
-      .select({ last: max(ledgerRecords.seq) })
-      .from(ledgerRecords)
-      .where(and(eq(ledgerRecords.ledgerId, ledger.id), eq(ledgerRecords.kind, kind)));
-    const values = {
-      ledgerId: ledger.id,
-      kind,
-      seq: (last ?? 0) + 1,
-      ref: ref ?? judged,
-      text: kind === "verdict" || kind === "skip" ? null : input.text!,
-      falsifiedBy: kind === "prediction" ? input.falsifiedBy! : null,
-      verdict: kind === "verdict" ? (input.verdict as Verdict) : null,
-      evidence: kind === "verdict" && filled(input.evidence) ? input.evidence : null,
-      reason: kind === "skip" ? input.reason! : null,
-      keyId: author.keyId,
-      userId: author.userId,
-      sessionId: author.sessionId,
-      ...(author.at && { createdAt: author.at }),
-    };
-    const [row] = await tx.insert(ledgerRecords).values(values).returning();
-    return toRecord(row!);
-  }).catch((error: unknown) => {
-    // Two verdicts racing past the check still meet the unique index: one wins, the other is told.
-    if (isJudgementClash(error)) throw alreadyJudged(input.id!);
-    throw error;
-  });
+  return db
+    .transaction(async (tx) => {
+      const ledger = await lockLedger(tx, teamId, slug, input.skill);
+      const ref = kind === "prediction" ? await hypothesisRef(tx, ledger, slug, required(input, "id")) : null;
+      const judged = kind === "verdict" || kind === "skip" ? await predictionRef(tx, ledger, slug, required(input, "id")) : null;
+      const [{ last } = { last: 0 }] = await tx
+        .select({ last: max(ledgerRecords.seq) })
+        .from(ledgerRecords)
+        .where(and(eq(ledgerRecords.ledgerId, ledger.id), eq(ledgerRecords.kind, kind)));
+      const values = {
+        ledgerId: ledger.id,
+        kind,
+        seq: (last ?? 0) + 1,
+        ref: ref ?? judged,
+        text: kind === "verdict" || kind === "skip" ? null : required(input, "text"),
+        falsifiedBy: kind === "prediction" ? required(input, "falsifiedBy") : null,
+        verdict: kind === "verdict" ? (input.verdict as Verdict) : null,
+        evidence: kind === "verdict" && filled(input.evidence) ? input.evidence : null,
+        reason: kind === "skip" ? required(input, "reason") : null,
+        keyId: author.keyId,
+        userId: author.userId,
+        sessionId: author.sessionId,
+        ...(author.at && { createdAt: author.at }),
+      };
+      const rows = await tx.insert(ledgerRecords).values(values).returning();
+      return toRecord(only(rows));
+    })
+    .catch((error: unknown) => {
+      // Two verdicts racing past the check still meet the unique index: one wins, the other is told.
+      if (isJudgementClash(error)) throw alreadyJudged(required(input, "id"));
+      throw error;
+    });
 }
 
 async function lockLedger(tx: Db, teamId: TeamId, slug: string, skill: string | undefined) {
-  await tx.insert(ledgers).values({ teamId, slug, skill: filled(skill) ? skill : null }).onConflictDoNothing();
-  const [ledger] = await tx
+  await tx
+    .insert(ledgers)
+    .values({ teamId, slug, skill: filled(skill) ? skill : null })
+    .onConflictDoNothing();
+  const rows = await tx
     .select()
     .from(ledgers)
     .where(and(eq(ledgers.teamId, teamId), eq(ledgers.slug, slug)))
     .for("update");
-  if (filled(skill) && ledger!.skill !== skill) {
-    if (ledger!.skill) throw specError("SkillMismatch", `${ledgerKey(slug)} exercises ${ledger!.skill}, not ${skill}`);
-    await tx.update(ledgers).set({ skill }).where(eq(ledgers.id, ledger!.id));
+  const ledger = only(rows);
+  if (filled(skill) && ledger.skill !== skill) {
+    if (ledger.skill) throw specError("SkillMismatch", `${ledgerKey(slug)} exercises ${ledger.skill}, not ${skill}`);
+    await tx.update(ledgers).set({ skill }).where(eq(ledgers.id, ledger.id));
   }
-  return ledger!;
+  return ledger;
 }
 
 function parseId(id: string, prefix: string): number | null {
@@ -173,7 +188,8 @@ function alreadyJudged(id: string) {
 function isJudgementClash(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     const { code, constraint, message } = e as { code?: string; constraint?: string; message?: string };
-    if (code === "23505" && (constraint === "ledger_records_one_judgement_key" || message?.includes("ledger_records_one_judgement_key"))) return true;
+    if (code === "23505" && (constraint === "ledger_records_one_judgement_key" || message?.includes("ledger_records_one_judgement_key")))
+      return true;
   }
   return false;
 }

@@ -19,7 +19,10 @@ export interface LedgerDetail {
 
 /** One plan's ledger for its page; null when the team has no such plan. */
 export async function ledgerDetail(db: Db, teamId: TeamId, slug: LedgerSlug): Promise<LedgerDetail | null> {
-  const [ledger] = await db.select().from(ledgers).where(and(eq(ledgers.teamId, teamId), eq(ledgers.slug, slug)));
+  const [ledger] = await db
+    .select()
+    .from(ledgers)
+    .where(and(eq(ledgers.teamId, teamId), eq(ledgers.slug, slug)));
   if (!ledger) return null;
   const records = await readLedger(db, teamId, slug);
   const count = (verdict: string) => records.filter((r) => r.kind === "verdict" && r.verdict === verdict).length;

@@ -78,7 +78,9 @@ export async function ledgerSummaries(db: Db, teamId: TeamId): Promise<LedgerSum
       records: sql<number>`count(${ledgerRecords.id})`.mapWith(Number),
       openPredictions: sql<number>`count(*) filter (where ${ledgerRecords.kind} = 'prediction' and not exists (
         select 1 from ledger_records j
-        where j.ledger_id = ${ledgerRecords.ledgerId} and j.ref = 'P' || ${ledgerRecords.seq} and j.kind in ('verdict', 'skip')))`.mapWith(Number),
+        where j.ledger_id = ${ledgerRecords.ledgerId} and j.ref = 'P' || ${ledgerRecords.seq} and j.kind in ('verdict', 'skip')))`.mapWith(
+        Number,
+      ),
       ...verdictCounts,
       lastActivity,
     })

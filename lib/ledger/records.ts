@@ -47,9 +47,7 @@ export interface LedgerRecord {
 
 /** A record's fields as the API returns them: nulls left out. */
 export function recordJson(record: LedgerRecord) {
-  return Object.fromEntries(
-    Object.entries({ ...record, createdAt: record.createdAt.toISOString() }).filter(([, value]) => value !== null),
-  );
+  return Object.fromEntries(Object.entries({ ...record, createdAt: record.createdAt.toISOString() }).filter(([, value]) => value !== null));
 }
 
 /** Predictions with neither a verdict nor a skip: the claims nobody has tested. */
@@ -63,18 +61,25 @@ function oneLine(value: string): string {
   return value.replace(/\r\n|\n|\r/g, "\\n");
 }
 
+/** A field appending required of this kind of record; nothing rewrites a record afterwards. */
+function requiredField(record: LedgerRecord, field: "text" | "falsifiedBy" | "reason"): string {
+  const value = record[field];
+  if (value === null) throw new Error(`ledger record ${record.id} (${record.kind}) has no ${field}`);
+  return value;
+}
+
 /** `P1 prediction (H1): <text> | falsifiedBy: <command> [open]` and the like. */
 export function recordLine(record: LedgerRecord, open: boolean): string {
   const head = `${record.id} ${record.kind}${record.ref ? ` (${record.ref})` : ""}`;
   switch (record.kind) {
     case "prediction":
-      return `${head}: ${oneLine(record.text!)} | falsifiedBy: ${oneLine(record.falsifiedBy!)}${open ? " [open]" : ""}`;
+      return `${head}: ${oneLine(requiredField(record, "text"))} | falsifiedBy: ${oneLine(requiredField(record, "falsifiedBy"))}${open ? " [open]" : ""}`;
     case "verdict":
       return `${head}: ${record.verdict}${record.evidence ? ` | evidence: ${oneLine(record.evidence)}` : ""}`;
     case "skip":
-      return `${head}: skipped | reason: ${oneLine(record.reason!)}`;
+      return `${head}: skipped | reason: ${oneLine(requiredField(record, "reason"))}`;
     default:
-      return `${head}: ${oneLine(record.text!)}`;
+      return `${head}: ${oneLine(requiredField(record, "text"))}`;
   }
 }
 

@@ -14,11 +14,11 @@ export type TimelineItem =
 /** Top-level items in the order written; predictions and judgements nest under what they are about. */
 export function buildTimeline(records: LedgerRecord[]): TimelineItem[] {
   const open = new Set(openPredictions(records).map((r) => r.id));
-  const judgements = new Map(records.filter((r) => r.kind === "verdict" || r.kind === "skip").map((r) => [r.ref!, r]));
-  const predictionsOf = new Map<string, PredictionNode[]>();
+  const judgements = new Map(records.filter((r) => r.kind === "verdict" || r.kind === "skip").map((r) => [r.ref, r]));
+  const predictionsOf = new Map<string | null, PredictionNode[]>();
   for (const record of records.filter((r) => r.kind === "prediction")) {
     const node = { prediction: record, judgement: judgements.get(record.id) ?? null, open: open.has(record.id) };
-    predictionsOf.set(record.ref!, [...(predictionsOf.get(record.ref!) ?? []), node]);
+    predictionsOf.set(record.ref, [...(predictionsOf.get(record.ref) ?? []), node]);
   }
   const items: TimelineItem[] = [];
   for (const record of records) {

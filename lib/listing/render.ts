@@ -72,11 +72,6 @@ export function truncationMarker(shown: number, total: number, droppedDescriptio
   );
 }
 
-/** Line breaks become spaces, then anything past descMax code points is cut and gets `…`. */
-export function listingDescription(description: string, descMax: number): string {
-  return cutDescription(description, descMax).text;
-}
-
 const HAS_SURROGATE = /[\uD800-\uDFFF]/;
 
 /** The listed description and its length in code points, counting only where surrogates force it. */
@@ -125,8 +120,10 @@ const nativeOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 function sortByName(list: ListingSkill[]): ListingSkill[] {
   const compare = list.some((skill) => ABOVE_BMP_ORDER.test(skill.name)) ? compareCodePoints : nativeOrder;
-  for (let i = 1; i < list.length; i++) {
-    if (compare(list[i - 1]!.name, list[i]!.name) > 0) return list.sort((a, b) => compare(a.name, b.name));
+  let previous: ListingSkill | undefined;
+  for (const skill of list) {
+    if (previous && compare(previous.name, skill.name) > 0) return list.sort((a, b) => compare(a.name, b.name));
+    previous = skill;
   }
   return list;
 }
@@ -134,30 +131,32 @@ function sortByName(list: ListingSkill[]): ListingSkill[] {
 // The marker's length without its four numbers; the numbers are plain ASCII digits.
 const MARKER_CHARS = codePointLength(truncationMarker(0, 0, 0, 0)) - 4;
 const digits = (n: number) => (n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10_000 ? 4 : n < 100_000 ? 5 : String(n).length);
-const SCOPE_INDEX: Record<ListingScope, number> = { builtin: 0, global: 1, workspace: 2, learned: 3 };
 
 export function renderListing(skills: ListingSkill[], diagnostics: string[], settings: ListingSettings): RenderedListing {
   const header = listingHeader(settings.loadHint);
-  const buckets: ListingSkill[][] = LISTING_SCOPES.map(() => []);
-  for (const skill of skills) buckets[SCOPE_INDEX[skill.scope]]!.push(skill);
-  const groups = buckets.map((bucket, group) =>
-    sortByName(bucket).map((skill): WorkEntry => {
+  const buckets: Record<ListingScope, ListingSkill[]> = { builtin: [], global: [], workspace: [], learned: [] };
+  for (const skill of skills) buckets[skill.scope].push(skill);
+  const groups = LISTING_SCOPES.map((scope, group) => ({
+    scope,
+    headingChars: GROUP_HEADINGS[scope].length,
+    // Entries not dropped: the heading goes with the last of them.
+    remaining: buckets[scope].length,
+    entries: sortByName(buckets[scope]).map((skill): WorkEntry => {
       const { text, chars } = cutDescription(skill.description, settings.descMax);
       return { name: skill.name, description: text, state: "full", group, nameChars: charsOf(skill.name), descriptionChars: chars };
     }),
-  );
+  }));
   const total = skills.length;
-  const headings = LISTING_SCOPES.map((scope) => GROUP_HEADINGS[scope].length);
 
   // Length of the block without the marker: every line plus one newline between lines.
   let lineCount = 1 + diagnostics.length;
   let length = charsOf(header) + diagnostics.reduce((sum, line) => sum + charsOf(line), 0);
-  groups.forEach((group, g) => {
-    if (group.length === 0) return;
-    lineCount += 1 + group.length;
-    length += headings[g]!;
-    for (const entry of group) length += 4 + entry.nameChars + entry.descriptionChars;
-  });
+  for (const { headingChars, entries } of groups) {
+    if (entries.length === 0) continue;
+    lineCount += 1 + entries.length;
+    length += headingChars;
+    for (const entry of entries) length += 4 + entry.nameChars + entry.descriptionChars;
+  }
   length += lineCount - 1;
   let stripped = 0;
   let dropped = 0;
@@ -169,39 +168,37 @@ export function renderListing(skills: ListingSkill[], diagnostics: string[], set
 
   if (!fits()) {
     // Lowest precedence first, and from the end of each group backwards.
-    const cutOrder = groups.flat().reverse();
-    for (let i = 0; i < cutOrder.length && !fits(); i++) {
-      const entry = cutOrder[i]!;
+    const cutOrder = groups.flatMap((group) => group.entries.map((entry) => ({ group, entry }))).reverse();
+    for (const { entry } of cutOrder) {
+      if (fits()) break;
       entry.state = "stripped";
       length -= 2 + entry.descriptionChars;
       stripped++;
     }
-    const remaining = groups.map((group) => group.length);
-    for (let i = 0; i < cutOrder.length && !fits(); i++) {
-      const entry = cutOrder[i]!;
+    for (const { group, entry } of cutOrder) {
+      if (fits()) break;
       entry.state = "dropped";
       length -= 2 + entry.nameChars + 1;
       stripped--;
       dropped++;
-      if (--remaining[entry.group]! === 0) length -= headings[entry.group]! + 1;
+      if (--group.remaining === 0) length -= group.headingChars + 1;
     }
   }
 
   const truncated = stripped > 0 || dropped > 0;
   const lines = [header];
-  const shownGroups: ListingGroup[] = groups.map((group, g) => {
-    const scope = LISTING_SCOPES[g]!;
+  const shownGroups: ListingGroup[] = groups.map(({ scope, headingChars, entries }) => {
     let chars = 0;
-    for (const entry of group) {
+    for (const entry of entries) {
       if (entry.state === "dropped") continue;
       if (chars === 0) {
         lines.push(GROUP_HEADINGS[scope]);
-        chars = headings[g]! + 1;
+        chars = headingChars + 1;
       }
       lines.push(entry.state === "full" ? `- ${entry.name}: ${entry.description}` : `- ${entry.name}`);
       chars += 3 + entry.nameChars + (entry.state === "full" ? 2 + entry.descriptionChars : 0);
     }
-    return { scope, heading: GROUP_HEADINGS[scope], chars, entries: group };
+    return { scope, heading: GROUP_HEADINGS[scope], chars, entries };
   });
   lines.push(...diagnostics);
   if (truncated) lines.push(truncationMarker(total - dropped, total, stripped, dropped));

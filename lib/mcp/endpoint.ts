@@ -26,13 +26,14 @@ const slot = globalThis as typeof globalThis & { __skillgateMcp?: Map<string, Se
 
 function sessions(): Map<string, Session> {
   if (!slot.__skillgateMcp) {
-    slot.__skillgateMcp = new Map();
+    const open = new Map<string, Session>();
+    slot.__skillgateMcp = open;
     setInterval(() => {
       const now = Date.now();
-      for (const [id, session] of slot.__skillgateMcp!) {
+      for (const [id, session] of open) {
         if (now - session.lastSeen > IDLE_MS) {
           void session.transport.close();
-          slot.__skillgateMcp!.delete(id);
+          open.delete(id);
         }
       }
     }, 60_000).unref();
@@ -43,7 +44,6 @@ function sessions(): Map<string, Session> {
 function jsonRpcError(status: number, code: number, message: string): Response {
   return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
 }
-
 
 export async function handleMcp(req: Request): Promise<Response> {
   try {

@@ -52,38 +52,49 @@ const json = (value: unknown) => JSON.stringify(value);
 
 const MANAGE_ACTIONS = ["create", "update", "delete", "promote", "lint"] as const;
 
+/**
+ * Every field of the create and update bodies (a field added there appears here), each optional:
+ * which ones an action needs is checked by that action's REST schema. The session is the MCP session's.
+ */
 const manageInput = z.strictObject({
   action: z.enum(MANAGE_ACTIONS).describe("create, update, delete, promote or lint"),
-  name: createSkillBody.shape.name.optional().describe("the skill's name; for lint, omit it and send description to check text"),
-  description: createSkillBody.shape.description.optional(),
-  body: createSkillBody.shape.body.optional(),
-  expectedVersion: updateSkillBody.shape.expectedVersion.describe("update: the version you loaded (the vN of skill_view's first line)"),
-  reason: createSkillBody.shape.reason,
-  status: createSkillBody.shape.status,
+  ...createSkillBody.omit({ sessionId: true }).partial().shape,
+  ...updateSkillBody.partial().shape,
 });
 type ManageArgs = z.infer<typeof manageInput>;
 
-/** Only the fields an action uses reach its REST schema, which then refuses exactly as the route does. */
-function defined<T extends Record<string, unknown>>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+/** The arguments an operation's body takes, so its REST schema refuses exactly as the route does. */
+function bodyOf(schema: z.ZodObject, args: ManageArgs): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(args).filter(([key, value]) => key in schema.shape && value !== undefined));
 }
 
 async function manage(args: ManageArgs, { app, auth, actor }: { app: App; auth: KeyAuth; actor: KeyActor }): Promise<string> {
   const teamId = auth.team.id;
   if (args.action === "lint") {
-    if (args.description !== undefined) return formatLint(lintDescription(parseWith(lintBody, { description: args.description }, "InvalidField").description, auth.team.descMax));
+    if (args.description !== undefined)
+      return formatLint(
+        lintDescription(parseWith(lintBody, { description: args.description }, "InvalidField").description, auth.team.descMax),
+      );
     return lintSkill(app.catalogs, auth.team, skillName(args.name));
   }
   switch (args.action) {
     case "create": {
-      const input = parseWith(createSkillBody, defined({ name: args.name, description: args.description, body: args.body, status: args.status, reason: args.reason }), "InvalidField");
+      const input = parseWith(createSkillBody, bodyOf(createSkillBody, args), "InvalidField");
       return json(await createLearned(app, teamId, actor, input));
     }
     case "update": {
       const name = skillName(args.name);
-      const body = parseWith(updateSkillBody, defined({ description: args.description, body: args.body, expectedVersion: args.expectedVersion, reason: args.reason }), "InvalidField");
-      if (body.expectedVersion === undefined) throw new AppError("InvalidField", "send expectedVersion: the version this change was made against");
-      return json(await updateLearned(app, teamId, actor, name, { description: body.description, body: body.body, reason: body.reason, expected: { version: body.expectedVersion } }));
+      const body = parseWith(updateSkillBody, bodyOf(updateSkillBody, args), "InvalidField");
+      if (body.expectedVersion === undefined)
+        throw new AppError("InvalidField", "send expectedVersion: the version this change was made against");
+      return json(
+        await updateLearned(app, teamId, actor, name, {
+          description: body.description,
+          body: body.body,
+          reason: body.reason,
+          expected: { version: body.expectedVersion },
+        }),
+      );
     }
     case "delete":
       return json(await archiveLearned(app, teamId, actor, skillName(args.name)));
@@ -107,7 +118,8 @@ export const TOOLS = [
     input: z.strictObject({}),
     annotations: { readOnlyHint: true, openWorldHint: false },
     scope: () => "read",
-    run: async (_args, { app, auth: { team } }) => (await app.catalogs.listing(team, { cap: team.listingCap, descMax: team.descMax, loadHint: team.loadHint })).text,
+    run: async (_args, { app, auth: { team } }) =>
+      (await app.catalogs.listing(team, { cap: team.listingCap, descMax: team.descMax, loadHint: team.loadHint })).text,
   }),
   tool({
     name: "skill_view",
@@ -120,7 +132,8 @@ export const TOOLS = [
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     scope: () => "read",
-    run: async ({ name, version }, { app, auth, sessionId }) => skillViewText(await viewSkill(app, { team: auth.team, keyId: auth.keyId, sessionId }, name, version)),
+    run: async ({ name, version }, { app, auth, sessionId }) =>
+      skillViewText(await viewSkill(app, { team: auth.team, keyId: auth.keyId, sessionId }, name, version)),
   }),
   tool({
     name: "skill_manage",
@@ -165,14 +178,18 @@ export const TOOLS = [
     input: observationBody,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     scope: () => "write",
-    run: async (args, { app, auth, sessionId }) => json({ ids: await recordObservations(app.db, app.catalogs, auth.team, [args], { keyId: auth.keyId, sessionId }) }),
+    run: async (args, { app, auth, sessionId }) =>
+      json({ ids: await recordObservations(app.db, app.catalogs, auth.team, [args], { keyId: auth.keyId, sessionId }) }),
   }),
 ];
 
 /** What `tools/list` says of each tool: its input as JSON Schema, from the same zod schema that checks the call. */
 export function toolList(): Tool[] {
   return TOOLS.map((definition) => {
-    const { $schema: _dialect, ...inputSchema } = z.toJSONSchema(definition.input, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+    const { $schema: _dialect, ...inputSchema } = z.toJSONSchema(definition.input, { io: "input", unrepresentable: "any" }) as Record<
+      string,
+      unknown
+    >;
     return {
       name: definition.name,
       title: definition.title,
@@ -190,7 +207,8 @@ async function callTool(call: McpCall, name: string, args: unknown): Promise<Cal
     const auth = call.auth();
     const input = parseWith(definition.input, args ?? {}, "InvalidField");
     const scope = definition.scope(input);
-    if (!grants(auth.scopes, scope)) throw new AppError("Forbidden", `this API key lacks the "${scope}" scope; ask a lead for a key that has it`);
+    if (!grants(auth.scopes, scope))
+      throw new AppError("Forbidden", `this API key lacks the "${scope}" scope; ask a lead for a key that has it`);
     const sessionId = call.sessionId();
     const actor: KeyActor = { kind: "key", keyId: auth.keyId, scopes: auth.scopes, sessionId };
     return { content: [{ type: "text", text: await definition.run(input, { app: call.app, auth, actor, sessionId }) }] };

@@ -110,11 +110,12 @@ function healthRows(
     // Views are by name: a shadowed skill is never served, so its name's views are the winner's.
     const used = skill.status === "shadowed" ? undefined : usage.get(skill.name);
     const winner = winners.get(skill.name);
+    const shadows = losers.get(skill.name);
     const collision =
       skill.status === "shadowed" && winner
         ? `shadowed by ${collisionLabel(winner)}`
-        : skill.status === "active" && losers.has(skill.name)
-          ? `shadows ${losers.get(skill.name)!.join(", ")}`
+        : skill.status === "active" && shadows
+          ? `shadows ${shadows.join(", ")}`
           : null;
     return {
       name: skill.name,
@@ -129,7 +130,8 @@ function healthRows(
       lastViewedAt: used?.lastViewedAt?.toISOString() ?? null,
       collision,
       neverLoaded: skill.status === "active" && !used,
-      provenance: skill.provenance && (skill.provenance.ref ? `${skill.provenance.source} · ${skill.provenance.ref}` : skill.provenance.source),
+      provenance:
+        skill.provenance && (skill.provenance.ref ? `${skill.provenance.source} · ${skill.provenance.ref}` : skill.provenance.source),
     };
   });
 }
@@ -138,7 +140,10 @@ async function currentTiers(db: Db, teamId: TeamId): Promise<Map<string, string>
   const rows = await db
     .select({ name: learnedSkills.name, tier: learnedSkillVersions.tier })
     .from(learnedSkills)
-    .innerJoin(learnedSkillVersions, and(eq(learnedSkillVersions.skillId, learnedSkills.id), eq(learnedSkillVersions.version, learnedSkills.currentVersion)))
+    .innerJoin(
+      learnedSkillVersions,
+      and(eq(learnedSkillVersions.skillId, learnedSkills.id), eq(learnedSkillVersions.version, learnedSkills.currentVersion)),
+    )
     .where(and(eq(learnedSkills.teamId, teamId), ne(learnedSkills.status, "archived")));
   return new Map(rows.map((row) => [row.name, row.tier]));
 }

@@ -1,6 +1,7 @@
 import { LRUCache } from "lru-cache";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { only } from "@/db/rows";
 import { teams } from "@/db/schema";
 import { renderListing, type ListingSettings, type RenderedListing } from "../listing/render";
 import { sha256Hex } from "../hash";
@@ -75,10 +76,10 @@ export class CatalogCache {
 
 /** Called inside every transaction that changes what a team's catalog holds. */
 export async function bumpCatalogRevision(db: Db, teamId: TeamId): Promise<number> {
-  const [row] = await db
+  const rows = await db
     .update(teams)
     .set({ catalogRevision: sql`${teams.catalogRevision} + 1` })
     .where(eq(teams.id, teamId))
     .returning({ revision: teams.catalogRevision });
-  return row!.revision;
+  return only(rows).revision;
 }

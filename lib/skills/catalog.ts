@@ -31,6 +31,12 @@ export interface CatalogSkill {
   provenance: Provenance | null;
 }
 
+/** The row id of a learned skill: the catalog gives every learned skill one. */
+export function learnedIdOf(skill: Pick<CatalogSkill, "name" | "learnedId">): number {
+  if (skill.learnedId === null) throw new Error(`learned skill "${skill.name}" has no row id`);
+  return skill.learnedId;
+}
+
 export interface Provenance {
   source: "agent" | "user" | "imported";
   ref: string | null;
@@ -59,22 +65,22 @@ const PRECEDENCE: Record<ListingScope, number> = { builtin: 0, global: 1, worksp
 
 /** Pure: decides winners and losers among active candidates of every source. */
 export function resolveCatalog(candidates: CatalogSkill[], drafts: CatalogSkill[], extraWarnings: string[] = []): Catalog {
-  const byName = new Map<string, CatalogSkill[]>();
+  const byName = new Map<string, [CatalogSkill, ...CatalogSkill[]]>();
   for (const skill of candidates) {
-    const list = byName.get(skill.name) ?? [];
-    list.push(skill);
-    byName.set(skill.name, list);
+    const list = byName.get(skill.name);
+    if (list) list.push(skill);
+    else byName.set(skill.name, [skill]);
   }
   const active: CatalogSkill[] = [];
   const shadowed: CatalogSkill[] = [];
   const diagnostics: string[] = [];
-  const names = [...byName.keys()].sort(compareCodePoints);
-  for (const name of names) {
-    const [winner, ...losers] = byName.get(name)!.sort((a, b) => PRECEDENCE[a.scope] - PRECEDENCE[b.scope]);
-    active.push(winner!);
+  const groups = [...byName].sort(([a], [b]) => compareCodePoints(a, b));
+  for (const [name, group] of groups) {
+    const [winner, ...losers] = group.sort((a, b) => PRECEDENCE[a.scope] - PRECEDENCE[b.scope]);
+    active.push(winner);
     for (const loser of losers) {
       shadowed.push({ ...loser, status: "shadowed" });
-      diagnostics.push(`[collision] ${name} (${collisionLabel(loser)}) shadowed by ${collisionLabel(winner!)}`);
+      diagnostics.push(`[collision] ${name} (${collisionLabel(loser)}) shadowed by ${collisionLabel(winner)}`);
     }
   }
   active.sort((a, b) => PRECEDENCE[a.scope] - PRECEDENCE[b.scope] || compareCodePoints(a.name, b.name));
@@ -190,11 +196,11 @@ export function describeCatalog(catalog: Catalog) {
 }
 
 /**
- * For records of runs and loads (observations, harness views): the version each named skill ran
- * at, checked against the team's catalog (active skills and drafts). `list` names the batch field
- * in errors; a single record gets the plain SkillNotFound message.
+ * For records of runs and loads (observations, harness views): each item with the version its
+ * named skill ran at, checked against the team's catalog (active skills and drafts). `list` names
+ * the batch field in errors; a single record gets the plain SkillNotFound message.
  */
-export function versionsThatRan(catalog: Catalog, items: { skill: string; version?: number }[], list: string): number[] {
+export function versionsThatRan<T extends { skill: string; version?: number }>(catalog: Catalog, items: T[], list: string): [T, number][] {
   const known = new Map([...catalog.active, ...catalog.drafts].map((skill) => [skill.name as string, skill.version]));
   const where = (i: number) => (items.length === 1 ? "" : `${list}.${i}: `);
   return items.map((item, i) => {
@@ -204,6 +210,6 @@ export function versionsThatRan(catalog: Catalog, items: { skill: string; versio
     }
     const version = item.version ?? current;
     if (version > current) throw new AppError("InvalidField", `${where(i)}${item.skill} has no v${version}; it is at v${current}`);
-    return version;
+    return [item, version];
   });
 }

@@ -5,6 +5,7 @@ import type { Db } from "@/db/client";
 import { workspaceSkillFiles } from "@/db/schema";
 import { AppError } from "../errors";
 import type { CatalogCache, CatalogKey } from "./catalog-cache";
+import type { StaticSkill } from "./folders";
 import { parseFilePath } from "./paths";
 import { resolveSkill } from "./view";
 
@@ -15,10 +16,17 @@ export interface SkillFile {
   size: number;
 }
 
+/** A built-in or global skill in the catalog was read from disk at start-up. */
+function onDisk(catalogs: CatalogCache, name: string, scope: "builtin" | "global"): StaticSkill {
+  const skill = catalogs.staticSkill(name, scope);
+  if (!skill) throw new Error(`${scope} skill "${name}" is in the catalog but was not read from disk`);
+  return skill;
+}
+
 export async function listSkillFiles(db: Db, catalogs: CatalogCache, team: CatalogKey, name: string): Promise<SkillFile[]> {
   const skill = await resolveSkill(catalogs, team, name);
   if (skill.scope === "builtin" || skill.scope === "global") {
-    return catalogs.staticSkill(skill.name, skill.scope)!.files;
+    return onDisk(catalogs, skill.name, skill.scope).files;
   }
   if (skill.scope === "learned") return [];
   return db
@@ -39,10 +47,10 @@ export async function readSkillFile(
   const skill = await resolveSkill(catalogs, team, name);
   const missing = new AppError("FileNotFound", `skill "${name}" has no file "${safePath}"`);
   if (skill.scope === "builtin" || skill.scope === "global") {
-    const onDisk = catalogs.staticSkill(skill.name, skill.scope)!;
+    const { files, dir } = onDisk(catalogs, skill.name, skill.scope);
     // Only files listed at start-up are served, so nothing outside the folder can be reached.
-    if (!onDisk.files.some((file) => file.path === safePath)) throw missing;
-    return readFile(path.join(onDisk.dir, ...safePath.split("/")));
+    if (!files.some((file) => file.path === safePath)) throw missing;
+    return readFile(path.join(dir, ...safePath.split("/")));
   }
   if (skill.scope === "learned") throw missing;
   const [row] = await db

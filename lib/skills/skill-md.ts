@@ -40,7 +40,8 @@ export function splitSkillMd(text: string): SplitSkillMd | null {
   closing.lastIndex = opening[0].length - 1;
   for (let match = closing.exec(text); match; match = closing.exec(text)) {
     // The closing line must start after the opening line's own newline.
-    const lineStart = match.index + match[1]!.length;
+    const [, lineBreak = ""] = match;
+    const lineStart = match.index + lineBreak.length;
     if (lineStart < opening[0].length) continue;
     const end = match.index + match[0].length;
     return { frontmatter: text.slice(0, end), yaml: text.slice(opening[0].length, match.index), body: text.slice(end) };

@@ -61,7 +61,7 @@ export async function skillDetail(
     versions,
     compare: await comparison(db, catalogs, team, name, content.version, wanted),
     shadowed: catalog.shadowed.filter((skill) => skill.name === name).map(collisionLabel),
-    forks: forks.map((fork) => ({ name: fork.name, forkedFrom: fork.forkedFrom! })),
+    forks: forks.flatMap((fork) => (fork.forkedFrom === null ? [] : [{ name: fork.name, forkedFrom: fork.forkedFrom }])),
     observations,
     amendments,
   };

@@ -1,6 +1,7 @@
 import { and, eq, inArray, max } from "drizzle-orm";
 import { inSlices } from "@/db/batches";
 import type { Db } from "@/db/client";
+import { only } from "@/db/rows";
 import { teams, workspaceSkillFiles, workspaceSkills, workspaceSkillVersions } from "@/db/schema";
 import { AppError, invalidSkill } from "../errors";
 import { sha256Hex } from "../hash";
@@ -114,11 +115,12 @@ export async function syncWorkspace(db: Db, catalogs: CatalogCache, teamId: Team
 function applyTree(db: Db, teamId: TeamId, folders: SyncFolder[]): Promise<{ changes: SyncSummary; revision: number }> {
   return db.transaction(async (tx) => {
     // Concurrent syncs of one team apply one after the other, each a whole tree.
-    const [locked] = await tx
+    const rows = await tx
       .select({ revision: teams.catalogRevision })
       .from(teams)
       .where(eq(teams.id, teamId))
       .for("update");
+    const locked = only(rows);
     const current = new Map(
       (
         await tx
@@ -152,7 +154,7 @@ function applyTree(db: Db, teamId: TeamId, folders: SyncFolder[]): Promise<{ cha
       await tx.delete(workspaceSkillFiles).where(and(eq(workspaceSkillFiles.teamId, teamId), inArray(workspaceSkillFiles.name, names)));
     }
     const changed = summary.added.length + summary.updated.length + summary.removed.length > 0;
-    const revision = changed ? await bumpCatalogRevision(tx, teamId) : locked!.revision;
+    const revision = changed ? await bumpCatalogRevision(tx, teamId) : locked.revision;
     return { changes: summary, revision };
   });
 }

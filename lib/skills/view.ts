@@ -4,7 +4,7 @@ import { learnedSkillVersions, workspaceSkillVersions } from "@/db/schema";
 import { AppError, skillNotFound, specError } from "../errors";
 import type { TeamId } from "../teams/teams";
 import type { CatalogCache, CatalogKey, VersionContent } from "./catalog-cache";
-import type { CatalogSkill } from "./catalog";
+import { learnedIdOf, type CatalogSkill } from "./catalog";
 import type { SkillView } from "../usage/view-recorder";
 
 /** What `skill_view` serves: one exact version of one skill (SPEC §4). */
@@ -94,7 +94,7 @@ async function storedContent(
       : await db
           .select({ frontmatter: learnedSkillVersions.frontmatter, body: learnedSkillVersions.body, sha256: learnedSkillVersions.sha256 })
           .from(learnedSkillVersions)
-          .where(and(eq(learnedSkillVersions.skillId, skill.learnedId!), eq(learnedSkillVersions.version, version)));
+          .where(and(eq(learnedSkillVersions.skillId, learnedIdOf(skill)), eq(learnedSkillVersions.version, version)));
   if (row) catalogs.contents.set(key, row);
   return row ?? null;
 }

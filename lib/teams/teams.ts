@@ -58,7 +58,9 @@ export async function getTeam(db: Db, id: TeamId): Promise<Team> {
 export async function ensureTeam(db: Db, slug: string, name = slug): Promise<Team> {
   parseTeamSlug(slug);
   await db.insert(teams).values({ slug, name }).onConflictDoNothing();
-  return (await findTeam(db, slug))!;
+  const team = await findTeam(db, slug);
+  if (!team) throw new Error(`team "${slug}" was just made sure of, yet is not there`);
+  return team;
 }
 
 export async function setMembership(db: Db, teamId: TeamId, userId: number, role: Role): Promise<void> {

@@ -14,12 +14,12 @@ export async function recordHarnessViews(
   inputs: HarnessView[],
   keyId: number,
 ): Promise<{ recorded: number }> {
-  const versions = versionsThatRan(await deps.catalogs.catalog(team), inputs, "views");
-  const views = inputs.map((input, i) => ({
+  const ran = versionsThatRan(await deps.catalogs.catalog(team), inputs, "views");
+  const views = ran.map(([input, version]) => ({
     teamId: team.id,
     skillName: input.skill,
     source: "harness",
-    version: versions[i]!,
+    version,
     keyId,
     sessionId: input.sessionId,
     viewedAt: new Date(),

@@ -23,7 +23,10 @@ export async function usageBySkill(db: Db, teamId: TeamId, now = new Date()): Pr
       views7d: sql<number>`count(*) filter (where ${skillViews.viewedAt} >= ${weekAgo.toISOString()}::timestamptz)`.mapWith(Number),
       views30d: sql<number>`count(*) filter (where ${skillViews.viewedAt} >= ${monthAgo.toISOString()}::timestamptz)`.mapWith(Number),
       lastViewedAt: sql<string | null>`max(${skillViews.viewedAt})`,
-      sessions: sql<number>`count(distinct ${skillViews.sessionId}) filter (where ${skillViews.viewedAt} >= ${monthAgo.toISOString()}::timestamptz)`.mapWith(Number),
+      sessions:
+        sql<number>`count(distinct ${skillViews.sessionId}) filter (where ${skillViews.viewedAt} >= ${monthAgo.toISOString()}::timestamptz)`.mapWith(
+          Number,
+        ),
     })
     .from(skillViews)
     .where(eq(skillViews.teamId, teamId))
@@ -31,7 +34,12 @@ export async function usageBySkill(db: Db, teamId: TeamId, now = new Date()): Pr
   return new Map(
     rows.map((row) => [
       row.name,
-      { views7d: row.views7d, views30d: row.views30d, lastViewedAt: row.lastViewedAt ? new Date(row.lastViewedAt) : null, sessions: row.sessions },
+      {
+        views7d: row.views7d,
+        views30d: row.views30d,
+        lastViewedAt: row.lastViewedAt ? new Date(row.lastViewedAt) : null,
+        sessions: row.sessions,
+      },
     ]),
   );
 }

@@ -39,9 +39,19 @@ export interface UsageDeps {
 export async function usageReport({ db, catalogs, views }: UsageDeps, team: CatalogKey, now = new Date()) {
   await views.flush();
   const monthAgo = new Date(now.getTime() - 30 * DAY);
-  const [usage, pairs, catalog] = await Promise.all([usageBySkill(db, team.id, now), coLoaded(db, team.id, monthAgo), catalogs.catalog(team)]);
+  const [usage, pairs, catalog] = await Promise.all([
+    usageBySkill(db, team.id, now),
+    coLoaded(db, team.id, monthAgo),
+    catalogs.catalog(team),
+  ]);
   const skills: SkillUsageRow[] = [...usage.entries()]
-    .map(([name, u]) => ({ name, views7d: u.views7d, views30d: u.views30d, lastViewedAt: u.lastViewedAt?.toISOString() ?? null, sessions: u.sessions }))
+    .map(([name, u]) => ({
+      name,
+      views7d: u.views7d,
+      views30d: u.views30d,
+      lastViewedAt: u.lastViewedAt?.toISOString() ?? null,
+      sessions: u.sessions,
+    }))
     .sort((x, y) => y.views30d - x.views30d || (x.name < y.name ? -1 : 1));
   const neverLoaded = catalog.active.filter((skill) => !usage.has(skill.name)).map((skill) => skill.name as string);
   return { skills, neverLoaded, coLoaded: pairs };

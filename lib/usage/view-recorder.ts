@@ -77,9 +77,11 @@ export class ViewRecorder {
       return [];
     } catch (error) {
       if (isDatabaseOutage(error)) return views;
-      if (views.length === 1) {
-        const [view] = views;
-        console.error(`skillgate: dropped a skill view the database refused (team ${view!.teamId}, skill "${view!.skillName}"): ${describeDatabaseError(error)}`);
+      const [view] = views;
+      if (view && views.length === 1) {
+        console.error(
+          `skillgate: dropped a skill view the database refused (team ${view.teamId}, skill "${view.skillName}"): ${describeDatabaseError(error)}`,
+        );
         return [];
       }
       const half = Math.ceil(views.length / 2);

@@ -2,7 +2,10 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { OPERATIONS } from "@/lib/contracts";
+import { observationBody } from "@/lib/contracts/evolution";
 import { openApiDocument } from "@/lib/contracts/openapi";
+import { createSkillBody, updateSkillBody } from "@/lib/contracts/skills";
+import { toolList } from "@/lib/mcp/tools";
 import { operationFor } from "../helpers/contract-check";
 
 /**
@@ -109,5 +112,22 @@ describe("the OpenAPI document", () => {
       // An operation behind a key documents the refusal of a missing or revoked one.
       if ((operation.security as unknown[]).length > 0) expect(Object.keys(responses), String(operation.operationId)).toContain("401");
     }
+  });
+});
+
+describe("one definition per field", () => {
+  const doc = openApiDocument("/") as unknown as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties?: object } }> } }>> };
+  const bodyFields = (path: string, method: string) => Object.keys(doc.paths[path]![method]!.requestBody!.content["application/json"]!.schema.properties ?? {});
+  const toolFields = (name: string) => Object.keys((toolList().find((tool) => tool.name === name)!.inputSchema.properties ?? {}) as object);
+
+  it("gives MCP every field of the REST bodies its tools mirror, as the OpenAPI document does", () => {
+    const create = bodyFields("/api/v1/skills", "post");
+    const update = bodyFields("/api/v1/skills/{name}", "put");
+    expect(create).toEqual(Object.keys(createSkillBody.shape));
+    expect(update).toEqual(Object.keys(updateSkillBody.shape));
+    // The MCP session is the agent session: the one create field the tool leaves out.
+    expect(new Set(toolFields("skill_manage"))).toEqual(new Set(["action", ...create.filter((field) => field !== "sessionId"), ...update]));
+    expect(toolFields("experiment")).toEqual(["slug", ...bodyFields("/api/v1/ledger/{slug}", "post")]);
+    expect(toolFields("record_observation")).toEqual(Object.keys(observationBody.shape));
   });
 });

@@ -1,3 +1,4 @@
+import Image from "next/image";
 import Link from "next/link";
 import { connection } from "next/server";
 import { requireMember } from "@/lib/auth/member";
@@ -14,7 +15,7 @@ export default async function TeamLayout({ children, params }: { children: React
       <header className="bg-slate-900 text-white">
         <div className="mx-auto flex max-w-7xl items-center gap-6 px-6 py-3">
           <Link href={`/t/${slug}`} className="flex items-center gap-2 font-semibold">
-            <img src="/favicon.svg" alt="" className="h-6 w-6" />
+            <Image src="/favicon.svg" alt="" width={24} height={24} loading="eager" className="h-6 w-6" />
             Skillgate
           </Link>
           <TeamSwitcher current={slug} section="" teams={member.teams.map((m) => ({ slug: m.team.slug, name: m.team.name }))} />

@@ -44,9 +44,18 @@ export default async function OverviewPage({ params }: { params: Promise<{ team:
                 ? "latest run"
                 : `${headline.activation >= headline.activationBefore ? "+" : ""}${Math.round((headline.activation - headline.activationBefore) * 100)} points vs the run before`
           }
-          tone={headline.activation !== null && headline.activationBefore !== null && headline.activation < headline.activationBefore ? "warn" : "good"}
+          tone={
+            headline.activation !== null && headline.activationBefore !== null && headline.activation < headline.activationBefore
+              ? "warn"
+              : "good"
+          }
         />
-        <Stat label="Never loaded" value={String(headline.neverLoaded)} note="clutter in the routing decision" tone={headline.neverLoaded > 0 ? "warn" : "good"} />
+        <Stat
+          label="Never loaded"
+          value={String(headline.neverLoaded)}
+          note="clutter in the routing decision"
+          tone={headline.neverLoaded > 0 ? "warn" : "good"}
+        />
         <Stat label="Lint findings" value={String(headline.lintFindings)} tone={headline.lintFindings > 0 ? "warn" : "good"} />
         <Stat label="Collisions" value={String(headline.collisions)} tone={headline.collisions > 0 ? "warn" : "good"} />
       </section>

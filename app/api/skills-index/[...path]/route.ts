@@ -16,10 +16,14 @@ const fileRoute = route(skillsIndexFile, async ({ params: { name, file } }, { ap
   if (file === "SKILL.md") {
     // Not a view: installing a skill is not an agent loading it.
     const content = await loadSkillContent(app.db, app.catalogs, auth.team, name);
-    return new Response(content.frontmatter + content.body, { headers: { "content-type": "text/markdown; charset=utf-8", etag: `"${content.sha256}"` } });
+    return new Response(content.frontmatter + content.body, {
+      headers: { "content-type": "text/markdown; charset=utf-8", etag: `"${content.sha256}"` },
+    });
   }
   const bytes = await readSkillFile(app.db, app.catalogs, auth.team, name, file);
-  return new Response(Buffer.from(bytes), { headers: { "content-type": contentTypeOf(file), "x-content-type-options": "nosniff", "content-security-policy": "sandbox" } });
+  return new Response(Buffer.from(bytes), {
+    headers: { "content-type": contentTypeOf(file), "x-content-type-options": "nosniff", "content-security-policy": "sandbox" },
+  });
 });
 
 export async function GET(req: Request, context: { params: Promise<{ path: string[] }> }): Promise<Response> {

@@ -13,8 +13,11 @@ export const updateSkillRoute = route(updateSkill, async ({ params, body }, { re
   }
   const expected = body.expectedVersion !== undefined ? { version: body.expectedVersion } : ifMatch;
   if (!expected) throw new AppError("InvalidField", "send expectedVersion (or an If-Match header): the version this change was made against");
-  return json(await updateLearned(app, auth.team.id, actor, params.name, { description: body.description, body: body.body, reason: body.reason, expected }));
+  const change = { description: body.description, body: body.body, reason: body.reason, expected };
+  return json(await updateLearned(app, auth.team.id, actor, params.name, change));
 });
 
 /** DELETE /api/v1/skills/<name> — archives a learned skill; a lead can restore it. */
-export const archiveSkillRoute = route(archiveSkill, async ({ params }, { app, auth, actor }) => json(await archiveLearned(app, auth.team.id, actor, params.name)));
+export const archiveSkillRoute = route(archiveSkill, async ({ params }, { app, auth, actor }) => {
+  return json(await archiveLearned(app, auth.team.id, actor, params.name));
+});

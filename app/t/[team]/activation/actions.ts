@@ -11,7 +11,10 @@ import { cancelRun, startRun } from "@/lib/activation/runs";
 /** Editors run evals (§1). */
 const asEditor = (slug: string) => ({ team: slug, page: `/t/${slug}/activation`, role: "editor" as const });
 
-export async function startRunAction(slug: string, input: { promptSet: string; activator: "lexical" | "model"; trials: number }): Promise<ActionResult> {
+export async function startRunAction(
+  slug: string,
+  input: { promptSet: string; activator: "lexical" | "model"; trials: number },
+): Promise<ActionResult> {
   const request = { promptSet: { name: input.promptSet }, activator: input.activator, trials: input.trials };
   return memberAction({ ...asEditor(slug), schema: runBody, input: request }, async (member, run) => {
     const { runId, activator, done } = await startRun(member.app, member.team, run);

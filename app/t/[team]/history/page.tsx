@@ -15,7 +15,13 @@ const KIND_STYLE: Record<string, string> = {
   verified: "bg-teal-100 text-teal-900",
 };
 
-export default async function HistoryPage({ params, searchParams }: { params: Promise<{ team: string }>; searchParams: Promise<Record<string, string | undefined>> }) {
+export default async function HistoryPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ team: string }>;
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
   const { team: slug } = await params;
   const query = await searchParams;
   const { app, team } = await requireMember(slug, `/t/${slug}/history`);
@@ -30,12 +36,18 @@ export default async function HistoryPage({ params, searchParams }: { params: Pr
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-semibold">Promotion history</h1>
-        <p className="text-sm text-slate-500">Every change to a skill and the evidence behind it. Evaluations are a judged comparison, not a re-execution.</p>
+        <p className="text-sm text-slate-500">
+          Every change to a skill and the evidence behind it. Evaluations are a judged comparison, not a re-execution.
+        </p>
       </div>
 
       <section className="rounded-lg border border-slate-200 bg-white p-4">
         <h2 className="mb-2 font-semibold">Promotions and rollbacks by week</h2>
-        {weeks.length === 0 ? <p className="text-sm text-slate-500">Nothing promoted or rolled back yet.</p> : <PromotionsChart weeks={weeks} />}
+        {weeks.length === 0 ? (
+          <p className="text-sm text-slate-500">Nothing promoted or rolled back yet.</p>
+        ) : (
+          <PromotionsChart weeks={weeks} />
+        )}
       </section>
 
       <section className="rounded-lg border border-slate-200 bg-white p-4" aria-label="Evaluations">
@@ -65,7 +77,9 @@ export default async function HistoryPage({ params, searchParams }: { params: Pr
                     </Link>
                   </td>
                   <td className="py-1.5 font-mono text-xs">{e.skillName}</td>
-                  <td className="py-1.5">{e.status === "running" ? `running ${e.casesDone}/${e.casesTotal}` : e.status === "failed" ? "failed" : e.verdict}</td>
+                  <td className="py-1.5">
+                    {e.status === "running" ? `running ${e.casesDone}/${e.casesTotal}` : e.status === "failed" ? "failed" : e.verdict}
+                  </td>
                   <td className="py-1.5 text-right tabular-nums">{e.delta === null ? "—" : e.delta.toFixed(3)}</td>
                   <td className="px-2 py-1.5 text-right tabular-nums">
                     {e.improved} / {e.regressed} / {e.unchanged}
@@ -85,7 +99,12 @@ export default async function HistoryPage({ params, searchParams }: { params: Pr
           <h2 className="mr-auto font-semibold">Events</h2>
           <label className="text-sm">
             Skill
-            <input name="skill" defaultValue={skill ?? ""} placeholder="any skill" className="mt-1 block w-48 rounded-md border border-slate-300 px-2 py-1 font-mono text-sm" />
+            <input
+              name="skill"
+              defaultValue={skill ?? ""}
+              placeholder="any skill"
+              className="mt-1 block w-48 rounded-md border border-slate-300 px-2 py-1 font-mono text-sm"
+            />
           </label>
           <label className="text-sm">
             Kind
@@ -115,11 +134,26 @@ export default async function HistoryPage({ params, searchParams }: { params: Pr
 }
 
 function EventLine({ slug, event }: { slug: string; event: HistoryEvent }) {
-  const detail = event.detail as { evaluationId?: number; amendmentId?: number; verdict?: string; overrideReason?: string; revertOf?: number; reason?: string; tier?: string; status?: string };
+  const detail = event.detail as {
+    evaluationId?: number;
+    amendmentId?: number;
+    verdict?: string;
+    overrideReason?: string;
+    revertOf?: number;
+    reason?: string;
+    tier?: string;
+    status?: string;
+  };
   return (
-    <li className="flex flex-wrap items-baseline gap-2 border-b border-slate-100 pb-2 text-sm" data-event={event.kind} data-skill={event.skill}>
+    <li
+      className="flex flex-wrap items-baseline gap-2 border-b border-slate-100 pb-2 text-sm"
+      data-event={event.kind}
+      data-skill={event.skill}
+    >
       <span className="w-36 shrink-0 text-xs text-slate-500">{event.at.slice(0, 16).replace("T", " ")}</span>
-      <span className={`rounded px-1.5 py-0.5 text-xs font-semibold ${KIND_STYLE[event.kind] ?? "bg-slate-100 text-slate-800"}`}>{event.kind}</span>
+      <span className={`rounded px-1.5 py-0.5 text-xs font-semibold ${KIND_STYLE[event.kind] ?? "bg-slate-100 text-slate-800"}`}>
+        {event.kind}
+      </span>
       <Link className="font-mono text-indigo-700 hover:underline" href={`/t/${slug}/skills/${event.skill}`}>
         {event.skill}
       </Link>

@@ -18,11 +18,18 @@ export default async function LedgerPage({ params }: { params: Promise<{ team: s
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-semibold">Experiment ledger</h1>
-        <p className="text-sm text-slate-500">Every plan&apos;s hypotheses, predictions and verdicts. An open prediction is a claim nobody has tested yet.</p>
+        <p className="text-sm text-slate-500">
+          Every plan&apos;s hypotheses, predictions and verdicts. An open prediction is a claim nobody has tested yet.
+        </p>
       </div>
       <section className="grid grid-cols-2 gap-4 md:grid-cols-4" aria-label="Headline figures">
         <Stat label="Plans" value={String(ledgers.length)} />
-        <Stat label="Open predictions" value={String(open)} tone={open > 0 ? "warn" : "good"} note={open > 0 ? "untested claims" : "every claim tested"} />
+        <Stat
+          label="Open predictions"
+          value={String(open)}
+          tone={open > 0 ? "warn" : "good"}
+          note={open > 0 ? "untested claims" : "every claim tested"}
+        />
         <Stat label="Pass rate" value={percent(passRate.team.rate)} note={`${judged} verdict(s)`} />
         <Stat label="Refuted" value={String(passRate.team.refuted)} note="predictions the evidence overturned" />
       </section>
@@ -35,7 +42,11 @@ export default async function LedgerPage({ params }: { params: Promise<{ team: s
           <div className="rounded-lg border border-slate-200 bg-white p-4">
             <h2 className="mb-2 font-semibold">Pass rate by skill</h2>
             <PassRateBySkill
-              points={passRate.bySkill.map((row) => ({ skill: row.skill ?? "(no skill named)", rate: row.rate, verdicts: row.confirmed + row.refuted + row.inconclusive }))}
+              points={passRate.bySkill.map((row) => ({
+                skill: row.skill ?? "(no skill named)",
+                rate: row.rate,
+                verdicts: row.confirmed + row.refuted + row.inconclusive,
+              }))}
             />
           </div>
         </section>
@@ -63,13 +74,27 @@ export default async function LedgerPage({ params }: { params: Promise<{ team: s
                       sci.{ledger.slug}/ledger
                     </Link>
                   </td>
-                  <td className="px-3 py-2">{ledger.skill ? <Link className="text-indigo-700 hover:underline" href={`/t/${slug}/skills/${ledger.skill}`}>{ledger.skill}</Link> : "—"}</td>
+                  <td className="px-3 py-2">
+                    {ledger.skill ? (
+                      <Link className="text-indigo-700 hover:underline" href={`/t/${slug}/skills/${ledger.skill}`}>
+                        {ledger.skill}
+                      </Link>
+                    ) : (
+                      "—"
+                    )}
+                  </td>
                   <td className="px-3 py-2 text-right tabular-nums">{ledger.records}</td>
                   <td className="px-3 py-2 text-right tabular-nums">
-                    {ledger.openPredictions > 0 ? <span className="rounded bg-amber-100 px-1.5 py-0.5 font-medium text-amber-900">{ledger.openPredictions}</span> : "0"}
+                    {ledger.openPredictions > 0 ? (
+                      <span className="rounded bg-amber-100 px-1.5 py-0.5 font-medium text-amber-900">{ledger.openPredictions}</span>
+                    ) : (
+                      "0"
+                    )}
                   </td>
                   <td className="px-3 py-2 text-right tabular-nums">{percent(ledger.rate)}</td>
-                  <td className="px-3 py-2 text-slate-600">{ledger.lastActivity ? ledger.lastActivity.slice(0, 16).replace("T", " ") : "—"}</td>
+                  <td className="px-3 py-2 text-slate-600">
+                    {ledger.lastActivity ? ledger.lastActivity.slice(0, 16).replace("T", " ") : "—"}
+                  </td>
                 </tr>
               ))}
             </tbody>

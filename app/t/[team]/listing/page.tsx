@@ -36,11 +36,25 @@ export default async function ListingPage({
       <form className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-4" aria-label="What-if">
         <label className="text-sm font-medium">
           Cap (characters)
-          <input name="cap" type="number" min={1} max={1000000} defaultValue={settings.cap} className="mt-1 block w-36 rounded-md border border-slate-300 px-2 py-1" />
+          <input
+            name="cap"
+            type="number"
+            min={1}
+            max={1000000}
+            defaultValue={settings.cap}
+            className="mt-1 block w-36 rounded-md border border-slate-300 px-2 py-1"
+          />
         </label>
         <label className="text-sm font-medium">
           Description cut (descMax)
-          <input name="descMax" type="number" min={1} max={1024} defaultValue={settings.descMax} className="mt-1 block w-36 rounded-md border border-slate-300 px-2 py-1" />
+          <input
+            name="descMax"
+            type="number"
+            min={1}
+            max={1024}
+            defaultValue={settings.descMax}
+            className="mt-1 block w-36 rounded-md border border-slate-300 px-2 py-1"
+          />
         </label>
         <button className="rounded-md bg-indigo-700 px-4 py-1.5 text-sm font-medium text-white hover:bg-indigo-600">Show what-if</button>
         {isWhatIf && (
@@ -53,11 +67,20 @@ export default async function ListingPage({
             {query.error.issues[0]?.path.join(".")}: {query.error.issues[0]?.message}. Showing the team&apos;s settings instead.
           </p>
         )}
-        {isWhatIf && <p className="w-full text-sm text-amber-800">What-if: nothing is saved; agents still get the listing at the team&apos;s settings.</p>}
+        {isWhatIf && (
+          <p className="w-full text-sm text-amber-800">
+            What-if: nothing is saved; agents still get the listing at the team&apos;s settings.
+          </p>
+        )}
       </form>
 
       <section className="grid grid-cols-2 gap-4 md:grid-cols-4" aria-label="Figures">
-        <Stat label="Characters" value={`${f.chars.toLocaleString("en-US")} / ${f.cap.toLocaleString("en-US")}`} tone={listing.truncated ? "warn" : "good"} note={listing.truncated ? "over the cap: cut to fit" : `${(f.cap - f.chars).toLocaleString("en-US")} to spare`} />
+        <Stat
+          label="Characters"
+          value={`${f.chars.toLocaleString("en-US")} / ${f.cap.toLocaleString("en-US")}`}
+          tone={listing.truncated ? "warn" : "good"}
+          note={listing.truncated ? "over the cap: cut to fit" : `${(f.cap - f.chars).toLocaleString("en-US")} to spare`}
+        />
         <Stat label="Skills shown" value={`${f.shown} of ${f.total}`} />
         <Stat label="Descriptions dropped" value={String(f.droppedDescriptions)} tone={f.droppedDescriptions > 0 ? "warn" : "plain"} />
         <Stat label="Entries dropped" value={String(f.droppedEntries)} tone={f.droppedEntries > 0 ? "warn" : "plain"} />
@@ -82,7 +105,8 @@ export default async function ListingPage({
         ) : (
           <>
             <p className="mb-2 text-sm text-slate-600">
-              Over the cap, descriptions go first (Learned, then Workspace, Global, Built-in; from the end of each group), then whole entries in the same order. In the order they were cut:
+              Over the cap, descriptions go first (Learned, then Workspace, Global, Built-in; from the end of each group), then whole
+              entries in the same order. In the order they were cut:
             </p>
             <table className="w-full text-sm">
               <thead className="text-left text-xs uppercase text-slate-500">
@@ -110,14 +134,21 @@ export default async function ListingPage({
 
       <section className="rounded-lg border border-slate-200 bg-white p-4">
         <h2 className="mb-2 font-semibold">The listing as agents get it</h2>
-        <pre data-testid="listing-text" className="overflow-x-auto whitespace-pre rounded-md bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100">
+        <pre
+          data-testid="listing-text"
+          className="overflow-x-auto whitespace-pre rounded-md bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100"
+        >
           {listing.text}
         </pre>
       </section>
 
       <section className="rounded-lg border border-slate-200 bg-white p-4">
         <h2 className="mb-2 font-semibold">Size over time</h2>
-        {budget.history.length === 0 ? <p className="text-sm text-slate-500">No catalog changes recorded yet.</p> : <ListingHistoryChart points={budget.history} />}
+        {budget.history.length === 0 ? (
+          <p className="text-sm text-slate-500">No catalog changes recorded yet.</p>
+        ) : (
+          <ListingHistoryChart points={budget.history} />
+        )}
       </section>
     </div>
   );

@@ -28,7 +28,11 @@ export async function revokeKeyAction(slug: string, keyId: number): Promise<Acti
 }
 
 export async function updateListingSettingsAction(slug: string, _previous: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const input = { cap: String(form.get("cap") ?? ""), descMax: String(form.get("descMax") ?? ""), loadHint: String(form.get("loadHint") ?? "") };
+  const input = {
+    cap: String(form.get("cap") ?? ""),
+    descMax: String(form.get("descMax") ?? ""),
+    loadHint: String(form.get("loadHint") ?? ""),
+  };
   return memberAction({ ...asLead(slug), schema: listingSettingsBody, input }, async (member, settings) => {
     await updateListingSettings(member.app.db, member.app.catalogs, member.team.id, settings);
     return { ok: true, message: "Listing settings saved." };

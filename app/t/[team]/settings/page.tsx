@@ -15,17 +15,26 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
   const { app, team } = member;
   const isLead = roleAtLeast(member.role, "lead");
   const [members, keys] = await Promise.all([listMembers(app.db, team.id), isLead ? listApiKeys(app.db, team.id) : Promise.resolve([])]);
-  const sessions = isLead ? await sessionsOf(app.db, members.map((m) => m.userId), app.sessionPolicy) : new Map();
+  const sessions = isLead
+    ? await sessionsOf(
+        app.db,
+        members.map((m) => m.userId),
+        app.sessionPolicy,
+      )
+    : new Map();
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Settings</h1>
-      {!isLead && <p className="rounded-md bg-slate-100 p-3 text-sm">Only a lead can change settings and see API keys; you are {member.role}.</p>}
+      {!isLead && (
+        <p className="rounded-md bg-slate-100 p-3 text-sm">Only a lead can change settings and see API keys; you are {member.role}.</p>
+      )}
 
       <section className="rounded-lg border border-slate-200 bg-white p-4" aria-label="Members">
         <h2 className="mb-1 font-semibold">Members</h2>
         {isLead && (
           <p className="mb-3 text-sm text-slate-500">
-            A session ends at sign-out, after {app.sessionPolicy.idleMs / 60_000} idle minutes and {app.sessionPolicy.maxMs / 3_600_000} hours after sign-in. Ending a member&apos;s sessions signs them out of every browser at once.
+            A session ends at sign-out, after {app.sessionPolicy.idleMs / 60_000} idle minutes and {app.sessionPolicy.maxMs / 3_600_000}{" "}
+            hours after sign-in. Ending a member&apos;s sessions signs them out of every browser at once.
           </p>
         )}
         <div className="overflow-x-auto">
@@ -35,7 +44,11 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
                 <th className="py-1 pr-3">Email</th>
                 <th className="py-1 pr-3">Role</th>
                 {isLead && <th className="py-1 pr-3">Sessions</th>}
-                {isLead && <th className="py-1 pr-3"><span className="sr-only">Actions</span></th>}
+                {isLead && (
+                  <th className="py-1 pr-3">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                )}
               </tr>
             </thead>
             <tbody>
@@ -47,12 +60,18 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
                     <td className="py-1.5 pr-3 text-slate-600">{m.role}</td>
                     {isLead && (
                       <td className="py-1.5 pr-3 text-slate-600" data-testid="sessions">
-                        {live ? `${live.active} active, last seen ${live.lastSeenAt?.toISOString().slice(0, 16).replace("T", " ")} UTC` : "none"}
+                        {live
+                          ? `${live.active} active, last seen ${live.lastSeenAt?.toISOString().slice(0, 16).replace("T", " ")} UTC`
+                          : "none"}
                       </td>
                     )}
                     {isLead && (
                       <td className="py-1.5 text-right">
-                        <EndSessionsButton email={m.email} active={live?.active ?? 0} action={endSessionsAction.bind(null, slug, m.userId)} />
+                        <EndSessionsButton
+                          email={m.email}
+                          active={live?.active ?? 0}
+                          action={endSessionsAction.bind(null, slug, m.userId)}
+                        />
                       </td>
                     )}
                   </tr>
@@ -66,7 +85,10 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
       {isLead && (
         <section className="rounded-lg border border-slate-200 bg-white p-4" aria-label="API keys">
           <h2 className="mb-1 font-semibold">API keys</h2>
-          <p className="mb-3 text-sm text-slate-500">Agents send a key as <code>Authorization: Bearer &lt;key&gt;</code>. Keys are stored hashed: a key is shown once, when it is created.</p>
+          <p className="mb-3 text-sm text-slate-500">
+            Agents send a key as <code>Authorization: Bearer &lt;key&gt;</code>. Keys are stored hashed: a key is shown once, when it is
+            created.
+          </p>
           <CreateKeyForm action={createKeyAction.bind(null, slug)} />
           <table className="mt-4 w-full text-sm">
             <thead className="text-left text-xs uppercase text-slate-500">
@@ -86,7 +108,11 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
                   <td className="py-1.5">{key.scopes.join(", ")}</td>
                   <td className="py-1.5 text-slate-600">{key.createdAt.toISOString().slice(0, 10)}</td>
                   <td className="py-1.5 text-right">
-                    {key.revokedAt ? <span className="text-xs text-slate-500">revoked {key.revokedAt.toISOString().slice(0, 10)}</span> : <RevokeKeyButton name={key.name} action={revokeKeyAction.bind(null, slug, key.id)} />}
+                    {key.revokedAt ? (
+                      <span className="text-xs text-slate-500">revoked {key.revokedAt.toISOString().slice(0, 10)}</span>
+                    ) : (
+                      <RevokeKeyButton name={key.name} action={revokeKeyAction.bind(null, slug, key.id)} />
+                    )}
                   </td>
                 </tr>
               ))}
@@ -98,8 +124,15 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
       {isLead && (
         <section className="rounded-lg border border-slate-200 bg-white p-4">
           <h2 className="mb-1 font-semibold">Listing</h2>
-          <p className="mb-3 text-sm text-slate-500">The cap and description cut of the listing agents get; try values first on the listing budget page.</p>
-          <ListingSettingsForm action={updateListingSettingsAction.bind(null, slug)} cap={team.listingCap} descMax={team.descMax} loadHint={team.loadHint} />
+          <p className="mb-3 text-sm text-slate-500">
+            The cap and description cut of the listing agents get; try values first on the listing budget page.
+          </p>
+          <ListingSettingsForm
+            action={updateListingSettingsAction.bind(null, slug)}
+            cap={team.listingCap}
+            descMax={team.descMax}
+            loadHint={team.loadHint}
+          />
         </section>
       )}
     </div>

@@ -13,6 +13,8 @@ export const POST = route(appendLedger, async ({ params: { slug }, body }, { app
 });
 
 /** GET /api/v1/ledger/<slug> — the `list` text. */
-export const GET = route(readLedgerOperation, async ({ params: { slug } }, { app, auth }) => text(formatLedger(slug, await readLedger(app.db, auth.team.id, slug))));
+export const GET = route(readLedgerOperation, async ({ params: { slug } }, { app, auth }) =>
+  text(formatLedger(slug, await readLedger(app.db, auth.team.id, slug))),
+);
 
 export const { PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ GET, POST });

@@ -37,14 +37,26 @@ export default async function LedgerPlanPage({ params }: { params: Promise<{ tea
         <h1 className="mt-1 font-mono text-2xl font-semibold">{detail.key}</h1>
         {detail.skill && (
           <p className="text-sm text-slate-600">
-            Exercises <Link className="text-indigo-700 hover:underline" href={`/t/${teamSlug}/skills/${detail.skill}`}>{detail.skill}</Link>
+            Exercises{" "}
+            <Link className="text-indigo-700 hover:underline" href={`/t/${teamSlug}/skills/${detail.skill}`}>
+              {detail.skill}
+            </Link>
           </p>
         )}
       </div>
       <section className="grid grid-cols-2 gap-4 md:grid-cols-4" aria-label="Figures">
         <Stat label="Records" value={String(detail.records.length)} />
-        <Stat label="Open predictions" value={String(detail.open.length)} tone={detail.open.length > 0 ? "warn" : "good"} note={detail.open.length > 0 ? "the finishing gate is closed" : "the finishing gate is clear"} />
-        <Stat label="Pass rate" value={judged === 0 ? "—" : `${Math.round((detail.verdicts.confirmed / judged) * 100)}%`} note={`${judged} verdict(s)`} />
+        <Stat
+          label="Open predictions"
+          value={String(detail.open.length)}
+          tone={detail.open.length > 0 ? "warn" : "good"}
+          note={detail.open.length > 0 ? "the finishing gate is closed" : "the finishing gate is clear"}
+        />
+        <Stat
+          label="Pass rate"
+          value={judged === 0 ? "—" : `${Math.round((detail.verdicts.confirmed / judged) * 100)}%`}
+          note={`${judged} verdict(s)`}
+        />
         <Stat label="Refuted" value={String(detail.verdicts.refuted)} />
       </section>
 
@@ -57,7 +69,10 @@ export default async function LedgerPlanPage({ params }: { params: Promise<{ tea
                 <div className="text-sm">
                   <span className="font-mono font-semibold">{p.id}</span> ({p.ref}) {p.text}
                 </div>
-                <code className="mt-1 block whitespace-pre-wrap rounded bg-slate-900 px-2 py-1 font-mono text-xs text-slate-100" data-falsified-by={p.id}>
+                <code
+                  className="mt-1 block whitespace-pre-wrap rounded bg-slate-900 px-2 py-1 font-mono text-xs text-slate-100"
+                  data-falsified-by={p.id}
+                >
                   {p.falsifiedBy}
                 </code>
               </li>
@@ -85,7 +100,9 @@ export default async function LedgerPlanPage({ params }: { params: Promise<{ tea
                   )}
                 </div>
               ) : (
-                <div className={`rounded-lg border p-3 ${item.kind === "conclusion" ? "border-indigo-200 bg-indigo-50" : "border-slate-200 bg-white"}`}>
+                <div
+                  className={`rounded-lg border p-3 ${item.kind === "conclusion" ? "border-indigo-200 bg-indigo-50" : "border-slate-200 bg-white"}`}
+                >
                   <RecordHead record={item.record} label={item.kind === "conclusion" ? "Conclusion" : "Observation"} />
                   <p className="mt-1 whitespace-pre-wrap text-sm">{item.record.text}</p>
                 </div>
@@ -97,7 +114,10 @@ export default async function LedgerPlanPage({ params }: { params: Promise<{ tea
 
       <details className="rounded-lg border border-slate-200 bg-white p-4">
         <summary className="cursor-pointer font-semibold">The ledger as agents list it</summary>
-        <pre className="mt-2 overflow-x-auto whitespace-pre rounded-md bg-slate-900 p-4 font-mono text-xs text-slate-100" data-testid="list-text">
+        <pre
+          className="mt-2 overflow-x-auto whitespace-pre rounded-md bg-slate-900 p-4 font-mono text-xs text-slate-100"
+          data-testid="list-text"
+        >
           {detail.listText}
         </pre>
       </details>
@@ -115,12 +135,20 @@ function RecordHead({ record, label }: { record: LedgerRecord; label: string }) 
   );
 }
 
-const VERDICT_STYLE = { confirmed: "bg-emerald-100 text-emerald-900", refuted: "bg-red-100 text-red-900", inconclusive: "bg-slate-200 text-slate-800" } as const;
+const VERDICT_STYLE = {
+  confirmed: "bg-emerald-100 text-emerald-900",
+  refuted: "bg-red-100 text-red-900",
+  inconclusive: "bg-slate-200 text-slate-800",
+} as const;
 
 function Prediction({ node }: { node: PredictionNode }) {
   const { prediction, judgement, open } = node;
   return (
-    <li className={`rounded-md border p-2 ${open ? "border-amber-400 bg-amber-50" : "border-slate-200 bg-slate-50"}`} data-prediction={prediction.id} data-open={open ? "true" : "false"}>
+    <li
+      className={`rounded-md border p-2 ${open ? "border-amber-400 bg-amber-50" : "border-slate-200 bg-slate-50"}`}
+      data-prediction={prediction.id}
+      data-open={open ? "true" : "false"}
+    >
       <RecordHead record={prediction} label="Prediction" />
       <p className="mt-1 whitespace-pre-wrap text-sm">{prediction.text}</p>
       <p className="mt-1 text-xs text-slate-500">
@@ -131,14 +159,17 @@ function Prediction({ node }: { node: PredictionNode }) {
         {judgement?.kind === "verdict" && (
           <span>
             <span className="font-mono text-xs text-slate-500">{judgement.id}</span>{" "}
-            <span className={`rounded px-1.5 py-0.5 text-xs font-semibold ${VERDICT_STYLE[judgement.verdict!]}`}>{judgement.verdict}</span>
+            <span className={`rounded px-1.5 py-0.5 text-xs font-semibold ${judgement.verdict ? VERDICT_STYLE[judgement.verdict] : ""}`}>
+              {judgement.verdict}
+            </span>
             {judgement.evidence && <span className="whitespace-pre-wrap text-slate-700"> {judgement.evidence}</span>}
           </span>
         )}
         {judgement?.kind === "skip" && (
           <span>
             <span className="font-mono text-xs text-slate-500">{judgement.id}</span>{" "}
-            <span className="rounded bg-slate-200 px-1.5 py-0.5 text-xs font-semibold">skipped</span> <span className="text-slate-700">{judgement.reason}</span>
+            <span className="rounded bg-slate-200 px-1.5 py-0.5 text-xs font-semibold">skipped</span>{" "}
+            <span className="text-slate-700">{judgement.reason}</span>
           </span>
         )}
       </div>

@@ -10,6 +10,9 @@ export const POST = route(proposeAmendmentOperation, async ({ params, body }, { 
 );
 
 /** GET /api/v1/skills/<name>/amendments — the skill's amendments, newest first, with their latest evaluation. */
-export const GET = route(listAmendmentsOperation, async ({ params }, { app, auth }) => json({ amendments: await listAmendments(app.db, auth.team.id, params.name) }));
+export const GET = route(listAmendmentsOperation, async ({ params }, { app, auth }) => {
+  const amendments = await listAmendments(app.db, auth.team.id, params.name);
+  return json({ amendments });
+});
 
 export const { PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ GET, POST });

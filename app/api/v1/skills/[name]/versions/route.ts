@@ -5,6 +5,9 @@ import { route } from "@/lib/http/route";
 import { skillVersions } from "@/lib/learned/history";
 
 /** GET /api/v1/skills/<name>/versions — every version with author, time, reason, parent and tier. */
-export const GET = route(listVersions, async ({ params }, { app, auth }) => json({ versions: await skillVersions(app.db, app.catalogs, auth.team, params.name) }));
+export const GET = route(listVersions, async ({ params }, { app, auth }) => {
+  const versions = await skillVersions(app.db, app.catalogs, auth.team, params.name);
+  return json({ versions });
+});
 
 export const { POST, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ GET });

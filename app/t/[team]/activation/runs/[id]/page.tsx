@@ -74,7 +74,8 @@ export default async function RunPage({ params }: { params: Promise<{ team: stri
           </thead>
           <tbody>
             {run.results.map((r) => {
-              const c = run.cases.find((x) => x.id === r.id)!;
+              const c = run.cases.find((x) => x.id === r.id);
+              if (!c) throw new Error(`run ${run.id} has a result for "${r.id}", which is not one of its cases`);
               return (
                 <tr key={`${r.id}#${r.trial}`} className="border-t border-slate-100" data-result={`${r.id}#${r.trial}`}>
                   <td className="px-3 py-1.5 font-mono text-xs">{r.id}</td>
@@ -82,7 +83,9 @@ export default async function RunPage({ params }: { params: Promise<{ team: stri
                   <td className="px-3 py-1.5 font-mono text-xs">{c.expectNone ? "nothing" : c.expected.join(", ")}</td>
                   <td className="px-3 py-1.5">{r.trial}</td>
                   <td className="px-3 py-1.5 font-mono text-xs">{r.loaded.join(", ") || "nothing"}</td>
-                  <td className="px-3 py-1.5">{r.passed ? <span className="text-emerald-700">pass</span> : <span className="text-red-700">fail</span>}</td>
+                  <td className="px-3 py-1.5">
+                    {r.passed ? <span className="text-emerald-700">pass</span> : <span className="text-red-700">fail</span>}
+                  </td>
                 </tr>
               );
             })}
@@ -91,7 +94,10 @@ export default async function RunPage({ params }: { params: Promise<{ team: stri
       </section>
       <details className="rounded-lg border border-slate-200 bg-white p-4">
         <summary className="cursor-pointer font-semibold">The listing this run measured</summary>
-        <pre className="mt-2 overflow-x-auto whitespace-pre rounded-md bg-slate-900 p-4 font-mono text-xs text-slate-100" data-testid="run-listing">
+        <pre
+          className="mt-2 overflow-x-auto whitespace-pre rounded-md bg-slate-900 p-4 font-mono text-xs text-slate-100"
+          data-testid="run-listing"
+        >
           {run.listingText}
         </pre>
       </details>

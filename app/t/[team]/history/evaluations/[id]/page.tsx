@@ -37,7 +37,8 @@ export default async function EvaluationPage({ params }: { params: Promise<{ tea
           </Link>
         </h1>
         <p className="mt-2 rounded-md bg-indigo-50 px-3 py-2 text-sm font-medium text-indigo-900" data-testid="judged-note">
-          This is {JUDGED_NOT_RUN}: a judge model ({report.modelId}, prompt {report.promptVersion}) read each recorded task and scored how the original and the amended skill would handle it.
+          This is {JUDGED_NOT_RUN}: a judge model ({report.modelId}, prompt {report.promptVersion}) read each recorded task and scored how
+          the original and the amended skill would handle it.
         </p>
       </div>
 
@@ -47,17 +48,28 @@ export default async function EvaluationPage({ params }: { params: Promise<{ tea
             Judging case {report.casesDone} of {report.casesTotal}…
           </div>
           <div className="h-2 w-full rounded bg-slate-100">
-            <div className="h-2 rounded bg-indigo-600" style={{ width: `${report.casesTotal === 0 ? 0 : (report.casesDone / report.casesTotal) * 100}%` }} />
+            <div
+              className="h-2 rounded bg-indigo-600"
+              style={{ width: `${report.casesTotal === 0 ? 0 : (report.casesDone / report.casesTotal) * 100}%` }}
+            />
           </div>
         </div>
       )}
 
       <section className="grid grid-cols-2 gap-4 md:grid-cols-5" aria-label="Result">
-        <Stat label="Verdict" value={report.verdict ?? report.status} tone={report.verdict === "improved" ? "good" : report.verdict === "regressed" ? "warn" : "plain"} />
+        <Stat
+          label="Verdict"
+          value={report.verdict ?? report.status}
+          tone={report.verdict === "improved" ? "good" : report.verdict === "regressed" ? "warn" : "plain"}
+        />
         <Stat label="Delta" value={report.delta === null ? "—" : report.delta.toFixed(3)} note="mean of amended − original case score" />
         <Stat label="Improved / regressed / unchanged" value={`${report.improved} / ${report.regressed} / ${report.unchanged}`} />
         <Stat label="Failed to judge" value={String(report.failedToJudge)} tone={report.failedToJudge > 0 ? "warn" : "plain"} />
-        <Stat label="Promoted" value={report.promotedVersion ? `v${report.promotedVersion}` : "no"} note={report.promotionNote ?? undefined} />
+        <Stat
+          label="Promoted"
+          value={report.promotedVersion ? `v${report.promotedVersion}` : "no"}
+          note={report.promotionNote ?? undefined}
+        />
       </section>
       {report.error && <p className="rounded-md bg-red-50 p-3 text-sm text-red-800">{report.error}</p>}
 
@@ -89,7 +101,9 @@ export default async function EvaluationPage({ params }: { params: Promise<{ tea
                     {c.original && c.amended ? `${c.original[d]} → ${c.amended[d]}` : "—"}
                   </td>
                 ))}
-                <td className="px-2 py-2 text-right tabular-nums">{c.original && c.amended ? `${caseScore(c.original).toFixed(3)} → ${caseScore(c.amended).toFixed(3)}` : "—"}</td>
+                <td className="px-2 py-2 text-right tabular-nums">
+                  {c.original && c.amended ? `${caseScore(c.original).toFixed(3)} → ${caseScore(c.amended).toFixed(3)}` : "—"}
+                </td>
                 <td className="px-2 py-2" data-change={c.change ?? c.status}>
                   {c.status === "judged" ? c.change : c.status === "pending" ? "waiting…" : "failed to judge"}
                 </td>
@@ -98,7 +112,9 @@ export default async function EvaluationPage({ params }: { params: Promise<{ tea
             ))}
           </tbody>
         </table>
-        {report.cases.length === 0 && <p className="p-4 text-sm text-slate-500">No test cases: the skill has no recorded runs, so the verdict is inconclusive.</p>}
+        {report.cases.length === 0 && (
+          <p className="p-4 text-sm text-slate-500">No test cases: the skill has no recorded runs, so the verdict is inconclusive.</p>
+        )}
       </section>
 
       {report.patch && (
