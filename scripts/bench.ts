@@ -255,18 +255,16 @@ async function benchEvaluation(): Promise<void> {
       body: "# Bench\n\n" + "1. A step of the procedure.\n".repeat(40),
       status: "active",
     });
-    await app.db
-      .insert(observations)
-      .values(
-        Array.from({ length: 30 }, (_, i) => ({
-          teamId: team.id,
-          skillName: "bench-skill",
-          version: 1,
-          task: `Task ${i}: do the thing the way the team does it`,
-          category: "bench",
-          outcome: i % 2 === 0 ? ("failure" as const) : ("success" as const),
-        })),
-      );
+    await app.db.insert(observations).values(
+      Array.from({ length: 30 }, (_, i) => ({
+        teamId: team.id,
+        skillName: "bench-skill",
+        version: 1,
+        task: `Task ${i}: do the thing the way the team does it`,
+        category: "bench",
+        outcome: i % 2 === 0 ? ("failure" as const) : ("success" as const),
+      })),
+    );
     const fresh = await ensureTeam(app.db, "bench");
     const { id } = await proposeAmendment(app.db, app.catalogs, fresh, SYSTEM, "bench-skill", {
       body: "# Bench\n\n1. A clearer step.\n",

@@ -14,14 +14,12 @@ export async function activationOverview(deps: UsageDeps, team: CatalogKey, comp
   const comparison = compare ? await compareRuns(db, team.id, compare.a, compare.b).catch(() => null) : null;
   return {
     runs,
-    finished: [...finished]
-      .reverse()
-      .map((run) => ({
-        id: run.id,
-        activator: run.activator,
-        createdAt: run.createdAt,
-        metrics: run.metrics as unknown as ActivationMetrics,
-      })),
+    finished: [...finished].reverse().map((run) => ({
+      id: run.id,
+      activator: run.activator,
+      createdAt: run.createdAt,
+      metrics: run.metrics as unknown as ActivationMetrics,
+    })),
     latest: latest ? { id: latest.id, metrics: latest.metrics as unknown as ActivationMetrics } : null,
     promptSets,
     usage,

@@ -7,7 +7,11 @@ const baseUrl = inject("baseUrl");
 const call = (path: string, init: { method?: string; body?: unknown; session?: string } = {}) =>
   fetch(`${baseUrl}${path}`, {
     method: init.method ?? (init.body === undefined ? "GET" : "POST"),
-    headers: { authorization: `Bearer ${LAB_KEY}`, "content-type": "application/json", ...(init.session && { "x-agent-session": init.session }) },
+    headers: {
+      authorization: `Bearer ${LAB_KEY}`,
+      "content-type": "application/json",
+      ...(init.session && { "x-agent-session": init.session }),
+    },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
 
@@ -16,7 +20,14 @@ describe("the activation page in Chromium", () => {
   let page: Page;
 
   beforeAll(async () => {
-    await call("/api/v1/skills", { body: { name: "rollout-guide", description: "Rolls a change out in stages. Use when shipping to users.", body: "# Rollout\n", status: "active" } });
+    await call("/api/v1/skills", {
+      body: {
+        name: "rollout-guide",
+        description: "Rolls a change out in stages. Use when shipping to users.",
+        body: "# Rollout\n",
+        status: "active",
+      },
+    });
     const saved = await call("/api/v1/evals/prompt-sets", {
       body: {
         name: "lab-routing",
@@ -53,7 +64,14 @@ describe("the activation page in Chromium", () => {
       ["G1", [], true],
       ["P1", [], false],
     ]);
-    expect(await page.locator('[data-result="D1#1"] td').allTextContents()).toEqual(["D1", "Plan the rollout of the new checkout", "rollout-guide", "1", "rollout-guide", "pass"]);
+    expect(await page.locator('[data-result="D1#1"] td').allTextContents()).toEqual([
+      "D1",
+      "Plan the rollout of the new checkout",
+      "rollout-guide",
+      "1",
+      "rollout-guide",
+      "pass",
+    ]);
     expect(await page.textContent('[data-stat="Activation"]')).toBe("50%");
     expect(await page.textContent('[data-stat="P (paraphrase)"]')).toBe("0%");
     expect(await page.textContent('[data-testid="run-listing"]')).toBe(run.listingText);
@@ -79,7 +97,12 @@ describe("the activation page in Chromium", () => {
     const usage = await (await call("/api/v1/usage")).json();
     expect(await page.locator('[data-testid="never-loaded"] li').allTextContents()).toEqual(usage.neverLoaded);
     expect(usage.neverLoaded).toContain("scientific-method");
-    expect(await page.locator('[data-testid="co-loaded"] tr').first().locator("td").allTextContents()).toEqual(["rollout-guide + writing-plans", "3 sessions", "100%", "merge?"]);
+    expect(await page.locator('[data-testid="co-loaded"] tr').first().locator("td").allTextContents()).toEqual([
+      "rollout-guide + writing-plans",
+      "3 sessions",
+      "100%",
+      "merge?",
+    ]);
   });
 
   it("shows the latest recall and activation on the overview", async () => {

@@ -5,7 +5,6 @@ import { BROWSER_KEY, BROWSER_LOGIN } from "./server";
 
 const baseUrl = inject("baseUrl");
 
-
 describe("the dashboard in Chromium", () => {
   let browser: Browser;
   let page: Page;
@@ -38,7 +37,9 @@ describe("the dashboard in Chromium", () => {
     expect(await page.textContent('[data-testid="listing-text"]')).toBe(text);
     expect(text.split("\n")[0]).toBe("[skills listing — prefer a matching skill over improvising; load bodies with skill_view]");
     expect(text).toContain("[collision] ci-green-gate (file skills/ci-green-gate) shadowed by file global/ci-green-gate");
-    expect(await page.textContent('[data-stat="Skills shown"]')).toBe(`${api.headers.get("x-skills-shown")} of ${api.headers.get("x-skills-total")}`);
+    expect(await page.textContent('[data-stat="Skills shown"]')).toBe(
+      `${api.headers.get("x-skills-shown")} of ${api.headers.get("x-skills-total")}`,
+    );
     // The bar: one Recharts bar segment per part of the listing, plus the free space.
     expect(await page.locator('[data-testid="budget-bar"] .recharts-bar-rectangle').count()).toBe(7);
     const segments = await page.locator('[data-testid="segments"] li').allTextContents();
@@ -53,7 +54,9 @@ describe("the dashboard in Chromium", () => {
     await page.fill('input[name="descMax"]', "30");
     await page.click("text=Show what-if");
     await page.waitForURL(/cap=700/);
-    const whatIf = await (await fetch(`${baseUrl}/api/v1/listing?cap=700&descMax=30&format=json`, { headers: { authorization: `Bearer ${BROWSER_KEY}` } })).json();
+    const whatIf = await (
+      await fetch(`${baseUrl}/api/v1/listing?cap=700&descMax=30&format=json`, { headers: { authorization: `Bearer ${BROWSER_KEY}` } })
+    ).json();
     expect(await page.textContent('[data-testid="listing-text"]')).toBe(whatIf.text);
     expect(whatIf.droppedDescriptions + whatIf.droppedEntries).toBeGreaterThan(0);
     expect(await page.locator("[data-cut]").count()).toBe(whatIf.droppedDescriptions + whatIf.droppedEntries);

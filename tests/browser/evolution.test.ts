@@ -19,15 +19,29 @@ describe("evaluations in Chromium", () => {
   let page: Page;
 
   beforeAll(async () => {
-    await api("/api/v1/skills", { name: "staged-release", description: "Rolls a change out in stages. Use when shipping to users.", body: "# Rollout\n\n1. Ship it.\n", status: "active" });
+    await api("/api/v1/skills", {
+      name: "staged-release",
+      description: "Rolls a change out in stages. Use when shipping to users.",
+      body: "# Rollout\n\n1. Ship it.\n",
+      status: "active",
+    });
     await api("/api/v1/observations", {
       observations: [
-        { skill: "staged-release", task: "better: roll out the new checkout", category: "release", outcome: "failure", errorType: "NoStages" },
+        {
+          skill: "staged-release",
+          task: "better: roll out the new checkout",
+          category: "release",
+          outcome: "failure",
+          errorType: "NoStages",
+        },
         { skill: "staged-release", task: "better: roll out search v2", category: "release", outcome: "partial" },
         { skill: "staged-release", task: "same: roll out a copy change", category: "release", outcome: "success" },
       ],
     });
-    await api("/api/v1/skills/staged-release/amendments", { body: "# Rollout\n\n1. Ship to 5%.\n2. Watch errors for 30 minutes.\n3. Ship to everyone.\n", rationale: "two rollouts went to everyone at once" });
+    await api("/api/v1/skills/staged-release/amendments", {
+      body: "# Rollout\n\n1. Ship to 5%.\n2. Watch errors for 30 minutes.\n3. Ship to everyone.\n",
+      rationale: "two rollouts went to everyone at once",
+    });
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.on("dialog", (dialog) => void dialog.accept());
@@ -51,7 +65,13 @@ describe("evaluations in Chromium", () => {
   it("shows each case's scores exactly as stored", async () => {
     const id = Number(page.url().split("/").pop());
     const report = await api(`/api/v1/evaluations/${id}`);
-    expect(report).toMatchObject({ verdict: "improved", improved: 2, unchanged: 1, promotedVersion: 2, modelId: "openai-compatible:stub-judge" });
+    expect(report).toMatchObject({
+      verdict: "improved",
+      improved: 2,
+      unchanged: 1,
+      promotedVersion: 2,
+      modelId: "openai-compatible:stub-judge",
+    });
     const rows = page.locator('[data-testid="cases"] tbody tr');
     expect(await rows.count()).toBe(report.cases.length);
     for (const [i, c] of report.cases.entries()) {
@@ -74,7 +94,9 @@ describe("evaluations in Chromium", () => {
     const evidence = page.locator('tr[data-version="2"] a');
     expect(await evidence.textContent()).toBe(`(evaluation #${id})`);
     await page.goto(`${baseUrl}/t/lab/history?skill=staged-release`);
-    const kinds = await page.locator('[data-testid="events"] li').evaluateAll((items) => items.map((item) => item.getAttribute("data-event")));
+    const kinds = await page
+      .locator('[data-testid="events"] li')
+      .evaluateAll((items) => items.map((item) => item.getAttribute("data-event")));
     expect(kinds).toEqual(["promoted", "evaluated", "amended", "created"]);
     await page.selectOption('select[name="kind"]', "promoted");
     await page.click('button:has-text("Filter")');
@@ -94,7 +116,12 @@ describe("evaluations in Chromium", () => {
     await page.click("text=Propose as amendment");
     await page.waitForSelector("text=/^Proposed as amendment #\\d+\\./");
     const listed = await api("/api/v1/skills/staged-release/amendments");
-    expect(listed.amendments[0]).toMatchObject({ origin: "person", baseVersion: 2, rationale: "support was surprised twice", status: "pending" });
+    expect(listed.amendments[0]).toMatchObject({
+      origin: "person",
+      baseVersion: 2,
+      rationale: "support was surprised twice",
+      status: "pending",
+    });
     expect(listed.amendments[0].body.endsWith("4. Tell support before the 100% step.\n")).toBe(true);
     expect(await page.textContent('[data-testid="annotation"]')).toBe("[skill staged-release | learned | v2]");
     await page.locator(`tr[data-amendment="${listed.amendments[0].id}"]`).waitFor();

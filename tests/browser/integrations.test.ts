@@ -8,11 +8,19 @@ import { CLI_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
 const api = async (route: string, init: RequestInit = {}) => {
-  const res = await fetch(`${baseUrl}${route}`, { ...init, headers: { authorization: `Bearer ${CLI_KEY}`, "content-type": "application/json", ...init.headers } });
+  const res = await fetch(`${baseUrl}${route}`, {
+    ...init,
+    headers: { authorization: `Bearer ${CLI_KEY}`, "content-type": "application/json", ...init.headers },
+  });
   return res;
 };
 
-function run(command: string, args: string[], env: Record<string, string>, stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  stdin?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { env: { ...process.env, ...env } });
     let stdout = "";
@@ -47,7 +55,9 @@ describe("the skillgate CLI against the running app", () => {
     write("deploy-notes/SKILL.md", skill("deploy-notes", "Writes deploy notes. Use when shipping.", "# Deploy notes, v2\n"));
     const second = await cli("sync", repo);
     expect(second.stdout).toBe("updated: deploy-notes\nunchanged: review-guide\nsynced 2 skill folder(s)\n");
-    expect(await (await api("/api/v1/skills/deploy-notes")).text()).toBe("[skill deploy-notes | file | v2 | skills/deploy-notes]\n# Deploy notes, v2\n");
+    expect(await (await api("/api/v1/skills/deploy-notes")).text()).toBe(
+      "[skill deploy-notes | file | v2 | skills/deploy-notes]\n# Deploy notes, v2\n",
+    );
     expect(await (await api("/api/v1/skills/deploy-notes/files/scripts/notes.sh")).text()).toBe("echo notes\n");
   });
 
@@ -58,18 +68,29 @@ describe("the skillgate CLI against the running app", () => {
     expect(result.stdout).toBe("");
     expect(result.stderr).toBe('skillgate: invalid skill: name "Bad_Skill" may hold only lowercase letters, digits and hyphens\n');
     const skills = (await (await api("/api/v1/skills")).json()).skills.filter((s: { scope: string }) => s.scope === "workspace");
-    expect(skills.map((s: { name: string; version: number }) => [s.name, s.version])).toEqual([["deploy-notes", 2], ["review-guide", 1]]);
+    expect(skills.map((s: { name: string; version: number }) => [s.name, s.version])).toEqual([
+      ["deploy-notes", 2],
+      ["review-guide", 1],
+    ]);
   });
 
   it("prints the listing and a ledger, and says clearly what is wrong", async () => {
     const listing = await cli("listing");
     expect(listing.code).toBe(0);
     expect(listing.stdout).toBe(`${await (await api("/api/v1/listing")).text()}\n`);
-    await api("/api/v1/ledger/cli-plan", { method: "POST", body: JSON.stringify({ action: "record-hypothesis", text: "The CLI prints ledgers" }) });
+    await api("/api/v1/ledger/cli-plan", {
+      method: "POST",
+      body: JSON.stringify({ action: "record-hypothesis", text: "The CLI prints ledgers" }),
+    });
     const ledger = await cli("ledger", "cli-plan");
-    expect(ledger.stdout).toBe("[experiment] sci.cli-plan/ledger: 1 record(s), 0 open prediction(s)\nH1 hypothesis: The CLI prints ledgers\n");
+    expect(ledger.stdout).toBe(
+      "[experiment] sci.cli-plan/ledger: 1 record(s), 0 open prediction(s)\nH1 hypothesis: The CLI prints ledgers\n",
+    );
     const badSlug = await cli("ledger", "Bad_Slug");
-    expect([badSlug.code, badSlug.stderr]).toEqual([1, 'skillgate: 400: Error [InvalidSlug]: "Bad_Slug" is not a plan slug: use 1–80 lowercase letters, digits and hyphens\n']);
+    expect([badSlug.code, badSlug.stderr]).toEqual([
+      1,
+      'skillgate: 400: Error [InvalidSlug]: "Bad_Slug" is not a plan slug: use 1–80 lowercase letters, digits and hyphens\n',
+    ]);
     const unknown = await cli("deploy");
     expect(unknown.code).toBe(2);
     expect(unknown.stderr.split("\n")[0]).toBe('skillgate: unknown command "deploy"');
@@ -80,7 +101,15 @@ describe("the skillgate CLI against the running app", () => {
   });
 
   it("pulls learned skills as SKILL.md folders, identical to the export", async () => {
-    await api("/api/v1/skills", { method: "POST", body: JSON.stringify({ name: "cli-learned", description: "Learned for the CLI. Use when pulling.", body: "# Learned\r\n  keep   \n", reason: "pull test" }) });
+    await api("/api/v1/skills", {
+      method: "POST",
+      body: JSON.stringify({
+        name: "cli-learned",
+        description: "Learned for the CLI. Use when pulling.",
+        body: "# Learned\r\n  keep   \n",
+        reason: "pull test",
+      }),
+    });
     const out = mkdtempSync(path.join(tmpdir(), "skillgate-pull-"));
     const pulled = await cli("pull", out);
     expect([pulled.code, pulled.stdout]).toEqual([0, `wrote 1 learned skill(s) to ${out}\n`]);
@@ -136,13 +165,34 @@ describe("the Claude Code hook", () => {
       tool_input: { skill: "review-guide" },
       tool_response: { success: true },
     };
-    const hook = await run(path.resolve("hooks/claude-code/report-skill-load.mjs"), [], { SKILLGATE_URL: baseUrl, SKILLGATE_API_KEY: CLI_KEY }, JSON.stringify(payload));
+    const hook = await run(
+      path.resolve("hooks/claude-code/report-skill-load.mjs"),
+      [],
+      { SKILLGATE_URL: baseUrl, SKILLGATE_API_KEY: CLI_KEY },
+      JSON.stringify(payload),
+    );
     expect([hook.code, hook.stdout, hook.stderr]).toEqual([0, "", ""]);
-    const other = await run(path.resolve("hooks/claude-code/report-skill-load.mjs"), [], { SKILLGATE_URL: baseUrl, SKILLGATE_API_KEY: CLI_KEY }, JSON.stringify({ ...payload, tool_name: "Bash", tool_input: { command: "ls" } }));
+    const other = await run(
+      path.resolve("hooks/claude-code/report-skill-load.mjs"),
+      [],
+      { SKILLGATE_URL: baseUrl, SKILLGATE_API_KEY: CLI_KEY },
+      JSON.stringify({ ...payload, tool_name: "Bash", tool_input: { command: "ls" } }),
+    );
     expect(other.code).toBe(0);
     const usage = await (await api("/api/v1/usage")).json();
-    expect(usage.skills.find((s: { name: string }) => s.name === "review-guide")).toEqual({ name: "review-guide", views7d: 1, views30d: 1, lastViewedAt: expect.any(String), sessions: 1 });
-    const unknown = await run(path.resolve("hooks/claude-code/report-skill-load.mjs"), [], { SKILLGATE_URL: baseUrl, SKILLGATE_API_KEY: CLI_KEY }, JSON.stringify({ ...payload, tool_input: { skill: "not-here" } }));
+    expect(usage.skills.find((s: { name: string }) => s.name === "review-guide")).toEqual({
+      name: "review-guide",
+      views7d: 1,
+      views30d: 1,
+      lastViewedAt: expect.any(String),
+      sessions: 1,
+    });
+    const unknown = await run(
+      path.resolve("hooks/claude-code/report-skill-load.mjs"),
+      [],
+      { SKILLGATE_URL: baseUrl, SKILLGATE_API_KEY: CLI_KEY },
+      JSON.stringify({ ...payload, tool_input: { skill: "not-here" } }),
+    );
     expect([unknown.code, unknown.stderr]).toEqual([0, "skillgate hook: not-here: HTTP 404\n"]);
   });
 });

@@ -18,13 +18,32 @@ describe("the ledger pages in Chromium", () => {
   let page: Page;
 
   beforeAll(async () => {
-    await append("login-timeouts", { action: "record-hypothesis", text: "The session store times out under load", skill: "systematic-debugging" });
-    await append("login-timeouts", { action: "record-prediction", id: "H1", text: "p99 of session reads exceeds 2 s at 500 rps", falsifiedBy: "k6 run load/session.js | grep p99" });
+    await append("login-timeouts", {
+      action: "record-hypothesis",
+      text: "The session store times out under load",
+      skill: "systematic-debugging",
+    });
+    await append("login-timeouts", {
+      action: "record-prediction",
+      id: "H1",
+      text: "p99 of session reads exceeds 2 s at 500 rps",
+      falsifiedBy: "k6 run load/session.js | grep p99",
+    });
     await append("login-timeouts", { action: "record-verdict", id: "P1", verdict: "confirmed", evidence: "p99=2.8s" });
-    await append("login-timeouts", { action: "record-prediction", id: "H1", text: "A connection pool of 20 brings p99 under 500 ms", falsifiedBy: "POOL=20 k6 run load/session.js | grep p99" });
+    await append("login-timeouts", {
+      action: "record-prediction",
+      id: "H1",
+      text: "A connection pool of 20 brings p99 under 500 ms",
+      falsifiedBy: "POOL=20 k6 run load/session.js | grep p99",
+    });
     await append("login-timeouts", { action: "record-observation", text: "pool exhaustion warnings in the log" });
     await append("docs-rewrite", { action: "record-hypothesis", text: "Shorter pages get read to the end" });
-    await append("docs-rewrite", { action: "record-prediction", id: "H1", text: "Scroll depth rises above 70%", falsifiedBy: "python analytics/scroll_depth.py --since 2026-11-01" });
+    await append("docs-rewrite", {
+      action: "record-prediction",
+      id: "H1",
+      text: "Scroll depth rises above 70%",
+      falsifiedBy: "python analytics/scroll_depth.py --since 2026-11-01",
+    });
     await append("docs-rewrite", { action: "record-verdict", id: "P1", verdict: "refuted", evidence: "scroll depth 48%" });
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
@@ -53,7 +72,10 @@ describe("the ledger pages in Chromium", () => {
   it("shows a plan as a timeline with the open prediction and its falsifying command highlighted", async () => {
     await page.click("text=sci.login-timeouts/ledger");
     await page.waitForURL(`${baseUrl}/t/lab/ledger/login-timeouts`);
-    expect(await page.locator("[data-record]").evaluateAll((items) => items.map((item) => item.getAttribute("data-record")))).toEqual(["H1", "O1"]);
+    expect(await page.locator("[data-record]").evaluateAll((items) => items.map((item) => item.getAttribute("data-record")))).toEqual([
+      "H1",
+      "O1",
+    ]);
     expect(await page.getAttribute('[data-prediction="P1"]', "data-open")).toBe("false");
     expect(await page.textContent('[data-judgement="P1"]')).toBe("V1 confirmed p99=2.8s");
     expect(await page.getAttribute('[data-prediction="P2"]', "data-open")).toBe("true");

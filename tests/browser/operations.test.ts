@@ -19,7 +19,15 @@ async function runToExit(dataDir: string): Promise<{ code: number | null; output
   const port = await freePort();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.resolve("node_modules/next/dist/bin/next"), "start", "-p", String(port)], {
-      env: { ...process.env, NODE_ENV: "production", AUTH_SECRET: randomBytes(32).toString("base64"), AUTH_TRUST_HOST: "true", SKILLGATE_DATA_DIR: dataDir, SKILLGATE_DEMO: "0", DATABASE_URL: "" },
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        AUTH_SECRET: randomBytes(32).toString("base64"),
+        AUTH_TRUST_HOST: "true",
+        SKILLGATE_DATA_DIR: dataDir,
+        SKILLGATE_DEMO: "0",
+        DATABASE_URL: "",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
@@ -35,7 +43,12 @@ async function runToExit(dataDir: string): Promise<{ code: number | null; output
 
 describe("the built server under operation", () => {
   it("answers 429 with the seconds to wait once a key used its minute, on REST and on MCP", async () => {
-    const server = await startServer({ SKILLGATE_DEMO: "0", SKILLGATE_INIT_TEAM: "ops", SKILLGATE_INIT_API_KEY: KEY, SKILLGATE_RATE_LIMIT: "5" });
+    const server = await startServer({
+      SKILLGATE_DEMO: "0",
+      SKILLGATE_INIT_TEAM: "ops",
+      SKILLGATE_INIT_API_KEY: KEY,
+      SKILLGATE_RATE_LIMIT: "5",
+    });
     try {
       const headers = { authorization: `Bearer ${KEY}` };
       for (let i = 0; i < 5; i++) expect((await fetch(`${server.url}/api/v1/listing`, { headers })).status).toBe(200);
@@ -44,7 +57,9 @@ describe("the built server under operation", () => {
       const seconds = Number(limited.headers.get("retry-after"));
       expect(seconds).toBeGreaterThanOrEqual(1);
       expect(seconds).toBeLessThanOrEqual(60);
-      expect(await limited.json()).toEqual({ error: { code: "RateLimited", message: `too many requests for this API key; retry in ${seconds} s` } });
+      expect(await limited.json()).toEqual({
+        error: { code: "RateLimited", message: `too many requests for this API key; retry in ${seconds} s` },
+      });
 
       const client = new Client({ name: "ops-test", version: "1.0.0" });
       const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), { requestInit: { headers } });
@@ -69,7 +84,9 @@ describe("the built server under operation", () => {
       expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
       const second = await runToExit(dataDir);
       expect(second.code).toBe(1);
-      expect(second.output).toContain(`skillgate: cannot start: The embedded database in ${dataDir} is in use by process ${server.process.pid}.`);
+      expect(second.output).toContain(
+        `skillgate: cannot start: The embedded database in ${dataDir} is in use by process ${server.process.pid}.`,
+      );
       expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
     } finally {
       server.process.kill("SIGKILL");
@@ -82,13 +99,22 @@ describe("the built server under operation", () => {
   });
 
   it("with an https public URL, sets Secure cookies and sends HSTS without any forwarded header", async () => {
-    const server = await startServer({ SKILLGATE_DEMO: "0", AUTH_URL: "https://skillgate.example", SKILLGATE_INIT_TEAM: "ops", SKILLGATE_INIT_USER_EMAIL: LOGIN.email, SKILLGATE_INIT_USER_PASSWORD: LOGIN.password });
+    const server = await startServer({
+      SKILLGATE_DEMO: "0",
+      AUTH_URL: "https://skillgate.example",
+      SKILLGATE_INIT_TEAM: "ops",
+      SKILLGATE_INIT_USER_EMAIL: LOGIN.email,
+      SKILLGATE_INIT_USER_PASSWORD: LOGIN.password,
+    });
     try {
       const page = await fetch(`${server.url}/signin`);
       expect(page.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
       expect(page.headers.get("content-security-policy")).toMatch(/; upgrade-insecure-requests$/);
       const csrf = await fetch(`${server.url}/api/auth/csrf`);
-      const jar = csrf.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ");
+      const jar = csrf.headers
+        .getSetCookie()
+        .map((cookie) => cookie.split(";")[0])
+        .join("; ");
       const { csrfToken } = (await csrf.json()) as { csrfToken: string };
       const signIn = await fetch(`${server.url}/api/auth/callback/credentials`, {
         method: "POST",
@@ -103,47 +129,50 @@ describe("the built server under operation", () => {
     }
   });
 
-  it.runIf(process.env.TEST_DATABASE_URL)("shows a 503 page that says the database is unavailable while PostgreSQL is frozen, and the dashboard again after", async () => {
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    const name = `skillgate_ops_${randomBytes(6).toString("hex")}`;
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const url = new URL(process.env.TEST_DATABASE_URL!);
-    url.pathname = `/${name}`;
-    const proxy = await startFreezingProxy(url.toString());
-    const server = await startServer({
-      DATABASE_URL: proxy.url,
-      SKILLGATE_DEMO: "0",
-      SKILLGATE_INIT_TEAM: "ops",
-      SKILLGATE_INIT_USER_EMAIL: LOGIN.email,
-      SKILLGATE_INIT_USER_PASSWORD: LOGIN.password,
-    });
-    const browser = await launchBrowser();
-    try {
-      const page = await browser.newPage();
-      await signInAt(page, `${server.url}/t/ops`, LOGIN);
-      proxy.freeze();
-      const frozen = await page.goto(`${server.url}/t/ops/settings`);
-      expect(frozen!.status()).toBe(503);
-      expect(frozen!.headers()["retry-after"]).toBe("5");
-      expect(await page.textContent("h1")).toBe("The database is unavailable");
-      const health = await fetch(`${server.url}/api/health`);
-      expect(health.status).toBe(503);
-      proxy.thaw();
-      let status = 0;
-      for (let i = 0; i < 40 && status !== 200; i++) {
-        status = (await page.goto(`${server.url}/t/ops/settings`))!.status();
-        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    "shows a 503 page that says the database is unavailable while PostgreSQL is frozen, and the dashboard again after",
+    async () => {
+      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      const name = `skillgate_ops_${randomBytes(6).toString("hex")}`;
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      const url = new URL(process.env.TEST_DATABASE_URL!);
+      url.pathname = `/${name}`;
+      const proxy = await startFreezingProxy(url.toString());
+      const server = await startServer({
+        DATABASE_URL: proxy.url,
+        SKILLGATE_DEMO: "0",
+        SKILLGATE_INIT_TEAM: "ops",
+        SKILLGATE_INIT_USER_EMAIL: LOGIN.email,
+        SKILLGATE_INIT_USER_PASSWORD: LOGIN.password,
+      });
+      const browser = await launchBrowser();
+      try {
+        const page = await browser.newPage();
+        await signInAt(page, `${server.url}/t/ops`, LOGIN);
+        proxy.freeze();
+        const frozen = await page.goto(`${server.url}/t/ops/settings`);
+        expect(frozen!.status()).toBe(503);
+        expect(frozen!.headers()["retry-after"]).toBe("5");
+        expect(await page.textContent("h1")).toBe("The database is unavailable");
+        const health = await fetch(`${server.url}/api/health`);
+        expect(health.status).toBe(503);
+        proxy.thaw();
+        let status = 0;
+        for (let i = 0; i < 40 && status !== 200; i++) {
+          status = (await page.goto(`${server.url}/t/ops/settings`))!.status();
+          if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+        expect(status).toBe(200);
+        expect(await page.textContent("h1")).toBe("Settings");
+      } finally {
+        proxy.thaw();
+        await browser.close();
+        await server.stop();
+        await proxy.close();
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
       }
-      expect(status).toBe(200);
-      expect(await page.textContent("h1")).toBe("Settings");
-    } finally {
-      proxy.thaw();
-      await browser.close();
-      await server.stop();
-      await proxy.close();
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    }
-  });
+    },
+  );
 });

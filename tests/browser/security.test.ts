@@ -8,7 +8,10 @@ import { BROWSER_KEY, BROWSER_LOGIN, LAB_KEY, MEMBER_LOGIN, THROTTLED_LOGIN } fr
 const baseUrl = inject("baseUrl");
 
 /** A raw GET, so the path reaches the server exactly as written (fetch would normalize it). */
-function rawGet(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function rawGet(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const { hostname, port } = new URL(baseUrl);
     const req = request({ hostname, port, path, headers: { authorization: `Bearer ${BROWSER_KEY}`, ...headers } }, (res) => {
@@ -23,8 +26,18 @@ function rawGet(path: string, headers: Record<string, string> = {}): Promise<{ s
 
 describe("the built server at the edges of the contract", () => {
   it("answers paths it cannot decode with a 400 in the envelope, never a bare 500", async () => {
-    const envelope = { error: { code: "InvalidPath", message: "the path holds a bad percent-encoding (each %XX must form valid UTF-8); encode the path again" } };
-    for (const path of ["/api/v1/skills/%ff", "/api/v1/skills/writing-plans/files/%c0%ae%c0%ae/x", "/api/v1/ledger/%e2%28", "/api/nowhere/%ff"]) {
+    const envelope = {
+      error: {
+        code: "InvalidPath",
+        message: "the path holds a bad percent-encoding (each %XX must form valid UTF-8); encode the path again",
+      },
+    };
+    for (const path of [
+      "/api/v1/skills/%ff",
+      "/api/v1/skills/writing-plans/files/%c0%ae%c0%ae/x",
+      "/api/v1/ledger/%e2%28",
+      "/api/nowhere/%ff",
+    ]) {
       const res = await rawGet(path);
       expect(res.status, path).toBe(400);
       expect(JSON.parse(res.body), path).toEqual(envelope);
@@ -40,11 +53,15 @@ describe("the built server at the edges of the contract", () => {
     const unknown = await fetch(`${baseUrl}/api/v1/nothing-here`, { headers: { authorization: `Bearer ${BROWSER_KEY}` } });
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get("content-type")).toBe("application/json");
-    expect(await unknown.json()).toEqual({ error: { code: "NotFound", message: "no route GET /api/v1/nothing-here; the routes are described at /api/v1/openapi.json" } });
+    expect(await unknown.json()).toEqual({
+      error: { code: "NotFound", message: "no route GET /api/v1/nothing-here; the routes are described at /api/v1/openapi.json" },
+    });
     const wrong = await fetch(`${baseUrl}/api/v1/listing`, { method: "DELETE", headers: { authorization: `Bearer ${BROWSER_KEY}` } });
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
-    expect(await wrong.json()).toEqual({ error: { code: "MethodNotAllowed", message: "DELETE is not allowed here; this route answers GET, HEAD, OPTIONS" } });
+    expect(await wrong.json()).toEqual({
+      error: { code: "MethodNotAllowed", message: "DELETE is not allowed here; this route answers GET, HEAD, OPTIONS" },
+    });
   });
 
   it("sends the security headers, a nonce-based CSP whose nonce is on every script, and HSTS only over HTTPS", async () => {
@@ -76,7 +93,10 @@ describe("the built server at the edges of the contract", () => {
 
   it("sets the session cookie Secure behind HTTPS", async () => {
     const csrf = await fetch(`${baseUrl}/api/auth/csrf`, { headers: { "x-forwarded-proto": "https" } });
-    const cookies = csrf.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ");
+    const cookies = csrf.headers
+      .getSetCookie()
+      .map((cookie) => cookie.split(";")[0])
+      .join("; ");
     const { csrfToken } = (await csrf.json()) as { csrfToken: string };
     const signIn = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
       method: "POST",
@@ -216,18 +236,31 @@ describe("a skill with a large body", () => {
   afterAll(async () => browser?.close());
 
   const api = (path: string, init: RequestInit = {}) =>
-    fetch(`${baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${LAB_KEY}`, "content-type": "application/json", ...init.headers } });
+    fetch(`${baseUrl}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${LAB_KEY}`, "content-type": "application/json", ...init.headers },
+    });
   const body = (word: string) => {
     let text = "# Large\n\n";
-    for (let i = 0; Buffer.byteLength(text) < 225 * 1024; i++) text += `${i % 40 === 0 ? "\n## Part\n\n" : ""}- ${word} ${i}: **check** the \`thing\` and [note](https://example.com/${i}) it.\n`;
+    for (let i = 0; Buffer.byteLength(text) < 225 * 1024; i++)
+      text += `${i % 40 === 0 ? "\n## Part\n\n" : ""}- ${word} ${i}: **check** the \`thing\` and [note](https://example.com/${i}) it.\n`;
     return text;
   };
 
   it("renders a page proportional to the body, with a side-by-side diff that stays bounded however much two versions differ", async () => {
     const v1 = body("Step");
     const v2 = body("Item");
-    expect((await api("/api/v1/skills", { method: "POST", body: JSON.stringify({ name: "large-body", description: "Large. Use when testing size.", body: v1, status: "active" }) })).status).toBe(201);
-    expect((await api("/api/v1/skills/large-body", { method: "PUT", body: JSON.stringify({ body: v2, expectedVersion: 1 }) })).status).toBe(200);
+    expect(
+      (
+        await api("/api/v1/skills", {
+          method: "POST",
+          body: JSON.stringify({ name: "large-body", description: "Large. Use when testing size.", body: v1, status: "active" }),
+        })
+      ).status,
+    ).toBe(201);
+    expect((await api("/api/v1/skills/large-body", { method: "PUT", body: JSON.stringify({ body: v2, expectedVersion: 1 }) })).status).toBe(
+      200,
+    );
     const patch = await (await api("/api/v1/skills/large-body/diff?from=1&to=2")).text();
     const skillMd = (text: string) => `---\nname: large-body\ndescription: Large. Use when testing size.\n---\n${text}`;
     expect(applyPatch(skillMd(v1), patch)).toBe(skillMd(v2));
@@ -242,7 +275,9 @@ describe("a skill with a large body", () => {
     expect(html.length).toBeLessThan(7 * bodyBytes);
     const diff = page.locator('section[aria-label="Versions"] [data-testid="side-by-side"]');
     expect(await diff.locator("tbody tr").count()).toBe(301);
-    expect(await diff.locator("tbody tr").last().textContent()).toMatch(/^… [\d,]+ more rows not shown here; the API's diff route \(GET \/api\/v1\/skills\/<name>\/diff\) has every line$/);
+    expect(await diff.locator("tbody tr").last().textContent()).toMatch(
+      /^… [\d,]+ more rows not shown here; the API's diff route \(GET \/api\/v1\/skills\/<name>\/diff\) has every line$/,
+    );
     expect(await page.locator('[data-testid="rendered-body"] li').count()).toBeGreaterThan(3000);
     await context.close();
   });

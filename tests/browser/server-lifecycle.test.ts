@@ -24,7 +24,12 @@ describe("the server process", () => {
   let server: RunningServer;
   beforeAll(async () => {
     // Views wait a whole minute in memory: only the shutdown can have written them.
-    server = await startServer({ SKILLGATE_DEMO: "0", SKILLGATE_INIT_TEAM: "solo", SKILLGATE_INIT_API_KEY: KEY, SKILLGATE_VIEW_FLUSH_MS: "60000" });
+    server = await startServer({
+      SKILLGATE_DEMO: "0",
+      SKILLGATE_INIT_TEAM: "solo",
+      SKILLGATE_INIT_API_KEY: KEY,
+      SKILLGATE_VIEW_FLUSH_MS: "60000",
+    });
   });
   afterAll(async () => {
     await server?.stop();

@@ -15,7 +15,8 @@ function stubModel({ prompt, tools, afterTool }: StubRequest): StubAnswer {
     return { tool: "skill_view", args: { name: "rollout-guide" } };
   }
   const task = taskOf(prompt);
-  if (task.startsWith("better")) return judgeJson({ original: [0.4, 0.5, 0.6], amended: [0.9, 0.8, 0.7] }, `The amended version handles: ${task}`);
+  if (task.startsWith("better"))
+    return judgeJson({ original: [0.4, 0.5, 0.6], amended: [0.9, 0.8, 0.7] }, `The amended version handles: ${task}`);
   return judgeJson({ original: [0.7, 0.7, 0.7], amended: [0.7, 0.7, 0.7] }, "No difference for this task.");
 }
 

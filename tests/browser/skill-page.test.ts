@@ -5,7 +5,10 @@ import { BROWSER_LOGIN, LAB_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
 const api = (path: string, init: RequestInit = {}) =>
-  fetch(`${baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${LAB_KEY}`, "content-type": "application/json", ...init.headers } });
+  fetch(`${baseUrl}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${LAB_KEY}`, "content-type": "application/json", ...init.headers },
+  });
 
 async function replaceBody(page: Page, text: string): Promise<void> {
   await page.click(".cm-content");
@@ -22,7 +25,13 @@ describe("the skill page in Chromium", () => {
   beforeAll(async () => {
     await api("/api/v1/skills", {
       method: "POST",
-      body: JSON.stringify({ name: "deploy-guide", description: "Guides a deploy step by step. Use when deploying.", body: "# Deploy guide\n\n1. Tag the release.\n2. Deploy.\n", status: "active", reason: "written after the March outage" }),
+      body: JSON.stringify({
+        name: "deploy-guide",
+        description: "Guides a deploy step by step. Use when deploying.",
+        body: "# Deploy guide\n\n1. Tag the release.\n2. Deploy.\n",
+        status: "active",
+        reason: "written after the March outage",
+      }),
     });
     await api("/api/v1/skills", {
       method: "POST",
@@ -66,30 +75,41 @@ describe("the skill page in Chromium", () => {
     // The editor starts afresh on the new version, so wait for the page, not the passing message.
     await page.waitForSelector('[data-testid="annotation"]:has-text("v2")');
     expect(await page.textContent('[data-testid="annotation"]')).toBe("[skill deploy-guide | learned | v2]");
-    await expect.poll(() => page.locator('tr[data-version="2"] td').nth(5).textContent()).toBe("smoke tests caught the last two bad deploys");
+    await expect
+      .poll(() => page.locator('tr[data-version="2"] td').nth(5).textContent())
+      .toBe("smoke tests caught the last two bad deploys");
     const view = await (await api("/api/v1/skills/deploy-guide")).text();
     expect(view).toBe("[skill deploy-guide | learned | v2]\n# Deploy guide\n\n1. Tag the release.\n2. Run the smoke tests.\n3. Deploy.\n");
 
     await page.locator('tr[data-version="1"]').locator("text=Roll back to v1").click();
     await page.waitForSelector('[data-testid="annotation"]:has-text("v3")');
-    expect(await (await api("/api/v1/skills/deploy-guide")).text()).toBe("[skill deploy-guide | learned | v3]\n# Deploy guide\n\n1. Tag the release.\n2. Deploy.\n");
+    expect(await (await api("/api/v1/skills/deploy-guide")).text()).toBe(
+      "[skill deploy-guide | learned | v3]\n# Deploy guide\n\n1. Tag the release.\n2. Deploy.\n",
+    );
     await expect.poll(() => page.locator('tr[data-version="3"] td').first().textContent()).toBe("v3(= v1)");
   });
 
   it("shows a stale save as a conflict with the other version's diff, and overwrites nothing", async () => {
     await replaceBody(page, "# Deploy guide\n\nMy edit.\n");
-    await api("/api/v1/skills/deploy-guide", { method: "PUT", body: JSON.stringify({ body: "# Deploy guide\n\nTheir edit.\n", expectedVersion: 3 }) });
+    await api("/api/v1/skills/deploy-guide", {
+      method: "PUT",
+      body: JSON.stringify({ body: "# Deploy guide\n\nTheir edit.\n", expectedVersion: 3 }),
+    });
     await page.click("text=Review changes");
     await page.click("text=Save as v4");
     const conflict = page.locator('[data-testid="conflict"]');
     await conflict.waitFor();
     expect(await page.textContent('p[role="status"]')).toBe('Error [VersionConflict]: "deploy-guide" is at v4, not v3');
     expect(await conflict.locator('tr[data-kind="changed"] td').allTextContents()).toEqual(["7", "Their edit.", "7", "My edit."]);
-    expect(await (await api("/api/v1/skills/deploy-guide")).text()).toBe("[skill deploy-guide | learned | v4]\n# Deploy guide\n\nTheir edit.\n");
+    expect(await (await api("/api/v1/skills/deploy-guide")).text()).toBe(
+      "[skill deploy-guide | learned | v4]\n# Deploy guide\n\nTheir edit.\n",
+    );
     await page.click("text=Review my edit on top of v4");
     await page.click("text=Save as v5");
     await page.waitForSelector('[data-testid="annotation"]:has-text("v5")');
-    expect(await (await api("/api/v1/skills/deploy-guide")).text()).toBe("[skill deploy-guide | learned | v5]\n# Deploy guide\n\nMy edit.\n");
+    expect(await (await api("/api/v1/skills/deploy-guide")).text()).toBe(
+      "[skill deploy-guide | learned | v5]\n# Deploy guide\n\nMy edit.\n",
+    );
   });
 
   it("compares any two versions side by side", async () => {
@@ -106,7 +126,7 @@ describe("the skill page in Chromium", () => {
     expect(await rendered.locator("script, img, a").count()).toBe(0);
     expect(await rendered.textContent()).toContain("[click](javascript:window.__pwned=1)");
     await page.click('nav[aria-label="Body view"] a:has-text("Raw SKILL.md")');
-    expect(await page.textContent('[data-testid="raw-skill"]')).toContain('onerror="window.__pwned = \'img\'"');
+    expect(await page.textContent('[data-testid="raw-skill"]')).toContain("onerror=\"window.__pwned = 'img'\"");
     expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
   });
 
@@ -127,7 +147,9 @@ describe("the skill page in Chromium", () => {
 
     await page.click("text=Set the verification tier of v1");
     await page.click('form[aria-label="Verify"] button');
-    await page.waitForSelector('text=Error [ReviewRequired]: marking "payments-debugging" v1 verified needs a hostile review report: reviewer, attempts, findings and verdict, each filled in');
+    await page.waitForSelector(
+      'text=Error [ReviewRequired]: marking "payments-debugging" v1 verified needs a hostile review report: reviewer, attempts, findings and verdict, each filled in',
+    );
     await page.fill('textarea[name="reviewer"]', "mallory");
     await page.fill('textarea[name="attempts"]', "followed it on a bug with no reproduction");
     await page.fill('textarea[name="findings"]', "step 1 says what to do then");
@@ -155,7 +177,9 @@ describe("the skill page in Chromium", () => {
     await page.click('form[aria-label="New learned skill"] button');
     await page.waitForURL(`${baseUrl}/t/lab/skills/incident-review`);
     expect(await page.textContent('[data-testid="annotation"]')).toBe("[skill incident-review | draft | v1]");
-    expect(await (await api("/api/v1/skills/incident-review")).text()).toBe("[skill incident-review | draft | v1]\n# Incident review\n\n1. Timeline first.\n");
+    expect(await (await api("/api/v1/skills/incident-review")).text()).toBe(
+      "[skill incident-review | draft | v1]\n# Incident review\n\n1. Timeline first.\n",
+    );
     expect(await page.textContent('[data-testid="provenance"]')).toContain(`user (${BROWSER_LOGIN.email})`);
   });
 

@@ -142,7 +142,12 @@ async function seedTeams(db: Db, keys: TeamKeys): Promise<{ alpha: TestTeam; bet
 }
 
 /** A request to the app's route handlers, as alpha's admin key unless another key (or null) is given. */
-function call(defaultKey: string, method: string, url: string, { key = defaultKey, json, body, headers = {} }: CallOptions = {}): Promise<Response> {
+function call(
+  defaultKey: string,
+  method: string,
+  url: string,
+  { key = defaultKey, json, body, headers = {} }: CallOptions = {},
+): Promise<Response> {
   const init: RequestInit = { method, headers: { ...headers } };
   if (key) (init.headers as Record<string, string>).authorization = `Bearer ${key}`;
   if (json !== undefined) {

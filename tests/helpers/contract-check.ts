@@ -27,7 +27,11 @@ function patternOf(path: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-const routes = OPERATIONS.map((operation) => ({ operation, pattern: patternOf(operation.path), params: (operation.path.match(/\{/g) ?? []).length }));
+const routes = OPERATIONS.map((operation) => ({
+  operation,
+  pattern: patternOf(operation.path),
+  params: (operation.path.match(/\{/g) ?? []).length,
+}));
 
 /** The operation a request reaches: a literal path before a template, as Next routes it. */
 export function operationFor(method: string, pathname: string): Operation | "wrong-method" | null {
@@ -61,8 +65,10 @@ async function checkSuccess(operation: Operation, res: Response, what: string): 
   const body = await res.clone().text();
   const kind = body === "" && res.status !== 200 ? "empty" : kindOf(res.headers.get("content-type"));
   // A file is bytes whatever its type: a .txt comes back as text/plain.
-  const spec = specs.find((candidate) => candidate.kind === kind) ?? specs.find((candidate) => candidate.kind === "bytes" && kind !== "empty");
-  if (!spec) fail(what, `a ${kind} body (${res.headers.get("content-type")}) where the contract says ${specs.map((s) => s.kind).join(" or ")}`);
+  const spec =
+    specs.find((candidate) => candidate.kind === kind) ?? specs.find((candidate) => candidate.kind === "bytes" && kind !== "empty");
+  if (!spec)
+    fail(what, `a ${kind} body (${res.headers.get("content-type")}) where the contract says ${specs.map((s) => s.kind).join(" or ")}`);
   if (spec.kind === "json") check(spec.schema, JSON.parse(body), `${what} ${res.status} body`);
   for (const header of Object.keys(spec.headers ?? {})) {
     if (res.status < 300 && !res.headers.has(header)) fail(what, `header ${header} is documented but missing`);

@@ -45,7 +45,10 @@ export async function openTestDatabase(kind: TestDbKind, options: { via?: (url: 
  * record of applied migrations lives in its own schema and stays.
  */
 export async function resetDatabase(database: Database): Promise<void> {
-  const tables = await database.query<{ name: string }>("select quote_ident(tablename) as name from pg_tables where schemaname = 'public'", []);
+  const tables = await database.query<{ name: string }>(
+    "select quote_ident(tablename) as name from pg_tables where schemaname = 'public'",
+    [],
+  );
   await database.db.transaction(async (tx) => {
     // The ledger is append-only (db/migrations/0003): its trigger refuses TRUNCATE, as it should for
     // everyone but a test reset. Turned off and on inside this transaction only, so no other

@@ -26,11 +26,16 @@ export function judgeJson(scores: Scores, rationale = "judged"): string {
  * A judge that answers from the case's task text: `scoreFor(task)` decides each case's scores,
  * or a raw string to answer something malformed. Every prompt it saw is kept.
  */
-export function mockJudge(answer: (prompt: string) => string | Promise<string>, modelId = "mock-judge"): ConfiguredModel & { model: MockLanguageModelV3 } {
+export function mockJudge(
+  answer: (prompt: string) => string | Promise<string>,
+  modelId = "mock-judge",
+): ConfiguredModel & { model: MockLanguageModelV3 } {
   const model = new MockLanguageModelV3({
     modelId,
     doGenerate: async (options) => {
-      const prompt = options.prompt.map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join(""))).join("\n");
+      const prompt = options.prompt
+        .map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join("")))
+        .join("\n");
       return mockAnswer(await answer(prompt));
     },
   });

@@ -29,7 +29,11 @@ export async function startOpenAiStub(answer: (request: StubRequest) => StubAnsw
     req.on("data", (chunk: Buffer) => (body += chunk.toString()));
     req.on("end", () => {
       stub.requests++;
-      const request = JSON.parse(body) as { model: string; messages: { role: string; content: string | null }[]; tools?: { function: { name: string } }[] };
+      const request = JSON.parse(body) as {
+        model: string;
+        messages: { role: string; content: string | null }[];
+        tools?: { function: { name: string } }[];
+      };
       const prompt = request.messages.map((m) => m.content ?? "").join("\n");
       const given = answer({
         prompt,
@@ -39,7 +43,13 @@ export async function startOpenAiStub(answer: (request: StubRequest) => StubAnsw
       const message =
         typeof given === "string"
           ? { role: "assistant", content: given }
-          : { role: "assistant", content: null, tool_calls: [{ id: `call_${stub.requests}`, type: "function", function: { name: given.tool, arguments: JSON.stringify(given.args) } }] };
+          : {
+              role: "assistant",
+              content: null,
+              tool_calls: [
+                { id: `call_${stub.requests}`, type: "function", function: { name: given.tool, arguments: JSON.stringify(given.args) } },
+              ],
+            };
       setTimeout(() => {
         res.writeHead(200, { "content-type": "application/json" });
         res.end(

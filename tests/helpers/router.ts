@@ -64,15 +64,18 @@ export async function dispatch(req: Request): Promise<Response> {
   if (!isDecodablePath(raw)) return undecodablePathResponse(raw);
   const rewrite = REWRITES.find(([from]) => raw.startsWith(from));
   const pathname = rewrite ? rewrite[1] + raw.slice(rewrite[0].length) : raw;
-  const parts = pathname.replace(/^\/api\/?/, "").split("/").filter(Boolean);
+  const parts = pathname
+    .replace(/^\/api\/?/, "")
+    .split("/")
+    .filter(Boolean);
   const candidates = routes
     .map((route) => ({ route, params: match(route, parts) }))
     .filter((c) => c.params !== null)
     .sort((a, b) => compareRanks(rank(a.route), rank(b.route)));
   const hit = candidates[0];
   if (!hit) return new Response("not found", { status: 404 });
-  const module = (await import(hit.route.file)) as Record<string, Handler | undefined>;
-  const handler = module[req.method];
+  const routeModule = (await import(hit.route.file)) as Record<string, Handler | undefined>;
+  const handler = routeModule[req.method];
   if (!handler) return new Response(null, { status: 405 });
   // As Next does: a route without dynamic segments gets no params at all.
   const params = Object.keys(hit.params!).length > 0 ? hit.params! : undefined;

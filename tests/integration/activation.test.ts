@@ -73,20 +73,49 @@ describe.each(testDbKinds)("activation on %s", (kind) => {
     expect(created.status).toBe(201);
     const read = await (await t.call("GET", "/api/v1/evals/prompt-sets/core")).json();
     expect(read.cases[3]).toEqual({ id: "G1", prompt: "zxqv blorp quux frobnicate", expected: [], expectNone: true });
-    const replaced = await t.call("PUT", "/api/v1/evals/prompt-sets/scratch", { json: { cases: [{ id: "D1", prompt: "x", expected: ["writing-plans"] }] } });
+    const replaced = await t.call("PUT", "/api/v1/evals/prompt-sets/scratch", {
+      json: { cases: [{ id: "D1", prompt: "x", expected: ["writing-plans"] }] },
+    });
     expect(replaced.status).toBe(200);
-    expect((await (await t.call("GET", "/api/v1/evals/prompt-sets")).json()).promptSets.map((s: { name: string }) => s.name)).toEqual(["core", "scratch"]);
+    expect((await (await t.call("GET", "/api/v1/evals/prompt-sets")).json()).promptSets.map((s: { name: string }) => s.name)).toEqual([
+      "core",
+      "scratch",
+    ]);
     expect(await (await t.call("DELETE", "/api/v1/evals/prompt-sets/scratch")).json()).toEqual({ name: "scratch", deleted: true });
-    expect(await errorOf(await t.call("GET", "/api/v1/evals/prompt-sets/scratch"))).toEqual({ code: "PromptSetNotFound", message: "Error [PromptSetNotFound]: No prompt set named 'scratch' in this team." });
+    expect(await errorOf(await t.call("GET", "/api/v1/evals/prompt-sets/scratch"))).toEqual({
+      code: "PromptSetNotFound",
+      message: "Error [PromptSetNotFound]: No prompt set named 'scratch' in this team.",
+    });
   });
 
   it("refuses malformed prompt sets with the field and the rule", async () => {
     const bad: [unknown, string][] = [
-      [{ name: "x", cases: [{ id: "X1", prompt: "p", expected: ["a"] }] }, 'field "cases.0.id": must start with D (keywords), P (paraphrase) or G (should trigger nothing), e.g. D1'],
-      [{ name: "x", cases: [{ id: "G1", prompt: "p", expected: ["a"], expectNone: true }] }, 'field "cases.0.expected": expects nothing, so expected must be empty'],
-      [{ name: "x", cases: [{ id: "D1", prompt: "p" }] }, 'field "cases.0.expected": names no expected skill: give expected, or expectNone: true'],
-      [{ name: "x", cases: [{ id: "D1", prompt: "p", expected: ["a"] }, { id: "D1", prompt: "q", expected: ["a"] }] }, 'case id "D1" appears twice; ids must be unique'],
-      [{ name: "Bad Name", cases: [{ id: "D1", prompt: "p", expected: ["a"] }] }, 'field "name": must be 1–80 lowercase letters, digits and hyphens'],
+      [
+        { name: "x", cases: [{ id: "X1", prompt: "p", expected: ["a"] }] },
+        'field "cases.0.id": must start with D (keywords), P (paraphrase) or G (should trigger nothing), e.g. D1',
+      ],
+      [
+        { name: "x", cases: [{ id: "G1", prompt: "p", expected: ["a"], expectNone: true }] },
+        'field "cases.0.expected": expects nothing, so expected must be empty',
+      ],
+      [
+        { name: "x", cases: [{ id: "D1", prompt: "p" }] },
+        'field "cases.0.expected": names no expected skill: give expected, or expectNone: true',
+      ],
+      [
+        {
+          name: "x",
+          cases: [
+            { id: "D1", prompt: "p", expected: ["a"] },
+            { id: "D1", prompt: "q", expected: ["a"] },
+          ],
+        },
+        'case id "D1" appears twice; ids must be unique',
+      ],
+      [
+        { name: "Bad Name", cases: [{ id: "D1", prompt: "p", expected: ["a"] }] },
+        'field "name": must be 1–80 lowercase letters, digits and hyphens',
+      ],
       [{ name: "x", cases: [] }, 'field "cases": needs at least one case'],
     ];
     for (const [body, message] of bad) {
@@ -100,7 +129,9 @@ describe.each(testDbKinds)("activation on %s", (kind) => {
     await createCorePromptSet();
     const run = await runOf({ promptSet: { name: "core" }, activator: "lexical", trials: 2 });
     expect(run.status).toBe("finished");
-    const loaded = Object.fromEntries(run.results.filter((r: { trial: number }) => r.trial === 1).map((r: { id: string; loaded: string[] }) => [r.id, r.loaded]));
+    const loaded = Object.fromEntries(
+      run.results.filter((r: { trial: number }) => r.trial === 1).map((r: { id: string; loaded: string[] }) => [r.id, r.loaded]),
+    );
     expect(loaded.D1).toContain("systematic-debugging");
     expect(loaded.D2).toContain("test-driven-development");
     expect(loaded.G1).toEqual([]);
@@ -128,7 +159,10 @@ describe.each(testDbKinds)("activation on %s", (kind) => {
       activationRate: 1,
       byClass: { D: 1, P: 1, G: 1 },
       falseTriggerRate: 0,
-      perSkill: { "systematic-debugging": { expected: 2, loaded: 2, recall: 1 }, "test-driven-development": { expected: 1, loaded: 1, recall: 1 } },
+      perSkill: {
+        "systematic-debugging": { expected: 2, loaded: 2, recall: 1 },
+        "test-driven-development": { expected: 1, loaded: 1, recall: 1 },
+      },
       wrongSelections: 0,
     });
     const call = model.doGenerateCalls.find((c) => JSON.stringify(c.prompt).includes("root cause"))!;
@@ -141,12 +175,20 @@ describe.each(testDbKinds)("activation on %s", (kind) => {
   it("imports an external harness's results, trials in order, and checks every case is there", async () => {
     const run = await runImport();
     expect(run.trials).toBe(2);
-    expect(run.results.filter((r: { id: string }) => r.id === "D1").map((r: { trial: number; passed: boolean }) => [r.trial, r.passed])).toEqual([[1, true], [2, false]]);
+    expect(
+      run.results.filter((r: { id: string }) => r.id === "D1").map((r: { trial: number; passed: boolean }) => [r.trial, r.passed]),
+    ).toEqual([
+      [1, true],
+      [2, false],
+    ]);
     expect(run.metrics).toEqual({
       activationRate: 2 / 4,
       byClass: { D: 2 / 3, P: 0, G: 1 / 2 },
       falseTriggerRate: 1 / 2,
-      perSkill: { "systematic-debugging": { expected: 3, loaded: 1, recall: 1 / 3 }, "test-driven-development": { expected: 1, loaded: 1, recall: 1 } },
+      perSkill: {
+        "systematic-debugging": { expected: 3, loaded: 1, recall: 1 / 3 },
+        "test-driven-development": { expected: 1, loaded: 1, recall: 1 },
+      },
       wrongSelections: 2,
     });
   });
@@ -156,8 +198,16 @@ describe.each(testDbKinds)("activation on %s", (kind) => {
     const bad: [unknown, number, string][] = [
       [{ promptSet: { name: "core" }, activator: "psychic" }, 400, 'field "activator": activator must be "model", "lexical" or "import"'],
       [{ promptSet: { name: "core" }, activator: "lexical", trials: 0 }, 400, 'field "trials": trials must be at least 1'],
-      [{ promptSet: PROMPTS, activator: "import", results: [{ id: "Z9", loaded: [] }] }, 400, 'results.0: "Z9" is not a case of this prompt set'],
-      [{ promptSet: PROMPTS, activator: "import", results: [{ id: "D1", loaded: [] }] }, 400, 'no result for case "D2"; send one per case (and trial)'],
+      [
+        { promptSet: PROMPTS, activator: "import", results: [{ id: "Z9", loaded: [] }] },
+        400,
+        'results.0: "Z9" is not a case of this prompt set',
+      ],
+      [
+        { promptSet: PROMPTS, activator: "import", results: [{ id: "D1", loaded: [] }] },
+        400,
+        'no result for case "D2"; send one per case (and trial)',
+      ],
       [{ promptSet: PROMPTS, activator: "import" }, 400, 'an "import" run needs results: [{"id", "loaded"}]'],
       [{ promptSet: { name: "nope" }, activator: "lexical" }, 404, "Error [PromptSetNotFound]: No prompt set named 'nope' in this team."],
     ];
@@ -176,7 +226,12 @@ describe.each(testDbKinds)("activation on %s", (kind) => {
     const [importRun, modelRun] = runs;
     const comparison = await (await t.call("GET", `/api/v1/evals/compare?a=${importRun.id}&b=${modelRun.id}`)).json();
     const byId = Object.fromEntries(comparison.cases.map((c: { id: string }) => [c.id, c]));
-    expect(byId.P1).toMatchObject({ class: "P", change: "better", a: { passed: 0, runs: 1, loaded: [] }, b: { passed: 1, runs: 1, loaded: ["systematic-debugging"] } });
+    expect(byId.P1).toMatchObject({
+      class: "P",
+      change: "better",
+      a: { passed: 0, runs: 1, loaded: [] },
+      b: { passed: 1, runs: 1, loaded: ["systematic-debugging"] },
+    });
     expect(byId.G1).toMatchObject({ change: "better", a: { passed: 0, loaded: ["writing-plans"] }, b: { passed: 1, loaded: [] } });
     expect(byId.D1).toMatchObject({ change: "better", a: { passed: 1, runs: 2 }, b: { passed: 1, runs: 1 } });
     expect(byId.G2.change).toBe("same");
@@ -184,24 +239,39 @@ describe.each(testDbKinds)("activation on %s", (kind) => {
 
   it("counts real usage from views: per skill, never loaded, and co-loaded pairs", async () => {
     const now = Date.now();
-    const view = (skillName: string, sessionId: string, daysAgo: number) => ({ teamId: t.alpha.team.id, skillName, source: "builtin", version: 1, keyId: null, sessionId, viewedAt: new Date(now - daysAgo * 86_400_000) });
-    await t.app.db.insert(skillViews).values([
-      view("systematic-debugging", "s1", 1),
-      view("test-driven-development", "s1", 1),
-      view("systematic-debugging", "s2", 3),
-      view("test-driven-development", "s2", 3),
-      view("systematic-debugging", "s3", 10),
-      view("test-driven-development", "s3", 10),
-      view("systematic-debugging", "s3", 10),
-      view("writing-plans", "s4", 40),
-    ]);
+    const view = (skillName: string, sessionId: string, daysAgo: number) => ({
+      teamId: t.alpha.team.id,
+      skillName,
+      source: "builtin",
+      version: 1,
+      keyId: null,
+      sessionId,
+      viewedAt: new Date(now - daysAgo * 86_400_000),
+    });
+    await t.app.db
+      .insert(skillViews)
+      .values([
+        view("systematic-debugging", "s1", 1),
+        view("test-driven-development", "s1", 1),
+        view("systematic-debugging", "s2", 3),
+        view("test-driven-development", "s2", 3),
+        view("systematic-debugging", "s3", 10),
+        view("test-driven-development", "s3", 10),
+        view("systematic-debugging", "s3", 10),
+        view("writing-plans", "s4", 40),
+      ]);
     const usage = await (await t.call("GET", "/api/v1/usage")).json();
     expect(usage.skills).toEqual([
       { name: "systematic-debugging", views7d: 2, views30d: 4, lastViewedAt: expect.any(String), sessions: 3 },
       { name: "test-driven-development", views7d: 2, views30d: 3, lastViewedAt: expect.any(String), sessions: 3 },
       { name: "writing-plans", views7d: 0, views30d: 0, lastViewedAt: expect.any(String), sessions: 0 },
     ]);
-    expect(usage.neverLoaded).toEqual(["experiment-driven-development", "finishing-a-branch", "scientific-method", "verification-before-completion"]);
+    expect(usage.neverLoaded).toEqual([
+      "experiment-driven-development",
+      "finishing-a-branch",
+      "scientific-method",
+      "verification-before-completion",
+    ]);
     expect(usage.coLoaded).toEqual([{ a: "systematic-debugging", b: "test-driven-development", sessions: 3, share: 1 }]);
     const beta = await (await t.call("GET", "/api/v1/usage", { key: t.beta.key })).json();
     expect(beta.skills).toEqual([]);
@@ -211,15 +281,35 @@ describe.each(testDbKinds)("activation on %s", (kind) => {
   it("records loads reported by a harness, one or a batch, and refuses bad ones", async () => {
     const one = await t.call("POST", "/api/v1/usage/views", { json: { skill: "writing-plans", sessionId: "harness-1" } });
     expect([one.status, await one.json()]).toEqual([201, { recorded: 1 }]);
-    const batch = await t.call("POST", "/api/v1/usage/views", { json: { views: [{ skill: "writing-plans", sessionId: "harness-2", version: 1 }, { skill: "scientific-method", sessionId: "harness-2" }] } });
+    const batch = await t.call("POST", "/api/v1/usage/views", {
+      json: {
+        views: [
+          { skill: "writing-plans", sessionId: "harness-2", version: 1 },
+          { skill: "scientific-method", sessionId: "harness-2" },
+        ],
+      },
+    });
     expect(await batch.json()).toEqual({ recorded: 2 });
     await t.app.views.flush();
     const rows = await t.app.db.select().from(skillViews).where(eq(skillViews.source, "harness"));
-    expect(rows.map((r) => [r.skillName, r.sessionId, r.version]).sort()).toEqual([["scientific-method", "harness-2", 1], ["writing-plans", "harness-1", 1], ["writing-plans", "harness-2", 1]]);
+    expect(rows.map((r) => [r.skillName, r.sessionId, r.version]).sort()).toEqual([
+      ["scientific-method", "harness-2", 1],
+      ["writing-plans", "harness-1", 1],
+      ["writing-plans", "harness-2", 1],
+    ]);
     const bad: [unknown, number, string][] = [
       [{ skill: "writing-plans" }, 400, 'field "sessionId": Invalid input: expected string, received undefined'],
       [{ skill: "ghost", sessionId: "s" }, 404, "Error [SkillNotFound]: No skill named 'ghost'. Use skill_list to see available skills."],
-      [{ views: [{ skill: "writing-plans", sessionId: "s" }, { skill: "ghost", sessionId: "s" }] }, 404, "views.1: no skill named 'ghost'"],
+      [
+        {
+          views: [
+            { skill: "writing-plans", sessionId: "s" },
+            { skill: "ghost", sessionId: "s" },
+          ],
+        },
+        404,
+        "views.1: no skill named 'ghost'",
+      ],
       [{ skill: "writing-plans", sessionId: "s", version: 4 }, 400, "writing-plans has no v4; it is at v1"],
     ];
     for (const [body, status, message] of bad) {
@@ -235,7 +325,10 @@ describe.each(testDbKinds)("activation on %s", (kind) => {
     await runImport();
     const runs = (await (await t.call("GET", "/api/v1/evals/runs")).json()).runs;
     const beta = { key: t.beta.key };
-    expect(await errorOf(await t.call("GET", `/api/v1/evals/runs/${runs[0].id}`, beta))).toEqual({ code: "RunNotFound", message: `Error [RunNotFound]: No activation run #${runs[0].id} in this team.` });
+    expect(await errorOf(await t.call("GET", `/api/v1/evals/runs/${runs[0].id}`, beta))).toEqual({
+      code: "RunNotFound",
+      message: `Error [RunNotFound]: No activation run #${runs[0].id} in this team.`,
+    });
     expect((await t.call("POST", `/api/v1/evals/runs/${runs[0].id}/cancel`, beta)).status).toBe(404);
     expect((await t.call("GET", "/api/v1/evals/prompt-sets/core", beta)).status).toBe(404);
     expect((await (await t.call("GET", "/api/v1/evals/runs", beta)).json()).runs).toEqual([]);
@@ -247,10 +340,15 @@ describe("cancelling a model run", () => {
     const slow = activationModel(150);
     const t = await startTestApp("pglite", { model: { model: slow, id: "mock:slow" }, judgeConcurrency: 1 });
     try {
-      const started = await (await t.call("POST", "/api/v1/evals/runs", { json: { promptSet: PROMPTS, activator: "model", trials: 4 } })).json();
+      const started = await (
+        await t.call("POST", "/api/v1/evals/runs", { json: { promptSet: PROMPTS, activator: "model", trials: 4 } })
+      ).json();
       expect(started.status).toBe("running");
       await new Promise((resolve) => setTimeout(resolve, 400));
-      expect(await (await t.call("POST", `/api/v1/evals/runs/${started.id}/cancel`)).json()).toEqual({ id: started.id, status: "cancelled" });
+      expect(await (await t.call("POST", `/api/v1/evals/runs/${started.id}/cancel`)).json()).toEqual({
+        id: started.id,
+        status: "cancelled",
+      });
       await new Promise((resolve) => setTimeout(resolve, 500));
       const run = await (await t.call("GET", `/api/v1/evals/runs/${started.id}`)).json();
       expect(run.status).toBe("cancelled");
@@ -275,4 +373,3 @@ describe("cancelling a model run", () => {
     }
   });
 });
-

@@ -34,7 +34,10 @@ describe.each(testDbKinds)("the catalog on %s", (kind) => {
   ];
   const CRLF_BODY = "# Title  \r\n\r\n\tindented\u00a0—  emoji 😀 \r\nlast line without newline   ";
   /** crlf-skill v1 as "returns the body byte for byte" writes it, CRLF line ends and all. */
-  const CRLF_V1 = { path: "crlf-skill/SKILL.md", content: `---\r\nname: crlf-skill\r\ndescription: Keeps bytes. Use when testing.\r\n---\r\n${CRLF_BODY}` };
+  const CRLF_V1 = {
+    path: "crlf-skill/SKILL.md",
+    content: `---\r\nname: crlf-skill\r\ndescription: Keeps bytes. Use when testing.\r\n---\r\n${CRLF_BODY}`,
+  };
   /** crlf-skill v2, as "bumps a version only when…" writes it. */
   const CRLF_V2 = { path: "crlf-skill/SKILL.md", content: skillMd("crlf-skill", "Keeps bytes. Use when testing.") };
 
@@ -82,7 +85,12 @@ describe.each(testDbKinds)("the catalog on %s", (kind) => {
     const res = await sync(FIRST_TREE);
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body.changes).toEqual({ added: ["ci-green-gate", "deploy-notes", "systematic-debugging"], updated: [], unchanged: [], removed: [] });
+    expect(body.changes).toEqual({
+      added: ["ci-green-gate", "deploy-notes", "systematic-debugging"],
+      updated: [],
+      unchanged: [],
+      removed: [],
+    });
     expect(body.diagnostics).toEqual([
       "[collision] ci-green-gate (file skills/ci-green-gate) shadowed by file global/ci-green-gate",
       "[collision] systematic-debugging (file skills/systematic-debugging) shadowed by builtin",
@@ -108,11 +116,13 @@ describe.each(testDbKinds)("the catalog on %s", (kind) => {
   it("ends the listing with the collision lines and leaves shadowed skills out", async () => {
     await syncOk(FIRST_TREE);
     const text = await (await t.call("GET", "/api/v1/listing")).text();
-    expect(text.endsWith(
-      "## Workspace directory skills\n- deploy-notes: Writes deploy notes. Use when shipping.\n" +
-        "[collision] ci-green-gate (file skills/ci-green-gate) shadowed by file global/ci-green-gate\n" +
-        "[collision] systematic-debugging (file skills/systematic-debugging) shadowed by builtin",
-    )).toBe(true);
+    expect(
+      text.endsWith(
+        "## Workspace directory skills\n- deploy-notes: Writes deploy notes. Use when shipping.\n" +
+          "[collision] ci-green-gate (file skills/ci-green-gate) shadowed by file global/ci-green-gate\n" +
+          "[collision] systematic-debugging (file skills/systematic-debugging) shadowed by builtin",
+      ),
+    ).toBe(true);
     expect(text).not.toContain("Team debugging");
   });
 
@@ -145,12 +155,20 @@ describe.each(testDbKinds)("the catalog on %s", (kind) => {
   it("returns the body byte for byte: CRLF, trailing spaces, tabs, Unicode and no final newline", async () => {
     await syncOk(FIRST_TREE);
     const res = await sync([
-      { path: "deploy-notes/SKILL.md", content: skillMd("deploy-notes", "Writes deploy notes. Use when shipping.", "Body\n", "argument-hint: x\n") },
+      {
+        path: "deploy-notes/SKILL.md",
+        content: skillMd("deploy-notes", "Writes deploy notes. Use when shipping.", "Body\n", "argument-hint: x\n"),
+      },
       { path: "deploy-notes/scripts/run.sh", content: "#!/bin/sh\necho hi\n" },
       CRLF_V1,
     ]);
     expect(res.status).toBe(200);
-    expect((await res.json()).changes).toEqual({ added: ["crlf-skill"], updated: [], unchanged: ["deploy-notes"], removed: ["ci-green-gate", "systematic-debugging"] });
+    expect((await res.json()).changes).toEqual({
+      added: ["crlf-skill"],
+      updated: [],
+      unchanged: ["deploy-notes"],
+      removed: ["ci-green-gate", "systematic-debugging"],
+    });
     const view = await t.call("GET", "/api/v1/skills/crlf-skill");
     const bytes = Buffer.from(await view.arrayBuffer());
     expect(bytes.equals(Buffer.from(`[skill crlf-skill | file | v1 | skills/crlf-skill]\n${CRLF_BODY}`, "utf8"))).toBe(true);
@@ -158,26 +176,49 @@ describe.each(testDbKinds)("the catalog on %s", (kind) => {
 
   it("bumps a version only when the folder's content changed, supporting files included, and keeps old versions", async () => {
     // deploy-notes v1 with its script, and crlf-skill v1.
-    await syncOk([{ path: "deploy-notes/SKILL.md", content: deployNotes() }, { path: "deploy-notes/scripts/run.sh", content: "#!/bin/sh\necho hi\n" }, CRLF_V1]);
+    await syncOk([
+      { path: "deploy-notes/SKILL.md", content: deployNotes() },
+      { path: "deploy-notes/scripts/run.sh", content: "#!/bin/sh\necho hi\n" },
+      CRLF_V1,
+    ]);
     const base = skillMd("deploy-notes", "Writes deploy notes. Use when shipping.", "Body\n", "argument-hint: x\n");
     const crlf = { path: "crlf-skill/SKILL.md", content: skillMd("crlf-skill", "Keeps bytes. Use when testing.") };
-    let res = await sync([{ path: "deploy-notes/SKILL.md", content: base }, { path: "deploy-notes/scripts/run.sh", content: "#!/bin/sh\necho changed\n" }, crlf]);
+    let res = await sync([
+      { path: "deploy-notes/SKILL.md", content: base },
+      { path: "deploy-notes/scripts/run.sh", content: "#!/bin/sh\necho changed\n" },
+      crlf,
+    ]);
     expect((await res.json()).changes).toMatchObject({ updated: ["crlf-skill", "deploy-notes"] });
-    res = await sync([{ path: "deploy-notes/SKILL.md", content: base.replace("Body", "Body v3") }, { path: "deploy-notes/scripts/run.sh", content: "#!/bin/sh\necho changed\n" }, crlf]);
+    res = await sync([
+      { path: "deploy-notes/SKILL.md", content: base.replace("Body", "Body v3") },
+      { path: "deploy-notes/scripts/run.sh", content: "#!/bin/sh\necho changed\n" },
+      crlf,
+    ]);
     expect((await res.json()).changes).toEqual({ added: [], updated: ["deploy-notes"], unchanged: ["crlf-skill"], removed: [] });
-    expect(await (await t.call("GET", "/api/v1/skills/deploy-notes")).text()).toBe("[skill deploy-notes | file | v3 | skills/deploy-notes]\nBody v3\n");
-    expect(await (await t.call("GET", "/api/v1/skills/deploy-notes?version=1")).text()).toBe("[skill deploy-notes | file | v1 | skills/deploy-notes]\nBody\n");
+    expect(await (await t.call("GET", "/api/v1/skills/deploy-notes")).text()).toBe(
+      "[skill deploy-notes | file | v3 | skills/deploy-notes]\nBody v3\n",
+    );
+    expect(await (await t.call("GET", "/api/v1/skills/deploy-notes?version=1")).text()).toBe(
+      "[skill deploy-notes | file | v1 | skills/deploy-notes]\nBody\n",
+    );
     const missing = await t.call("GET", "/api/v1/skills/deploy-notes?version=9");
     expect(missing.status).toBe(404);
-    expect((await missing.json()).error).toEqual({ code: "VersionNotFound", message: "Error [VersionNotFound]: 'deploy-notes' has no v9; it is at v3" });
+    expect((await missing.json()).error).toEqual({
+      code: "VersionNotFound",
+      message: "Error [VersionNotFound]: 'deploy-notes' has no v9; it is at v3",
+    });
     const rows = await t.app.db.select().from(workspaceSkills).where(eq(workspaceSkills.teamId, t.alpha.team.id));
-    expect(rows.map((r) => [r.name, r.currentVersion]).sort()).toEqual([["crlf-skill", 2], ["deploy-notes", 3]]);
+    expect(rows.map((r) => [r.name, r.currentVersion]).sort()).toEqual([
+      ["crlf-skill", 2],
+      ["deploy-notes", 3],
+    ]);
   });
 
   it("continues a removed folder's numbering when it comes back", async () => {
     const crlf = { path: "crlf-skill/SKILL.md", content: skillMd("crlf-skill", "Keeps bytes. Use when testing.") };
     // deploy-notes at v3.
-    for (const body of ["Body\n", "Body v2\n", "Body v3\n"]) await syncOk([crlf, { path: "deploy-notes/SKILL.md", content: deployNotes(body) }]);
+    for (const body of ["Body\n", "Body v2\n", "Body v3\n"])
+      await syncOk([crlf, { path: "deploy-notes/SKILL.md", content: deployNotes(body) }]);
     expect((await sync([crlf])).status).toBe(200);
     expect((await t.call("GET", "/api/v1/skills/deploy-notes")).status).toBe(404);
     await sync([crlf, { path: "deploy-notes/SKILL.md", content: skillMd("deploy-notes", "Back again. Use when shipping.") }]);
@@ -188,7 +229,10 @@ describe.each(testDbKinds)("the catalog on %s", (kind) => {
     const res = await t.call("GET", "/api/v1/skills/no-such-skill");
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({
-      error: { code: "SkillNotFound", message: "Error [SkillNotFound]: No skill named 'no-such-skill'. Use skill_list to see available skills." },
+      error: {
+        code: "SkillNotFound",
+        message: "Error [SkillNotFound]: No skill named 'no-such-skill'. Use skill_list to see available skills.",
+      },
     });
   });
 
@@ -217,11 +261,23 @@ describe.each(testDbKinds)("the catalog on %s", (kind) => {
       { path: "asset-skill/references/guide.md", content: "# Guide\n" },
     ]);
     const list = await (await t.call("GET", "/api/v1/skills/asset-skill/files")).json();
-    expect(list).toEqual({ name: "asset-skill", files: [{ path: "assets/blob.bin", size: 8 }, { path: "references/guide.md", size: 8 }] });
+    expect(list).toEqual({
+      name: "asset-skill",
+      files: [
+        { path: "assets/blob.bin", size: 8 },
+        { path: "references/guide.md", size: 8 },
+      ],
+    });
     const file = await t.call("GET", "/api/v1/skills/asset-skill/files/assets/blob.bin");
     expect(file.status).toBe(200);
     expect(Buffer.from(await file.arrayBuffer()).equals(binary)).toBe(true);
-    for (const bad of ["..%2F..%2Fetc%2Fpasswd", "assets/..%2F..%2FSKILL.md", "assets%2F%2E%2E%2F%2E%2E%2Fx", "assets/%252e%252e/x", "%2Fetc%2Fpasswd"]) {
+    for (const bad of [
+      "..%2F..%2Fetc%2Fpasswd",
+      "assets/..%2F..%2FSKILL.md",
+      "assets%2F%2E%2E%2F%2E%2E%2Fx",
+      "assets/%252e%252e/x",
+      "%2Fetc%2Fpasswd",
+    ]) {
       const res = await t.call("GET", `/api/v1/skills/asset-skill/files/${bad}`);
       expect(res.status, bad).toBe(400);
       expect((await res.json()).error.code).toBe("InvalidPath");
@@ -267,7 +323,15 @@ describe.each(testDbKinds)("the catalog on %s", (kind) => {
   });
 
   it("gives every built-in skill a description that passes lint", async () => {
-    for (const name of ["scientific-method", "systematic-debugging", "writing-plans", "experiment-driven-development", "test-driven-development", "verification-before-completion", "finishing-a-branch"]) {
+    for (const name of [
+      "scientific-method",
+      "systematic-debugging",
+      "writing-plans",
+      "experiment-driven-development",
+      "test-driven-development",
+      "verification-before-completion",
+      "finishing-a-branch",
+    ]) {
       expect(await (await t.call("GET", `/api/v1/skills/${name}/lint`)).text(), name).toBe("[lint] clean");
     }
   });
@@ -298,23 +362,59 @@ describe.each(testDbKinds)("the catalog on %s", (kind) => {
     await syncOk(FIRST_TREE);
     const before = await t.app.db.$count(workspaceSkillVersions);
     const cases: [unknown[], string][] = [
-      [[{ path: "My_Skill/SKILL.md", content: skillMd("My_Skill", "x. Use when y.") }], 'invalid skill: name "My_Skill" may hold only lowercase letters, digits and hyphens'],
+      [
+        [{ path: "My_Skill/SKILL.md", content: skillMd("My_Skill", "x. Use when y.") }],
+        'invalid skill: name "My_Skill" may hold only lowercase letters, digits and hyphens',
+      ],
       [[{ path: "one/SKILL.md", content: skillMd("two", "x. Use when y.") }], 'invalid skill: name "two" must equal its folder name "one"'],
-      [[{ path: "one/SKILL.md", content: "no frontmatter" }], 'invalid skill: one/SKILL.md must start with YAML frontmatter between two "---" lines (name and description), then the body'],
+      [
+        [{ path: "one/SKILL.md", content: "no frontmatter" }],
+        'invalid skill: one/SKILL.md must start with YAML frontmatter between two "---" lines (name and description), then the body',
+      ],
       [[{ path: "one/README.md", content: "x" }], 'invalid skill: folder "one" has no SKILL.md; every skill folder needs one'],
       [[{ path: "SKILL.md", content: "x" }], 'invalid path: "SKILL.md" must be <skill folder>/<file>, e.g. my-skill/SKILL.md'],
-      [[{ path: "one/../two/SKILL.md", content: "x" }], 'invalid path: file path "one/../two/SKILL.md" may not hold empty, "." or ".." parts'],
+      [
+        [{ path: "one/../two/SKILL.md", content: "x" }],
+        'invalid path: file path "one/../two/SKILL.md" may not hold empty, "." or ".." parts',
+      ],
       [[{ path: "one/SKILL.md", content: skillMd("one", "   ") }], 'invalid skill: description of "one" is empty; write 1–1024 characters'],
-      [[{ path: "one/SKILL.md", content: skillMd("one", "x".repeat(1025)) }], 'invalid skill: description of "one" is 1025 characters; the limit is 1024'],
-      [[{ path: "one/SKILL.md", content: skillMd("one", "ok. Use when y.", "b", "compatibility: " + "c".repeat(501) + "\n") }], 'invalid skill: compatibility of "one" is 501 characters; the limit is 500'],
-      [[{ path: "one/SKILL.md", content: skillMd("one", "ok. Use when y.", "b", "metadata:\n  version: 2\n") }], 'invalid skill: metadata.version of "one" must be a string (quote the value)'],
-      [[{ path: "one/SKILL.md", content: "---\nname: one\ndescription: [unclosed\n---\nb" }], "invalid skill: the frontmatter of one/SKILL.md is not valid YAML: "],
+      [
+        [{ path: "one/SKILL.md", content: skillMd("one", "x".repeat(1025)) }],
+        'invalid skill: description of "one" is 1025 characters; the limit is 1024',
+      ],
+      [
+        [{ path: "one/SKILL.md", content: skillMd("one", "ok. Use when y.", "b", "compatibility: " + "c".repeat(501) + "\n") }],
+        'invalid skill: compatibility of "one" is 501 characters; the limit is 500',
+      ],
+      [
+        [{ path: "one/SKILL.md", content: skillMd("one", "ok. Use when y.", "b", "metadata:\n  version: 2\n") }],
+        'invalid skill: metadata.version of "one" must be a string (quote the value)',
+      ],
+      [
+        [{ path: "one/SKILL.md", content: "---\nname: one\ndescription: [unclosed\n---\nb" }],
+        "invalid skill: the frontmatter of one/SKILL.md is not valid YAML: ",
+      ],
       [[{ path: "one/SKILL.md", content: skillMd("one", "ok. Use when y.", "x".repeat(256 * 1024)) }], "invalid skill: one/SKILL.md is "],
-      [[{ path: "one/SKILL.md", content: skillMd("one", "ok. Use when y.") }, { path: "one/SKILL.md", content: "dup" }], 'invalid path: "one/SKILL.md" appears twice'],
-      [[{ path: "one/SKILL.md", content: skillMd("one", "ok. Use when y.") }, { path: "one/x.bin", content: "!!notbase64", encoding: "base64" }], 'field "files.2.content": "one/x.bin" is marked base64 but is not valid base64'],
+      [
+        [
+          { path: "one/SKILL.md", content: skillMd("one", "ok. Use when y.") },
+          { path: "one/SKILL.md", content: "dup" },
+        ],
+        'invalid path: "one/SKILL.md" appears twice',
+      ],
+      [
+        [
+          { path: "one/SKILL.md", content: skillMd("one", "ok. Use when y.") },
+          { path: "one/x.bin", content: "!!notbase64", encoding: "base64" },
+        ],
+        'field "files.2.content": "one/x.bin" is marked base64 but is not valid base64',
+      ],
     ];
     for (const [files, message] of cases) {
-      const res = await sync([{ path: "good-one/SKILL.md", content: skillMd("good-one", "Fine. Use when fine.") }, ...(files as { path: string; content: string }[])]);
+      const res = await sync([
+        { path: "good-one/SKILL.md", content: skillMd("good-one", "Fine. Use when fine.") },
+        ...(files as { path: string; content: string }[]),
+      ]);
       expect(res.status, message).toBe(400);
       const body = await res.json();
       expect(body.error.message.startsWith(message), `${body.error.message} vs ${message}`).toBe(true);
@@ -330,18 +430,25 @@ describe.each(testDbKinds)("learned skills and drafts in the catalog on %s", (ki
   const t = useTestApp(kind);
 
   const create = (name: string, status: "draft" | "active", body = "Learned body.\n") =>
-    createLearned(t.app, t.alpha.team.id, { kind: "key", keyId: 1, scopes: ["admin"], sessionId: "s1" }, {
-      name,
-      description: `Learned ${name}. Use when testing.`,
-      body,
-      status,
-      reason: "a test",
-    });
+    createLearned(
+      t.app,
+      t.alpha.team.id,
+      { kind: "key", keyId: 1, scopes: ["admin"], sessionId: "s1" },
+      {
+        name,
+        description: `Learned ${name}. Use when testing.`,
+        body,
+        status,
+        reason: "a test",
+      },
+    );
 
   it("annotates learned skills and drafts, and keeps drafts out of the listing", async () => {
     await create("release-checklist", "active", "# Release\r\n  steps  ");
     await create("triage-notes", "draft");
-    expect(await (await t.call("GET", "/api/v1/skills/release-checklist")).text()).toBe("[skill release-checklist | learned | v1]\n# Release\r\n  steps  ");
+    expect(await (await t.call("GET", "/api/v1/skills/release-checklist")).text()).toBe(
+      "[skill release-checklist | learned | v1]\n# Release\r\n  steps  ",
+    );
     expect(await (await t.call("GET", "/api/v1/skills/triage-notes")).text()).toBe("[skill triage-notes | draft | v1]\nLearned body.\n");
     const listing = await (await t.call("GET", "/api/v1/listing")).text();
     expect(listing.endsWith("## Learned\n- release-checklist: Learned release-checklist. Use when testing.")).toBe(true);
@@ -362,7 +469,9 @@ describe.each(testDbKinds)("learned skills and drafts in the catalog on %s", (ki
   it("refuses a learned name held by a built-in, a file skill or another learned skill, with the exact messages", async () => {
     await create("triage-notes", "draft");
     await expect(create("writing-plans", "draft")).rejects.toThrow('Error [NameCollision]: "writing-plans" is held by a builtin skill');
-    await t.call("POST", "/api/v1/skills/sync", { json: { files: [{ path: "ci-gate/SKILL.md", content: skillMd("ci-gate", "Gate. Use when CI runs.") }] } });
+    await t.call("POST", "/api/v1/skills/sync", {
+      json: { files: [{ path: "ci-gate/SKILL.md", content: skillMd("ci-gate", "Gate. Use when CI runs.") }] },
+    });
     await expect(create("ci-gate", "draft")).rejects.toThrow('Error [NameCollision]: "ci-gate" is held by a file skill');
     await expect(create("triage-notes", "active")).rejects.toThrow('Error [SkillExists]: learned skill "triage-notes" already exists');
   });
@@ -370,18 +479,28 @@ describe.each(testDbKinds)("learned skills and drafts in the catalog on %s", (ki
   it("lets a later file skill shadow a learned one, reported as a collision", async () => {
     await create("release-checklist", "active", "# Release\r\n  steps  ");
     const res = await t.call("POST", "/api/v1/skills/sync", {
-      json: { files: [{ path: "release-checklist/SKILL.md", content: skillMd("release-checklist", "File version. Use when releasing.", "File body\n") }] },
+      json: {
+        files: [
+          { path: "release-checklist/SKILL.md", content: skillMd("release-checklist", "File version. Use when releasing.", "File body\n") },
+        ],
+      },
     });
     expect((await res.json()).diagnostics).toContain("[collision] release-checklist (learned) shadowed by file skills/release-checklist");
-    expect(await (await t.call("GET", "/api/v1/skills/release-checklist")).text()).toBe("[skill release-checklist | file | v1 | skills/release-checklist]\nFile body\n");
+    expect(await (await t.call("GET", "/api/v1/skills/release-checklist")).text()).toBe(
+      "[skill release-checklist | file | v1 | skills/release-checklist]\nFile body\n",
+    );
   });
 
   it("serves a draft only while no active skill holds its name", async () => {
     await create("triage-notes", "draft");
     expect((await (await t.call("GET", "/api/v1/skills/triage-notes")).text()).split("\n")[0]).toBe("[skill triage-notes | draft | v1]");
     await t.call("POST", "/api/v1/skills/sync", {
-      json: { files: [{ path: "triage-notes/SKILL.md", content: skillMd("triage-notes", "File triage. Use when triaging.", "File triage\n") }] },
+      json: {
+        files: [{ path: "triage-notes/SKILL.md", content: skillMd("triage-notes", "File triage. Use when triaging.", "File triage\n") }],
+      },
     });
-    expect((await (await t.call("GET", "/api/v1/skills/triage-notes")).text()).split("\n")[0]).toBe("[skill triage-notes | file | v1 | skills/triage-notes]");
+    expect((await (await t.call("GET", "/api/v1/skills/triage-notes")).text()).split("\n")[0]).toBe(
+      "[skill triage-notes | file | v1 | skills/triage-notes]",
+    );
   });
 });

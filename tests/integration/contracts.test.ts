@@ -26,7 +26,8 @@ function routeFileMethods(): { method: string; sample: string }[] {
         if (segments[0] === "auth" || segments.some((s) => s.startsWith("[[..."))) continue;
         const sample = `/api/${segments.map((s) => (s.startsWith("[...") ? "index.json" : s.startsWith("[") ? "x" : s)).join("/")}`;
         const source = readFileSync(full, "utf8");
-        for (const method of source.matchAll(/export (?:const|async function) (GET|POST|PUT|DELETE)\b/g)) found.push({ method: method[1]!, sample });
+        for (const method of source.matchAll(/export (?:const|async function) (GET|POST|PUT|DELETE)\b/g))
+          found.push({ method: method[1]!, sample });
       }
     }
   };
@@ -69,7 +70,9 @@ describe("the OpenAPI document", () => {
   it("is OpenAPI 3.1 with this deployment as its server and every operation", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.servers).toEqual([{ url: "https://skillgate.example", description: "this deployment" }]);
-    expect(operations.map((operation) => operation.operationId).sort()).toEqual(OPERATIONS.map((operation) => operation.operationId).sort());
+    expect(operations.map((operation) => operation.operationId).sort()).toEqual(
+      OPERATIONS.map((operation) => operation.operationId).sort(),
+    );
     expect(Object.keys(doc.paths)).toContain("/.well-known/skills/index.json");
     expect(Object.keys(doc.paths)).toContain("/api/mcp");
     expect(Object.keys(doc.paths).some((p) => p.includes("skills-index"))).toBe(false);
@@ -78,16 +81,43 @@ describe("the OpenAPI document", () => {
   it("types the query parameters: integers with bounds, enums", () => {
     const listing = doc.paths["/api/v1/listing"]!.get! as { parameters: { name: string; schema: Record<string, unknown> }[] };
     expect(listing.parameters).toEqual([
-      { name: "cap", in: "query", required: false, description: "what-if cap in characters; the team's setting when omitted", schema: { type: "integer", minimum: 1, maximum: 1_000_000 } },
-      { name: "descMax", in: "query", required: false, description: "what-if description cut in characters; the team's setting when omitted", schema: { type: "integer", minimum: 1, maximum: 1024 } },
-      { name: "format", in: "query", required: false, description: "text (default) or json", schema: { type: "string", enum: ["text", "json"] } },
+      {
+        name: "cap",
+        in: "query",
+        required: false,
+        description: "what-if cap in characters; the team's setting when omitted",
+        schema: { type: "integer", minimum: 1, maximum: 1_000_000 },
+      },
+      {
+        name: "descMax",
+        in: "query",
+        required: false,
+        description: "what-if description cut in characters; the team's setting when omitted",
+        schema: { type: "integer", minimum: 1, maximum: 1024 },
+      },
+      {
+        name: "format",
+        in: "query",
+        required: false,
+        description: "text (default) or json",
+        schema: { type: "string", enum: ["text", "json"] },
+      },
     ]);
-    const view = doc.paths["/api/v1/skills/{name}"]!.get! as { parameters: { name: string; in: string; schema: Record<string, unknown> }[] };
-    expect(view.parameters[0]).toMatchObject({ name: "name", in: "path", required: true, schema: { type: "string", pattern: "^[a-z0-9]+(-[a-z0-9]+)*$", maxLength: 64 } });
+    const view = doc.paths["/api/v1/skills/{name}"]!.get! as {
+      parameters: { name: string; in: string; schema: Record<string, unknown> }[];
+    };
+    expect(view.parameters[0]).toMatchObject({
+      name: "name",
+      in: "path",
+      required: true,
+      schema: { type: "string", pattern: "^[a-z0-9]+(-[a-z0-9]+)*$", maxLength: 64 },
+    });
   });
 
   it("documents both forms of a body that takes one item or a batch", () => {
-    const observations = doc.paths["/api/v1/observations"]!.post! as { requestBody: { content: { "application/json": { schema: { anyOf: { properties: Record<string, unknown> }[] } } } } };
+    const observations = doc.paths["/api/v1/observations"]!.post! as {
+      requestBody: { content: { "application/json": { schema: { anyOf: { properties: Record<string, unknown> }[] } } } };
+    };
     const forms = observations.requestBody.content["application/json"].schema.anyOf;
     expect(forms.map((form) => Object.keys(form.properties).includes("observations"))).toEqual([false, true]);
     const views = doc.paths["/api/v1/usage/views"]!.post! as { requestBody?: unknown };
@@ -107,7 +137,8 @@ describe("the OpenAPI document", () => {
       for (const [status, response] of Object.entries(responses)) {
         if (status === "304" || status === "202" || operation.operationId === "mcpEnd") continue;
         expect(response.content, `${String(operation.operationId)} ${status}`).toBeDefined();
-        for (const media of Object.values(response.content!)) expect(media.schema, `${String(operation.operationId)} ${status}`).toBeDefined();
+        for (const media of Object.values(response.content!))
+          expect(media.schema, `${String(operation.operationId)} ${status}`).toBeDefined();
       }
       // An operation behind a key documents the refusal of a missing or revoked one.
       if ((operation.security as unknown[]).length > 0) expect(Object.keys(responses), String(operation.operationId)).toContain("401");
@@ -116,8 +147,11 @@ describe("the OpenAPI document", () => {
 });
 
 describe("one definition per field", () => {
-  const doc = openApiDocument("/") as unknown as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties?: object } }> } }>> };
-  const bodyFields = (path: string, method: string) => Object.keys(doc.paths[path]![method]!.requestBody!.content["application/json"]!.schema.properties ?? {});
+  const doc = openApiDocument("/") as unknown as {
+    paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties?: object } }> } }>>;
+  };
+  const bodyFields = (path: string, method: string) =>
+    Object.keys(doc.paths[path]![method]!.requestBody!.content["application/json"]!.schema.properties ?? {});
   const toolFields = (name: string) => Object.keys((toolList().find((tool) => tool.name === name)!.inputSchema.properties ?? {}) as object);
 
   it("gives MCP every field of the REST bodies its tools mirror, as the OpenAPI document does", () => {

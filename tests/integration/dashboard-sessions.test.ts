@@ -53,7 +53,8 @@ describe.each(testDbKinds)("dashboard sessions on %s", (kind) => {
 
   it("ends 12 hours after sign-in however busy it is", async () => {
     const id = await startDashboardSession(database.db, ada, policy, at(0));
-    for (let minute = 20; minute < 12 * 60; minute += 20) expect(await checkDashboardSession(database, id, policy, at(minute))).not.toBeNull();
+    for (let minute = 20; minute < 12 * 60; minute += 20)
+      expect(await checkDashboardSession(database, id, policy, at(minute))).not.toBeNull();
     expect(await checkDashboardSession(database, id, policy, at(12 * 60 + 1))).toBeNull();
   });
 

@@ -37,7 +37,13 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
   });
 
   const observe = (body: unknown, key?: string) => t.call("POST", "/api/v1/observations", { json: body, key });
-  const run = (skill: string, task: string, outcome: string, extra: Record<string, unknown> = {}) => ({ skill, task, category: "deploy", outcome, ...extra });
+  const run = (skill: string, task: string, outcome: string, extra: Record<string, unknown> = {}) => ({
+    skill,
+    task,
+    category: "deploy",
+    outcome,
+    ...extra,
+  });
   const amend = async (skill: string, body: Record<string, unknown>, key?: string) => {
     const res = await t.call("POST", `/api/v1/skills/${skill}/amendments`, { json: body, key });
     expect(res.status).toBe(201);
@@ -45,7 +51,17 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
   };
   /** What "records one observation or a batch" writes: a failure, a partial and two successes of deploy-guide v1. */
   const observeDeployGuide = async () => {
-    const one = await observe(run("deploy-guide", "better: deploy the api", "failure", { errorType: "MissedStep", failedToolCalls: ["kubectl"], feedback: "forgot to tag", score: 0.2, durationMs: 5400, toolsCalled: ["git", "kubectl"] }), writeKey);
+    const one = await observe(
+      run("deploy-guide", "better: deploy the api", "failure", {
+        errorType: "MissedStep",
+        failedToolCalls: ["kubectl"],
+        feedback: "forgot to tag",
+        score: 0.2,
+        durationMs: 5400,
+        toolsCalled: ["git", "kubectl"],
+      }),
+      writeKey,
+    );
     expect(one.status).toBe(201);
     const batch = await observe({
       observations: [
@@ -55,6 +71,7 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
       ],
     });
     expect(batch.status).toBe(201);
+    return { one: (await one.json()) as { ids: number[] }, batch: (await batch.json()) as { ids: number[] } };
   };
   /** An agent's amendment to deploy-guide that adds the step the failures missed. */
   const TAG_STEP = { body: "# deploy-guide\n\n1. Tag the release.\n2. Do the thing.\n", rationale: "two failures forgot the tag" };
@@ -67,27 +84,32 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
   };
   /** What "retries a malformed answer once…" leaves: stale-skill's amendment, evaluated neutral. */
   const evaluateStaleAmendment = async () => {
-    await observe({ observations: [run("stale-skill", "bad twice: never parses", "failure"), run("stale-skill", "bad once: parses second time", "failure"), run("stale-skill", "worse: rolled back", "success")] });
+    await observe({
+      observations: [
+        run("stale-skill", "bad twice: never parses", "failure"),
+        run("stale-skill", "bad once: parses second time", "failure"),
+        run("stale-skill", "worse: rolled back", "success"),
+      ],
+    });
     const amendment = await amend("stale-skill", { body: "# stale\n", rationale: "try" });
     expect((await t.call("POST", `/api/v1/amendments/${amendment.id}/evaluate`)).status).toBe(200);
   };
 
   it("records one observation or a batch, against the version that ran", async () => {
-    const one = await observe(run("deploy-guide", "better: deploy the api", "failure", { errorType: "MissedStep", failedToolCalls: ["kubectl"], feedback: "forgot to tag", score: 0.2, durationMs: 5400, toolsCalled: ["git", "kubectl"] }), writeKey);
-    expect(one.status).toBe(201);
-    const { ids } = await one.json();
-    expect(ids).toHaveLength(1);
-    const batch = await observe({
-      observations: [
-        run("deploy-guide", "better: deploy the worker", "partial"),
-        run("deploy-guide", "better: deploy the web app", "success", { version: 1 }),
-        run("deploy-guide", "same: deploy docs", "success", { category: "docs" }),
-      ],
+    const { one, batch } = await observeDeployGuide();
+    expect(one.ids).toHaveLength(1);
+    expect(batch.ids).toHaveLength(3);
+    const [row] = await t.app.db.select().from(observations).where(eq(observations.id, one.ids[0]!));
+    expect(row).toMatchObject({
+      skillName: "deploy-guide",
+      version: 1,
+      outcome: "failure",
+      errorType: "MissedStep",
+      failedToolCalls: ["kubectl"],
+      toolsCalled: ["git", "kubectl"],
+      score: 0.2,
+      durationMs: 5400,
     });
-    expect(batch.status).toBe(201);
-    expect((await batch.json()).ids).toHaveLength(3);
-    const [row] = await t.app.db.select().from(observations).where(eq(observations.id, ids[0]));
-    expect(row).toMatchObject({ skillName: "deploy-guide", version: 1, outcome: "failure", errorType: "MissedStep", failedToolCalls: ["kubectl"], toolsCalled: ["git", "kubectl"], score: 0.2, durationMs: 5400 });
   });
 
   it("refuses bad observations field by field, and writes none of a batch with one bad", async () => {
@@ -96,15 +118,35 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
       [run("deploy-guide", "x", "meh"), 400, 'field "outcome": Invalid option: expected one of "success"|"failure"|"partial"'],
       [run("deploy-guide", "x", "success", { score: 1.5 }), 400, 'field "score": Too big: expected number to be <=1'],
       [run("deploy-guide", "   ", "success"), 400, 'field "task": is empty: say what the agent was asked to do'],
-      [{ skill: "deploy-guide", task: "x", outcome: "success" }, 400, 'field "category": Invalid input: expected string, received undefined'],
+      [
+        { skill: "deploy-guide", task: "x", outcome: "success" },
+        400,
+        'field "category": Invalid input: expected string, received undefined',
+      ],
       [run("Deploy Guide", "x", "success"), 400, 'field "skill": is not a skill name (lowercase letters, digits, single hyphens)'],
       [run("deploy-guide", "x", "success", { durationMs: -1 }), 400, 'field "durationMs": Too small: expected number to be >=0'],
       [run("deploy-guide", "x", "success", { version: 9 }), 400, "deploy-guide has no v9; it is at v1"],
-      [run("no-such-skill", "x", "success"), 404, "Error [SkillNotFound]: No skill named 'no-such-skill'. Use skill_list to see available skills."],
-      [{ observations: [run("deploy-guide", "fine", "success"), run("deploy-guide", "x", "nope")] }, 400, 'field "observations.1.outcome": Invalid option: expected one of "success"|"failure"|"partial"'],
-      [{ observations: [run("deploy-guide", "fine", "success"), run("ghost", "x", "success")] }, 404, "observations.1: no skill named 'ghost'"],
+      [
+        run("no-such-skill", "x", "success"),
+        404,
+        "Error [SkillNotFound]: No skill named 'no-such-skill'. Use skill_list to see available skills.",
+      ],
+      [
+        { observations: [run("deploy-guide", "fine", "success"), run("deploy-guide", "x", "nope")] },
+        400,
+        'field "observations.1.outcome": Invalid option: expected one of "success"|"failure"|"partial"',
+      ],
+      [
+        { observations: [run("deploy-guide", "fine", "success"), run("ghost", "x", "success")] },
+        404,
+        "observations.1: no skill named 'ghost'",
+      ],
       [{ observations: [] }, 400, 'field "observations": send at least one observation'],
-      [{ observations: Array.from({ length: 501 }, () => run("deploy-guide", "x", "success")) }, 400, 'field "observations": send at most 500 observations at a time'],
+      [
+        { observations: Array.from({ length: 501 }, () => run("deploy-guide", "x", "success")) },
+        400,
+        'field "observations": send at most 500 observations at a time',
+      ],
       [{ ...run("deploy-guide", "x", "success"), colour: "red" }, 400, 'unknown field "colour"; remove it'],
     ];
     for (const [body, status, message] of cases) {
@@ -118,7 +160,12 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
   it("lists a skill's observations newest first, filtered by outcome, category and version", async () => {
     await observeDeployGuide();
     const all = (await (await t.call("GET", "/api/v1/skills/deploy-guide/observations")).json()).observations;
-    expect(all.map((o: { task: string }) => o.task)).toEqual(["same: deploy docs", "better: deploy the web app", "better: deploy the worker", "better: deploy the api"]);
+    expect(all.map((o: { task: string }) => o.task)).toEqual([
+      "same: deploy docs",
+      "better: deploy the web app",
+      "better: deploy the worker",
+      "better: deploy the api",
+    ]);
     const failures = (await (await t.call("GET", "/api/v1/skills/deploy-guide/observations?outcome=failure")).json()).observations;
     expect(failures.map((o: { task: string }) => o.task)).toEqual(["better: deploy the api"]);
     const docs = (await (await t.call("GET", "/api/v1/skills/deploy-guide/observations?category=docs&version=1")).json()).observations;
@@ -159,11 +206,17 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
       rationale: "clearer: better: deploy the api",
       error: null,
     });
-    expect(await (await t.call("GET", "/api/v1/skills/deploy-guide")).text()).toBe("[skill deploy-guide | learned | v2]\n# deploy-guide\n\n1. Tag the release.\n2. Do the thing.\n");
+    expect(await (await t.call("GET", "/api/v1/skills/deploy-guide")).text()).toBe(
+      "[skill deploy-guide | learned | v2]\n# deploy-guide\n\n1. Tag the release.\n2. Do the thing.\n",
+    );
     const [skill] = await t.app.db.select().from(learnedSkills).where(eq(learnedSkills.name, "deploy-guide"));
     const versions = await t.app.db.select().from(learnedSkillVersions).where(eq(learnedSkillVersions.skillId, skill!.id));
     expect(versions.find((v) => v.version === 2)!.evaluationId).toBe(report.id);
-    const events = await t.app.db.select({ kind: skillEvents.kind }).from(skillEvents).where(eq(skillEvents.skillName, "deploy-guide")).orderBy(skillEvents.id);
+    const events = await t.app.db
+      .select({ kind: skillEvents.kind })
+      .from(skillEvents)
+      .where(eq(skillEvents.skillName, "deploy-guide"))
+      .orderBy(skillEvents.id);
     expect(events.map((e) => e.kind)).toEqual(["created", "amended", "evaluated", "promoted"]);
     expect((await (await t.call("GET", `/api/v1/evaluations/${report.id}`)).json()).verdict).toBe("improved");
   });
@@ -174,7 +227,17 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
     const call = judge.model.doGenerateCalls.slice(before).find((c) => JSON.stringify(c.prompt).includes("better: deploy the api"))!;
     expect(call.temperature).toBe(0);
     const text = JSON.stringify(call.prompt);
-    for (const fact of ["Category: deploy", "Outcome with the original version: failure", "Error type: MissedStep", "Failed tool calls: kubectl", "Feedback: forgot to tag", "## Original version (SKILL.md)", "1. Do the thing.", "## Amended version (SKILL.md)", "1. Tag the release."]) {
+    for (const fact of [
+      "Category: deploy",
+      "Outcome with the original version: failure",
+      "Error type: MissedStep",
+      "Failed tool calls: kubectl",
+      "Feedback: forgot to tag",
+      "## Original version (SKILL.md)",
+      "1. Do the thing.",
+      "## Amended version (SKILL.md)",
+      "1. Tag the release.",
+    ]) {
       expect(text).toContain(fact);
     }
   });
@@ -189,13 +252,27 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
     const amendment = await amend("quiet-skill", { description: "Guides quiet-skill well. Use when it applies.", rationale: "wording" });
     const report = await (await t.call("POST", `/api/v1/amendments/${amendment.id}/evaluate`)).json();
     expect(report.cases.map((c: { task: string }) => c.task)).toEqual([
-      "partial 2", "partial 1", "partial 0", "failure 5", "failure 4", "failure 3", "failure 2",
-      "same: success 4", "same: success 3", "same: success 2",
+      "partial 2",
+      "partial 1",
+      "partial 0",
+      "failure 5",
+      "failure 4",
+      "failure 3",
+      "failure 2",
+      "same: success 4",
+      "same: success 3",
+      "same: success 2",
     ]);
   });
 
   it("retries a malformed answer once, then records the case as failed-to-judge, never a score", async () => {
-    await observe({ observations: [run("stale-skill", "bad twice: never parses", "failure"), run("stale-skill", "bad once: parses second time", "failure"), run("stale-skill", "worse: rolled back", "success")] });
+    await observe({
+      observations: [
+        run("stale-skill", "bad twice: never parses", "failure"),
+        run("stale-skill", "bad once: parses second time", "failure"),
+        run("stale-skill", "worse: rolled back", "success"),
+      ],
+    });
     const amendment = await amend("stale-skill", { body: "# stale\n", rationale: "try" });
     const before = judge.model.doGenerateCalls.length;
     const report = await (await t.call("POST", `/api/v1/amendments/${amendment.id}/evaluate`)).json();
@@ -215,14 +292,26 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
     expect(amendment.evaluation.verdict).toBe("neutral");
     const byAgent = await t.call("POST", `/api/v1/amendments/${amendment.id}/promote`, { key: writeKey, json: {} });
     expect(byAgent.status).toBe(403);
-    expect(await errorOf(byAgent)).toEqual({ code: "Forbidden", message: "promoting an amendment its evaluation did not find improved needs a lead or an admin key" });
+    expect(await errorOf(byAgent)).toEqual({
+      code: "Forbidden",
+      message: "promoting an amendment its evaluation did not find improved needs a lead or an admin key",
+    });
     const noReason = await t.call("POST", `/api/v1/amendments/${amendment.id}/promote`, { json: { reason: "  " } });
     expect(noReason.status).toBe(400);
-    expect(await errorOf(noReason)).toEqual({ code: "ReasonRequired", message: `Error [ReasonRequired]: promoting amendment #${amendment.id} against its verdict (neutral) needs a written reason` });
-    const ok = await t.call("POST", `/api/v1/amendments/${amendment.id}/promote`, { json: { reason: "the failed case is a known flaky runner" } });
+    expect(await errorOf(noReason)).toEqual({
+      code: "ReasonRequired",
+      message: `Error [ReasonRequired]: promoting amendment #${amendment.id} against its verdict (neutral) needs a written reason`,
+    });
+    const ok = await t.call("POST", `/api/v1/amendments/${amendment.id}/promote`, {
+      json: { reason: "the failed case is a known flaky runner" },
+    });
     expect(await ok.json()).toEqual({ name: "stale-skill", version: 2, evaluationId: amendment.evaluation.id, override: true });
     const [event] = await t.app.db.select().from(skillEvents).where(eq(skillEvents.kind, "overridden"));
-    expect(event!.detail).toMatchObject({ overrideReason: "the failed case is a known flaky runner", verdict: "neutral", amendmentId: amendment.id });
+    expect(event!.detail).toMatchObject({
+      overrideReason: "the failed case is a known flaky runner",
+      verdict: "neutral",
+      amendmentId: amendment.id,
+    });
     expect(await errorOf(await t.call("POST", `/api/v1/amendments/${amendment.id}/promote`, { json: { reason: "again" } }))).toEqual({
       code: "AlreadyPromoted",
       message: `Error [AlreadyPromoted]: amendment #${amendment.id} is already promoted`,
@@ -234,7 +323,11 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
     await observe(run("manual-skill", "better: the manual case", "failure"));
     const amendment = await amend("manual-skill", { body: "# manual\n\n1. Better.\n", rationale: "clearer" });
     const report = await (await t.call("POST", `/api/v1/amendments/${amendment.id}/evaluate`)).json();
-    expect(report).toMatchObject({ verdict: "improved", promotedVersion: null, promotionNote: "auto-promotion is off for this team: a lead or editor can promote it" });
+    expect(report).toMatchObject({
+      verdict: "improved",
+      promotedVersion: null,
+      promotionNote: "auto-promotion is off for this team: a lead or editor can promote it",
+    });
     expect((await t.call("GET", "/api/v1/skills/manual-skill")).headers.get("x-skill-version")).toBe("1");
     const promoted = await t.call("POST", `/api/v1/amendments/${amendment.id}/promote`, { json: {} });
     expect(await promoted.json()).toEqual({ name: "manual-skill", version: 2, evaluationId: report.id, override: false });
@@ -243,28 +336,61 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
 
   it("evaluates an amendment to a built-in skill and offers a patch instead of applying it", async () => {
     await observe(run("writing-plans", "better: plan the migration", "failure"));
-    const amendment = await amend("writing-plans", { description: "Breaks work into small steps before coding starts; use when a task spans several changes.", rationale: "shorter" });
+    const amendment = await amend("writing-plans", {
+      description: "Breaks work into small steps before coding starts; use when a task spans several changes.",
+      rationale: "shorter",
+    });
     const report = await (await t.call("POST", `/api/v1/amendments/${amendment.id}/evaluate`)).json();
-    expect(report).toMatchObject({ verdict: "improved", promotedVersion: null, promotionNote: "builtin skills change in the repository: apply the patch and sync" });
-    expect(report.patch.split("\n").slice(0, 2)).toEqual(["--- writing-plans/SKILL.md", `+++ writing-plans/SKILL.md (amendment #${amendment.id})`]);
-    expect(report.patch).toContain("+description: Breaks work into small steps before coding starts; use when a task spans several changes.");
+    expect(report).toMatchObject({
+      verdict: "improved",
+      promotedVersion: null,
+      promotionNote: "builtin skills change in the repository: apply the patch and sync",
+    });
+    expect(report.patch.split("\n").slice(0, 2)).toEqual([
+      "--- writing-plans/SKILL.md",
+      `+++ writing-plans/SKILL.md (amendment #${amendment.id})`,
+    ]);
+    expect(report.patch).toContain(
+      "+description: Breaks work into small steps before coding starts; use when a task spans several changes.",
+    );
     const refused = await t.call("POST", `/api/v1/amendments/${amendment.id}/promote`, { json: {} });
-    expect(await errorOf(refused)).toEqual({ code: "BuiltInImmutable", message: 'Error [BuiltInImmutable]: "writing-plans" is a built-in skill' });
+    expect(await errorOf(refused)).toEqual({
+      code: "BuiltInImmutable",
+      message: 'Error [BuiltInImmutable]: "writing-plans" is a built-in skill',
+    });
   });
 
   it("answers inconclusive for a skill with no history", async () => {
-    const res = await t.call("POST", "/api/v1/skills", { json: { name: "brand-new", description: "New. Use when new.", body: "x\n", status: "active" } });
+    const res = await t.call("POST", "/api/v1/skills", {
+      json: { name: "brand-new", description: "New. Use when new.", body: "x\n", status: "active" },
+    });
     expect(res.status).toBe(201);
     const amendment = await amend("brand-new", { body: "y\n", rationale: "why not" });
     const report = await (await t.call("POST", `/api/v1/amendments/${amendment.id}/evaluate`)).json();
-    expect(report).toMatchObject({ verdict: "inconclusive", delta: null, cases: [], improved: 0, regressed: 0, unchanged: 0, promotedVersion: null });
+    expect(report).toMatchObject({
+      verdict: "inconclusive",
+      delta: null,
+      cases: [],
+      improved: 0,
+      regressed: 0,
+      unchanged: 0,
+      promotedVersion: null,
+    });
   });
 
   it("generates an amendment from recent failures with the configured model", async () => {
-    const generator = mockJudge(() => JSON.stringify({ description: "Guides quiet-skill. Use when it applies.", body: "# quiet\n\n1. Check partial runs first.\n", rationale: "three partial runs stopped early" }));
+    const generator = mockJudge(() =>
+      JSON.stringify({
+        description: "Guides quiet-skill. Use when it applies.",
+        body: "# quiet\n\n1. Check partial runs first.\n",
+        rationale: "three partial runs stopped early",
+      }),
+    );
     const g = await startTestApp("pglite", { model: generator });
     try {
-      await g.call("POST", "/api/v1/skills", { json: { name: "gen-skill", description: "Gen. Use when generating.", body: "x\n", status: "active" } });
+      await g.call("POST", "/api/v1/skills", {
+        json: { name: "gen-skill", description: "Gen. Use when generating.", body: "x\n", status: "active" },
+      });
       expect(await errorOf(await g.call("POST", "/api/v1/skills/gen-skill/amendments/generate"))).toEqual({
         code: "Unprocessable",
         message: '"gen-skill" has no recorded failures to learn from; record observations first',
@@ -273,7 +399,12 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
       const res = await g.call("POST", "/api/v1/skills/gen-skill/amendments/generate");
       expect(res.status).toBe(201);
       const [listed] = (await (await g.call("GET", "/api/v1/skills/gen-skill/amendments")).json()).amendments;
-      expect(listed).toMatchObject({ origin: "generated", body: "# quiet\n\n1. Check partial runs first.\n", rationale: "three partial runs stopped early", status: "pending" });
+      expect(listed).toMatchObject({
+        origin: "generated",
+        body: "# quiet\n\n1. Check partial runs first.\n",
+        rationale: "three partial runs stopped early",
+        status: "pending",
+      });
       expect(JSON.stringify(generator.model.doGenerateCalls[0]!.prompt)).toContain("[partial] stopped early");
     } finally {
       await g.close();
@@ -284,7 +415,10 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
     await evaluateTagStep();
     const asBeta = { key: t.beta.key };
     const [amendment] = (await (await t.call("GET", "/api/v1/skills/deploy-guide/amendments")).json()).amendments;
-    expect(await errorOf(await t.call("POST", `/api/v1/amendments/${amendment.id}/evaluate`, asBeta))).toEqual({ code: "AmendmentNotFound", message: `Error [AmendmentNotFound]: No amendment #${amendment.id} in this team.` });
+    expect(await errorOf(await t.call("POST", `/api/v1/amendments/${amendment.id}/evaluate`, asBeta))).toEqual({
+      code: "AmendmentNotFound",
+      message: `Error [AmendmentNotFound]: No amendment #${amendment.id} in this team.`,
+    });
     expect((await t.call("POST", `/api/v1/amendments/${amendment.id}/promote`, { ...asBeta, json: { reason: "x" } })).status).toBe(404);
     expect((await t.call("GET", `/api/v1/evaluations/${amendment.evaluation.id}`, asBeta)).status).toBe(404);
     expect((await (await t.call("GET", "/api/v1/skills/deploy-guide/observations", asBeta)).json()).observations).toEqual([]);
@@ -297,10 +431,17 @@ describe("without a model", () => {
   it("answers NoModel 503 for evaluation and generation, and everything else works", async () => {
     const t = await startTestApp("pglite");
     try {
-      await t.call("POST", "/api/v1/skills", { json: { name: "plain", description: "Plain. Use when plain.", body: "x\n", status: "active" } });
-      expect((await t.call("POST", "/api/v1/observations", { json: { skill: "plain", task: "t", category: "c", outcome: "failure" } })).status).toBe(201);
+      await t.call("POST", "/api/v1/skills", {
+        json: { name: "plain", description: "Plain. Use when plain.", body: "x\n", status: "active" },
+      });
+      expect(
+        (await t.call("POST", "/api/v1/observations", { json: { skill: "plain", task: "t", category: "c", outcome: "failure" } })).status,
+      ).toBe(201);
       const amendment = await (await t.call("POST", "/api/v1/skills/plain/amendments", { json: { body: "y\n", rationale: "r" } })).json();
-      for (const res of [await t.call("POST", `/api/v1/amendments/${amendment.id}/evaluate`), await t.call("POST", "/api/v1/skills/plain/amendments/generate")]) {
+      for (const res of [
+        await t.call("POST", `/api/v1/amendments/${amendment.id}/evaluate`),
+        await t.call("POST", "/api/v1/skills/plain/amendments/generate"),
+      ]) {
         expect(res.status).toBe(503);
         expect(await errorOf(res)).toEqual({ code: "NoModel", message: "Error [NoModel]: set SKILLGATE_MODEL to evaluate amendments" });
       }

@@ -63,8 +63,16 @@ const HOSTILE_BODIES: { label: string; body: BodyInit; type: string }[] = [
   { label: "bad UTF-8", body: BAD_UTF8, type: "application/json" },
   { label: "big string", body: JSON.stringify({ description: "x".repeat(900_000) }), type: "application/json" },
   { label: "too big", body: JSON.stringify({ description: "x".repeat(1_100_000) }), type: "application/json" },
-  { label: "wrong types", body: JSON.stringify({ name: 1, description: [], body: {}, status: 7, files: "x", action: 3, toVersion: "1", tier: null, skill: true }), type: "application/json" },
-  { label: "huge numbers", body: '{"toVersion":1e309,"expectedVersion":-0,"version":9007199254740993,"score":1e400,"trials":1e9}', type: "application/json" },
+  {
+    label: "wrong types",
+    body: JSON.stringify({ name: 1, description: [], body: {}, status: 7, files: "x", action: 3, toVersion: "1", tier: null, skill: true }),
+    type: "application/json",
+  },
+  {
+    label: "huge numbers",
+    body: '{"toVersion":1e309,"expectedVersion":-0,"version":9007199254740993,"score":1e400,"trials":1e9}',
+    type: "application/json",
+  },
   { label: "prototype", body: '{"__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}}}', type: "application/json" },
   { label: "xml", body: "<a/>", type: "application/xml" },
   { label: "gzip junk", body: "not gzip at all", type: "application/gzip" },
@@ -150,9 +158,16 @@ describe.each(testDbKinds)("hostile requests to every route on %s", (kind) => {
   // valid path values reach past "not found"; the document is read once.
   beforeEach(async () => {
     await t.call("POST", "/api/v1/skills/sync", {
-      json: { files: [{ path: "fuzz-file/SKILL.md", content: skillMd("fuzz-file", "A file skill. Use when fuzzing.") }, { path: "fuzz-file/references/notes.md", content: "notes" }] },
+      json: {
+        files: [
+          { path: "fuzz-file/SKILL.md", content: skillMd("fuzz-file", "A file skill. Use when fuzzing.") },
+          { path: "fuzz-file/references/notes.md", content: "notes" },
+        ],
+      },
     });
-    await t.call("POST", "/api/v1/skills", { json: { name: "fuzz-target", description: "Target. Use when fuzzing.", body: "# Target\n", status: "active" } });
+    await t.call("POST", "/api/v1/skills", {
+      json: { name: "fuzz-target", description: "Target. Use when fuzzing.", body: "# Target\n", status: "active" },
+    });
     await t.call("POST", "/api/v1/skills/fuzz-target/amendments", { json: { body: "# Target, amended\n", rationale: "fuzz" } });
     await t.call("POST", "/api/v1/ledger/fuzz-plan", { json: { action: "record-hypothesis", text: "h" } });
     if (operations.length > 0) return;
@@ -231,7 +246,10 @@ describe.each(testDbKinds)("hostile requests to every route on %s", (kind) => {
 
   it("never answers a 5xx to the MCP endpoint, whatever is posted to it", async () => {
     for (const { label, body, type } of HOSTILE_BODIES) {
-      const res = await t.call("POST", "/api/mcp", { body, headers: { "content-type": type, accept: "application/json, text/event-stream" } });
+      const res = await t.call("POST", "/api/mcp", {
+        body,
+        headers: { "content-type": type, accept: "application/json, text/event-stream" },
+      });
       expect(res.status, `POST /api/mcp with ${label}`).toBeLessThan(500);
     }
   });

@@ -14,7 +14,9 @@ describe.each(testDbKinds)("hostile input on %s", (kind) => {
   const t = useTestApp(kind);
   // Every test starts with one active learned skill to aim at.
   beforeEach(async () => {
-    const res = await t.call("POST", "/api/v1/skills", { json: { name: "target", description: "Target. Use when testing.", body: "# Target\n", status: "active" } });
+    const res = await t.call("POST", "/api/v1/skills", {
+      json: { name: "target", description: "Target. Use when testing.", body: "# Target\n", status: "active" },
+    });
     expect(res.status).toBe(201);
   });
 
@@ -35,12 +37,18 @@ describe.each(testDbKinds)("hostile input on %s", (kind) => {
       expect(await errorOf(res), path).toEqual({ code: "InvalidJson", message });
     }
     // 64 levels are fine: the limit is a limit, not a ban on nesting.
-    const ok = await t.call("POST", "/api/v1/lint", { body: `{"description":"d","x":${"[".repeat(63)}${"]".repeat(63)}}`, headers: { "content-type": "application/json" } });
+    const ok = await t.call("POST", "/api/v1/lint", {
+      body: `{"description":"d","x":${"[".repeat(63)}${"]".repeat(63)}}`,
+      headers: { "content-type": "application/json" },
+    });
     expect(await errorOf(ok)).toEqual({ code: "InvalidField", message: 'unknown field "x"; remove it' });
   });
 
   it("refuses a NUL in any text field with a 400 naming the field, and writes nothing", async () => {
-    const nul = (field: string) => ({ code: "InvalidField", message: `field "${field}" holds a NUL character (\\u0000), which text cannot hold; remove it` });
+    const nul = (field: string) => ({
+      code: "InvalidField",
+      message: `field "${field}" holds a NUL character (\\u0000), which text cannot hold; remove it`,
+    });
     const counts = async () => [
       await t.app.db.$count(learnedSkills),
       await t.app.db.$count(observations),
@@ -50,9 +58,19 @@ describe.each(testDbKinds)("hostile input on %s", (kind) => {
     const before = await counts();
     const cases: [string, string, unknown, string][] = [
       ["POST", "/api/v1/skills", { name: "nul-skill", description: "Bad\u0000. Use when testing.", body: "# x\n" }, "description"],
-      ["POST", "/api/v1/skills", { name: "nul-skill", description: "Fine. Use when testing.", body: "# x\n", reason: "a\u0000b" }, "reason"],
+      [
+        "POST",
+        "/api/v1/skills",
+        { name: "nul-skill", description: "Fine. Use when testing.", body: "# x\n", reason: "a\u0000b" },
+        "reason",
+      ],
       ["POST", "/api/v1/observations", { skill: "target", task: "t\u0000", category: "c", outcome: "success" }, "task"],
-      ["POST", "/api/v1/observations", { observations: [{ skill: "target", task: "t", category: "c", outcome: "failure", feedback: "\u0000" }] }, "observations.0.feedback"],
+      [
+        "POST",
+        "/api/v1/observations",
+        { observations: [{ skill: "target", task: "t", category: "c", outcome: "failure", feedback: "\u0000" }] },
+        "observations.0.feedback",
+      ],
       ["POST", "/api/v1/skills/target/amendments", { body: "# better\n", rationale: "because\u0000" }, "rationale"],
       ["POST", "/api/v1/ledger/nul-plan", { action: "record-hypothesis", text: "x\u0000y" }, "text"],
       ["POST", "/api/v1/usage/views", { skill: "target", sessionId: "x\u0000y" }, "sessionId"],
@@ -72,7 +90,18 @@ describe.each(testDbKinds)("hostile input on %s", (kind) => {
 
   it("refuses a YAML alias bomb in a SKILL.md with a 400, not a stalled or crashed server", async () => {
     const levels = ["a", "b", "c", "d", "e", "f", "g", "h"];
-    const yaml = levels.map((level, i) => `${level}: &${level} [${i === 0 ? '"lol","lol","lol","lol","lol","lol","lol","lol","lol"' : Array(9).fill(`*${levels[i - 1]}`).join(",")}]`).join("\n");
+    const yaml = levels
+      .map(
+        (level, i) =>
+          `${level}: &${level} [${
+            i === 0
+              ? '"lol","lol","lol","lol","lol","lol","lol","lol","lol"'
+              : Array(9)
+                  .fill(`*${levels[i - 1]}`)
+                  .join(",")
+          }]`,
+      )
+      .join("\n");
     const files = [{ path: "bomb/SKILL.md", content: `---\nname: bomb\ndescription: Bomb. Use when testing.\n${yaml}\n---\nbody\n` }];
     const res = await t.call("POST", "/api/v1/skills/sync", { json: { files } });
     expect(res.status).toBe(400);
@@ -102,7 +131,10 @@ describe.each(testDbKinds)("hostile input on %s", (kind) => {
     for (let i = 0; i < 11_000; i++) files.push({ path: `many/data/${String(i).padStart(5, "0")}.txt`, content: `file ${i}\n` });
     const res = await t.call("POST", "/api/v1/skills/sync", { json: { files } });
     expect(res.status).toBe(200);
-    const stored = await t.app.db.$count(workspaceSkillFiles, and(eq(workspaceSkillFiles.teamId, t.alpha.team.id), eq(workspaceSkillFiles.name, "many")));
+    const stored = await t.app.db.$count(
+      workspaceSkillFiles,
+      and(eq(workspaceSkillFiles.teamId, t.alpha.team.id), eq(workspaceSkillFiles.name, "many")),
+    );
     expect(stored).toBe(11_000);
     const one = await t.call("GET", "/api/v1/skills/many/files/data/10999.txt");
     expect(await one.text()).toBe("file 10999\n");
@@ -113,7 +145,9 @@ describe.each(testDbKinds)("hostile input on %s", (kind) => {
   });
 
   it("refuses a tree where one path is both a file and a folder, and changes nothing", async () => {
-    await t.call("POST", "/api/v1/skills/sync", { json: { files: [{ path: "kept/SKILL.md", content: skillMd("kept", "Kept. Use when testing.") }] } });
+    await t.call("POST", "/api/v1/skills/sync", {
+      json: { files: [{ path: "kept/SKILL.md", content: skillMd("kept", "Kept. Use when testing.") }] },
+    });
     const files = [
       { path: "x/SKILL.md", content: skillMd("x", "X. Use when testing.") },
       { path: "x/a", content: "a file" },
@@ -121,7 +155,10 @@ describe.each(testDbKinds)("hostile input on %s", (kind) => {
     ];
     const res = await t.call("POST", "/api/v1/skills/sync", { json: { files } });
     expect(res.status).toBe(400);
-    expect(await errorOf(res)).toEqual({ code: "InvalidPath", message: 'invalid path: "x/a" is a file, and "x/a/b" puts a file inside it; a path is a file or a folder, not both' });
+    expect(await errorOf(res)).toEqual({
+      code: "InvalidPath",
+      message: 'invalid path: "x/a" is a file, and "x/a/b" puts a file inside it; a path is a file or a folder, not both',
+    });
     expect((await t.call("GET", "/api/v1/skills/kept")).status).toBe(200);
     expect((await t.call("GET", "/api/v1/skills/x")).status).toBe(404);
   });
@@ -129,13 +166,22 @@ describe.each(testDbKinds)("hostile input on %s", (kind) => {
   it("answers unknown /api paths with the envelope's 404, and wrong methods with a 405 that says what is allowed", async () => {
     const unknown = await t.call("GET", "/api/v2/skills");
     expect(unknown.status).toBe(404);
-    expect(await errorOf(unknown)).toEqual({ code: "NotFound", message: "no route GET /api/v2/skills; the routes are described at /api/v1/openapi.json" });
+    expect(await errorOf(unknown)).toEqual({
+      code: "NotFound",
+      message: "no route GET /api/v2/skills; the routes are described at /api/v1/openapi.json",
+    });
     const deep = await t.call("POST", "/api/v1/skills/target/nothing-here");
-    expect(await errorOf(deep)).toEqual({ code: "NotFound", message: "no route POST /api/v1/skills/target/nothing-here; the routes are described at /api/v1/openapi.json" });
+    expect(await errorOf(deep)).toEqual({
+      code: "NotFound",
+      message: "no route POST /api/v1/skills/target/nothing-here; the routes are described at /api/v1/openapi.json",
+    });
     const wrong = await t.call("PATCH", "/api/v1/listing");
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
-    expect(await errorOf(wrong)).toEqual({ code: "MethodNotAllowed", message: "PATCH is not allowed here; this route answers GET, HEAD, OPTIONS" });
+    expect(await errorOf(wrong)).toEqual({
+      code: "MethodNotAllowed",
+      message: "PATCH is not allowed here; this route answers GET, HEAD, OPTIONS",
+    });
     const put = await t.call("PUT", "/api/v1/skills");
     expect(put.headers.get("allow")).toBe("GET, HEAD, POST, OPTIONS");
     const options = await t.call("OPTIONS", "/api/v1/skills/target");
@@ -150,7 +196,10 @@ describe.each(testDbKinds)("one state change at a time on %s", (kind) => {
   const create = (name: string) =>
     t.call("POST", "/api/v1/skills", { json: { name, description: `${name}. Use when racing.`, body: `# ${name}\n`, status: "active" } });
   const events = (name: string, kind: string) =>
-    t.app.db.$count(skillEvents, and(eq(skillEvents.teamId, t.alpha.team.id), eq(skillEvents.skillName, name), eq(skillEvents.kind, kind as "archived")));
+    t.app.db.$count(
+      skillEvents,
+      and(eq(skillEvents.teamId, t.alpha.team.id), eq(skillEvents.skillName, name), eq(skillEvents.kind, kind as "archived")),
+    );
   const statuses = async (responses: Response[]) => responses.map((res) => res.status).sort((a, b) => a - b);
 
   it("archives once when 16 deletes race: one 200, fifteen clear 409s, one event", async () => {
@@ -158,7 +207,10 @@ describe.each(testDbKinds)("one state change at a time on %s", (kind) => {
     const results = await Promise.all(Array.from({ length: 16 }, () => t.call("DELETE", "/api/v1/skills/raced-delete")));
     expect(await statuses(results)).toEqual([200, ...Array(15).fill(409)]);
     for (const res of results.filter((r) => r.status === 409)) {
-      expect(await errorOf(res)).toEqual({ code: "AlreadyArchived", message: 'Error [AlreadyArchived]: "raced-delete" is archived; a lead can restore it' });
+      expect(await errorOf(res)).toEqual({
+        code: "AlreadyArchived",
+        message: 'Error [AlreadyArchived]: "raced-delete" is archived; a lead can restore it',
+      });
     }
     expect(await events("raced-delete", "archived")).toBe(1);
     // A delete after the race is the same conflict: the outcome does not depend on timing.
@@ -171,7 +223,10 @@ describe.each(testDbKinds)("one state change at a time on %s", (kind) => {
     const results = await Promise.all(Array.from({ length: 16 }, () => t.call("POST", "/api/v1/skills/raced-delete/restore")));
     expect(await statuses(results)).toEqual([200, ...Array(15).fill(409)]);
     for (const res of results.filter((r) => r.status === 409)) {
-      expect(await errorOf(res)).toEqual({ code: "SkillExists", message: 'Error [SkillExists]: learned skill "raced-delete" already exists' });
+      expect(await errorOf(res)).toEqual({
+        code: "SkillExists",
+        message: 'Error [SkillExists]: learned skill "raced-delete" already exists',
+      });
     }
     expect(await events("raced-delete", "restored")).toBe(1);
     const rows = await t.app.db.select().from(learnedSkills).where(eq(learnedSkills.name, "raced-delete"));
@@ -181,27 +236,40 @@ describe.each(testDbKinds)("one state change at a time on %s", (kind) => {
   it("applies 16 racing rollbacks one after the other: each makes a version, none claims a version the client never sent", async () => {
     await create("raced-rollback");
     await t.call("PUT", "/api/v1/skills/raced-rollback", { json: { body: "# v2\n", expectedVersion: 1 } });
-    const results = await Promise.all(Array.from({ length: 16 }, () => t.call("POST", "/api/v1/skills/raced-rollback/rollback", { json: { toVersion: 1 } })));
+    const results = await Promise.all(
+      Array.from({ length: 16 }, () => t.call("POST", "/api/v1/skills/raced-rollback/rollback", { json: { toVersion: 1 } })),
+    );
     expect(await statuses(results)).toEqual(Array(16).fill(200));
-    const versions = (await Promise.all(results.map((res) => res.json()))).map((body: { version: number }) => body.version).sort((a, b) => a - b);
+    const versions = (await Promise.all(results.map((res) => res.json())))
+      .map((body: { version: number }) => body.version)
+      .sort((a, b) => a - b);
     expect(versions).toEqual(Array.from({ length: 16 }, (_, i) => i + 3));
     expect(await events("raced-rollback", "rolled-back")).toBe(16);
-    expect(await (await t.call("GET", "/api/v1/skills/raced-rollback")).text()).toBe("[skill raced-rollback | learned | v18]\n# raced-rollback\n");
+    expect(await (await t.call("GET", "/api/v1/skills/raced-rollback")).text()).toBe(
+      "[skill raced-rollback | learned | v18]\n# raced-rollback\n",
+    );
   });
 
   it("promotes a draft once when 16 promotions race", async () => {
     await t.call("POST", "/api/v1/skills", { json: { name: "raced-draft", description: "Draft. Use when racing.", body: "# d\n" } });
     const results = await Promise.all(Array.from({ length: 16 }, () => t.call("POST", "/api/v1/skills/raced-draft/promote")));
     expect(await statuses(results)).toEqual([200, ...Array(15).fill(409)]);
-    expect(await errorOf(results.find((r) => r.status === 409)!)).toEqual({ code: "NotADraft", message: 'Error [NotADraft]: "raced-draft" is already active' });
+    expect(await errorOf(results.find((r) => r.status === 409)!)).toEqual({
+      code: "NotADraft",
+      message: 'Error [NotADraft]: "raced-draft" is already active',
+    });
     expect(await events("raced-draft", "promoted")).toBe(1);
   });
 
   it("promotes an amendment once when 8 promotions race", async () => {
     await create("raced-amendment");
-    const amendment = await (await t.call("POST", "/api/v1/skills/raced-amendment/amendments", { json: { body: "# better\n", rationale: "clearer" } })).json();
+    const amendment = await (
+      await t.call("POST", "/api/v1/skills/raced-amendment/amendments", { json: { body: "# better\n", rationale: "clearer" } })
+    ).json();
     const results = await Promise.all(
-      Array.from({ length: 8 }, () => t.call("POST", `/api/v1/amendments/${amendment.id}/promote`, { json: { reason: "the lead read it" } })),
+      Array.from({ length: 8 }, () =>
+        t.call("POST", `/api/v1/amendments/${amendment.id}/promote`, { json: { reason: "the lead read it" } }),
+      ),
     );
     expect(await statuses(results)).toEqual([200, ...Array(7).fill(409)]);
     expect(await errorOf(results.find((r) => r.status === 409)!)).toEqual({

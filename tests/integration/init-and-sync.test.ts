@@ -58,12 +58,7 @@ describe.each(testDbKinds)("headless start-up and concurrent syncs on %s", (kind
   it("applies concurrent syncs one whole tree at a time: the result is exactly one of them", async () => {
     const tree = (tag: string, names: string[]) =>
       names.map((name) => ({ path: `${name}/SKILL.md`, content: skillMd(name, `Tree ${tag}. Use when testing.`, `${tag}\n`) }));
-    const trees = [
-      tree("a", ["one", "two", "three"]),
-      tree("b", ["two", "four"]),
-      tree("c", ["five"]),
-      tree("d", ["one", "five", "six"]),
-    ];
+    const trees = [tree("a", ["one", "two", "three"]), tree("b", ["two", "four"]), tree("c", ["five"]), tree("d", ["one", "five", "six"])];
     const results = await Promise.all(trees.map((files) => t.call("POST", "/api/v1/skills/sync", { json: { files } })));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     const rows = await t.app.db

@@ -7,7 +7,6 @@ import { testDbKinds } from "../helpers/db";
 import { skillMd } from "../helpers/skills";
 import { readTarGz } from "@/lib/skills/tar-gz";
 
-
 /** The files of an exported .tar.gz, path → bytes. */
 async function unpack(res: Response): Promise<Map<string, Buffer>> {
   const files = await readTarGz(new Uint8Array(await res.arrayBuffer()), 1 << 24);
@@ -44,10 +43,16 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
   const releaseFlowAt = async (version: 3 | 5 | 6) => {
     await must(create(skill("release-flow")));
     await must(t.call("POST", "/api/v1/skills/release-flow/promote"));
-    await must(t.call("PUT", "/api/v1/skills/release-flow", { json: { body: "# release-flow\n\n1. Better step.\n", expectedVersion: 1, reason: "clearer" } }));
+    await must(
+      t.call("PUT", "/api/v1/skills/release-flow", {
+        json: { body: "# release-flow\n\n1. Better step.\n", expectedVersion: 1, reason: "clearer" },
+      }),
+    );
     await must(t.call("POST", "/api/v1/skills/release-flow/rollback", { json: { toVersion: 1 } }));
     if (version === 3) return;
-    await must(t.call("PUT", "/api/v1/skills/release-flow", { json: { description: "Ships releases. Use when releasing.", expectedVersion: 3 } }));
+    await must(
+      t.call("PUT", "/api/v1/skills/release-flow", { json: { description: "Ships releases. Use when releasing.", expectedVersion: 3 } }),
+    );
     await must(t.call("PUT", "/api/v1/skills/release-flow", { json: { body: "x", expectedVersion: 4 } }));
     if (version === 5) return;
     await must(t.call("PUT", "/api/v1/skills/release-flow", { json: { body: "# v6\n", expectedVersion: 5 } }));
@@ -59,7 +64,9 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
     expect(res.status).toBe(201);
     expect(await res.json()).toEqual({ name: "triage-notes", version: 1, status: "draft" });
     expect(await (await t.call("GET", "/api/v1/listing")).text()).not.toContain("triage-notes");
-    expect(await (await t.call("GET", "/api/v1/skills/triage-notes")).text()).toBe("[skill triage-notes | draft | v1]\n# triage-notes\n\n1. First step.\n");
+    expect(await (await t.call("GET", "/api/v1/skills/triage-notes")).text()).toBe(
+      "[skill triage-notes | draft | v1]\n# triage-notes\n\n1. First step.\n",
+    );
     const [row] = await t.app.db.select().from(learnedSkills).where(eq(learnedSkills.name, "triage-notes"));
     expect([row!.sourceKind, row!.reason]).toEqual(["agent", "after triaging five reports"]);
   });
@@ -75,7 +82,10 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
   it("lets only an admin key create a skill as active", async () => {
     const refused = await create(skill("straight-in", { status: "active" }), writeKey);
     expect(refused.status).toBe(403);
-    expect(await errorOf(refused)).toEqual({ code: "Forbidden", message: 'creating a skill with status "active" needs an editor, a lead or an admin key' });
+    expect(await errorOf(refused)).toEqual({
+      code: "Forbidden",
+      message: 'creating a skill with status "active" needs an editor, a lead or an admin key',
+    });
     const made = await create(skill("straight-in", { status: "active" }), t.alpha.key);
     expect(await made.json()).toEqual({ name: "straight-in", version: 1, status: "active" });
     expect(await (await t.call("GET", "/api/v1/listing")).text()).toContain("- straight-in: Handles straight-in.");
@@ -87,11 +97,36 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
       [create(skill("writing-plans")), 409, "NameCollision", 'Error [NameCollision]: "writing-plans" is held by a builtin skill'],
       [create(skill("deploy-notes")), 409, "NameCollision", 'Error [NameCollision]: "deploy-notes" is held by a file skill'],
       [create(skill("triage-notes")), 409, "SkillExists", 'Error [SkillExists]: learned skill "triage-notes" already exists'],
-      [t.call("PUT", "/api/v1/skills/writing-plans", { json: { body: "x", expectedVersion: 1 } }), 403, "BuiltInImmutable", 'Error [BuiltInImmutable]: "writing-plans" is a built-in skill'],
-      [t.call("DELETE", "/api/v1/skills/writing-plans"), 403, "BuiltInImmutable", 'Error [BuiltInImmutable]: "writing-plans" is a built-in skill'],
-      [t.call("PUT", "/api/v1/skills/deploy-notes", { json: { body: "x", expectedVersion: 1 } }), 403, "FileSkillReadOnly", 'Error [FileSkillReadOnly]: "deploy-notes" comes from skills/deploy-notes; change the file and sync'],
-      [t.call("DELETE", "/api/v1/skills/deploy-notes"), 403, "FileSkillReadOnly", 'Error [FileSkillReadOnly]: "deploy-notes" comes from skills/deploy-notes; change the file and sync'],
-      [t.call("PUT", "/api/v1/skills/triage-notes", { json: { body: "x", expectedVersion: 4 } }), 409, "VersionConflict", 'Error [VersionConflict]: "triage-notes" is at v1, not v4'],
+      [
+        t.call("PUT", "/api/v1/skills/writing-plans", { json: { body: "x", expectedVersion: 1 } }),
+        403,
+        "BuiltInImmutable",
+        'Error [BuiltInImmutable]: "writing-plans" is a built-in skill',
+      ],
+      [
+        t.call("DELETE", "/api/v1/skills/writing-plans"),
+        403,
+        "BuiltInImmutable",
+        'Error [BuiltInImmutable]: "writing-plans" is a built-in skill',
+      ],
+      [
+        t.call("PUT", "/api/v1/skills/deploy-notes", { json: { body: "x", expectedVersion: 1 } }),
+        403,
+        "FileSkillReadOnly",
+        'Error [FileSkillReadOnly]: "deploy-notes" comes from skills/deploy-notes; change the file and sync',
+      ],
+      [
+        t.call("DELETE", "/api/v1/skills/deploy-notes"),
+        403,
+        "FileSkillReadOnly",
+        'Error [FileSkillReadOnly]: "deploy-notes" comes from skills/deploy-notes; change the file and sync',
+      ],
+      [
+        t.call("PUT", "/api/v1/skills/triage-notes", { json: { body: "x", expectedVersion: 4 } }),
+        409,
+        "VersionConflict",
+        'Error [VersionConflict]: "triage-notes" is at v1, not v4',
+      ],
     ];
     for (const [pending, status, code, message] of cases) {
       const res = await pending;
@@ -106,9 +141,14 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
     expect(await errorOf(refused)).toEqual({ code: "Forbidden", message: "promoting a draft needs an editor, a lead or an admin key" });
     const promoted = await t.call("POST", "/api/v1/skills/release-flow/promote");
     expect(await promoted.json()).toEqual({ name: "release-flow", version: 1, status: "active" });
-    expect(await errorOf(await t.call("POST", "/api/v1/skills/release-flow/promote"))).toEqual({ code: "NotADraft", message: 'Error [NotADraft]: "release-flow" is already active' });
+    expect(await errorOf(await t.call("POST", "/api/v1/skills/release-flow/promote"))).toEqual({
+      code: "NotADraft",
+      message: 'Error [NotADraft]: "release-flow" is already active',
+    });
 
-    const edited = await t.call("PUT", "/api/v1/skills/release-flow", { json: { body: "# release-flow\n\n1. Better step.\n", expectedVersion: 1, reason: "clearer" } });
+    const edited = await t.call("PUT", "/api/v1/skills/release-flow", {
+      json: { body: "# release-flow\n\n1. Better step.\n", expectedVersion: 1, reason: "clearer" },
+    });
     expect(await edited.json()).toEqual({ name: "release-flow", version: 2 });
     const stale = await t.call("PUT", "/api/v1/skills/release-flow", { json: { body: "# stale\n", expectedVersion: 1 } });
     expect(stale.status).toBe(409);
@@ -121,28 +161,50 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
 
     const rolled = await t.call("POST", "/api/v1/skills/release-flow/rollback", { json: { toVersion: 1 } });
     expect(await rolled.json()).toEqual({ name: "release-flow", version: 3, revertOf: 1 });
-    expect(await (await t.call("GET", "/api/v1/skills/release-flow")).text()).toBe("[skill release-flow | learned | v3]\n# release-flow\n\n1. First step.\n");
+    expect(await (await t.call("GET", "/api/v1/skills/release-flow")).text()).toBe(
+      "[skill release-flow | learned | v3]\n# release-flow\n\n1. First step.\n",
+    );
     const versions = (await (await t.call("GET", "/api/v1/skills/release-flow/versions")).json()).versions;
-    expect(versions.map((v: { version: number; parentVersion: number | null; reason: string | null; revertOf: number | null }) => [v.version, v.parentVersion, v.reason, v.revertOf])).toEqual([
+    expect(
+      versions.map((v: { version: number; parentVersion: number | null; reason: string | null; revertOf: number | null }) => [
+        v.version,
+        v.parentVersion,
+        v.reason,
+        v.revertOf,
+      ]),
+    ).toEqual([
       [1, null, null, null],
       [2, 1, "clearer", null],
       [3, 2, "rollback to v1", 1],
     ]);
     expect(versions[2].sha256).toBe(versions[0].sha256);
-    const kinds = await t.app.db.select({ kind: skillEvents.kind }).from(skillEvents).where(eq(skillEvents.skillName, "release-flow")).orderBy(skillEvents.id);
+    const kinds = await t.app.db
+      .select({ kind: skillEvents.kind })
+      .from(skillEvents)
+      .where(eq(skillEvents.skillName, "release-flow"))
+      .orderBy(skillEvents.id);
     expect(kinds.map((k) => k.kind)).toEqual(["created", "promoted", "edited", "rolled-back"]);
   });
 
   it("takes If-Match as a version number or as the ETag of the version loaded", async () => {
     await releaseFlowAt(3);
     const view = await t.call("GET", "/api/v1/skills/release-flow");
-    const res = await t.call("PUT", "/api/v1/skills/release-flow", { json: { description: "Ships releases. Use when releasing." }, headers: { "if-match": view.headers.get("etag")! } });
+    const res = await t.call("PUT", "/api/v1/skills/release-flow", {
+      json: { description: "Ships releases. Use when releasing." },
+      headers: { "if-match": view.headers.get("etag")! },
+    });
     expect(await res.json()).toEqual({ name: "release-flow", version: 4 });
-    const stale = await t.call("PUT", "/api/v1/skills/release-flow", { json: { body: "x" }, headers: { "if-match": view.headers.get("etag")! } });
+    const stale = await t.call("PUT", "/api/v1/skills/release-flow", {
+      json: { body: "x" },
+      headers: { "if-match": view.headers.get("etag")! },
+    });
     expect(await errorOf(stale)).toEqual({ code: "VersionConflict", message: 'Error [VersionConflict]: "release-flow" is at v4, not v3' });
     expect((await t.call("PUT", "/api/v1/skills/release-flow", { json: { body: "x" }, headers: { "if-match": '"4"' } })).status).toBe(200);
     const missing = await t.call("PUT", "/api/v1/skills/release-flow", { json: { body: "y" } });
-    expect(await errorOf(missing)).toEqual({ code: "InvalidField", message: "send expectedVersion (or an If-Match header): the version this change was made against" });
+    expect(await errorOf(missing)).toEqual({
+      code: "InvalidField",
+      message: "send expectedVersion (or an If-Match header): the version this change was made against",
+    });
   });
 
   it("lets exactly one of many concurrent writers win; the losers' content is nowhere", async () => {
@@ -159,7 +221,9 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
     const versions = await t.app.db.select().from(learnedSkillVersions).where(eq(learnedSkillVersions.skillId, row!.id));
     expect(versions.map((v) => v.version).sort()).toEqual([1, 2]);
     expect(versions.find((v) => v.version === 2)!.body).toBe(`writer ${winner} was here\n`);
-    const everywhere = await t.app.db.execute(sql`select count(*)::int as n from learned_skill_versions where body like 'writer % was here%'`);
+    const everywhere = await t.app.db.execute(
+      sql`select count(*)::int as n from learned_skill_versions where body like 'writer % was here%'`,
+    );
     expect((everywhere as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(1);
   });
 
@@ -187,15 +251,26 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
     expect(await (await t.call("GET", "/api/v1/listing")).text()).not.toContain("straight-in");
     const refused = await t.call("POST", "/api/v1/skills/straight-in/restore", { key: writeKey });
     expect(await errorOf(refused)).toEqual({ code: "Forbidden", message: "restoring an archived skill needs a lead or an admin key" });
-    expect(await (await t.call("POST", "/api/v1/skills/straight-in/restore")).json()).toEqual({ name: "straight-in", version: 1, status: "active" });
-    expect(await (await t.call("GET", "/api/v1/skills/straight-in")).text()).toBe("[skill straight-in | learned | v1]\n# straight-in\n\n1. First step.\n");
+    expect(await (await t.call("POST", "/api/v1/skills/straight-in/restore")).json()).toEqual({
+      name: "straight-in",
+      version: 1,
+      status: "active",
+    });
+    expect(await (await t.call("GET", "/api/v1/skills/straight-in")).text()).toBe(
+      "[skill straight-in | learned | v1]\n# straight-in\n\n1. First step.\n",
+    );
   });
 
   it("forks any visible skill with forkedFrom, and the fork starts at v1", async () => {
     await releaseFlowAt(3);
     const res = await t.call("POST", "/api/v1/skills/systematic-debugging/fork", { key: writeKey, json: { name: "payments-debugging" } });
     expect(res.status).toBe(201);
-    expect(await res.json()).toEqual({ name: "payments-debugging", version: 1, status: "draft", forkedFrom: "alpha/systematic-debugging@v1" });
+    expect(await res.json()).toEqual({
+      name: "payments-debugging",
+      version: 1,
+      status: "draft",
+      forkedFrom: "alpha/systematic-debugging@v1",
+    });
     const view = await (await t.call("GET", "/api/v1/skills/payments-debugging")).text();
     const original = await (await t.call("GET", "/api/v1/skills/systematic-debugging")).text();
     expect(view.slice(view.indexOf("\n"))).toBe(original.slice(original.indexOf("\n")));
@@ -211,15 +286,25 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
     expect(bare.status).toBe(422);
     expect(await errorOf(bare)).toEqual({
       code: "ReviewRequired",
-      message: 'Error [ReviewRequired]: marking "release-flow" v5 verified needs a hostile review report: reviewer, attempts, findings and verdict, each filled in',
+      message:
+        'Error [ReviewRequired]: marking "release-flow" v5 verified needs a hostile review report: reviewer, attempts, findings and verdict, each filled in',
     });
-    const partial = await t.call("POST", "/api/v1/skills/release-flow/verify", { json: { tier: "verified", report: { reviewer: "mallory", attempts: "", findings: "none", verdict: "holds" } } });
+    const partial = await t.call("POST", "/api/v1/skills/release-flow/verify", {
+      json: { tier: "verified", report: { reviewer: "mallory", attempts: "", findings: "none", verdict: "holds" } },
+    });
     expect(partial.status).toBe(422);
-    const report = { reviewer: "mallory", attempts: ["skipped step 3", "ran on a dirty tree"], findings: "step 3 now says why", verdict: "holds" };
+    const report = {
+      reviewer: "mallory",
+      attempts: ["skipped step 3", "ran on a dirty tree"],
+      findings: "step 3 now says why",
+      verdict: "holds",
+    };
     const ok = await t.call("POST", "/api/v1/skills/release-flow/verify", { json: { tier: "verified", report } });
     expect(await ok.json()).toEqual({ name: "release-flow", version: 5, tier: "verified" });
     await t.call("PUT", "/api/v1/skills/release-flow", { json: { body: "# v6\n", expectedVersion: 5 } });
-    const tiers = (await (await t.call("GET", "/api/v1/skills/release-flow/versions")).json()).versions.map((v: { tier: string }) => v.tier);
+    const tiers = (await (await t.call("GET", "/api/v1/skills/release-flow/versions")).json()).versions.map(
+      (v: { tier: string }) => v.tier,
+    );
     expect(tiers.slice(-2)).toEqual(["verified", "unverified"]);
     expect((await t.call("POST", "/api/v1/skills/writing-plans/verify", { json: { tier: "reviewed" } })).status).toBe(403);
   });
@@ -255,18 +340,27 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
     const beforeVersions = await t.app.db.$count(learnedSkillVersions);
     const cases: [Record<string, unknown> | string, number, string][] = [
       [skill("Bad_Name"), 400, 'invalid skill: name "Bad_Name" may hold only lowercase letters, digits and hyphens'],
-      [{ ...skill("too-long"), description: "d".repeat(1025) }, 400, 'invalid skill: description of "too-long" is 1025 characters; the limit is 1024'],
+      [
+        { ...skill("too-long"), description: "d".repeat(1025) },
+        400,
+        'invalid skill: description of "too-long" is 1025 characters; the limit is 1024',
+      ],
       [{ ...skill("big-body"), body: "x".repeat(300 * 1024) }, 400, "invalid skill: SKILL.md is "],
       [{ ...skill("nul-body"), body: "a\u0000b" }, 400, 'field "body" holds a NUL character (\\u0000), which text cannot hold; remove it'],
       [{ ...skill("typed"), body: 42 }, 400, 'field "body": Invalid input: expected string, received number'],
       [{ ...skill("extra"), colour: "red" }, 400, 'unknown field "colour"; remove it'],
       [{ ...skill("bad-status"), status: "published" }, 400, 'field "status": Invalid option: expected one of "draft"|"active"'],
-      ['{"name": "surrogate", "description": "x. Use when y.", "body": "\\udc00"}', 400, 'field "body" holds a lone UTF-16 surrogate (\\ud800–\\udfff); send valid Unicode'],
+      [
+        '{"name": "surrogate", "description": "x. Use when y.", "body": "\\udc00"}',
+        400,
+        'field "body" holds a lone UTF-16 surrogate (\\ud800–\\udfff); send valid Unicode',
+      ],
     ];
     for (const [body, status, message] of cases) {
-      const res = typeof body === "string"
-        ? await t.call("POST", "/api/v1/skills", { body, headers: { "content-type": "application/json" } })
-        : await create(body, t.alpha.key);
+      const res =
+        typeof body === "string"
+          ? await t.call("POST", "/api/v1/skills", { body, headers: { "content-type": "application/json" } })
+          : await create(body, t.alpha.key);
       expect(res.status, message).toBe(status);
       expect((await errorOf(res)).message.startsWith(message), message).toBe(true);
     }
@@ -289,14 +383,16 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
     await must(create(skill("contended", { status: "active" }), t.alpha.key));
     await must(t.call("PUT", "/api/v1/skills/contended", { json: { body: "writer 0 was here\n", expectedVersion: 1 } }));
     await must(create(skill("late-one")));
-    await must(t.call("POST", "/api/v1/skills/sync", {
-      json: {
-        files: [
-          { path: "deploy-notes/SKILL.md", content: skillMd("deploy-notes", "Deploy notes. Use when shipping.") },
-          { path: "late-one/SKILL.md", content: skillMd("late-one", "File late-one. Use when late.") },
-        ],
-      },
-    }));
+    await must(
+      t.call("POST", "/api/v1/skills/sync", {
+        json: {
+          files: [
+            { path: "deploy-notes/SKILL.md", content: skillMd("deploy-notes", "Deploy notes. Use when shipping.") },
+            { path: "late-one/SKILL.md", content: skillMd("late-one", "File late-one. Use when late.") },
+          ],
+        },
+      }),
+    );
     await must(t.call("POST", "/api/v1/skills/systematic-debugging/fork", { key: writeKey, json: { name: "payments-debugging" } }));
     const exported = await t.call("GET", "/api/v1/learned-skills/export");
     expect(exported.headers.get("content-type")).toBe("application/gzip");
@@ -327,7 +423,9 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
     const again = await unpack(await t.call("GET", "/api/v1/learned-skills/export", { key: t.beta.key }));
     expect([...again.keys()].sort()).toEqual([...files.keys()].sort());
     for (const [path, bytes] of files) expect(again.get(path)!.equals(bytes), path).toBe(true);
-    expect(await (await t.call("GET", "/api/v1/skills/triage-notes", { key: t.beta.key })).text()).toBe("[skill triage-notes | draft | v1]\n# triage-notes\n\n1. First step.\n");
+    expect(await (await t.call("GET", "/api/v1/skills/triage-notes", { key: t.beta.key })).text()).toBe(
+      "[skill triage-notes | draft | v1]\n# triage-notes\n\n1. First step.\n",
+    );
   });
 
   it("imports all or nothing", async () => {
@@ -343,7 +441,10 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
       },
     });
     expect(res.status).toBe(409);
-    expect(await errorOf(res)).toEqual({ code: "SkillExists", message: 'Error [SkillExists]: learned skill "triage-notes" already exists' });
+    expect(await errorOf(res)).toEqual({
+      code: "SkillExists",
+      message: 'Error [SkillExists]: learned skill "triage-notes" already exists',
+    });
     expect(await t.app.db.$count(learnedSkills)).toBe(before);
   });
 });

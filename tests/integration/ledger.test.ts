@@ -17,9 +17,24 @@ describe.each(testDbKinds)("the experiment ledger on %s", (kind) => {
   const seedCacheFixLedger = async () => {
     await record("cache-fix", { action: "record-hypothesis", text: "Keys include the timestamp", skill: "systematic-debugging" });
     await record("cache-fix", { action: "record-hypothesis", text: "The TTL is too short" });
-    await record("cache-fix", { action: "record-prediction", id: "H1", text: "Hit rate rises above 90%", falsifiedBy: "npm run bench -- cache | grep hit_rate" });
-    await record("cache-fix", { action: "record-prediction", id: "H2", text: "Misses stop after 60 s", falsifiedBy: "grep miss log/cache.log" });
-    await record("cache-fix", { action: "record-prediction", id: "H1", text: "Keys differ per request", falsifiedBy: "node scripts/keys.js" });
+    await record("cache-fix", {
+      action: "record-prediction",
+      id: "H1",
+      text: "Hit rate rises above 90%",
+      falsifiedBy: "npm run bench -- cache | grep hit_rate",
+    });
+    await record("cache-fix", {
+      action: "record-prediction",
+      id: "H2",
+      text: "Misses stop after 60 s",
+      falsifiedBy: "grep miss log/cache.log",
+    });
+    await record("cache-fix", {
+      action: "record-prediction",
+      id: "H1",
+      text: "Keys differ per request",
+      falsifiedBy: "node scripts/keys.js",
+    });
     await record("cache-fix", { action: "record-observation", text: "hit_rate 0.31 before\nmisses cluster at :00" });
     await record("cache-fix", { action: "record-verdict", id: "P1", verdict: "confirmed", evidence: "hit_rate 0.94" });
     await record("cache-fix", { action: "record-verdict", id: "P3", verdict: "inconclusive" });
@@ -29,15 +44,24 @@ describe.each(testDbKinds)("the experiment ledger on %s", (kind) => {
   /** P4, a prediction on H2 left open: it closes the finishing gate. */
   const recordOpenPrediction = () =>
     record("cache-fix", { action: "record-prediction", id: "H2", text: "TTL of 300 s is enough", falsifiedBy: "npm test -- ttl" });
-  const refuteOpenPrediction = () => record("cache-fix", { action: "record-verdict", id: "P4", verdict: "refuted", evidence: "misses at 120 s" });
+  const refuteOpenPrediction = () =>
+    record("cache-fix", { action: "record-verdict", id: "P4", verdict: "refuted", evidence: "misses at 120 s" });
 
   it("gives ids in order per kind and answers with the record and the ledger key", async () => {
     const res = await act("cache-fix", { action: "record-hypothesis", text: "Keys include the timestamp", skill: "systematic-debugging" });
     expect(res.status).toBe(201);
     const body = await res.json();
-    expect(body).toEqual({ record: { id: "H1", kind: "hypothesis", text: "Keys include the timestamp", createdAt: expect.any(String) }, ledger: "sci.cache-fix/ledger" });
+    expect(body).toEqual({
+      record: { id: "H1", kind: "hypothesis", text: "Keys include the timestamp", createdAt: expect.any(String) },
+      ledger: "sci.cache-fix/ledger",
+    });
     expect((await record("cache-fix", { action: "record-hypothesis", text: "The TTL is too short" })).id).toBe("H2");
-    const p1 = await act("cache-fix", { action: "record-prediction", id: "H1", text: "Hit rate rises above 90%", falsifiedBy: "npm run bench -- cache | grep hit_rate" });
+    const p1 = await act("cache-fix", {
+      action: "record-prediction",
+      id: "H1",
+      text: "Hit rate rises above 90%",
+      falsifiedBy: "npm run bench -- cache | grep hit_rate",
+    });
     expect((await p1.json()).record).toEqual({
       id: "P1",
       kind: "prediction",
@@ -46,10 +70,32 @@ describe.each(testDbKinds)("the experiment ledger on %s", (kind) => {
       falsifiedBy: "npm run bench -- cache | grep hit_rate",
       createdAt: expect.any(String),
     });
-    expect((await record("cache-fix", { action: "record-prediction", id: "H2", text: "Misses stop after 60 s", falsifiedBy: "grep miss log/cache.log" })).id).toBe("P2");
-    expect((await record("cache-fix", { action: "record-prediction", id: "H1", text: "Keys differ per request", falsifiedBy: "node scripts/keys.js" })).id).toBe("P3");
-    expect((await record("cache-fix", { action: "record-observation", text: "hit_rate 0.31 before\nmisses cluster at :00" })).id).toBe("O1");
-    expect((await record("cache-fix", { action: "record-verdict", id: "P1", verdict: "confirmed", evidence: "hit_rate 0.94" })).id).toBe("V1");
+    expect(
+      (
+        await record("cache-fix", {
+          action: "record-prediction",
+          id: "H2",
+          text: "Misses stop after 60 s",
+          falsifiedBy: "grep miss log/cache.log",
+        })
+      ).id,
+    ).toBe("P2");
+    expect(
+      (
+        await record("cache-fix", {
+          action: "record-prediction",
+          id: "H1",
+          text: "Keys differ per request",
+          falsifiedBy: "node scripts/keys.js",
+        })
+      ).id,
+    ).toBe("P3");
+    expect((await record("cache-fix", { action: "record-observation", text: "hit_rate 0.31 before\nmisses cluster at :00" })).id).toBe(
+      "O1",
+    );
+    expect((await record("cache-fix", { action: "record-verdict", id: "P1", verdict: "confirmed", evidence: "hit_rate 0.94" })).id).toBe(
+      "V1",
+    );
     expect((await record("cache-fix", { action: "record-verdict", id: "P3", verdict: "inconclusive" })).id).toBe("V2");
     expect((await record("cache-fix", { action: "record-skip", id: "P2", reason: "TTL was ruled out by P1" })).id).toBe("S1");
     expect((await record("cache-fix", { action: "record-conclusion", text: "Dropping the timestamp fixed it" })).id).toBe("C1");
@@ -78,7 +124,9 @@ describe.each(testDbKinds)("the experiment ledger on %s", (kind) => {
     expect(listed.headers.get("content-type")).toBe("text/plain; charset=utf-8");
     expect(await listed.text()).toBe(expected);
     expect(await (await t.call("GET", "/api/v1/ledger/cache-fix")).text()).toBe(expected);
-    expect(await (await t.call("GET", "/api/v1/ledger/never-used")).text()).toBe("[experiment] sci.never-used/ledger: 0 record(s), 0 open prediction(s)");
+    expect(await (await t.call("GET", "/api/v1/ledger/never-used")).text()).toBe(
+      "[experiment] sci.never-used/ledger: 0 record(s), 0 open prediction(s)",
+    );
   });
 
   it("closes the finishing gate on an open prediction and opens it once the prediction is judged", async () => {
@@ -89,7 +137,8 @@ describe.each(testDbKinds)("the experiment ledger on %s", (kind) => {
     expect(await closed.json()).toEqual({
       error: {
         code: "OpenPredictions",
-        message: "Error [OpenPredictions]: sci.cache-fix/ledger has 1 open prediction(s)\nP4 prediction (H2): TTL of 300 s is enough | falsifiedBy: npm test -- ttl [open]",
+        message:
+          "Error [OpenPredictions]: sci.cache-fix/ledger has 1 open prediction(s)\nP4 prediction (H2): TTL of 300 s is enough | falsifiedBy: npm test -- ttl [open]",
       },
       ledger: "sci.cache-fix/ledger",
       open: [{ id: "P4", text: "TTL of 300 s is enough", falsifiedBy: "npm test -- ttl", hypothesis: "H2" }],
@@ -108,24 +157,104 @@ describe.each(testDbKinds)("the experiment ledger on %s", (kind) => {
     const cases: [Record<string, unknown>, number, string, string][] = [
       [{ action: "record-hypothesis" }, 400, "MissingField", "Error [MissingField]: record-hypothesis requires text"],
       [{ action: "record-hypothesis", text: "   \n" }, 400, "MissingField", "Error [MissingField]: record-hypothesis requires text"],
-      [{ action: "record-prediction", id: "H1", text: "x" }, 400, "MissingField", "Error [MissingField]: record-prediction requires falsifiedBy"],
-      [{ action: "record-prediction", id: "H1", text: "x", falsifiedBy: " " }, 400, "MissingField", "Error [MissingField]: record-prediction requires falsifiedBy"],
-      [{ action: "record-prediction", text: "x", falsifiedBy: "y" }, 400, "MissingField", "Error [MissingField]: record-prediction requires id"],
-      [{ action: "record-prediction", id: "H9", text: "x", falsifiedBy: "y" }, 404, "UnknownHypothesis", "Error [UnknownHypothesis]: H9 is not a hypothesis of sci.cache-fix/ledger"],
-      [{ action: "record-prediction", id: "P1", text: "x", falsifiedBy: "y" }, 404, "UnknownHypothesis", "Error [UnknownHypothesis]: P1 is not a hypothesis of sci.cache-fix/ledger"],
-      [{ action: "record-verdict", id: "P1", verdict: "confirmed", evidence: "again" }, 409, "PredictionAlreadyJudged", "Error [PredictionAlreadyJudged]: P1 already has a verdict"],
-      [{ action: "record-skip", id: "P1", reason: "late" }, 409, "PredictionAlreadyJudged", "Error [PredictionAlreadyJudged]: P1 already has a verdict"],
-      [{ action: "record-verdict", id: "P2", verdict: "confirmed", evidence: "x" }, 409, "PredictionAlreadyJudged", "Error [PredictionAlreadyJudged]: P2 was skipped (S1)"],
-      [{ action: "record-verdict", id: "P9", verdict: "confirmed", evidence: "x" }, 404, "UnknownPrediction", "Error [UnknownPrediction]: P9 is not a prediction of sci.cache-fix/ledger"],
-      [{ action: "record-verdict", id: "P1", verdict: "confirmed" }, 400, "MissingField", "Error [MissingField]: record-verdict requires evidence"],
-      [{ action: "record-verdict", id: "P1", verdict: "refuted", evidence: "  " }, 400, "MissingField", "Error [MissingField]: record-verdict requires evidence"],
-      [{ action: "record-verdict", id: "P1", verdict: "maybe", evidence: "x" }, 400, "InvalidVerdict", 'Error [InvalidVerdict]: verdict must be confirmed, refuted or inconclusive, not "maybe"'],
+      [
+        { action: "record-prediction", id: "H1", text: "x" },
+        400,
+        "MissingField",
+        "Error [MissingField]: record-prediction requires falsifiedBy",
+      ],
+      [
+        { action: "record-prediction", id: "H1", text: "x", falsifiedBy: " " },
+        400,
+        "MissingField",
+        "Error [MissingField]: record-prediction requires falsifiedBy",
+      ],
+      [
+        { action: "record-prediction", text: "x", falsifiedBy: "y" },
+        400,
+        "MissingField",
+        "Error [MissingField]: record-prediction requires id",
+      ],
+      [
+        { action: "record-prediction", id: "H9", text: "x", falsifiedBy: "y" },
+        404,
+        "UnknownHypothesis",
+        "Error [UnknownHypothesis]: H9 is not a hypothesis of sci.cache-fix/ledger",
+      ],
+      [
+        { action: "record-prediction", id: "P1", text: "x", falsifiedBy: "y" },
+        404,
+        "UnknownHypothesis",
+        "Error [UnknownHypothesis]: P1 is not a hypothesis of sci.cache-fix/ledger",
+      ],
+      [
+        { action: "record-verdict", id: "P1", verdict: "confirmed", evidence: "again" },
+        409,
+        "PredictionAlreadyJudged",
+        "Error [PredictionAlreadyJudged]: P1 already has a verdict",
+      ],
+      [
+        { action: "record-skip", id: "P1", reason: "late" },
+        409,
+        "PredictionAlreadyJudged",
+        "Error [PredictionAlreadyJudged]: P1 already has a verdict",
+      ],
+      [
+        { action: "record-verdict", id: "P2", verdict: "confirmed", evidence: "x" },
+        409,
+        "PredictionAlreadyJudged",
+        "Error [PredictionAlreadyJudged]: P2 was skipped (S1)",
+      ],
+      [
+        { action: "record-verdict", id: "P9", verdict: "confirmed", evidence: "x" },
+        404,
+        "UnknownPrediction",
+        "Error [UnknownPrediction]: P9 is not a prediction of sci.cache-fix/ledger",
+      ],
+      [
+        { action: "record-verdict", id: "P1", verdict: "confirmed" },
+        400,
+        "MissingField",
+        "Error [MissingField]: record-verdict requires evidence",
+      ],
+      [
+        { action: "record-verdict", id: "P1", verdict: "refuted", evidence: "  " },
+        400,
+        "MissingField",
+        "Error [MissingField]: record-verdict requires evidence",
+      ],
+      [
+        { action: "record-verdict", id: "P1", verdict: "maybe", evidence: "x" },
+        400,
+        "InvalidVerdict",
+        'Error [InvalidVerdict]: verdict must be confirmed, refuted or inconclusive, not "maybe"',
+      ],
       [{ action: "record-verdict", id: "P1" }, 400, "MissingField", "Error [MissingField]: record-verdict requires verdict"],
       [{ action: "record-skip", id: "P4" }, 400, "MissingField", "Error [MissingField]: record-skip requires reason"],
-      [{ action: "record-skip", id: "H1", reason: "x" }, 404, "UnknownPrediction", "Error [UnknownPrediction]: H1 is not a prediction of sci.cache-fix/ledger"],
-      [{ action: "record-thought", text: "x" }, 400, "UnknownAction", 'Error [UnknownAction]: "record-thought" is not an action; use one of record-hypothesis, record-prediction, record-verdict, record-observation, record-conclusion, record-skip, list'],
-      [{ action: "record-hypothesis", text: "x", skill: "another-skill" }, 409, "SkillMismatch", "Error [SkillMismatch]: sci.cache-fix/ledger exercises systematic-debugging, not another-skill"],
-      [{ action: "record-hypothesis", text: "x", skill: "Bad Skill" }, 400, "InvalidName", 'invalid skill name: name "Bad Skill" may hold only lowercase letters, digits and hyphens'],
+      [
+        { action: "record-skip", id: "H1", reason: "x" },
+        404,
+        "UnknownPrediction",
+        "Error [UnknownPrediction]: H1 is not a prediction of sci.cache-fix/ledger",
+      ],
+      [
+        { action: "record-thought", text: "x" },
+        400,
+        "UnknownAction",
+        'Error [UnknownAction]: "record-thought" is not an action; use one of record-hypothesis, record-prediction, record-verdict, record-observation, record-conclusion, record-skip, list',
+      ],
+      [
+        { action: "record-hypothesis", text: "x", skill: "another-skill" },
+        409,
+        "SkillMismatch",
+        "Error [SkillMismatch]: sci.cache-fix/ledger exercises systematic-debugging, not another-skill",
+      ],
+      [
+        { action: "record-hypothesis", text: "x", skill: "Bad Skill" },
+        400,
+        "InvalidName",
+        'invalid skill name: name "Bad Skill" may hold only lowercase letters, digits and hyphens',
+      ],
       [{ action: "record-hypothesis", text: 5 }, 400, "InvalidField", 'field "text": Invalid input: expected string, received number'],
       [{ action: "record-hypothesis", text: "x", colour: "red" }, 400, "InvalidField", 'unknown field "colour"; remove it'],
     ];
@@ -153,7 +282,10 @@ describe.each(testDbKinds)("the experiment ledger on %s", (kind) => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(15);
     for (const res of results.filter((r) => r.status === 409)) {
-      expect(await errorOf(res)).toEqual({ code: "PredictionAlreadyJudged", message: "Error [PredictionAlreadyJudged]: P1 already has a verdict" });
+      expect(await errorOf(res)).toEqual({
+        code: "PredictionAlreadyJudged",
+        message: "Error [PredictionAlreadyJudged]: P1 already has a verdict",
+      });
     }
     // The race's one verdict is the only verdict in the database.
     expect(await t.app.db.$count(ledgerRecords, eq(ledgerRecords.kind, "verdict"))).toBe(1);
@@ -176,9 +308,17 @@ describe.each(testDbKinds)("the experiment ledger on %s", (kind) => {
   it("keeps one team's ledgers from another", async () => {
     await seedCacheFixLedger();
     const beta = { key: t.beta.key };
-    expect(await (await t.call("GET", "/api/v1/ledger/cache-fix", beta)).text()).toBe("[experiment] sci.cache-fix/ledger: 0 record(s), 0 open prediction(s)");
-    const res = await t.call("POST", "/api/v1/ledger/cache-fix", { ...beta, json: { action: "record-verdict", id: "P1", verdict: "confirmed", evidence: "x" } });
-    expect(await errorOf(res)).toEqual({ code: "UnknownPrediction", message: "Error [UnknownPrediction]: P1 is not a prediction of sci.cache-fix/ledger" });
+    expect(await (await t.call("GET", "/api/v1/ledger/cache-fix", beta)).text()).toBe(
+      "[experiment] sci.cache-fix/ledger: 0 record(s), 0 open prediction(s)",
+    );
+    const res = await t.call("POST", "/api/v1/ledger/cache-fix", {
+      ...beta,
+      json: { action: "record-verdict", id: "P1", verdict: "confirmed", evidence: "x" },
+    });
+    expect(await errorOf(res)).toEqual({
+      code: "UnknownPrediction",
+      message: "Error [UnknownPrediction]: P1 is not a prediction of sci.cache-fix/ledger",
+    });
     expect((await t.call("GET", "/api/v1/ledger/cache-fix/gate", beta)).status).toBe(200);
     expect((await (await t.call("GET", "/api/v1/ledger", beta)).json()).ledgers).toEqual([]);
   });
@@ -193,7 +333,15 @@ describe.each(testDbKinds)("the experiment ledger on %s", (kind) => {
     await record("other-plan", { action: "record-hypothesis", text: "A second plan counts from 1" });
     const report = await (await t.call("GET", "/api/v1/ledger")).json();
     const cacheFix = report.ledgers.find((l: { slug: string }) => l.slug === "cache-fix");
-    expect(cacheFix).toMatchObject({ slug: "cache-fix", skill: "systematic-debugging", records: 12, openPredictions: 0, confirmed: 1, refuted: 1, inconclusive: 1 });
+    expect(cacheFix).toMatchObject({
+      slug: "cache-fix",
+      skill: "systematic-debugging",
+      records: 12,
+      openPredictions: 0,
+      confirmed: 1,
+      refuted: 1,
+      inconclusive: 1,
+    });
     expect(cacheFix.rate).toBeCloseTo(1 / 3, 10);
     const race = report.ledgers.find((l: { slug: string }) => l.slug === "race");
     expect(race).toMatchObject({ records: 3, openPredictions: 0, confirmed: 1, rate: 1 });

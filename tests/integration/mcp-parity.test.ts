@@ -44,10 +44,17 @@ describe.each(testDbKinds)("MCP tools and their REST routes on %s", (kind) => {
     const res = await t.call(method, url, options);
     const text = await res.text();
     if (res.status >= 400) return { text: (JSON.parse(text) as { error: { message: string } }).error.message, isError: true };
-    return { text: res.headers.get("content-type")?.startsWith("application/json") ? JSON.stringify(JSON.parse(text)) : text, isError: false };
+    return {
+      text: res.headers.get("content-type")?.startsWith("application/json") ? JSON.stringify(JSON.parse(text)) : text,
+      isError: false,
+    };
   }
 
-  const skill = { name: "parity-skill", description: "Checks parity. Use when comparing MCP and REST.", body: "# Parity\r\nKeep\tbytes ✓\n" };
+  const skill = {
+    name: "parity-skill",
+    description: "Checks parity. Use when comparing MCP and REST.",
+    body: "# Parity\r\nKeep\tbytes ✓\n",
+  };
 
   it("lists every tool with annotations, and input schemas that carry the contracts' enums and bounds", async () => {
     const client = new Client({ name: "parity-test", version: "1.0.0" });
@@ -65,7 +72,15 @@ describe.each(testDbKinds)("MCP tools and their REST routes on %s", (kind) => {
     expect(byName.skill_manage!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(byName.experiment!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     const props = (name: string) => (byName[name]!.inputSchema as { properties: Record<string, Record<string, unknown>> }).properties;
-    expect(props("experiment").action!.enum).toEqual(["record-hypothesis", "record-prediction", "record-verdict", "record-observation", "record-conclusion", "record-skip", "list"]);
+    expect(props("experiment").action!.enum).toEqual([
+      "record-hypothesis",
+      "record-prediction",
+      "record-verdict",
+      "record-observation",
+      "record-conclusion",
+      "record-skip",
+      "list",
+    ]);
     expect(props("experiment").verdict!.enum).toEqual(["confirmed", "refuted", "inconclusive"]);
     expect(props("record_observation").outcome!.enum).toEqual(["success", "failure", "partial"]);
     expect(props("record_observation").score).toMatchObject({ type: "number", minimum: 0, maximum: 1 });
@@ -80,7 +95,9 @@ describe.each(testDbKinds)("MCP tools and their REST routes on %s", (kind) => {
     const tool = await mcp(t.alpha.key);
     expect(await tool("skill_list")).toEqual(await rest("GET", "/api/v1/listing"));
     expect(await tool("skill_view", { name: "parity-skill" })).toEqual(await rest("GET", "/api/v1/skills/parity-skill"));
-    expect(await tool("skill_view", { name: "parity-skill", version: 1 })).toEqual(await rest("GET", "/api/v1/skills/parity-skill?version=1"));
+    expect(await tool("skill_view", { name: "parity-skill", version: 1 })).toEqual(
+      await rest("GET", "/api/v1/skills/parity-skill?version=1"),
+    );
     for (const [args, url] of [
       [{ name: "Bad_Name" }, "/api/v1/skills/Bad_Name"],
       [{ name: "no-such-skill" }, "/api/v1/skills/no-such-skill"],
@@ -97,12 +114,22 @@ describe.each(testDbKinds)("MCP tools and their REST routes on %s", (kind) => {
     const alpha = await mcp(t.alpha.key);
     // The same writes in two teams: the REST one in beta, the tool's in alpha.
     const inBeta = { key: t.beta.key };
-    expect(await alpha("skill_manage", { action: "create", ...skill })).toEqual(await rest("POST", "/api/v1/skills", { json: skill, ...inBeta }));
+    expect(await alpha("skill_manage", { action: "create", ...skill })).toEqual(
+      await rest("POST", "/api/v1/skills", { json: skill, ...inBeta }),
+    );
     const update = { description: skill.description, body: "# Parity v2\n", expectedVersion: 1, reason: "second" };
-    expect(await alpha("skill_manage", { action: "update", name: skill.name, ...update })).toEqual(await rest("PUT", `/api/v1/skills/${skill.name}`, { json: update, ...inBeta }));
-    expect(await alpha("skill_manage", { action: "promote", name: skill.name })).toEqual(await rest("POST", `/api/v1/skills/${skill.name}/promote`, inBeta));
-    expect(await alpha("skill_manage", { action: "lint", name: skill.name })).toEqual(await rest("GET", `/api/v1/skills/${skill.name}/lint`, inBeta));
-    expect(await alpha("skill_manage", { action: "lint", description: "I help you" })).toEqual(await rest("POST", "/api/v1/lint", { json: { description: "I help you" } }));
+    expect(await alpha("skill_manage", { action: "update", name: skill.name, ...update })).toEqual(
+      await rest("PUT", `/api/v1/skills/${skill.name}`, { json: update, ...inBeta }),
+    );
+    expect(await alpha("skill_manage", { action: "promote", name: skill.name })).toEqual(
+      await rest("POST", `/api/v1/skills/${skill.name}/promote`, inBeta),
+    );
+    expect(await alpha("skill_manage", { action: "lint", name: skill.name })).toEqual(
+      await rest("GET", `/api/v1/skills/${skill.name}/lint`, inBeta),
+    );
+    expect(await alpha("skill_manage", { action: "lint", description: "I help you" })).toEqual(
+      await rest("POST", "/api/v1/lint", { json: { description: "I help you" } }),
+    );
 
     const refusals: [Record<string, unknown>, string, string, unknown][] = [
       [{ action: "create", ...skill, reason: "x".repeat(3000) }, "POST", "/api/v1/skills", { ...skill, reason: "x".repeat(3000) }],
@@ -112,7 +139,12 @@ describe.each(testDbKinds)("MCP tools and their REST routes on %s", (kind) => {
       [{ action: "create", ...skill, status: "live" }, "POST", "/api/v1/skills", { ...skill, status: "live" }],
       [{ action: "update", name: skill.name, ...update }, "PUT", `/api/v1/skills/${skill.name}`, update],
       [{ action: "update", name: "systematic-debugging", ...update }, "PUT", "/api/v1/skills/systematic-debugging", update],
-      [{ action: "update", name: skill.name, ...update, expectedVersion: 0 }, "PUT", `/api/v1/skills/${skill.name}`, { ...update, expectedVersion: 0 }],
+      [
+        { action: "update", name: skill.name, ...update, expectedVersion: 0 },
+        "PUT",
+        `/api/v1/skills/${skill.name}`,
+        { ...update, expectedVersion: 0 },
+      ],
       [{ action: "delete", name: "systematic-debugging" }, "DELETE", "/api/v1/skills/systematic-debugging", undefined],
       [{ action: "promote", name: "no-such-skill" }, "POST", "/api/v1/skills/no-such-skill/promote", undefined],
       [{ action: "lint", name: "Bad_Name" }, "GET", "/api/v1/skills/Bad_Name/lint", undefined],
@@ -125,7 +157,9 @@ describe.each(testDbKinds)("MCP tools and their REST routes on %s", (kind) => {
     // The one place MCP differs: it cannot send If-Match, so it is not told to.
     const { text } = await alpha("skill_manage", { action: "update", name: skill.name, body: "x" });
     expect(text).toBe("send expectedVersion: the version this change was made against");
-    expect(await alpha("skill_manage", { action: "delete", name: skill.name })).toEqual(await rest("DELETE", `/api/v1/skills/${skill.name}`, inBeta));
+    expect(await alpha("skill_manage", { action: "delete", name: skill.name })).toEqual(
+      await rest("DELETE", `/api/v1/skills/${skill.name}`, inBeta),
+    );
   });
 
   it("answers experiment as the ledger route does, every gate included", async () => {
@@ -159,8 +193,12 @@ describe.each(testDbKinds)("MCP tools and their REST routes on %s", (kind) => {
       expect(viaMcp.isError, JSON.stringify(body)).toBe(true);
       expect(viaMcp, JSON.stringify(body)).toEqual(viaRest);
     }
-    expect(await alpha("experiment", { slug: "parity", action: "list" })).toEqual(await rest("POST", "/api/v1/ledger/parity", { json: { action: "list" }, ...inBeta }));
-    expect(await alpha("experiment", { slug: "Bad Slug", action: "list" })).toEqual(await rest("POST", "/api/v1/ledger/Bad%20Slug", { json: { action: "list" }, ...inBeta }));
+    expect(await alpha("experiment", { slug: "parity", action: "list" })).toEqual(
+      await rest("POST", "/api/v1/ledger/parity", { json: { action: "list" }, ...inBeta }),
+    );
+    expect(await alpha("experiment", { slug: "Bad Slug", action: "list" })).toEqual(
+      await rest("POST", "/api/v1/ledger/Bad%20Slug", { json: { action: "list" }, ...inBeta }),
+    );
     // A read key may not write: the same refusal.
     const { key: readKey } = await createApiKey(t.app.db, { teamId: t.alpha.team.id, name: "reader", scopes: ["read"] });
     const reader = await mcp(readKey);
@@ -171,12 +209,27 @@ describe.each(testDbKinds)("MCP tools and their REST routes on %s", (kind) => {
 
   it("answers record_observation as POST /api/v1/observations does, refusals included", async () => {
     const alpha = await mcp(t.alpha.key);
-    const observation = { skill: "systematic-debugging", task: "Fix the flaky cache test", category: "bugfix", outcome: "failure", score: 0.25, toolsCalled: ["bash"] };
+    const observation = {
+      skill: "systematic-debugging",
+      task: "Fix the flaky cache test",
+      category: "bugfix",
+      outcome: "failure",
+      score: 0.25,
+      toolsCalled: ["bash"],
+    };
     const viaMcp = await alpha("record_observation", observation);
     const viaRest = await rest("POST", "/api/v1/observations", { json: observation, key: t.beta.key });
     expect(viaMcp.isError).toBe(false);
     expect(Object.keys(JSON.parse(viaMcp.text) as object)).toEqual(Object.keys(JSON.parse(viaRest.text) as object));
-    for (const change of [{ outcome: "meh" }, { score: 1.5 }, { task: "   " }, { skill: "Bad_Name" }, { skill: "no-such-skill" }, { version: 0 }, { extra: true }]) {
+    for (const change of [
+      { outcome: "meh" },
+      { score: 1.5 },
+      { task: "   " },
+      { skill: "Bad_Name" },
+      { skill: "no-such-skill" },
+      { version: 0 },
+      { extra: true },
+    ]) {
       const body = { ...observation, ...change };
       const answer = await alpha("record_observation", body);
       expect(answer.isError, JSON.stringify(change)).toBe(true);

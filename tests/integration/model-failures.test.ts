@@ -26,13 +26,17 @@ describe.each(testDbKinds)("failures of the model provider on %s", (kind) => {
   const t = useTestApp(kind, { model: { model: refusingModel(), id: "mock:refusing" } });
   // Every test starts with a skill and one failure recorded against it.
   beforeEach(async () => {
-    await t.call("POST", "/api/v1/skills", { json: { name: "guide", description: "Guides. Use when guiding.", body: "# Guide\n", status: "active" } });
+    await t.call("POST", "/api/v1/skills", {
+      json: { name: "guide", description: "Guides. Use when guiding.", body: "# Guide\n", status: "active" },
+    });
     await t.call("POST", "/api/v1/observations", { json: { skill: "guide", task: "guide someone", category: "c", outcome: "failure" } });
   });
 
   it("stores and answers a stable message for a case the judge could not judge; the provider's text goes to the log only", async () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    const amendment = await (await t.call("POST", "/api/v1/skills/guide/amendments", { json: { body: "# Guide, better\n", rationale: "clearer" } })).json();
+    const amendment = await (
+      await t.call("POST", "/api/v1/skills/guide/amendments", { json: { body: "# Guide, better\n", rationale: "clearer" } })
+    ).json();
     const evaluated = await t.call("POST", `/api/v1/amendments/${amendment.id}/evaluate`);
     expect(evaluated.status).toBe(200);
     const report = await evaluated.json();
@@ -42,7 +46,10 @@ describe.each(testDbKinds)("failures of the model provider on %s", (kind) => {
       expect(text).not.toContain("api.example");
     }
     expect(JSON.parse(stored).cases).toEqual([
-      expect.objectContaining({ status: "failed-to-judge", error: "the model provider refused the credentials (HTTP 401); check the provider's API key" }),
+      expect.objectContaining({
+        status: "failed-to-judge",
+        error: "the model provider refused the credentials (HTTP 401); check the provider's API key",
+      }),
     ]);
     expect(errors.mock.calls.some((call) => String(call[0]).includes("Incorrect API key provided"))).toBe(true);
     vi.restoreAllMocks();
@@ -60,7 +67,10 @@ describe.each(testDbKinds)("failures of the model provider on %s", (kind) => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       run = await (await t.call("GET", `/api/v1/evals/runs/${id}`)).json();
     }
-    expect(run).toMatchObject({ status: "failed", error: "the model provider refused the credentials (HTTP 401); check the provider's API key" });
+    expect(run).toMatchObject({
+      status: "failed",
+      error: "the model provider refused the credentials (HTTP 401); check the provider's API key",
+    });
     expect(JSON.stringify(run)).not.toContain(SECRET);
     vi.restoreAllMocks();
   });

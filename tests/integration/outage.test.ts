@@ -21,7 +21,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)("a PostgreSQL server that stops an
     },
   });
   beforeEach(async () => {
-    const res = await t.call("POST", "/api/v1/skills", { json: { name: "steady", description: "Steady. Use when testing outages.", body: "# Steady\n", status: "active" } });
+    const res = await t.call("POST", "/api/v1/skills", {
+      json: { name: "steady", description: "Steady. Use when testing outages.", body: "# Steady\n", status: "active" },
+    });
     expect(res.status).toBe(201);
   });
 
@@ -39,7 +41,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)("a PostgreSQL server that stops an
         expect(res, path).not.toBe("no answer");
         expect((res as Response).status).toBe(503);
         expect((res as Response).headers.get("retry-after")).toBe("5");
-        expect(await errorOf(res as Response)).toEqual({ code: "DatabaseUnavailable", message: "the database is unavailable; try again shortly" });
+        expect(await errorOf(res as Response)).toEqual({
+          code: "DatabaseUnavailable",
+          message: "the database is unavailable; try again shortly",
+        });
       }
     } finally {
       proxy.thaw();
@@ -63,7 +68,16 @@ describe("rate limits", () => {
     for (const [method, path, json] of [
       ["GET", "/api/v1/listing", undefined],
       ["POST", "/api/v1/lint", { description: "x" }],
-      ["POST", "/api/mcp", { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }],
+      [
+        "POST",
+        "/api/mcp",
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+        },
+      ],
     ] as const) {
       const res = await t.call(method, path, { json, headers: { accept: "application/json, text/event-stream" } });
       expect(res.status, path).toBe(429);

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { teamOverview } from "@/lib/overview/overview";
-import { startTestApp, type TestApp } from "../helpers/app";
+import { useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 
 // The test app's view buffer waits 60 s (or 1,000 views) before it writes: every view below is
 // still in memory when usage is read, so only the reads' own flush can make them count.
 describe.each(testDbKinds)("usage reads what this instance acknowledged, on %s", (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind);
-  });
-  afterAll(async () => t?.close());
+  const t = useTestApp(kind);
 
   const view = async (name: string, session: string) => {
     const res = await t.call("GET", `/api/v1/skills/${name}`, { headers: { "x-agent-session": session } });
@@ -44,6 +40,16 @@ describe.each(testDbKinds)("usage reads what this instance acknowledged, on %s",
   });
 
   it("counts them in the overview's headline and rows as well", async () => {
+    // The five views the test above leaves, written: three of writing-plans, two of systematic-debugging.
+    const earlier: [string, string][] = [
+      ["writing-plans", "s1"],
+      ["systematic-debugging", "s1"],
+      ["writing-plans", "s2"],
+      ["systematic-debugging", "s2"],
+      ["writing-plans", "s2"],
+    ];
+    for (const [name, session] of earlier) await view(name, session);
+    await t.app.views.flush();
     await view("writing-plans", "s3");
     expect(t.app.views.pending).toBe(1);
     const overview = await teamOverview(t.app, t.alpha.team);

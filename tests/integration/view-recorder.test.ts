@@ -41,7 +41,9 @@ describe.each(testDbKinds)("the view recorder on %s", (kind) => {
     const rows = await database.db.select({ sessionId: skillViews.sessionId }).from(skillViews);
     expect(rows.map((row) => row.sessionId).sort()).toEqual(["a", "b", "c", "d"]);
     expect(errors).toHaveBeenCalledTimes(1);
-    expect(String(errors.mock.calls[0]![0])).toMatch(/^skillgate: dropped a skill view the database refused \(team \d+, skill "writing-plans"\): /);
+    expect(String(errors.mock.calls[0]![0])).toMatch(
+      /^skillgate: dropped a skill view the database refused \(team \d+, skill "writing-plans"\): /,
+    );
     expect(String(errors.mock.calls[0]![0])).not.toContain("poison");
     // The next batch is not held back by the bad one.
     recorder.record(view("e"));

@@ -50,6 +50,12 @@ describe("activation metrics (§9)", () => {
       perSkill: { debugging: { expected: 1, loaded: 1, recall: 1 } },
       wrongSelections: 0,
     });
-    expect(activationMetrics([], [])).toEqual({ activationRate: null, byClass: { D: null, P: null, G: null }, falseTriggerRate: null, perSkill: {}, wrongSelections: 0 });
+    expect(activationMetrics([], [])).toEqual({
+      activationRate: null,
+      byClass: { D: null, P: null, G: null },
+      falseTriggerRate: null,
+      perSkill: {},
+      wrongSelections: 0,
+    });
   });
 });

@@ -16,8 +16,12 @@ describe("the Claude Code hook", () => {
       calls.push({ url, init });
       return new Response(null, { status: 201 });
     };
-    expect(await report({ tool_name: "Bash", tool_input: { command: "ls" } }, { url: "http://x", key: "k", fetchImpl })).toEqual({ skipped: "not a Skill tool call" });
-    expect(await report({ tool_name: "Skill", session_id: "s-1", tool_input: { skill: "tdd" } }, { url: "http://x/", key: "k", fetchImpl })).toEqual({ status: 201, skill: "tdd" });
+    expect(await report({ tool_name: "Bash", tool_input: { command: "ls" } }, { url: "http://x", key: "k", fetchImpl })).toEqual({
+      skipped: "not a Skill tool call",
+    });
+    expect(
+      await report({ tool_name: "Skill", session_id: "s-1", tool_input: { skill: "tdd" } }, { url: "http://x/", key: "k", fetchImpl }),
+    ).toEqual({ status: 201, skill: "tdd" });
     expect(calls).toHaveLength(1);
     expect(calls[0]!.url).toBe("http://x/api/v1/usage/views");
     expect(calls[0]!.init.body).toBe('{"skill":"tdd","sessionId":"s-1"}');

@@ -3,12 +3,21 @@ import { describe, expect, it } from "vitest";
 import { boundedUnifiedPatch, MAX_EDIT_LENGTH } from "@/lib/learned/line-diff";
 import { sideBySide } from "@/lib/learned/side-by-side";
 
-const lines = (count: number, word: string) => Array.from({ length: count }, (_, i) => `- ${word} ${i}: a line of a long skill.\n`).join("");
+const lines = (count: number, word: string) =>
+  Array.from({ length: count }, (_, i) => `- ${word} ${i}: a line of a long skill.\n`).join("");
 
 describe("bounded line diffs", () => {
   it("gives the library's own patch when two versions differ a little", () => {
-    for (const [a, b] of [["a\nb\n", "a\nc\n"], ["a\nb", "c\nd"], ["", "x\n"], ["x\n", ""], ["a\r\nb\r\n", "a\nb\n"]]) {
-      expect(boundedUnifiedPatch("s@v1", "s@v2", a!, b!)).toBe(createTwoFilesPatch("s@v1", "s@v2", a!, b!, undefined, undefined, { headerOptions: FILE_HEADERS_ONLY }));
+    for (const [a, b] of [
+      ["a\nb\n", "a\nc\n"],
+      ["a\nb", "c\nd"],
+      ["", "x\n"],
+      ["x\n", ""],
+      ["a\r\nb\r\n", "a\nb\n"],
+    ]) {
+      expect(boundedUnifiedPatch("s@v1", "s@v2", a!, b!)).toBe(
+        createTwoFilesPatch("s@v1", "s@v2", a!, b!, undefined, undefined, { headerOptions: FILE_HEADERS_ONLY }),
+      );
     }
   });
 

@@ -53,19 +53,12 @@ describe("description lint (SPEC §5)", () => {
     expect(lint("Finds bugs (you'd miss). Use when stuck.")).toBe(THIRD_PERSON);
   });
 
-  it.each([
-    "this skill",
-    "This is",
-    "the skill",
-    "a skill",
-    "skill for",
-    "skill to",
-    "Use this skill to",
-    "helps",
-    "A tool",
-  ])("fires FrontLoad on the opener %j", (opener) => {
-    expect(lint(`   ${opener} find bugs. Use when stuck.`)).toBe(FRONT_LOAD);
-  });
+  it.each(["this skill", "This is", "the skill", "a skill", "skill for", "skill to", "Use this skill to", "helps", "A tool"])(
+    "fires FrontLoad on the opener %j",
+    (opener) => {
+      expect(lint(`   ${opener} find bugs. Use when stuck.`)).toBe(FRONT_LOAD);
+    },
+  );
 
   it("fires CutByListing when the first when clause starts at descMax or later", () => {
     const at60 = `${"x".repeat(60)}use when stuck`;

@@ -12,9 +12,7 @@ interface GoldenCase {
   figures: { total: number; shown: number; droppedDescriptions: number; droppedEntries: number; chars: number };
 }
 
-const golden = JSON.parse(
-  readFileSync(new URL("../fixtures/listing-cases.json", import.meta.url), "utf8"),
-) as { cases: GoldenCase[] };
+const golden = JSON.parse(readFileSync(new URL("../fixtures/listing-cases.json", import.meta.url), "utf8")) as { cases: GoldenCase[] };
 
 describe("listing render: the golden cases of SPEC §3", () => {
   it("has the seven cases", () => expect(golden.cases).toHaveLength(7));

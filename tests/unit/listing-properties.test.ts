@@ -1,11 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  LISTING_SCOPES,
-  listingHeader,
-  renderListing,
-  type ListingSkill,
-} from "@/lib/listing/render";
+import { LISTING_SCOPES, listingHeader, renderListing, type ListingSkill } from "@/lib/listing/render";
 import { codePointLength } from "@/lib/text";
 
 const nameArb = fc.stringMatching(/^[a-z0-9]{1,12}(-[a-z0-9]{1,8}){0,2}$/);
@@ -18,9 +13,7 @@ const skillArb = fc.record({
   scope: fc.constantFrom(...LISTING_SCOPES),
   description: descriptionArb,
 });
-const catalogArb = fc
-  .uniqueArray(skillArb, { selector: (skill) => skill.name, maxLength: 40 })
-  .map((skills) => skills as ListingSkill[]);
+const catalogArb = fc.uniqueArray(skillArb, { selector: (skill) => skill.name, maxLength: 40 }).map((skills) => skills as ListingSkill[]);
 const settingsArb = fc.record({
   cap: fc.integer({ min: 1, max: 4000 }),
   descMax: fc.integer({ min: 1, max: 120 }),
@@ -28,7 +21,8 @@ const settingsArb = fc.record({
 });
 const diagnosticsArb = fc.array(fc.constantFrom("[collision] x (learned) shadowed by builtin"), { maxLength: 2 });
 
-const MARKER = /\n\[skills listing truncated: showed (\d+) of (\d+) skills; dropped (\d+) descriptions and (\d+) entries — call skill_list for the full catalog\]$/;
+const MARKER =
+  /\n\[skills listing truncated: showed (\d+) of (\d+) skills; dropped (\d+) descriptions and (\d+) entries — call skill_list for the full catalog\]$/;
 
 function hasLoneSurrogate(text: string): boolean {
   return /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
@@ -42,7 +36,9 @@ describe("listing render: properties", () => {
         const floor =
           codePointLength(listingHeader("skill_view")) +
           diagnostics.reduce((sum, d) => sum + codePointLength(d) + 1, 0) +
-          codePointLength(`\n[skills listing truncated: showed 0 of ${skills.length} skills; dropped 0 descriptions and ${skills.length} entries — call skill_list for the full catalog]`);
+          codePointLength(
+            `\n[skills listing truncated: showed 0 of ${skills.length} skills; dropped 0 descriptions and ${skills.length} entries — call skill_list for the full catalog]`,
+          );
         if (floor <= settings.cap) expect(figures.chars).toBeLessThanOrEqual(settings.cap);
         expect(figures.chars).toBe(codePointLength(text));
       }),
@@ -60,12 +56,7 @@ describe("listing render: properties", () => {
         expect(figures.shown + figures.droppedEntries).toBe(figures.total);
         expect(figures.total).toBe(skills.length);
         if (marker) {
-          expect(marker.slice(1).map(Number)).toEqual([
-            figures.shown,
-            figures.total,
-            figures.droppedDescriptions,
-            figures.droppedEntries,
-          ]);
+          expect(marker.slice(1).map(Number)).toEqual([figures.shown, figures.total, figures.droppedDescriptions, figures.droppedEntries]);
         }
       }),
       { numRuns: 400 },
@@ -111,6 +102,11 @@ describe("listing order", () => {
   it("sorts names by code point (UTF-8 byte order), not by UTF-16 unit", () => {
     const skills: ListingSkill[] = ["b", "a😀", "a\uFFFF", "a"].map((name) => ({ name, scope: "builtin", description: "d" }));
     const { text } = renderListing(skills, [], { cap: 8000, descMax: 60, loadHint: "skill_view" });
-    expect(text.split("\n").slice(2).map((line) => line.split(":")[0])).toEqual(["- a", "- a\uFFFF", "- a😀", "- b"]);
+    expect(
+      text
+        .split("\n")
+        .slice(2)
+        .map((line) => line.split(":")[0]),
+    ).toEqual(["- a", "- a\uFFFF", "- a😀", "- b"]);
   });
 });

@@ -20,7 +20,15 @@ describe("side-by-side diff rows", () => {
     const b = a.replace("line 10", "LINE 10");
     const rows = sideBySide(a, b);
     expect(rows.map((row) => (row.kind === "skip" ? `skip ${row.count}` : row.kind))).toEqual([
-      "skip 7", "same", "same", "same", "changed", "same", "same", "same", "skip 6",
+      "skip 7",
+      "same",
+      "same",
+      "same",
+      "changed",
+      "same",
+      "same",
+      "same",
+      "skip 6",
     ]);
     expect(hasChanges(rows)).toBe(true);
     expect(hasChanges(sideBySide(a, a))).toBe(false);

@@ -24,7 +24,10 @@ describe("SKILL.md parsing (§2.1)", () => {
     ["---\ndescription: d\n---\n", "invalid skill: name is required in the frontmatter of SKILL.md"],
     ["---\nname: 12\ndescription: d\n---\n", "invalid skill: name in SKILL.md must be a string (quote it)"],
     ["---\nname: ''\ndescription: d\n---\n", 'invalid skill: name "" must be 1–64 characters long (it has 0)'],
-    [`---\nname: ${"a".repeat(65)}\ndescription: d\n---\n`, `invalid skill: name "${"a".repeat(65)}" must be 1–64 characters long (it has 65)`],
+    [
+      `---\nname: ${"a".repeat(65)}\ndescription: d\n---\n`,
+      `invalid skill: name "${"a".repeat(65)}" must be 1–64 characters long (it has 65)`,
+    ],
     ["---\nname: a-\ndescription: d\n---\n", 'invalid skill: name "a-" may not start or end with a hyphen'],
     ["---\nname: a--b\ndescription: d\n---\n", 'invalid skill: name "a--b" may not hold two hyphens in a row'],
     ["---\nname: a\n---\n", 'invalid skill: description of "a" is required'],
@@ -33,15 +36,20 @@ describe("SKILL.md parsing (§2.1)", () => {
     ["---\nname: a\ndescription: d\nmetadata: [x]\n---\n", 'invalid skill: metadata of "a" must be a map of string to string'],
     ["---\nname: a\ndescription: d\nallowed-tools: 5\n---\n", 'invalid skill: allowed-tools of "a" must be a string or a list of strings'],
     ["---\n- a\n- b\n---\n", "invalid skill: the frontmatter of SKILL.md must be a YAML mapping with name and description"],
-    ["---\nname: a\nname: b\ndescription: d\n---\n", "invalid skill: the frontmatter of SKILL.md is not valid YAML: Map keys must be unique"],
-    ["---\nname: a\ndescription: \"d\u0000\"\n---\n", "invalid skill: SKILL.md holds a NUL character; SKILL.md must be text"],
+    [
+      "---\nname: a\nname: b\ndescription: d\n---\n",
+      "invalid skill: the frontmatter of SKILL.md is not valid YAML: Map keys must be unique",
+    ],
+    ['---\nname: a\ndescription: "d\u0000"\n---\n', "invalid skill: SKILL.md holds a NUL character; SKILL.md must be text"],
   ])("refuses %j", (text, message) => {
     expect(() => parseSkillMd(text)).toThrow(message);
   });
 
   it("counts description length in code points", () => {
     expect(() => parseSkillMd(`---\nname: a\ndescription: "${"😀".repeat(1024)}"\n---\n`)).not.toThrow();
-    expect(() => parseSkillMd(`---\nname: a\ndescription: "${"😀".repeat(1025)}"\n---\n`)).toThrow('invalid skill: description of "a" is 1025 characters; the limit is 1024');
+    expect(() => parseSkillMd(`---\nname: a\ndescription: "${"😀".repeat(1025)}"\n---\n`)).toThrow(
+      'invalid skill: description of "a" is 1025 characters; the limit is 1024',
+    );
   });
 
   it("reads the declared version of built-in and global skills", () => {
@@ -52,7 +60,17 @@ describe("SKILL.md parsing (§2.1)", () => {
   });
 
   it("writes a learned skill's SKILL.md that parses back to the same fields and body", () => {
-    for (const description of ["plain", "has: colon", "  leading spaces", "quote \" and ' both", "multi\nline", "#hash", "- dash", "null", "123"]) {
+    for (const description of [
+      "plain",
+      "has: colon",
+      "  leading spaces",
+      "quote \" and ' both",
+      "multi\nline",
+      "#hash",
+      "- dash",
+      "null",
+      "123",
+    ]) {
       const text = composeSkillMd({ name: "x", description }, "body  \r\n");
       const parsed = parseSkillMd(text);
       expect(parsed.description).toBe(description);

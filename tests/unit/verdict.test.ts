@@ -23,12 +23,29 @@ describe("the verdict rules of §8.3", () => {
     ["more regressed than improved", [pair(0.5, 0.9), pair(0.5, 0.4), pair(0.5, 0.4)], "regressed", 0.066666666, [1, 2, 0]],
     ["delta just above 0.05", [pair(0.5, 0.550000001)], "improved", 0.050000001, [1, 0, 0]],
     ["delta exactly 0.05 is not improved", [pair(0.5, 0.55)], "neutral", 0.05, [1, 0, 0]],
-    ["delta exactly 0.05 over uneven dimensions", [{ original: { correctness: 0.4, completeness: 0.5, adherence: 0.6 }, amended: { correctness: 0.45, completeness: 0.55, adherence: 0.65 } }], "neutral", 0.05, [1, 0, 0]],
+    [
+      "delta exactly 0.05 over uneven dimensions",
+      [
+        {
+          original: { correctness: 0.4, completeness: 0.5, adherence: 0.6 },
+          amended: { correctness: 0.45, completeness: 0.55, adherence: 0.65 },
+        },
+      ],
+      "neutral",
+      0.05,
+      [1, 0, 0],
+    ],
     ["delta just below 0.05", [pair(0.5, 0.549999999)], "neutral", 0.049999999, [1, 0, 0]],
     ["balanced improved and regressed, large delta", [pair(0.1, 0.9), pair(0.5, 0.4)], "neutral", 0.35, [1, 1, 0]],
     ["all unchanged", [pair(0.7, 0.7), pair(0.2, 0.2)], "neutral", 0, [0, 0, 2]],
     ["clear improvement", [pair(0.2, 0.8), pair(0.3, 0.6), pair(0.5, 0.5)], "improved", 0.3, [2, 0, 1]],
-    ["more regressed than improved wins over a positive delta", [pair(0, 1), pair(0.5, 0.49), pair(0.5, 0.49)], "regressed", 0.326666666, [1, 2, 0]],
+    [
+      "more regressed than improved wins over a positive delta",
+      [pair(0, 1), pair(0.5, 0.49), pair(0.5, 0.49)],
+      "regressed",
+      0.326666666,
+      [1, 2, 0],
+    ],
   ])("%s", (_, cases, verdict, delta, [improved, regressed, unchanged]) => {
     const result = verdictOf(cases);
     expect(result.verdict).toBe(verdict);
@@ -38,7 +55,10 @@ describe("the verdict rules of §8.3", () => {
   });
 
   it("counts a case improved only when the amended mean is strictly higher", () => {
-    const same = { original: { correctness: 0.1, completeness: 0.2, adherence: 0.3 }, amended: { correctness: 0.3, completeness: 0.2, adherence: 0.1 } };
+    const same = {
+      original: { correctness: 0.1, completeness: 0.2, adherence: 0.3 },
+      amended: { correctness: 0.3, completeness: 0.2, adherence: 0.1 },
+    };
     expect(caseChange(same)).toBe("unchanged");
     expect(0.1 + 0.2 + 0.3 === 0.3 + 0.2 + 0.1).toBe(false);
   });
