@@ -122,6 +122,25 @@ describe("the dashboard in Chromium", () => {
     expect((await fetch(`${baseUrl}/api/v1/listing`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
   });
 
+  it("refuses what the settings contracts refuse, naming the field, and saves nothing", async () => {
+    await page.goto(`${baseUrl}/t/demo/settings`);
+    const keyForm = page.locator('form[aria-label="Create API key"]');
+    await keyForm.locator('input[name="name"]').fill("no-scope");
+    await keyForm.locator('input[name="scope-read"]').uncheck();
+    await keyForm.locator("text=Create key").click();
+    await keyForm.locator('p[role="status"]').waitFor();
+    expect(await keyForm.locator('p[role="status"]').textContent()).toBe('field "scopes": choose at least one scope');
+    const listingForm = page.locator('form[aria-label="Listing settings"]');
+    const cap = await listingForm.locator('input[name="cap"]').inputValue();
+    await listingForm.locator('input[name="cap"]').fill("10");
+    await listingForm.locator("text=Save").click();
+    await listingForm.locator('p[role="status"]').waitFor();
+    expect(await listingForm.locator('p[role="status"]').textContent()).toBe('field "cap": must be at least 200');
+    await page.reload();
+    expect(await page.locator('tr[data-key="no-scope"]').count()).toBe(0);
+    expect(await page.locator('form[aria-label="Listing settings"] input[name="cap"]').inputValue()).toBe(cap);
+  });
+
   it("logs no errors in the browser console", () => {
     expect(consoleErrors.filter((e) => !e.includes("404"))).toEqual([]);
   });
