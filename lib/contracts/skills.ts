@@ -368,6 +368,10 @@ export const SKILL_OPERATIONS = [
 export const saveSkillForm = updateSkillBody.required({ description: true, body: true, expectedVersion: true, reason: true });
 export type SaveSkillForm = z.input<typeof saveSkillForm>;
 
+/** The dashboard's fork form: a person may fork into another team they edit. */
+export const forkSkillForm = forkBody.extend({ team: z.string().max(100).describe("the team to fork into") });
+export type ForkSkillForm = z.input<typeof forkSkillForm>;
+
 /** The dashboard's verify form: the tier and the report's fields, flat. */
 export interface VerifyForm {
   tier: "reviewed" | "verified";

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { memberAction } from "@/lib/actions/member-action";
 import type { ActionResult } from "@/lib/actions/result";
 import { amendmentBody, promoteAmendmentBody } from "@/lib/contracts/evolution";
-import { forkBody, rollbackBody, saveSkillForm, verifyBody, type SaveSkillForm, type VerifyForm } from "@/lib/contracts/skills";
+import { forkSkillForm, rollbackBody, saveSkillForm, verifyBody, type ForkSkillForm, type SaveSkillForm, type VerifyForm } from "@/lib/contracts/skills";
 import { isAppError } from "@/lib/errors";
 import type { Actor } from "@/lib/learned/actor";
 import { forkSkill } from "@/lib/learned/fork";
@@ -70,11 +70,8 @@ export async function restoreAction(slug: string, name: string): Promise<ActionR
   });
 }
 
-/** A fork may go to another team the person edits: the API's fork body, and where to. */
-const forkForm = forkBody.extend({ team: z.string().max(100).describe("the team to fork into") });
-
-export async function forkAction(slug: string, name: string, input: z.input<typeof forkForm>): Promise<ActionResult> {
-  return memberAction({ ...asEditor(slug, name), schema: forkForm, input }, async (member, { team, ...fork }) => {
+export async function forkAction(slug: string, name: string, input: ForkSkillForm): Promise<ActionResult> {
+  return memberAction({ ...asEditor(slug, name), schema: forkSkillForm, input }, async (member, { team, ...fork }) => {
     const target = team === slug ? { team: member.team, role: member.role } : await membershipOf(member.app.db, member.user.id, team);
     if (!target || target.role === "viewer") return { ok: false, message: `you are not an editor of team "${team}"` };
     const targetActor: Actor = { kind: "person", userId: member.user.id, email: member.user.email, role: target.role };
