@@ -50,7 +50,7 @@ export type BodyOf<B> = B extends { parse: (value: unknown) => infer R }
     ? z.infer<S>
     : undefined;
 
-export type SuccessStatus = 200 | 201 | 202 | 304;
+type SuccessStatus = 200 | 201 | 202 | 304;
 
 export type ResponseSpec =
   | { kind: "json"; description: string; schema: z.ZodType; headers?: Record<string, HeaderSpec> }
@@ -104,7 +104,7 @@ export const errorEnvelope = z.strictObject({
 });
 
 /** What any route behind an API key can answer, whatever it does. */
-export const COMMON_ERRORS: ErrorCode[] = [
+const COMMON_ERRORS: ErrorCode[] = [
   "Unauthorized",
   "Forbidden",
   "RateLimited",
@@ -114,7 +114,7 @@ export const COMMON_ERRORS: ErrorCode[] = [
 ];
 
 /** What any route that reads a body can answer besides. */
-export const BODY_ERRORS: ErrorCode[] = ["InvalidJson", "InvalidUtf8", "InvalidField", "PayloadTooLarge", "UnsupportedMediaType"];
+const BODY_ERRORS: ErrorCode[] = ["InvalidJson", "InvalidUtf8", "InvalidField", "PayloadTooLarge", "UnsupportedMediaType"];
 
 /** Every code an operation can answer, with its status. */
 export function errorsOf(operation: Operation): ErrorCode[] {

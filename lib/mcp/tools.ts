@@ -109,7 +109,7 @@ function skillName(name: string | undefined) {
   return parseWith(skillNameParam, name, "InvalidPath");
 }
 
-export const TOOLS = [
+const TOOLS = [
   tool({
     name: "skill_list",
     title: "List skills",
