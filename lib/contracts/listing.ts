@@ -1,14 +1,29 @@
 import { z } from "zod";
 import { defineOperation, json, text, type HeaderSpec } from "./operation";
-import { positiveIntText } from "./fields";
+import { positiveIntText, refuseWith } from "./fields";
 
 /** The listing for an agent's system prompt (§3). */
 
-export const listingQuery = z.object({
-  cap: positiveIntText(1_000_000).optional().describe("what-if cap in characters; the team's setting when omitted"),
-  descMax: positiveIntText(1024).optional().describe("what-if description cut in characters; the team's setting when omitted"),
-  format: z.enum(["text", "json"]).optional().describe("text (default) or json"),
-});
+export const listingQuery = z
+  .object({
+    cap: positiveIntText(1_000_000).optional().describe("what-if cap in characters; the team's setting when omitted"),
+    descMax: positiveIntText(1024).optional().describe("what-if description cut in characters; the team's setting when omitted"),
+    format: z.enum(["text", "json"]).optional().describe("text (default) or json"),
+    full: z
+      .enum(["true", "false"])
+      .optional()
+      .describe("true: the full catalog, every description whole, no cap (what skill_list answers)"),
+  })
+  .superRefine(
+    refuseWith("InvalidQuery", (query: { cap?: number; descMax?: number; full?: string }) =>
+      query.full === "true" && (query.cap !== undefined || query.descMax !== undefined)
+        ? "full=true renders the whole catalog (no cap, no descMax): drop cap and descMax"
+        : null,
+    ),
+  );
+
+/** The full catalog (§12): the listing with nothing cut. */
+export const FULL_CATALOG = { cap: Number.POSITIVE_INFINITY, descMax: Number.POSITIVE_INFINITY } as const;
 
 const figureHeaders: Record<string, HeaderSpec> = {
   "X-Skills-Total": { description: "skills in the listing before truncation", type: "integer" },
@@ -16,7 +31,7 @@ const figureHeaders: Record<string, HeaderSpec> = {
   "X-Skills-Dropped-Descriptions": { description: "entries shown without their description", type: "integer" },
   "X-Skills-Dropped-Entries": { description: "entries dropped", type: "integer" },
   "X-Listing-Chars": { description: "the block's length in code points", type: "integer" },
-  "X-Listing-Cap": { description: "the cap it was rendered for", type: "integer" },
+  "X-Listing-Cap": { description: "the cap it was rendered for; absent with ?full=true", type: "integer", optional: true },
   ETag: { description: "changes whenever the text does", type: "string" },
 };
 
@@ -31,8 +46,8 @@ export const listingJsonSchema = z.strictObject({
   droppedDescriptions: count,
   droppedEntries: count,
   chars: count,
-  cap: z.number().int(),
-  descMax: z.number().int(),
+  cap: z.number().int().nullable().describe("null with ?full=true"),
+  descMax: z.number().int().nullable().describe("null with ?full=true"),
   truncated: z.boolean(),
   groups: z.array(
     z.strictObject({

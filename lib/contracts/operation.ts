@@ -61,6 +61,8 @@ export type ResponseSpec =
 export interface HeaderSpec {
   description: string;
   type: "string" | "integer";
+  /** Sent only in some of the responses (said in the description). */
+  optional?: boolean;
 }
 
 export const TAGS = {
@@ -104,14 +106,7 @@ export const errorEnvelope = z.strictObject({
 });
 
 /** What any route behind an API key can answer, whatever it does. */
-const COMMON_ERRORS: ErrorCode[] = [
-  "Unauthorized",
-  "Forbidden",
-  "RateLimited",
-  "InvalidPath",
-  "DatabaseUnavailable",
-  "InternalError",
-];
+const COMMON_ERRORS: ErrorCode[] = ["Unauthorized", "Forbidden", "RateLimited", "InvalidPath", "DatabaseUnavailable", "InternalError"];
 
 /** What any route that reads a body can answer besides. */
 const BODY_ERRORS: ErrorCode[] = ["InvalidJson", "InvalidUtf8", "InvalidField", "PayloadTooLarge", "UnsupportedMediaType"];

@@ -53,7 +53,8 @@ export const mcp = defineOperation({
   method: "POST",
   path: "/api/mcp",
   tag: "integrations",
-  summary: "The MCP endpoint (Streamable HTTP, bearer API key): skill_list, skill_view, skill_manage, experiment, record_observation",
+  summary:
+    "The MCP endpoint (Streamable HTTP, bearer API key): skill_list, skill_view, skill_file, skill_manage, experiment, record_observation",
   description:
     "Open a session with an initialize request; send its Mcp-Session-Id header on every later request. Tool refusals are results with isError and the REST route's error message.",
   scope: "read",

@@ -14,10 +14,16 @@ export function listingHeaders(listing: TeamListing): Record<string, string> {
     "x-skills-dropped-descriptions": String(figures.droppedDescriptions),
     "x-skills-dropped-entries": String(figures.droppedEntries),
     "x-listing-chars": String(figures.chars),
-    "x-listing-cap": String(figures.cap),
+    // The full catalog has no cap to report.
+    ...(Number.isFinite(figures.cap) && { "x-listing-cap": String(figures.cap) }),
     etag: listing.etag,
     "cache-control": "private, no-cache",
   };
+}
+
+/** The full catalog renders at no cap and no descMax: JSON says so with null. */
+function finiteOrNull(value: number): number | null {
+  return Number.isFinite(value) ? value : null;
 }
 
 /** `?format=json`: the same text, its figures, and every entry by group with what happened to it. */
@@ -25,7 +31,8 @@ export function listingJson(listing: TeamListing, settings: ListingSettings) {
   return {
     text: listing.text,
     ...listing.figures,
-    descMax: settings.descMax,
+    cap: finiteOrNull(listing.figures.cap),
+    descMax: finiteOrNull(settings.descMax),
     truncated: listing.truncated,
     groups: listing.groups
       .filter((group) => group.entries.length > 0)

@@ -8,6 +8,7 @@ import { observationBody } from "../contracts/evolution";
 import { skillNameParam, versionNumber } from "../contracts/fields";
 import { ledgerBody, ledgerSlugParam } from "../contracts/ledger";
 import { lintBody } from "../contracts/lint";
+import { FULL_CATALOG } from "../contracts/listing";
 import { createSkillBody, updateSkillBody } from "../contracts/skills";
 import { AppError, isAppError } from "../errors";
 import { recordObservations } from "../evolution/observations";
@@ -18,7 +19,9 @@ import { appendRecord, readLedger } from "../ledger/append";
 import { formatLedger, ledgerKey, recordJson } from "../ledger/records";
 import { formatLint, lintDescription } from "../lint/lint";
 import { lintSkill } from "../lint/lint-skill";
+import { contentTypeOf, readSkillFile } from "../skills/files";
 import { skillViewText, viewSkill } from "../skills/view";
+import { decodeUtf8 } from "../text";
 
 /**
  * The MCP tools of §12, built from the REST contracts: each tool's input schema is made of the
@@ -35,6 +38,7 @@ export interface McpCall {
 }
 
 type KeyActor = Actor & { kind: "key" };
+type ToolContent = CallToolResult["content"];
 
 interface ToolDefinition<S extends z.ZodObject> {
   name: string;
@@ -44,7 +48,8 @@ interface ToolDefinition<S extends z.ZodObject> {
   annotations: NonNullable<Tool["annotations"]>;
   /** The scope a call needs; may depend on the arguments (lint only reads). */
   scope: (args: z.infer<S>) => Scope;
-  run: (args: z.infer<S>, context: { app: App; auth: KeyAuth; actor: KeyActor; sessionId: string | null }) => Promise<string>;
+  /** A text answer, or content of other kinds (a binary file as an embedded resource). */
+  run: (args: z.infer<S>, context: { app: App; auth: KeyAuth; actor: KeyActor; sessionId: string | null }) => Promise<string | ToolContent>;
 }
 
 const tool = <S extends z.ZodObject>(definition: ToolDefinition<S>) => definition;
@@ -114,12 +119,11 @@ const TOOLS = [
     name: "skill_list",
     title: "List skills",
     description:
-      "The team's skills listing, as text for your system prompt: every skill you may load, grouped by source, with a one-line description. Prefer a matching skill over improvising; load one with skill_view.",
+      "The team's full skill catalog: every skill you may load, grouped by source, each with its whole description (the listing in your system prompt may cut them). Prefer a matching skill over improvising; load one with skill_view.",
     input: z.strictObject({}),
     annotations: { readOnlyHint: true, openWorldHint: false },
     scope: () => "read",
-    run: async (_args, { app, auth: { team } }) =>
-      (await app.catalogs.listing(team, { cap: team.listingCap, descMax: team.descMax, loadHint: team.loadHint })).text,
+    run: async (_args, { app, auth: { team } }) => (await app.catalogs.listing(team, { ...FULL_CATALOG, loadHint: team.loadHint })).text,
   }),
   tool({
     name: "skill_view",
@@ -134,6 +138,19 @@ const TOOLS = [
     scope: () => "read",
     run: async ({ name, version }, { app, auth, sessionId }) =>
       skillViewText(await viewSkill(app, { team: auth.team, keyId: auth.keyId, sessionId }, name, version)),
+  }),
+  tool({
+    name: "skill_file",
+    title: "Read a skill's supporting file",
+    description:
+      'Reads a supporting file of a skill (scripts/, references/, assets/), byte for byte, when its body points to one ("see REFERENCE.md"). Text comes back as text, anything else as an embedded resource. Paths are relative to the skill\'s folder and case-sensitive.',
+    input: z.strictObject({
+      name: skillNameParam.describe("the skill's name"),
+      path: z.string().min(1).max(1000).describe("the file's path inside the skill folder, e.g. references/forms.md"),
+    }),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    scope: () => "read",
+    run: async ({ name, path }, { app, auth }) => fileContent(name, path, await readSkillFile(app.db, app.catalogs, auth.team, name, path)),
   }),
   tool({
     name: "skill_manage",
@@ -183,6 +200,14 @@ const TOOLS = [
   }),
 ];
 
+/** A file as REST serves it: text when it is UTF-8 with no NUL byte, else the bytes as a resource. */
+function fileContent(name: string, path: string, bytes: Uint8Array): string | ToolContent {
+  const text = bytes.includes(0) ? null : decodeUtf8(bytes);
+  if (text !== null) return text;
+  const uri = `skillgate://skills/${name}/files/${path.split("/").map(encodeURIComponent).join("/")}`;
+  return [{ type: "resource", resource: { uri, mimeType: contentTypeOf(path), blob: Buffer.from(bytes).toString("base64") } }];
+}
+
 /** What `tools/list` says of each tool: its input as JSON Schema, from the same zod schema that checks the call. */
 export function toolList(): Tool[] {
   return TOOLS.map((definition) => {
@@ -211,7 +236,8 @@ async function callTool(call: McpCall, name: string, args: unknown): Promise<Cal
       throw new AppError("Forbidden", `this API key lacks the "${scope}" scope; ask a lead for a key that has it`);
     const sessionId = call.sessionId();
     const actor: KeyActor = { kind: "key", keyId: auth.keyId, scopes: auth.scopes, sessionId };
-    return { content: [{ type: "text", text: await definition.run(input, { app: call.app, auth, actor, sessionId }) }] };
+    const answer = await definition.run(input, { app: call.app, auth, actor, sessionId });
+    return { content: typeof answer === "string" ? [{ type: "text", text: answer }] : answer };
   } catch (error) {
     if (isAppError(error)) return { content: [{ type: "text", text: error.message }], isError: true };
     console.error("skillgate: MCP tool failed:", error);

@@ -45,14 +45,13 @@ export async function readSkillFile(
 ): Promise<Uint8Array> {
   const safePath = parseFilePath(filePath);
   const skill = await resolveSkill(catalogs, team, name);
-  const missing = new AppError("FileNotFound", `skill "${name}" has no file "${safePath}"`);
   if (skill.scope === "builtin" || skill.scope === "global") {
     const { files, dir } = onDisk(catalogs, skill.name, skill.scope);
     // Only files listed at start-up are served, so nothing outside the folder can be reached.
-    if (!files.some((file) => file.path === safePath)) throw missing;
+    if (!files.some((file) => file.path === safePath)) throw fileNotFound(name, safePath, files);
     return readFile(path.join(dir, ...safePath.split("/")));
   }
-  if (skill.scope === "learned") throw missing;
+  if (skill.scope === "learned") throw fileNotFound(name, safePath, []);
   const [row] = await db
     .select({ content: workspaceSkillFiles.content })
     .from(workspaceSkillFiles)
@@ -63,8 +62,19 @@ export async function readSkillFile(
         eq(workspaceSkillFiles.path, safePath),
       ),
     );
-  if (!row) throw missing;
+  if (!row) throw fileNotFound(name, safePath, await listSkillFiles(db, catalogs, team, name));
   return row.content;
+}
+
+/**
+ * Paths are case-sensitive, as on the file systems skills come from; an agent that read
+ * "see FORMS.md" in a body is told the path that exists instead of guessing again.
+ */
+function fileNotFound(name: string, wanted: string, files: SkillFile[]): AppError {
+  const lower = wanted.toLowerCase();
+  const near = files.find((file) => file.path.toLowerCase() === lower);
+  const hint = near ? `; paths are case-sensitive: did you mean "${near.path}"?` : "";
+  return new AppError("FileNotFound", `skill "${name}" has no file "${wanted}"${hint}`);
 }
 
 const TEXT_TYPES: Record<string, string> = {

@@ -44,15 +44,22 @@ describe("the MCP endpoint with the official MCP client", () => {
   });
   afterAll(async () => client?.close());
 
-  it("offers the five tools of §12, each described for agents", async () => {
+  it("offers the six tools of §12, each described for agents", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["skill_list", "skill_view", "skill_manage", "experiment", "record_observation"]);
+    expect(tools.map((t) => t.name)).toEqual([
+      "skill_list",
+      "skill_view",
+      "skill_file",
+      "skill_manage",
+      "experiment",
+      "record_observation",
+    ]);
     for (const t of tools) expect(t.description!.length).toBeGreaterThan(80);
     expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it("answers skill_list and skill_view with the REST strings, and records the view with the MCP session", async () => {
-    expect(await tool("skill_list", {})).toEqual(await rest("GET", "/api/v1/listing"));
+    expect(await tool("skill_list", {})).toEqual(await rest("GET", "/api/v1/listing?full=true"));
     expect(await tool("skill_view", { name: "writing-plans" })).toEqual(
       await rest("GET", "/api/v1/skills/writing-plans", undefined, { "x-agent-session": "rest-session" }),
     );

@@ -102,6 +102,13 @@ describe("the OpenAPI document", () => {
         description: "text (default) or json",
         schema: { type: "string", enum: ["text", "json"] },
       },
+      {
+        name: "full",
+        in: "query",
+        required: false,
+        description: "true: the full catalog, every description whole, no cap (what skill_list answers)",
+        schema: { type: "string", enum: ["true", "false"] },
+      },
     ]);
     const view = doc.paths["/api/v1/skills/{name}"]!.get! as {
       parameters: { name: string; in: string; schema: Record<string, unknown> }[];

@@ -65,10 +65,18 @@ describe.each(testDbKinds)("MCP tools and their REST routes on %s", (kind) => {
     await client.connect(transport);
     clients.push(client);
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(["skill_list", "skill_view", "skill_manage", "experiment", "record_observation"]);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      "skill_list",
+      "skill_view",
+      "skill_file",
+      "skill_manage",
+      "experiment",
+      "record_observation",
+    ]);
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
     expect(byName.skill_list!.annotations).toMatchObject({ readOnlyHint: true });
     expect(byName.skill_view!.annotations).toMatchObject({ readOnlyHint: true });
+    expect(byName.skill_file!.annotations).toMatchObject({ readOnlyHint: true });
     expect(byName.skill_manage!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(byName.experiment!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     const props = (name: string) => (byName[name]!.inputSchema as { properties: Record<string, Record<string, unknown>> }).properties;
@@ -93,7 +101,7 @@ describe.each(testDbKinds)("MCP tools and their REST routes on %s", (kind) => {
   it("answers skill_view and skill_list with the REST texts, refusals included", async () => {
     expect((await rest("POST", "/api/v1/skills", { json: { ...skill, status: "active" } })).isError).toBe(false);
     const tool = await mcp(t.alpha.key);
-    expect(await tool("skill_list")).toEqual(await rest("GET", "/api/v1/listing"));
+    expect(await tool("skill_list")).toEqual(await rest("GET", "/api/v1/listing?full=true"));
     expect(await tool("skill_view", { name: "parity-skill" })).toEqual(await rest("GET", "/api/v1/skills/parity-skill"));
     expect(await tool("skill_view", { name: "parity-skill", version: 1 })).toEqual(
       await rest("GET", "/api/v1/skills/parity-skill?version=1"),
@@ -108,6 +116,77 @@ describe.each(testDbKinds)("MCP tools and their REST routes on %s", (kind) => {
       expect(answer.isError, JSON.stringify(args)).toBe(true);
       expect(answer, JSON.stringify(args)).toEqual(await rest("GET", url));
     }
+  });
+
+  it("answers skill_list with the full catalog (§12): every description whole, no marker, whatever the listing cuts", async () => {
+    const long = `Checks long descriptions end to end. Use when a description runs past the team's descMax and its when clause would be cut: ${"x".repeat(200)}`;
+    expect((await rest("POST", "/api/v1/skills", { json: { ...skill, description: long, status: "active" } })).isError).toBe(false);
+    const cut = await rest("GET", "/api/v1/listing");
+    expect(cut.text).toContain(`- parity-skill: ${long.slice(0, 60)}…`);
+    const full = await rest("GET", "/api/v1/listing?full=true");
+    const lines = full.text.split("\n");
+    expect(lines[0]).toBe("[skills listing — prefer a matching skill over improvising; load bodies with skill_view]");
+    expect(lines).toContain(`- parity-skill: ${long}`);
+    expect(full.text).not.toContain("[skills listing truncated");
+    // The seven built-in skills and this one.
+    expect(lines.filter((line) => line.startsWith("- ")).length).toBe(8);
+    const tool = await mcp(t.alpha.key);
+    expect(await tool("skill_list")).toEqual(full);
+    const res = await t.call("GET", "/api/v1/listing?full=true");
+    expect(res.headers.get("x-listing-cap")).toBeNull();
+    expect(res.headers.get("x-skills-dropped-descriptions")).toBe("0");
+    const json = (await (await t.call("GET", "/api/v1/listing?full=true&format=json")).json()) as {
+      text: string;
+      cap: unknown;
+      descMax: unknown;
+    };
+    expect([json.text, json.cap, json.descMax]).toEqual([full.text, null, null]);
+    const refused = await t.call("GET", "/api/v1/listing?full=true&cap=500");
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({
+      error: { code: "InvalidQuery", message: "full=true renders the whole catalog (no cap, no descMax): drop cap and descMax" },
+    });
+  });
+
+  it("answers skill_file as GET …/files/<path> does: text as text, binary as a resource, and the right path for a wrong case", async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff]);
+    const files = [
+      {
+        path: "filed/SKILL.md",
+        content: "---\nname: filed\ndescription: Has files. Use when reading files.\n---\n# Filed\nSee references/forms.md\n",
+      },
+      { path: "filed/references/forms.md", content: "# Forms\r\nfill them ✓\n" },
+      { path: "filed/assets/logo.png", content: png.toString("base64"), encoding: "base64" },
+    ];
+    expect((await t.call("POST", "/api/v1/skills/sync", { json: { files } })).status).toBe(200);
+    const tool = await mcp(t.alpha.key);
+    expect(await tool("skill_file", { name: "filed", path: "references/forms.md" })).toEqual(
+      await rest("GET", "/api/v1/skills/filed/files/references/forms.md"),
+    );
+    expect((await tool("skill_file", { name: "filed", path: "references/forms.md" })).text).toBe("# Forms\r\nfill them ✓\n");
+    const client = clients.at(-1)!;
+    const binary = (await client.callTool({ name: "skill_file", arguments: { name: "filed", path: "assets/logo.png" } })) as {
+      content: { type: string; resource: { uri: string; mimeType: string; blob: string } }[];
+    };
+    expect(binary.content).toEqual([
+      {
+        type: "resource",
+        resource: { uri: "skillgate://skills/filed/files/assets/logo.png", mimeType: "image/png", blob: png.toString("base64") },
+      },
+    ]);
+    for (const [args, url] of [
+      [{ name: "filed", path: "references/FORMS.md" }, "/api/v1/skills/filed/files/references/FORMS.md"],
+      [{ name: "filed", path: "../secrets" }, "/api/v1/skills/filed/files/..%2Fsecrets"],
+      [{ name: "filed", path: "nothing.md" }, "/api/v1/skills/filed/files/nothing.md"],
+      [{ name: "no-such-skill", path: "a.md" }, "/api/v1/skills/no-such-skill/files/a.md"],
+    ] as const) {
+      const answer = await tool("skill_file", args);
+      expect(answer.isError, JSON.stringify(args)).toBe(true);
+      expect(answer, JSON.stringify(args)).toEqual(await rest("GET", url));
+    }
+    expect((await tool("skill_file", { name: "filed", path: "references/FORMS.md" })).text).toBe(
+      'skill "filed" has no file "references/FORMS.md"; paths are case-sensitive: did you mean "references/forms.md"?',
+    );
   });
 
   it("answers skill_manage as POST, PUT, DELETE, promote and lint do, refusals included", async () => {

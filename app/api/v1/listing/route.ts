@@ -1,4 +1,4 @@
-import { getListing } from "@/lib/contracts/listing";
+import { FULL_CATALOG, getListing } from "@/lib/contracts/listing";
 import { listingHeaders, listingJson } from "@/lib/listing/listing";
 import { otherMethods } from "@/lib/http/methods";
 import { notModified } from "@/lib/http/params";
@@ -7,7 +7,10 @@ import { route } from "@/lib/http/route";
 
 /** GET /api/v1/listing — the skills listing for the system prompt (§3); `?cap=&descMax=` render a what-if. */
 export const GET = route(getListing, async ({ query }, { req, app, auth: { team } }) => {
-  const settings = { cap: query.cap ?? team.listingCap, descMax: query.descMax ?? team.descMax, loadHint: team.loadHint };
+  const settings =
+    query.full === "true"
+      ? { ...FULL_CATALOG, loadHint: team.loadHint }
+      : { cap: query.cap ?? team.listingCap, descMax: query.descMax ?? team.descMax, loadHint: team.loadHint };
   const listing = await app.catalogs.listing(team, settings);
   const headers = listingHeaders(listing);
   if (notModified(req, listing.etag)) return new Response(null, { status: 304, headers });
