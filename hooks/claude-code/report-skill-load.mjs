@@ -1,8 +1,13 @@
 #!/usr/bin/env node
 // Claude Code PostToolUse hook for its `Skill` tool: reports each skill load to Skillgate
 // (POST /api/v1/usage/views) with the Claude Code session id, so usage counts real sessions.
-// Reads SKILLGATE_URL and SKILLGATE_API_KEY. It never blocks the agent: any failure is logged
-// to stderr and the hook still exits 0.
+// Reads SKILLGATE_URL and SKILLGATE_API_KEY (a key with the `write` scope). It never blocks the
+// agent: it gives up after 2 s, says on stderr why it recorded nothing, and always exits 0.
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+/** The most the hook may add to a Skill call of the agent. */
+export const DEADLINE_MS = 2000;
 
 async function readStdin() {
   const chunks = [];
@@ -20,7 +25,8 @@ export function skillOf(payload) {
   return name || null;
 }
 
-export async function report(payload, { url, key, fetchImpl = fetch }) {
+/** Posts the load; resolves with what happened, a sentence for stderr when nothing was recorded. */
+export async function report(payload, { url, key, fetchImpl = fetch, signal }) {
   if (payload?.tool_name !== "Skill") return { skipped: "not a Skill tool call" };
   const skill = skillOf(payload);
   if (!skill) return { skipped: "no skill name in tool_input" };
@@ -28,19 +34,50 @@ export async function report(payload, { url, key, fetchImpl = fetch }) {
     method: "POST",
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
     body: JSON.stringify({ skill, sessionId: String(payload.session_id ?? "unknown") }),
+    signal,
   });
-  return { status: res.status, skill };
+  if (res.status < 300) return { status: res.status, skill };
+  // The API's message says what to fix (a revoked key, a missing scope, an unknown skill).
+  const message = await res
+    .json()
+    .then((body) => body?.error?.message)
+    .catch(() => undefined);
+  return { status: res.status, skill, skipped: `${skill}: HTTP ${res.status}${message ? ` ${message}` : ""}` };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/**
+ * Whether this file is what node was asked to run. Compared as real paths, so a path with spaces,
+ * a symlinked checkout or a Windows drive letter all match (a `file://` string compare does not).
+ */
+function isMainModule() {
+  if (!process.argv[1]) return false;
+  try {
+    return realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+async function main() {
+  const say = (why) => console.error(`skillgate hook: recorded nothing: ${why}`);
+  // Whatever hangs (stdin, DNS, a server that accepts and never answers), the agent waits no longer.
+  const timer = setTimeout(() => {
+    say(`no answer within ${DEADLINE_MS / 1000} s from ${process.env.SKILLGATE_URL}`);
+    process.exit(0);
+  }, DEADLINE_MS);
   const url = process.env.SKILLGATE_URL;
   const key = process.env.SKILLGATE_API_KEY;
   try {
-    if (!url || !key) throw new Error("set SKILLGATE_URL and SKILLGATE_API_KEY");
-    const result = await report(JSON.parse(await readStdin()), { url, key });
-    if (result.status && result.status >= 300) console.error(`skillgate hook: ${result.skill}: HTTP ${result.status}`);
+    if (!url || !key) throw new Error("set SKILLGATE_URL and SKILLGATE_API_KEY (a key with the write scope)");
+    // The request's own limit comes first, so the usual hang is reported as what it is.
+    const signal = AbortSignal.timeout(DEADLINE_MS - 250);
+    const result = await report(JSON.parse(await readStdin()), { url, key, signal });
+    if (result.skipped) say(result.skipped);
   } catch (error) {
-    console.error(`skillgate hook: ${error.message}`);
+    say(error.name === "TimeoutError" ? `no answer within ${DEADLINE_MS / 1000} s from ${url}` : error.message);
   }
+  clearTimeout(timer);
   process.exit(0);
 }
+
+if (isMainModule()) await main();

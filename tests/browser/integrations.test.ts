@@ -193,6 +193,9 @@ describe("the Claude Code hook", () => {
       { SKILLGATE_URL: baseUrl, SKILLGATE_API_KEY: CLI_KEY },
       JSON.stringify({ ...payload, tool_input: { skill: "not-here" } }),
     );
-    expect([unknown.code, unknown.stderr]).toEqual([0, "skillgate hook: not-here: HTTP 404\n"]);
+    expect([unknown.code, unknown.stderr]).toEqual([
+      0,
+      "skillgate hook: recorded nothing: not-here: HTTP 404 Error [SkillNotFound]: No skill named 'not-here'. Use skill_list to see available skills.\n",
+    ]);
   });
 });

@@ -1,3 +1,9 @@
+import { spawn } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error — a plain .mjs script shipped for Claude Code, without types
 import { report, skillOf } from "../../hooks/claude-code/report-skill-load.mjs";
@@ -26,5 +32,82 @@ describe("the Claude Code hook", () => {
     expect(calls[0]!.url).toBe("http://x/api/v1/usage/views");
     expect(calls[0]!.init.body).toBe('{"skill":"tdd","sessionId":"s-1"}');
     expect((calls[0]!.init.headers as Record<string, string>).authorization).toBe("Bearer k");
+  });
+});
+
+/** Runs the hook as Claude Code does: node <path>, the payload on stdin. */
+function runHook(script: string, env: Record<string, string>, payload: unknown): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    // This run's environment, with SKILLGATE_* only as each test sets it.
+    const child = spawn(process.execPath, [script], { env: { ...process.env, SKILLGATE_URL: "", SKILLGATE_API_KEY: "", ...env } });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("close", (code) => resolve({ code, stderr }));
+    child.stdin.end(JSON.stringify(payload));
+  });
+}
+
+/** A stand-in Skillgate that records each request, or never answers at all. */
+async function stubServer(answer: boolean): Promise<{ url: string; bodies: string[]; close(): Promise<void> }> {
+  const bodies: string[] = [];
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    req.on("end", () => {
+      bodies.push(body);
+      if (answer) res.writeHead(201, { "content-type": "application/json" }).end('{"recorded":1}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    bodies,
+    close: () => new Promise((resolve) => server.closeAllConnections() ?? server.close(() => resolve())),
+  };
+}
+
+describe("the Claude Code hook as a process", () => {
+  const hook = path.resolve("hooks/claude-code/report-skill-load.mjs");
+  const payload = { tool_name: "Skill", session_id: "s-9", tool_input: { skill: "tdd" } };
+
+  it("reports from a path with spaces and through a symlink, as from its own path", async () => {
+    const server = await stubServer(true);
+    const dir = mkdtempSync(path.join(tmpdir(), "skillgate hook "));
+    const spaced = path.join(dir, "my hooks", "report skill load.mjs");
+    mkdirSync(path.dirname(spaced));
+    copyFileSync(hook, spaced);
+    const linked = path.join(dir, "linked.mjs");
+    symlinkSync(hook, linked);
+    try {
+      for (const script of [hook, spaced, linked]) {
+        expect(await runHook(script, { SKILLGATE_URL: server.url, SKILLGATE_API_KEY: "k" }, payload), script).toEqual({
+          code: 0,
+          stderr: "",
+        });
+      }
+      expect(server.bodies).toEqual(Array(3).fill('{"skill":"tdd","sessionId":"s-9"}'));
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("gives up on a server that never answers within its deadline, and says so", async () => {
+    const server = await stubServer(false);
+    try {
+      const result = await runHook(hook, { SKILLGATE_URL: server.url, SKILLGATE_API_KEY: "k" }, payload);
+      expect(result).toEqual({ code: 0, stderr: `skillgate hook: recorded nothing: no answer within 2 s from ${server.url}\n` });
+      expect(server.bodies).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("says why it recorded nothing when it is not set up", async () => {
+    expect(await runHook(hook, {}, payload)).toEqual({
+      code: 0,
+      stderr: "skillgate hook: recorded nothing: set SKILLGATE_URL and SKILLGATE_API_KEY (a key with the write scope)\n",
+    });
   });
 });
