@@ -7,6 +7,18 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
 });
 
+/**
+ * Text that must come back byte for byte, stored as its UTF-8 bytes: PGlite decodes text results
+ * with a TextDecoder that drops a leading byte order mark, so a SKILL.md written on Windows would
+ * lose its first three bytes (and its SHA-256 would no longer match). Decoded here keeping the BOM.
+ */
+const keepBom = new TextDecoder("utf-8", { ignoreBOM: true });
+const exactText = customType<{ data: string; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  toDriver: (value) => Buffer.from(value, "utf8"),
+  fromDriver: (value) => keepBom.decode(value),
+});
+
 /** The team's workspace skill folders as of the last sync. Content lives in the versions table. */
 export const workspaceSkills = pgTable(
   "workspace_skills",
@@ -39,8 +51,8 @@ export const workspaceSkillVersions = pgTable(
     name: text("name").notNull(),
     version: integer("version").notNull(),
     // SKILL.md = frontmatter || body, split where skill_view's body begins.
-    frontmatter: text("frontmatter").notNull(),
-    body: text("body").notNull(),
+    frontmatter: exactText("frontmatter").notNull(),
+    body: exactText("body").notNull(),
     sha256: text("sha256").notNull(),
     // Hash over SKILL.md and every supporting file: a sync bumps the version only when it changes.
     treeSha256: text("tree_sha256").notNull(),
@@ -102,8 +114,8 @@ export const learnedSkillVersions = pgTable(
       .notNull()
       .references(() => learnedSkills.id, { onDelete: "cascade" }),
     version: integer("version").notNull(),
-    frontmatter: text("frontmatter").notNull(),
-    body: text("body").notNull(),
+    frontmatter: exactText("frontmatter").notNull(),
+    body: exactText("body").notNull(),
     sha256: text("sha256").notNull(),
     authorUserId: integer("author_user_id").references(() => users.id, { onDelete: "set null" }),
     authorKeyId: integer("author_key_id"),
