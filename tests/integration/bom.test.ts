@@ -15,7 +15,9 @@ describe.each(testDbKinds)("a SKILL.md with a byte order mark on %s", (kind) => 
 
   it("serves the file byte for byte, with the SHA-256 of those bytes", async () => {
     expect(bytes.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
-    const sync = await t.call("POST", "/api/v1/skills/sync", { json: { files: [{ path: "bom-skill/SKILL.md", content: bytes.toString("base64"), encoding: "base64" }] } });
+    const sync = await t.call("POST", "/api/v1/skills/sync", {
+      json: { files: [{ path: "bom-skill/SKILL.md", content: bytes.toString("base64"), encoding: "base64" }] },
+    });
     expect(sync.status).toBe(200);
     const file = await t.call("GET", "/.well-known/skills/bom-skill/SKILL.md");
     expect(file.status).toBe(200);
