@@ -43,12 +43,14 @@ export interface BodySpec<Schema extends z.ZodType = z.ZodType, Parsed = unknown
   parse?: (value: unknown) => Parsed;
 }
 
-/** What a handler receives for a body: the parse function's result, or the schema's output. */
-export type BodyOf<B> = B extends { parse: (value: unknown) => infer R }
-  ? R
-  : B extends { schema: infer S extends z.ZodType }
-    ? z.infer<S>
-    : undefined;
+/** What a handler receives for a body: nothing when it may be a tar (the handler reads it), the parse function's result, or the schema's output. */
+export type BodyOf<B> = B extends { alsoAccepts: readonly unknown[] }
+  ? undefined
+  : B extends { parse: (value: unknown) => infer R }
+    ? R
+    : B extends { schema: infer S extends z.ZodType }
+      ? z.infer<S>
+      : undefined;
 
 type SuccessStatus = 200 | 201 | 202 | 304;
 
