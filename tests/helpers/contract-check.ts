@@ -12,7 +12,7 @@ import { isDecodablePath } from "@/lib/http/path-encoding";
  * error, the envelope with a code the operation documents, at that code's status.
  */
 
-/** next.config.ts rewrites the public installer paths onto this route. */
+/** A request to the internal route is checked as the public path next.config.ts rewrites onto it. */
 const REWRITES: [from: string, to: string][] = [["/api/skills-index/", "/.well-known/skills/"]];
 
 function patternOf(path: string): RegExp {
