@@ -1,12 +1,10 @@
 import { z } from "zod";
-import { parseWith } from "../http/body";
 import { skillNameProblem } from "../skills/name";
 import { defineOperation, json } from "./operation";
-import { idParam, isoTime, sessionIdField, skillNameField, versionNumber } from "./fields";
+import { idParam, idParams, isoTime, parseOneOrBatch, sessionIdField, skillNameField, versionNumber } from "./fields";
 
 /** Activation evals and real usage (§9). */
 
-const idParams = z.object({ id: idParam });
 /** Prompt sets and runs carry thousands of cases. */
 const EIGHT_MIB = 8 * 1024 * 1024;
 
@@ -299,8 +297,7 @@ export const harnessViewBatch = z.strictObject({
 export type HarnessView = z.infer<typeof harnessViewBody>;
 
 export function parseHarnessViews(value: unknown): HarnessView[] {
-  const batch = value !== null && typeof value === "object" && "views" in value;
-  return batch ? parseWith(harnessViewBatch, value, "InvalidField").views : [parseWith(harnessViewBody, value, "InvalidField")];
+  return parseOneOrBatch(value, "views", harnessViewBody, harnessViewBatch);
 }
 
 export const recordViews = defineOperation({

@@ -1,13 +1,9 @@
 import { z } from "zod";
-import { parseWith } from "../http/body";
 import { skillNameProblem } from "../skills/name";
 import { defineOperation, json } from "./operation";
-import { idParam, isoTime, positiveIntText, sessionIdField, skillNameField, skillNameParam, versionNumber } from "./fields";
+import { idParams, isoTime, nameParams, parseOneOrBatch, positiveIntText, sessionIdField, skillNameField, versionNumber } from "./fields";
 
 /** Observations, amendments and judged evaluations (§8). */
-
-const nameParams = z.object({ name: skillNameParam });
-const idParams = z.object({ id: idParam });
 
 export const OUTCOMES = ["success", "failure", "partial"] as const;
 
@@ -47,8 +43,7 @@ export const observationBatch = z.strictObject({
 
 /** One observation, or `{"observations": [...]}`: errors name the field of the form that was sent. */
 export function parseObservations(value: unknown): ObservationInput[] {
-  const batch = value !== null && typeof value === "object" && "observations" in value;
-  return batch ? parseWith(observationBatch, value, "InvalidField").observations : [parseWith(observationBody, value, "InvalidField")];
+  return parseOneOrBatch(value, "observations", observationBody, observationBatch);
 }
 
 export const recordObservations = defineOperation({

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ErrorCode } from "../errors";
-import { skillNameProblem } from "../skills/name";
+import { parseWith } from "../http/body";
+import { invalidNameMessage } from "../skills/name";
 
 /** Field schemas more than one contract uses. */
 
@@ -20,12 +21,7 @@ export const SKILL_NAME_PATTERN = "^[a-z0-9]+(-[a-z0-9]+)*$";
 /** A skill name in a URL: a 400 InvalidName that says which rule it breaks. */
 export const skillNameParam = z
   .string()
-  .superRefine(
-    refuseWith("InvalidName", (name: string) => {
-      const problem = skillNameProblem(name);
-      return problem ? `invalid skill name: ${problem}` : null;
-    }),
-  )
+  .superRefine(refuseWith("InvalidName", invalidNameMessage))
   .meta({
     pattern: SKILL_NAME_PATTERN,
     minLength: 1,
@@ -56,6 +52,20 @@ export const positiveIntText = (max: number) =>
 
 /** A database id in a path (`/amendments/{id}`, `/evals/runs/{id}`). */
 export const idParam = positiveIntText(2_000_000_000);
+
+/** The path of every `/skills/{name}/…` operation. */
+export const nameParams = z.object({ name: skillNameParam });
+/** The path of every `/…/{id}` operation. */
+export const idParams = z.object({ id: idParam });
+
+/**
+ * A body that is one item, or a batch of them under `key`: which form was sent decides which
+ * schema checks it, so a refusal names the field of that form rather than a union's "Invalid input".
+ */
+export function parseOneOrBatch<T, K extends string>(value: unknown, key: K, one: z.ZodType<T>, batch: z.ZodType<Record<K, T[]>>): T[] {
+  const isBatch = value !== null && typeof value === "object" && key in value;
+  return isBatch ? parseWith(batch, value, "InvalidField")[key] : [parseWith(one, value, "InvalidField")];
+}
 
 export const sessionIdField = z.string().min(1).max(200).describe("the agent session this belongs to (X-Agent-Session)");
 

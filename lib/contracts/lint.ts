@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation, text } from "./operation";
-import { skillNameParam } from "./fields";
+import { nameParams } from "./fields";
 
 /** Description lint (§5): deterministic, no model. */
 
@@ -30,7 +30,7 @@ export const lintSkill = defineOperation({
   tag: "lint",
   summary: "Lint the description of the skill skill_view would serve",
   scope: "read",
-  params: z.object({ name: skillNameParam }),
+  params: nameParams,
   responses: { 200: findings },
   errors: ["InvalidName", "SkillNotFound"],
 });

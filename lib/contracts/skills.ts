@@ -1,10 +1,18 @@
 import { z } from "zod";
 import { defineOperation, json, text, type HeaderSpec } from "./operation";
-import { isoTime, nextCursor, pageQuery, positiveIntText, sessionIdField, skillNameField, skillNameParam, versionNumber } from "./fields";
+import {
+  isoTime,
+  nameParams,
+  nextCursor,
+  pageQuery,
+  positiveIntText,
+  sessionIdField,
+  skillNameField,
+  skillNameParam,
+  versionNumber,
+} from "./fields";
 
 /** The catalog, skill_view, learned skills and their versions (§2, §4, §6). */
-
-const nameParams = z.object({ name: skillNameParam });
 
 export const SOURCES = ["builtin", "file", "learned"] as const;
 export const SCOPES = ["builtin", "global", "workspace", "learned"] as const;

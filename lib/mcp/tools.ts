@@ -20,6 +20,7 @@ import { formatLedger, ledgerKey, recordJson } from "../ledger/records";
 import { formatLint, lintDescription } from "../lint/lint";
 import { lintSkill } from "../lint/lint-skill";
 import { contentTypeOf, readSkillFile } from "../skills/files";
+import { parseSkillName } from "../skills/name";
 import { skillViewText, viewSkill } from "../skills/view";
 import { decodeUtf8 } from "../text";
 
@@ -111,7 +112,7 @@ async function manage(args: ManageArgs, { app, auth, actor }: { app: App; auth: 
 /** A name as REST reads it from the URL: the same refusal for a bad one, and a clear one for none. */
 function skillName(name: string | undefined) {
   if (name === undefined) throw new AppError("InvalidField", 'field "name": send the skill\'s name');
-  return parseWith(skillNameParam, name, "InvalidPath");
+  return parseSkillName(name);
 }
 
 const TOOLS = [

@@ -18,9 +18,15 @@ export function isSkillName(name: string): name is SkillName {
   return skillNameProblem(name) === null;
 }
 
+/** The refusal of a name that arrives in a URL, or null when it is valid. */
+export function invalidNameMessage(name: string): string | null {
+  const problem = skillNameProblem(name);
+  return problem ? `invalid skill name: ${problem}` : null;
+}
+
 /** For names that arrive in a URL or a request body: a 400 that says what to fix. */
 export function parseSkillName(name: string): SkillName {
-  const problem = skillNameProblem(name);
-  if (problem) throw new AppError("InvalidName", `invalid skill name: ${problem}`);
+  const message = invalidNameMessage(name);
+  if (message) throw new AppError("InvalidName", message);
   return name as SkillName;
 }
