@@ -155,7 +155,12 @@ function call(
     (init.headers as Record<string, string>)["content-type"] ??= "application/json";
   } else if (body !== undefined) init.body = body;
   const req = new Request(`http://skillgate.test${url}`, init);
-  return dispatch(req).then((res) => checkResponse(req, res));
+  return fetchApp(req);
+}
+
+/** A request to the app's route handlers, its response checked against the operation's contract. */
+export async function fetchApp(req: Request): Promise<Response> {
+  return checkResponse(req, await dispatch(req));
 }
 
 /** The `error` of an error envelope. */

@@ -2,10 +2,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
-import { useTestApp } from "../helpers/app";
-import { checkResponse } from "../helpers/contract-check";
+import { fetchApp, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
-import { dispatch } from "../helpers/router";
 
 /**
  * The MCP tools are built from the REST contracts (§12): every tool, given what its REST route is
@@ -22,17 +20,20 @@ describe.each(testDbKinds)("MCP tools and their REST routes on %s", (kind) => {
     await Promise.all(clients.splice(0).map((client) => client.close()));
   });
 
-  async function mcp(key: string) {
+  /** The real MCP client, talking to the app in-process; its responses checked like every other. */
+  async function connect(key: string): Promise<Client> {
     const client = new Client({ name: "parity-test", version: "1.0.0" });
     const transport = new StreamableHTTPClientTransport(new URL("http://skillgate.test/api/mcp"), {
       requestInit: { headers: { authorization: `Bearer ${key}` } },
-      fetch: async (url, init) => {
-        const req = new Request(url, init);
-        return checkResponse(req, await dispatch(req));
-      },
+      fetch: (url, init) => fetchApp(new Request(url, init)),
     });
     await client.connect(transport);
     clients.push(client);
+    return client;
+  }
+
+  async function mcp(key: string) {
+    const client = await connect(key);
     return async (name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> => {
       const result = (await client.callTool({ name, arguments: args })) as { content: { type: string; text: string }[]; isError?: boolean };
       return { text: result.content[0]!.text, isError: result.isError === true };
@@ -57,14 +58,7 @@ describe.each(testDbKinds)("MCP tools and their REST routes on %s", (kind) => {
   };
 
   it("lists every tool with annotations, and input schemas that carry the contracts' enums and bounds", async () => {
-    const client = new Client({ name: "parity-test", version: "1.0.0" });
-    const transport = new StreamableHTTPClientTransport(new URL("http://skillgate.test/api/mcp"), {
-      requestInit: { headers: { authorization: `Bearer ${t.alpha.key}` } },
-      fetch: async (url, init) => dispatch(new Request(url, init)),
-    });
-    await client.connect(transport);
-    clients.push(client);
-    const { tools } = await client.listTools();
+    const { tools } = await (await connect(t.alpha.key)).listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
       "skill_list",
       "skill_view",
