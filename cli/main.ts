@@ -1,8 +1,9 @@
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { isAppError } from "../lib/errors";
-import { planFolders, type SyncFile } from "../lib/skills/sync";
+import { filePathProblem } from "../lib/skills/paths";
 import { packTarGz, readTarGz } from "../lib/skills/tar-gz";
+import { readDiskTree } from "../lib/skills/tree";
 
 /**
  * `skillgate`: the team's skills from a terminal or CI. Reads SKILLGATE_URL and SKILLGATE_API_KEY.
@@ -11,11 +12,14 @@ import { packTarGz, readTarGz } from "../lib/skills/tar-gz";
 
 const USAGE = `usage: skillgate <command>
 
-  sync <dir>      push the skill folders in <dir> as the team's workspace skills
-                  (the whole tree: folders not in <dir> are removed); checked here first
-  pull <dir>      write the team's learned skills into <dir> as SKILL.md folders
-  listing         print the skills listing agents get
-  ledger <slug>   print a plan's experiment ledger
+  sync <dir> [--strict]   push the skill folders in <dir> as the team's workspace skills
+                          (the whole tree: folders not in <dir> are removed); an invalid
+                          folder is reported and not served; --strict refuses the whole
+                          tree when any folder is invalid, and nothing changes (for CI)
+  pull <dir> [--learned]  write the team's workspace and learned skills into <dir>, every
+                          file with its executable bit; --learned: learned skills only
+  listing                 print the skills listing agents get
+  ledger <slug>           print a plan's experiment ledger
 
 environment: SKILLGATE_URL (e.g. https://skillgate.example.com), SKILLGATE_API_KEY`;
 
@@ -54,49 +58,47 @@ async function request(cfg: Config, route: string, init: RequestInit = {}): Prom
   return res;
 }
 
-/** Every file under each skill folder of `dir`; dot files, .git and node_modules are left out. */
-export function readSkillTree(dir: string): SyncFile[] {
-  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${dir} is not a folder`);
-  const files: SyncFile[] = [];
-  const walk = (relative: string) => {
-    for (const entry of readdirSync(path.join(dir, relative), { withFileTypes: true })) {
-      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
-      const rel = relative ? `${relative}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) walk(rel);
-      else if (entry.isFile() && relative !== "") files.push({ path: rel, content: readFileSync(path.join(dir, rel)) });
-    }
-  };
-  walk("");
-  return files;
+interface SyncAnswer {
+  changes: Record<"added" | "updated" | "unchanged" | "removed", string[]>;
+  diagnostics: string[];
+  invalid: { folder: string; errors: string[] }[];
+  ignored: string[];
 }
 
-async function sync(cfg: Config, dir: string, out: (line: string) => void): Promise<void> {
-  const files = readSkillTree(dir);
-  // The same checks the server makes, here first: nothing is sent when a skill is invalid.
-  const folders = planFolders(files);
-  for (const folder of folders) for (const warning of folder.parsed.warnings) out(warning);
-  const res = await request(cfg, "/api/v1/skills/sync", {
+/** Sends `dir` as `tar -C dir .` would: the server's filter decides what is content, for every way a tree arrives. */
+async function sync(cfg: Config, dir: string, strict: boolean, out: (line: string) => void): Promise<void> {
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${dir} is not a folder`);
+  const res = await request(cfg, `/api/v1/skills/sync${strict ? "?strict=true" : ""}`, {
     method: "POST",
     headers: { "content-type": "application/gzip" },
-    body: new Uint8Array(await packTarGz(files)),
+    body: new Uint8Array(await packTarGz(readDiskTree(dir))),
   });
-  const result = (await res.json()) as { changes: Record<"added" | "updated" | "unchanged" | "removed", string[]>; diagnostics: string[] };
+  const result = (await res.json()) as SyncAnswer;
   for (const kind of ["added", "updated", "unchanged", "removed"] as const) {
     if (result.changes[kind].length > 0) out(`${kind}: ${result.changes[kind].join(", ")}`);
   }
-  for (const line of result.diagnostics) if (!line.startsWith("[warning]")) out(line);
-  out(`synced ${folders.length} skill folder(s)`);
+  if (result.ignored.length > 0) out(`ignored: ${result.ignored.join(", ")}`);
+  for (const line of result.diagnostics) out(line);
+  const served = result.changes.added.length + result.changes.updated.length + result.changes.unchanged.length;
+  out(`synced ${served} skill folder(s)${result.invalid.length > 0 ? `; ${result.invalid.length} invalid, not served as they are` : ""}`);
 }
 
-async function pull(cfg: Config, dir: string, out: (line: string) => void): Promise<void> {
-  const res = await request(cfg, "/api/v1/learned-skills/export");
-  const files = await readTarGz(new Uint8Array(await res.arrayBuffer()), 64 * 1024 * 1024);
+/** Writes every file of the export under `dir`, with its executable bit. */
+async function pull(cfg: Config, dir: string, learnedOnly: boolean, out: (line: string) => void): Promise<void> {
+  const res = await request(cfg, learnedOnly ? "/api/v1/learned-skills/export" : "/api/v1/export");
+  const { files } = await readTarGz(new Uint8Array(await res.arrayBuffer()), 256 * 1024 * 1024);
+  const folders = new Set<string>();
   for (const file of files) {
+    // The server wrote these paths, but a file outside `dir` is refused all the same.
+    const problem = filePathProblem(file.path);
+    if (problem) throw new Refused(`the export holds an unsafe path: ${problem}`);
     const target = path.join(dir, ...file.path.split("/"));
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, file.content);
+    chmodSync(target, file.executable ? 0o755 : 0o644);
+    folders.add(file.path.split("/")[0] ?? "");
   }
-  out(`wrote ${files.length} learned skill(s) to ${dir}`);
+  out(`wrote ${folders.size} ${learnedOnly ? "learned " : ""}skill(s), ${files.length} file(s), to ${dir}`);
 }
 
 /** The argument of sync, pull or ledger, which `main` has already refused to run without. */
@@ -111,20 +113,26 @@ export async function main(
   out: (line: string) => void,
   err: (line: string) => void,
 ): Promise<number> {
-  const [command, arg, ...extra] = argv;
+  const flags = new Set(argv.filter((word) => word.startsWith("--")));
+  const [command, arg, ...extra] = argv.filter((word) => !word.startsWith("--"));
+  const allowed = command === "sync" ? ["--strict"] : command === "pull" ? ["--learned"] : [];
   try {
-    if (!command || command === "help" || command === "--help" || command === "-h") {
+    if (argv.length === 0 || ["help", "--help", "-h"].includes(argv[0] ?? "")) {
       out(USAGE);
-      return command ? 0 : 2;
+      return argv.length === 0 ? 2 : 0;
     }
+    if (!command) throw new UsageError(`no command\n\n${USAGE}`);
     const needsArg = command === "sync" || command === "pull" || command === "ledger";
-    if ((needsArg && !arg) || extra.length > 0 || (!needsArg && arg)) throw new UsageError(`wrong arguments for "${command}"\n\n${USAGE}`);
+    const unknownFlag = [...flags].find((flag) => !allowed.includes(flag));
+    if ((needsArg && !arg) || extra.length > 0 || (!needsArg && arg) || unknownFlag) {
+      throw new UsageError(`wrong arguments for "${command}"${unknownFlag ? ` (${unknownFlag})` : ""}\n\n${USAGE}`);
+    }
     switch (command) {
       case "sync":
-        await sync(config(env), checkedArg(arg), out);
+        await sync(config(env), checkedArg(arg), flags.has("--strict"), out);
         return 0;
       case "pull":
-        await pull(config(env), checkedArg(arg), out);
+        await pull(config(env), checkedArg(arg), flags.has("--learned"), out);
         return 0;
       case "listing":
         out(await (await request(config(env), "/api/v1/listing")).text());

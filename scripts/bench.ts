@@ -334,8 +334,9 @@ async function benchOverview(): Promise<void> {
       content: Buffer.from(
         `---\nname: skill-${i}\ndescription: Handles task family ${i}. Use when family ${i} work comes up.\n---\nBody ${i}\n`,
       ),
+      executable: false,
     }));
-    await syncWorkspace(app.db, app.catalogs, team.id, files);
+    await syncWorkspace(app.db, app.catalogs, team.id, { files, others: [] });
     const t0 = Date.now();
     await app.db.execute(sql`
       insert into observations (team_id, skill_name, version, task, category, outcome, created_at)

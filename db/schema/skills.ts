@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { customType, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, customType, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { teams, users } from "./teams";
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
@@ -72,8 +72,27 @@ export const workspaceSkillFiles = pgTable(
     content: bytea("content").notNull(),
     size: integer("size").notNull(),
     sha256: text("sha256").notNull(),
+    // The file's executable bit, restored by `skillgate pull` (§2.1).
+    executable: boolean("executable").notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.teamId, t.name, t.path] })],
+);
+
+/**
+ * Folders of the last sync that break a hard rule (§2.1), with every error. A folder here may
+ * still have a row in workspace_skills: its last valid version, which keeps serving.
+ */
+export const workspaceInvalidFolders = pgTable(
+  "workspace_invalid_folders",
+  {
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    // The folder's name in the tree: not always a valid skill name.
+    name: text("name").notNull(),
+    errors: text("errors").array().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.name] })],
 );
 
 export const learnedSkills = pgTable(

@@ -47,12 +47,13 @@ export const DEFAULT_SESSION_POLICY: SessionPolicy = { idleMs: 30 * 60_000, maxM
 
 export function loadStaticCatalog(builtinSkillsDir: string, globalSkillsDir?: string): StaticCatalog {
   const builtin = loadSkillFolders(path.resolve(builtinSkillsDir), "builtin");
-  if (builtin.errors.length > 0) {
+  if (builtin.invalid.length > 0) {
     // The skills we ship must be valid; a broken one is our bug, not the team's.
-    throw new Error(`built-in skills are invalid:\n${builtin.errors.join("\n")}`);
+    const lines = builtin.invalid.flatMap((folder) => folder.errors.map((error) => `${folder.folder}: ${error}`));
+    throw new Error(`built-in skills are invalid:\n${lines.join("\n")}`);
   }
-  const global = globalSkillsDir ? loadSkillFolders(path.resolve(globalSkillsDir), "global") : { skills: [], errors: [] };
-  return { skills: [...builtin.skills, ...global.skills], errors: global.errors };
+  const global = globalSkillsDir ? loadSkillFolders(path.resolve(globalSkillsDir), "global") : { skills: [], invalid: [] };
+  return { skills: [...builtin.skills, ...global.skills], invalid: global.invalid };
 }
 
 export function createApp(options: AppOptions): App {

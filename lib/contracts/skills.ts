@@ -16,7 +16,7 @@ import {
 
 export const SOURCES = ["builtin", "file", "learned"] as const;
 export const SCOPES = ["builtin", "global", "workspace", "learned"] as const;
-export const CATALOG_STATUSES = ["active", "draft", "shadowed"] as const;
+export const CATALOG_STATUSES = ["active", "draft", "shadowed", "invalid"] as const;
 
 export const provenanceSchema = z.strictObject({
   source: z.enum(["agent", "user", "imported"]),
@@ -26,18 +26,32 @@ export const provenanceSchema = z.strictObject({
   forkedFrom: z.string().nullable().describe("team/name@version it was forked from"),
 });
 
-export const catalogEntrySchema = z.strictObject({
+const servedEntrySchema = z.strictObject({
   name: z.string(),
   source: z.enum(SOURCES),
   scope: z.enum(SCOPES),
   version: z.number().int(),
   description: z.string(),
-  status: z.enum(CATALOG_STATUSES),
+  status: z.enum(["active", "draft", "shadowed"]),
   folder: z.string().nullable().describe("skills/<name> or global/<name> for a file skill, else null"),
   provenance: provenanceSchema.optional(),
 });
 
-/** `[collision] …` and `[warning] …` lines (§2). */
+/** A file skill's folder that breaks a hard rule (§2.1): not served as it is; an earlier valid version has its own entry. */
+const invalidEntrySchema = z.strictObject({
+  name: z.string().describe("the folder's name, which may not be a valid skill name"),
+  source: z.literal("file"),
+  scope: z.enum(["global", "workspace"]),
+  version: z.null(),
+  description: z.string().describe("empty: an invalid folder has no description to show"),
+  status: z.literal("invalid"),
+  folder: z.string().describe("skills/<folder> or global/<folder>"),
+  errors: z.array(z.string()).min(1).describe("every hard rule the folder breaks"),
+});
+
+export const catalogEntrySchema = z.union([servedEntrySchema, invalidEntrySchema]);
+
+/** `[collision] …`, `[warning] …` and `[invalid] …` lines (§2). */
 const diagnostics = z.array(z.string());
 
 export const listSkills = defineOperation({
@@ -56,6 +70,7 @@ export const syncFileSchema = z.strictObject({
   path: z.string().describe("<folder>/<file>, e.g. my-skill/SKILL.md or my-skill/scripts/run.sh"),
   content: z.string(),
   encoding: z.enum(["utf8", "base64"]).optional().describe("base64 for binary files; utf8 when omitted"),
+  executable: z.boolean().optional().describe("the file's executable bit (a script at 755); false when omitted"),
 });
 
 export const syncBody = z.strictObject({ files: z.array(syncFileSchema).max(100_000) });
@@ -65,13 +80,23 @@ export const SYNC_MAX_BYTES = 64 * 1024 * 1024;
 
 const names = z.array(z.string());
 
+export const syncQuery = z.object({
+  strict: z
+    .enum(["true", "false"])
+    .optional()
+    .describe("true (for CI): refuse the whole tree with 400 and every error when any folder is invalid; nothing changes"),
+});
+
 export const syncSkills = defineOperation({
   operationId: "syncSkills",
   method: "POST",
   path: "/api/v1/skills/sync",
   tag: "skills",
-  summary: "Replace the team's workspace skill tree (JSON files or an application/gzip tar), all or nothing",
+  summary: "Replace the team's workspace skill tree (JSON files or an application/gzip tar) in one transaction",
+  description:
+    "A folder that breaks a hard rule is kept as invalid, with every error, and is not served; its last valid version, if any, keeps serving. Files at the root of the tree, hidden entries (.git/, .DS_Store), node_modules and links are ignored and listed.",
   scope: "admin",
+  query: syncQuery,
   body: { schema: syncBody, maxBytes: SYNC_MAX_BYTES, alsoAccepts: ["application/gzip"] },
   responses: {
     200: json(
@@ -79,11 +104,13 @@ export const syncSkills = defineOperation({
         skills: z.array(catalogEntrySchema),
         diagnostics,
         changes: z.strictObject({ added: names, updated: names, unchanged: names, removed: names }),
+        invalid: z.array(z.strictObject({ folder: z.string(), errors: z.array(z.string()).min(1) })),
+        ignored: z.array(z.string()).describe("what of the tree is not skill content; an ignored folder ends with /"),
       }),
-      "the catalog as the sync left it, and what changed",
+      "the catalog as the sync left it, what changed, what is invalid and what was ignored",
     ),
   },
-  errors: ["BadRequest", "InvalidSkill", "InvalidName", "SyncConflict"],
+  errors: ["BadRequest", "InvalidSkill", "InvalidPath", "InvalidName", "SyncConflict"],
 });
 
 const viewHeaders: Record<string, HeaderSpec> = {
@@ -328,7 +355,16 @@ export const listSkillFiles = defineOperation({
   params: nameParams,
   responses: {
     200: json(
-      z.strictObject({ name: z.string(), files: z.array(z.strictObject({ path: z.string(), size: z.number().int().describe("bytes") })) }),
+      z.strictObject({
+        name: z.string(),
+        files: z.array(
+          z.strictObject({
+            path: z.string(),
+            size: z.number().int().describe("bytes"),
+            executable: z.boolean().describe("the file's executable bit, kept through sync"),
+          }),
+        ),
+      }),
       "by path",
     ),
   },

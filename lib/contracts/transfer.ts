@@ -15,6 +15,23 @@ export const exportLearned = defineOperation({
   errors: [],
 });
 
+export const exportSkills = defineOperation({
+  operationId: "exportSkills",
+  method: "GET",
+  path: "/api/v1/export",
+  tag: "transfer",
+  summary: "The team's workspace and learned skills as SKILL.md folders in a .tar.gz, every file with its mode (skillgate pull)",
+  scope: "read",
+  responses: {
+    200: {
+      kind: "bytes",
+      mediaType: "application/gzip",
+      description: "a tar.gz of <name>/ folders: workspace skills with all their files (scripts at 755), then learned skills",
+    },
+  },
+  errors: [],
+});
+
 export const importQuery = z.object({
   origin: z.string().min(1).max(500).optional().describe("where the skills come from, recorded as provenance when they carry none"),
 });
@@ -39,4 +56,4 @@ export const importLearned = defineOperation({
   errors: ["BadRequest", "InvalidSkill", "InvalidName", "NameCollision", "SkillExists"],
 });
 
-export const TRANSFER_OPERATIONS = [exportLearned, importLearned];
+export const TRANSFER_OPERATIONS = [exportLearned, importLearned, exportSkills];

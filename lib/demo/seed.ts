@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { asc, eq } from "drizzle-orm";
 import { evalRuns, evaluations, listingSnapshots, observations, skillEvents, skillViews } from "@/db/schema";
@@ -19,7 +18,8 @@ import { ensureTeam, type TeamId } from "../teams/teams";
 import { SYSTEM } from "../learned/actor";
 import { insertLearned } from "../learned/write";
 import { composeSkillMd } from "../skills/skill-md";
-import { syncWorkspace, type SyncFile } from "../skills/sync";
+import { syncWorkspace } from "../skills/sync";
+import { readDiskTree, type TreeFile } from "../skills/tree";
 
 /**
  * The demo team (§13): the workspace folders of `demo/workspace-skills` synced in two steps,
@@ -32,14 +32,14 @@ const DAY = 24 * 60 * 60 * 1000;
 export async function seedDemo(app: App, demoDir = path.resolve("demo")): Promise<boolean> {
   const team = await ensureTeam(app.db, DEMO_TEAM, "Demo team");
   if (team.catalogRevision > 0) return false;
-  const tree = readTree(path.join(demoDir, "workspace-skills"));
+  const tree = readDiskTree(path.join(demoDir, "workspace-skills")).files;
   const firstFolders = ["ci-green-gate", "db-migration-review", "incident-postmortem"];
   const inFirstFolders = (file: { path: string }) => {
     const [folder = ""] = file.path.split("/");
     return firstFolders.includes(folder);
   };
-  await syncWorkspace(app.db, app.catalogs, team.id, tree.filter(inFirstFolders));
-  await syncWorkspace(app.db, app.catalogs, team.id, tree);
+  await syncWorkspace(app.db, app.catalogs, team.id, { files: tree.filter(inFirstFolders), others: [] });
+  await syncWorkspace(app.db, app.catalogs, team.id, { files: tree, others: [] });
   for (const skill of LEARNED) {
     await insertLearned(app, team.id, SYSTEM, {
       skillMd: composeSkillMd({ name: skill.name, description: skill.description }, skill.body),
@@ -202,19 +202,6 @@ async function seedLedgers(app: App, teamId: TeamId): Promise<void> {
   }
 }
 
-function readTree(root: string): SyncFile[] {
-  const files: SyncFile[] = [];
-  const walk = (relative: string) => {
-    for (const name of readdirSync(path.join(root, relative)).sort()) {
-      const rel = relative ? `${relative}/${name}` : name;
-      if (statSync(path.join(root, rel)).isDirectory()) walk(rel);
-      else files.push({ path: rel, content: readFileSync(path.join(root, rel)) });
-    }
-  };
-  walk("");
-  return files;
-}
-
 const LEARNED = [
   {
     name: "release-checklist",
@@ -311,7 +298,7 @@ const ROUTING = {
  * Two lexical runs a week apart around a description change: the changelog skill's description
  * is rewritten between them, and the second run shows whether it helped.
  */
-async function seedActivation(app: App, teamId: TeamId, tree: SyncFile[]): Promise<void> {
+async function seedActivation(app: App, teamId: TeamId, tree: TreeFile[]): Promise<void> {
   await savePromptSet(app.db, teamId, parsePromptSet(ROUTING));
   const team = () => ensureTeam(app.db, DEMO_TEAM);
   const before = await startRun(app, await team(), { promptSet: { name: ROUTING.name }, activator: "lexical" });
@@ -326,7 +313,7 @@ async function seedActivation(app: App, teamId: TeamId, tree: SyncFile[]): Promi
         }
       : file,
   );
-  await syncWorkspace(app.db, app.catalogs, teamId, rewritten);
+  await syncWorkspace(app.db, app.catalogs, teamId, { files: rewritten, others: [] });
   const after = await startRun(app, await team(), { promptSet: { name: ROUTING.name }, activator: "lexical" });
   await after.done;
   const now = Date.now();

@@ -1,11 +1,11 @@
 import { AppError } from "../errors";
 import { SYNC_MAX_BYTES, syncBody } from "../contracts/skills";
-import type { SyncFile } from "../skills/sync";
 import { readTarGz } from "../skills/tar-gz";
+import type { Tree } from "../skills/tree";
 import { parseJsonBytes, readBytes } from "./body";
 
 /** A sync request's tree, from either of its two forms: JSON files or a gzip'd tar. */
-export async function readSyncTree(req: Request): Promise<SyncFile[]> {
+export async function readSyncTree(req: Request): Promise<Tree> {
   const type = (req.headers.get("content-type") ?? "application/json").toLowerCase();
   const bytes = await readBytes(req, SYNC_MAX_BYTES);
   if (/^application\/(x-)?(gzip|tar\+gzip|x-gtar)\b/.test(type)) return readTarGz(bytes, SYNC_MAX_BYTES);
@@ -13,12 +13,14 @@ export async function readSyncTree(req: Request): Promise<SyncFile[]> {
     throw new AppError("UnsupportedMediaType", `send the tree as application/json or application/gzip (got ${type})`);
   }
   const body = parseJsonBytes(bytes, syncBody);
-  return body.files.map((file, i) => {
-    if (file.encoding !== "base64") return { path: file.path, content: Buffer.from(file.content, "utf8") };
+  const files = body.files.map((file, i) => {
+    const executable = file.executable ?? false;
+    if (file.encoding !== "base64") return { path: file.path, content: Buffer.from(file.content, "utf8"), executable };
     const content = decodeBase64(file.content);
     if (!content) throw new AppError("InvalidField", `field "files.${i}.content": "${file.path}" is marked base64 but is not valid base64`);
-    return { path: file.path, content };
+    return { path: file.path, content, executable };
   });
+  return { files, others: [] };
 }
 
 /**

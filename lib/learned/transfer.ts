@@ -4,7 +4,8 @@ import { learnedSkills, learnedSkillVersions } from "@/db/schema";
 import { AppError, invalidSkill } from "../errors";
 import { recordListingSnapshot } from "../listing/snapshots";
 import { composeSkillMd, parseSkillMd } from "../skills/skill-md";
-import { planFolders, type SyncFile } from "../skills/sync";
+import { invalidLines, invalidTree, planTree } from "../skills/sync";
+import { filterTree, type Tree } from "../skills/tree";
 import { packTarGz } from "../skills/tar-gz";
 import type { TeamId } from "../teams/teams";
 import type { Actor } from "./actor";
@@ -60,7 +61,8 @@ export async function exportLearned(db: Db, teamId: TeamId): Promise<ExportedSki
 
 export async function exportLearnedTarGz(db: Db, teamId: TeamId): Promise<Buffer> {
   const skills = await exportLearned(db, teamId);
-  return packTarGz(skills.map((skill) => ({ path: `${skill.name}/SKILL.md`, content: Buffer.from(skill.skillMd) })));
+  const files = skills.map((skill) => ({ path: `${skill.name}/SKILL.md`, content: Buffer.from(skill.skillMd), executable: false }));
+  return packTarGz({ files, others: [] });
 }
 
 interface Incoming {
@@ -96,8 +98,13 @@ function incoming(skillMd: string, origin: string | null): Incoming {
 }
 
 /** Imports a tree of learned skill folders, all or nothing. Learned skills hold only SKILL.md. */
-export async function importLearned(deps: Deps, teamId: TeamId, actor: Actor, files: SyncFile[], origin: string | null) {
-  const folders = planFolders(files);
+export async function importLearned(deps: Deps, teamId: TeamId, actor: Actor, tree: Tree, origin: string | null) {
+  const { folders, invalid } = planTree(filterTree(tree).files);
+  if (invalid.length > 0)
+    throw invalidTree(
+      invalid.flatMap((folder) => invalidLines(folder.name, folder.errors)),
+      invalid.length,
+    );
   for (const folder of folders) {
     const extra = folder.files[0];
     if (extra) throw new AppError("InvalidPath", `invalid path: ${folder.name}/${extra.path}: learned skills hold only SKILL.md`);

@@ -6,7 +6,7 @@ import { sha256Hex } from "../hash";
 import { recordListingSnapshot } from "../listing/snapshots";
 import { bumpCatalogRevision, type CatalogCache } from "../skills/catalog-cache";
 import type { StaticCatalog } from "../skills/catalog";
-import { composeSkillMd, parseSkillMd, type ParsedSkill } from "../skills/skill-md";
+import { composeSkillMd, parseLearnedSkillMd, parseSkillMd, type ParsedSkill } from "../skills/skill-md";
 import type { TeamId } from "../teams/teams";
 import { authorOf, provenanceOf, requireLead, requireWriteActive, type Actor } from "./actor";
 import { recordEvent, type SkillEventKind } from "./events";
@@ -70,7 +70,7 @@ export async function insertLearnedIn(
   actor: Actor,
   input: NewLearned,
 ): Promise<{ name: string; version: 1; status: LearnedStatus }> {
-  const parsed = parseSkillMd(input.skillMd);
+  const parsed = parseLearnedSkillMd(input.skillMd);
   if (input.status === "active") requireWriteActive(actor, 'creating a skill with status "active"');
   const provenance: Provenance = input.provenance ?? provenanceOf(actor);
   const holder = await nameHolder(tx, statics, teamId, parsed.name);
@@ -184,7 +184,7 @@ export async function updateLearned(deps: Deps, teamId: TeamId, actor: Actor, na
       await change.alsoWrite?.(tx);
       return { name, version: row.currentVersion, changed: false };
     }
-    const version = await advance(tx, row, expectedVersion, parseSkillMd(text), actor, {
+    const version = await advance(tx, row, expectedVersion, parseLearnedSkillMd(text), actor, {
       reason: change.reason ?? null,
       revertOf: null,
       evaluationId: change.evaluationId ?? null,

@@ -52,7 +52,17 @@ export interface TeamOverview {
     listingCap: number;
     truncated: boolean;
   };
+  /** Folders that break a hard rule (§2.1), with the version still served from an earlier sync. */
+  invalid: InvalidFolderRow[];
+  /** Collision and warning lines; invalid folders have their own list. */
   diagnostics: string[];
+}
+
+export interface InvalidFolderRow {
+  folder: string;
+  errors: string[];
+  /** The last valid version, which keeps serving until the folder is fixed; null when none. */
+  serving: number | null;
 }
 
 export async function teamOverview({ db, catalogs, views }: UsageDeps, team: Team, now = new Date()): Promise<TeamOverview> {
@@ -94,7 +104,14 @@ export async function teamOverview({ db, catalogs, views }: UsageDeps, team: Tea
       listingCap: listing.figures.cap,
       truncated: listing.truncated,
     },
-    diagnostics: [...catalog.diagnostics, ...catalog.warnings],
+    invalid: catalog.invalid.map((folder) => ({
+      folder: folder.folder,
+      errors: folder.errors,
+      serving:
+        [...catalog.active, ...catalog.shadowed].find((skill) => skill.scope === folder.scope && skill.name === folder.name)?.version ??
+        null,
+    })),
+    diagnostics: [...catalog.diagnostics, ...catalog.warnings.filter((line) => !line.startsWith("[invalid]"))],
   };
 }
 

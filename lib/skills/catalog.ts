@@ -1,11 +1,12 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { AppError, skillNotFound } from "../errors";
-import { learnedSkills, workspaceSkills } from "@/db/schema";
+import { learnedSkills, workspaceInvalidFolders, workspaceSkills } from "@/db/schema";
 import { compareCodePoints, type ListingScope } from "../listing/render";
 import type { TeamId } from "../teams/teams";
 import type { SkillName } from "./name";
-import type { StaticSkill } from "./folders";
+import type { InvalidStaticFolder, StaticSkill } from "./folders";
+import { invalidLines, workspaceFolderLabel } from "./sync";
 
 /**
  * The team's catalog: every skill it can see, resolved by precedence (SPEC §2).
@@ -14,6 +15,16 @@ import type { StaticSkill } from "./folders";
 
 export type SkillSource = "builtin" | "file" | "learned";
 export type SkillStatus = "active" | "draft" | "shadowed";
+
+/** A file skill's folder that breaks a hard rule (§2.1): not served as it is. */
+export interface InvalidCatalogFolder {
+  /** The folder's name, which may not be a valid skill name. */
+  name: string;
+  scope: "global" | "workspace";
+  /** `global/<folder>` or `skills/<folder>`. */
+  folder: string;
+  errors: string[];
+}
 
 export interface CatalogSkill {
   name: SkillName;
@@ -50,9 +61,11 @@ export interface Catalog {
   active: CatalogSkill[];
   shadowed: CatalogSkill[];
   drafts: CatalogSkill[];
+  /** Folders that break a hard rule; a skill's last valid version may still be among `active`. */
+  invalid: InvalidCatalogFolder[];
   /** `[collision] …` lines in name order. */
   diagnostics: string[];
-  /** `[warning] …` and `[error] …` lines: shown in the API and dashboard, not the listing. */
+  /** `[invalid] …` then `[warning] …` lines: shown in the API and dashboard, not the listing. */
   warnings: string[];
 }
 
@@ -64,7 +77,7 @@ export function collisionLabel(skill: Pick<CatalogSkill, "source" | "folder">): 
 const PRECEDENCE: Record<ListingScope, number> = { builtin: 0, global: 1, workspace: 2, learned: 3 };
 
 /** Pure: decides winners and losers among active candidates of every source. */
-export function resolveCatalog(candidates: CatalogSkill[], drafts: CatalogSkill[], extraWarnings: string[] = []): Catalog {
+export function resolveCatalog(candidates: CatalogSkill[], drafts: CatalogSkill[], invalid: InvalidCatalogFolder[] = []): Catalog {
   const byName = new Map<string, [CatalogSkill, ...CatalogSkill[]]>();
   for (const skill of candidates) {
     const list = byName.get(skill.name);
@@ -85,15 +98,15 @@ export function resolveCatalog(candidates: CatalogSkill[], drafts: CatalogSkill[
   }
   active.sort((a, b) => PRECEDENCE[a.scope] - PRECEDENCE[b.scope] || compareCodePoints(a.name, b.name));
   const warnings = [
-    ...extraWarnings,
+    ...invalid.flatMap((folder) => invalidLines(folder.folder, folder.errors)),
     ...candidates.concat(drafts).flatMap((skill) => skill.warnings),
   ];
-  return { active, shadowed, drafts, diagnostics, warnings };
+  return { active, shadowed, drafts, invalid, diagnostics, warnings };
 }
 
 export interface StaticCatalog {
   skills: StaticSkill[];
-  errors: string[];
+  invalid: InvalidStaticFolder[];
 }
 
 export function staticCatalogSkill(skill: StaticSkill): CatalogSkill {
@@ -112,7 +125,7 @@ export function staticCatalogSkill(skill: StaticSkill): CatalogSkill {
 }
 
 export async function loadCatalog(db: Db, statics: StaticCatalog, teamId: TeamId): Promise<Catalog> {
-  const [workspace, learned] = await Promise.all([
+  const [workspace, workspaceInvalid, learned] = await Promise.all([
     db
       .select({
         name: workspaceSkills.name,
@@ -122,6 +135,11 @@ export async function loadCatalog(db: Db, statics: StaticCatalog, teamId: TeamId
       })
       .from(workspaceSkills)
       .where(eq(workspaceSkills.teamId, teamId)),
+    db
+      .select({ name: workspaceInvalidFolders.name, errors: workspaceInvalidFolders.errors })
+      .from(workspaceInvalidFolders)
+      .where(eq(workspaceInvalidFolders.teamId, teamId))
+      .orderBy(asc(workspaceInvalidFolders.name)),
     db
       .select({
         id: learnedSkills.id,
@@ -176,7 +194,11 @@ export async function loadCatalog(db: Db, statics: StaticCatalog, teamId: TeamId
     (row.status === "draft" ? drafts : candidates).push(skill);
   }
   drafts.sort((a, b) => compareCodePoints(a.name, b.name));
-  return resolveCatalog(candidates, drafts, statics.errors);
+  const invalid: InvalidCatalogFolder[] = [
+    ...statics.invalid.map((folder) => ({ name: folder.name, scope: "global" as const, folder: folder.folder, errors: folder.errors })),
+    ...workspaceInvalid.map((row) => ({ name: row.name, scope: "workspace" as const, folder: workspaceFolderLabel(row.name), errors: row.errors })),
+  ];
+  return resolveCatalog(candidates, drafts, invalid);
 }
 
 
@@ -192,7 +214,17 @@ export function describeCatalog(catalog: Catalog) {
     folder: skill.folder,
     ...(skill.provenance && { provenance: skill.provenance }),
   }));
-  return { skills, diagnostics: [...catalog.diagnostics, ...catalog.warnings] };
+  const invalid = catalog.invalid.map((folder) => ({
+    name: folder.name,
+    source: "file" as const,
+    scope: folder.scope,
+    version: null,
+    description: "",
+    status: "invalid" as const,
+    folder: folder.folder,
+    errors: folder.errors,
+  }));
+  return { skills: [...skills, ...invalid], diagnostics: [...catalog.diagnostics, ...catalog.warnings] };
 }
 
 /**

@@ -14,6 +14,7 @@ import { resolveSkill } from "./view";
 export interface SkillFile {
   path: string;
   size: number;
+  executable: boolean;
 }
 
 /** A built-in or global skill in the catalog was read from disk at start-up. */
@@ -30,7 +31,7 @@ export async function listSkillFiles(db: Db, catalogs: CatalogCache, team: Catal
   }
   if (skill.scope === "learned") return [];
   return db
-    .select({ path: workspaceSkillFiles.path, size: workspaceSkillFiles.size })
+    .select({ path: workspaceSkillFiles.path, size: workspaceSkillFiles.size, executable: workspaceSkillFiles.executable })
     .from(workspaceSkillFiles)
     .where(and(eq(workspaceSkillFiles.teamId, team.id), eq(workspaceSkillFiles.name, skill.name)))
     .orderBy(asc(workspaceSkillFiles.path));

@@ -2,7 +2,7 @@ import { and, eq, inArray, max } from "drizzle-orm";
 import { inSlices } from "@/db/batches";
 import type { Db } from "@/db/client";
 import { only } from "@/db/rows";
-import { teams, workspaceSkillFiles, workspaceSkills, workspaceSkillVersions } from "@/db/schema";
+import { teams, workspaceInvalidFolders, workspaceSkillFiles, workspaceSkills, workspaceSkillVersions } from "@/db/schema";
 import { AppError, invalidSkill } from "../errors";
 import { sha256Hex } from "../hash";
 import { decodeUtf8 } from "../text";
@@ -10,28 +10,44 @@ import type { TeamId } from "../teams/teams";
 import { recordListingSnapshot } from "../listing/snapshots";
 import { bumpCatalogRevision, type CatalogCache } from "./catalog-cache";
 import type { Catalog } from "./catalog";
-import { parseSkillMd, type ParsedSkill } from "./skill-md";
-import { filePathProblem, SKILL_FOLDER_MAX_BYTES, SUPPORTING_FILE_MAX_BYTES } from "./paths";
+import type { SkillName } from "./name";
+import { readSkillMd, type ParsedSkill } from "./skill-md";
+import { SKILL_FOLDER_MAX_BYTES, SUPPORTING_FILE_MAX_BYTES } from "./paths";
+import { filterTree, type Tree, type TreeFile } from "./tree";
 
 /**
- * Workspace sync (§2, §11.1): the request is the team's whole tree of skill folders. It is
- * validated completely before anything is written, then applied in one transaction: a folder
- * whose content changed gets a new version, an unchanged one keeps its version, a folder not
- * in the tree is removed.
+ * Workspace sync (§2.1, §11.1): the request is the team's whole tree of skill folders. It is
+ * filtered (one filter for every way in), every folder is checked, then the tree is applied in
+ * one transaction: a valid folder whose content changed gets a new version, an unchanged one keeps
+ * its version, an invalid one is recorded with every error (its last valid version, if any, keeps
+ * serving), and a folder not in the tree is removed.
  */
 
-export interface SyncFile {
-  /** `<folder>/<path inside the folder>` */
-  path: string;
-  content: Uint8Array;
-}
+/** Joins a workspace skill to the version it serves. */
+export const servedVersion = and(
+  eq(workspaceSkillVersions.teamId, workspaceSkills.teamId),
+  eq(workspaceSkillVersions.name, workspaceSkills.name),
+  eq(workspaceSkillVersions.version, workspaceSkills.currentVersion),
+);
 
 export interface SyncFolder {
-  name: string;
+  name: SkillName;
   parsed: ParsedSkill;
   skillMd: string;
-  files: { path: string; content: Uint8Array; sha256: string }[];
+  files: { path: string; content: Uint8Array; executable: boolean; sha256: string }[];
   treeSha256: string;
+}
+
+/** A folder that breaks a hard rule: not served as it is, every error reported. */
+export interface InvalidFolder {
+  /** The folder's name in the tree (a skill's name when it is valid). */
+  name: string;
+  errors: string[];
+}
+
+export interface TreePlan {
+  folders: SyncFolder[];
+  invalid: InvalidFolder[];
 }
 
 export interface SyncSummary {
@@ -41,29 +57,31 @@ export interface SyncSummary {
   removed: string[];
 }
 
-/** Groups a tree into validated skill folders; throws on the first invalid path or skill. */
-export function planFolders(files: SyncFile[]): SyncFolder[] {
-  const byFolder = new Map<string, Map<string, Uint8Array>>();
+/** Groups filtered files into skill folders and checks each: valid ones to apply, invalid ones with all their errors. */
+export function planTree(files: TreeFile[]): TreePlan {
+  const byFolder = new Map<string, Map<string, TreeFile>>();
   for (const file of files) {
-    const problem = filePathProblem(file.path);
-    if (problem) throw new AppError("InvalidPath", `invalid path: ${problem}`);
     const slash = file.path.indexOf("/");
-    if (slash === -1) {
-      throw new AppError("InvalidPath", `invalid path: "${file.path}" must be <skill folder>/<file>, e.g. my-skill/SKILL.md`);
-    }
+    if (slash === -1) throw new Error(`"${file.path}" reached the plan unfiltered: files at the root are ignored`);
     const folder = file.path.slice(0, slash);
     const inner = file.path.slice(slash + 1);
-    const entries = byFolder.get(folder) ?? new Map<string, Uint8Array>();
+    const entries = byFolder.get(folder) ?? new Map<string, TreeFile>();
     if (entries.has(inner)) throw new AppError("InvalidPath", `invalid path: "${file.path}" appears twice`);
-    entries.set(inner, file.content);
+    entries.set(inner, file);
     byFolder.set(folder, entries);
   }
-  for (const [folder, entries] of byFolder) checkFileAndFolder(folder, entries);
-  return [...byFolder.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([folder, entries]) => planFolder(folder, entries));
+  const plan: TreePlan = { folders: [], invalid: [] };
+  for (const [folder, entries] of [...byFolder.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    checkFileAndFolder(folder, entries);
+    const planned = planFolder(folder, entries);
+    if ("errors" in planned) plan.invalid.push(planned);
+    else plan.folders.push(planned);
+  }
+  return plan;
 }
 
 /** `x/a` and `x/a/b` cannot both be: a path is a file or a folder, as on any disk the tree came from. */
-function checkFileAndFolder(folder: string, entries: Map<string, Uint8Array>): void {
+function checkFileAndFolder(folder: string, entries: Map<string, TreeFile>): void {
   for (const path of entries.keys()) {
     for (let slash = path.indexOf("/"); slash !== -1; slash = path.indexOf("/", slash + 1)) {
       const parent = path.slice(0, slash);
@@ -74,45 +92,88 @@ function checkFileAndFolder(folder: string, entries: Map<string, Uint8Array>): v
   }
 }
 
-function planFolder(folder: string, entries: Map<string, Uint8Array>): SyncFolder {
-  const skillMdBytes = entries.get("SKILL.md");
-  if (!skillMdBytes) throw invalidSkill(`folder "${folder}" has no SKILL.md; every skill folder needs one`);
-  const skillMd = decodeUtf8(skillMdBytes);
-  if (skillMd === null) throw invalidSkill(`${folder}/SKILL.md is not valid UTF-8`);
-  const parsed = parseSkillMd(skillMd, folder);
-  let total = skillMdBytes.byteLength;
+function planFolder(folder: string, entries: Map<string, TreeFile>): SyncFolder | InvalidFolder {
+  const errors: string[] = [];
+  const skillMdFile = entries.get("SKILL.md");
+  const skillMd = skillMdFile ? decodeUtf8(skillMdFile.content) : null;
+  let parsed: ParsedSkill | null = null;
+  if (!skillMdFile) errors.push(`folder "${folder}" has no SKILL.md; every skill folder needs one`);
+  else if (skillMd === null) errors.push(`${folder}/SKILL.md is not valid UTF-8`);
+  else {
+    const reading = readSkillMd(skillMd, folder);
+    parsed = reading.skill;
+    errors.push(...reading.errors);
+  }
+  let total = skillMdFile?.content.byteLength ?? 0;
   const files = [...entries.entries()]
     .filter(([path]) => path !== "SKILL.md")
     .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([path, content]) => {
-      if (content.byteLength > SUPPORTING_FILE_MAX_BYTES) {
-        throw invalidSkill(`${folder}/${path} is ${content.byteLength} bytes; a supporting file may be at most 5 MiB`);
+    .map(([path, file]) => {
+      if (file.content.byteLength > SUPPORTING_FILE_MAX_BYTES) {
+        errors.push(`${folder}/${path} is ${file.content.byteLength} bytes; a supporting file may be at most 5 MiB`);
       }
-      total += content.byteLength;
-      return { path, content, sha256: sha256Hex(content) };
+      total += file.content.byteLength;
+      return { path, content: file.content, executable: file.executable, sha256: sha256Hex(file.content) };
     });
-  if (total > SKILL_FOLDER_MAX_BYTES) {
-    throw invalidSkill(`folder "${folder}" is ${total} bytes; a skill folder may be at most 20 MiB`);
-  }
-  const tree = [`SKILL.md ${sha256Hex(skillMd)}`, ...files.map((file) => `${file.path} ${file.sha256}`)].join("\n");
-  return { name: folder, parsed, skillMd, files, treeSha256: sha256Hex(tree) };
+  if (total > SKILL_FOLDER_MAX_BYTES) errors.push(`folder "${folder}" is ${total} bytes; a skill folder may be at most 20 MiB`);
+  if (errors.length > 0 || parsed === null || skillMd === null) return { name: folder, errors };
+  // The executable bit is content: flipping it is a new version. Plain files hash as they always have.
+  const lines = files.map((file) => `${file.path} ${file.sha256}${file.executable ? " +x" : ""}`);
+  const treeSha256 = sha256Hex([`SKILL.md ${sha256Hex(skillMd)}`, ...lines].join("\n"));
+  return { name: parsed.name, parsed, skillMd, files, treeSha256 };
+}
+
+/** The label a folder of the workspace tree has everywhere: `skills/<folder>`. */
+export const workspaceFolderLabel = (name: string) => `skills/${name}`;
+
+/** `[invalid] <folder>: <error>`, one line per error (§2.1). */
+export function invalidLines(folder: string, errors: string[]): string[] {
+  return errors.map((error) => `[invalid] ${folder}: ${error}`);
+}
+
+/** The refusal of a tree that must be valid as a whole (`?strict=true`, an import): every error at once. */
+export function invalidTree(lines: string[], folders: number): AppError {
+  return invalidSkill(`${folders} folder(s) break hard rules, so nothing changed:\n${lines.join("\n")}`);
 }
 
 export interface SyncResult {
   changes: SyncSummary;
+  invalid: { folder: string; errors: string[] }[];
+  ignored: string[];
   /** The catalog as the sync left it. */
   catalog: Catalog;
 }
 
 /** Applies the tree, then records the listing's new size when anything changed. */
-export async function syncWorkspace(db: Db, catalogs: CatalogCache, teamId: TeamId, files: SyncFile[]): Promise<SyncResult> {
-  const { changes, revision } = await applyTree(db, teamId, planFolders(files));
-  const changed = changes.added.length + changes.updated.length + changes.removed.length;
+export async function syncWorkspace(
+  db: Db,
+  catalogs: CatalogCache,
+  teamId: TeamId,
+  tree: Tree,
+  options: { strict?: boolean } = {},
+): Promise<SyncResult> {
+  const { files, ignored } = filterTree(tree);
+  const plan = planTree(files);
+  const invalid = plan.invalid.map((folder) => ({ folder: workspaceFolderLabel(folder.name), errors: folder.errors }));
+  if (options.strict && invalid.length > 0) {
+    throw invalidTree(
+      invalid.flatMap(({ folder, errors }) => invalidLines(folder, errors)),
+      invalid.length,
+    );
+  }
+  const { changes, revision, changed } = await applyTree(db, teamId, plan);
   if (changed > 0) await recordListingSnapshot(db, catalogs, teamId, `sync: ${changed} folder(s) changed`);
-  return { changes, catalog: await catalogs.catalog({ id: teamId, catalogRevision: revision }) };
+  return { changes, invalid, ignored, catalog: await catalogs.catalog({ id: teamId, catalogRevision: revision }) };
 }
 
-function applyTree(db: Db, teamId: TeamId, folders: SyncFolder[]): Promise<{ changes: SyncSummary; revision: number }> {
+interface Applied {
+  changes: SyncSummary;
+  revision: number;
+  /** Folders whose served content, or whose errors, changed. */
+  changed: number;
+}
+
+function applyTree(db: Db, teamId: TeamId, plan: TreePlan): Promise<Applied> {
   return db.transaction(async (tx) => {
     // Concurrent syncs of one team apply one after the other, each a whole tree.
     const rows = await tx
@@ -121,25 +182,26 @@ function applyTree(db: Db, teamId: TeamId, folders: SyncFolder[]): Promise<{ cha
       .where(eq(teams.id, teamId))
       .for("update");
     const locked = only(rows);
-    const current = new Map(
+    const served = new Map(
       (
         await tx
           .select({ name: workspaceSkills.name, version: workspaceSkills.currentVersion, tree: workspaceSkillVersions.treeSha256 })
           .from(workspaceSkills)
-          .innerJoin(
-            workspaceSkillVersions,
-            and(
-              eq(workspaceSkillVersions.teamId, workspaceSkills.teamId),
-              eq(workspaceSkillVersions.name, workspaceSkills.name),
-              eq(workspaceSkillVersions.version, workspaceSkills.currentVersion),
-            ),
-          )
+          .innerJoin(workspaceSkillVersions, servedVersion)
           .where(eq(workspaceSkills.teamId, teamId))
       ).map((row) => [row.name, row]),
     );
+    const wasInvalid = new Map(
+      (
+        await tx
+          .select({ name: workspaceInvalidFolders.name, errors: workspaceInvalidFolders.errors })
+          .from(workspaceInvalidFolders)
+          .where(eq(workspaceInvalidFolders.teamId, teamId))
+      ).map((row) => [row.name, row.errors.join("\n")]),
+    );
     const summary: SyncSummary = { added: [], updated: [], unchanged: [], removed: [] };
-    for (const folder of folders) {
-      const existing = current.get(folder.name);
+    for (const folder of plan.folders) {
+      const existing = served.get(folder.name);
       if (existing?.tree === folder.treeSha256) {
         summary.unchanged.push(folder.name);
         continue;
@@ -147,15 +209,27 @@ function applyTree(db: Db, teamId: TeamId, folders: SyncFolder[]): Promise<{ cha
       await writeFolder(tx, teamId, folder);
       (existing ? summary.updated : summary.added).push(folder.name);
     }
-    const keep = new Set(folders.map((folder) => folder.name));
-    summary.removed = [...current.keys()].filter((name) => !keep.has(name)).sort();
-    for (const names of inSlices(summary.removed)) {
+    // An invalid folder keeps its last valid version serving (§2.1): it is in the tree, not removed.
+    const inTree = new Set([...plan.folders, ...plan.invalid].map((folder) => folder.name));
+    const gone = [...served.keys()].filter((name) => !inTree.has(name));
+    summary.removed = [...new Set([...gone, ...[...wasInvalid.keys()].filter((name) => !inTree.has(name))])].sort();
+    for (const names of inSlices(gone)) {
       await tx.delete(workspaceSkills).where(and(eq(workspaceSkills.teamId, teamId), inArray(workspaceSkills.name, names)));
       await tx.delete(workspaceSkillFiles).where(and(eq(workspaceSkillFiles.teamId, teamId), inArray(workspaceSkillFiles.name, names)));
     }
-    const changed = summary.added.length + summary.updated.length + summary.removed.length > 0;
-    const revision = changed ? await bumpCatalogRevision(tx, teamId) : locked.revision;
-    return { changes: summary, revision };
+    const nowInvalid = new Map(plan.invalid.map((folder) => [folder.name, folder.errors.join("\n")]));
+    const newErrors = [...new Set([...nowInvalid.keys(), ...wasInvalid.keys()])].filter(
+      (name) => inTree.has(name) && nowInvalid.get(name) !== wasInvalid.get(name),
+    );
+    const changed = summary.added.length + summary.updated.length + summary.removed.length + newErrors.length;
+    if (changed > 0) {
+      await tx.delete(workspaceInvalidFolders).where(eq(workspaceInvalidFolders.teamId, teamId));
+      for (const folders of inSlices(plan.invalid)) {
+        await tx.insert(workspaceInvalidFolders).values(folders.map((folder) => ({ teamId, name: folder.name, errors: folder.errors })));
+      }
+    }
+    const revision = changed > 0 ? await bumpCatalogRevision(tx, teamId) : locked.revision;
+    return { changes: summary, revision, changed };
   });
 }
 
@@ -193,6 +267,7 @@ async function writeFolder(tx: Db, teamId: TeamId, folder: SyncFolder): Promise<
         content: Buffer.from(file.content),
         size: file.content.byteLength,
         sha256: file.sha256,
+        executable: file.executable,
       })),
     );
   }

@@ -2,10 +2,13 @@ import { Readable } from "node:stream";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { extract, pack } from "tar-stream";
 import { AppError } from "../errors";
-import type { SyncFile } from "./sync";
+import type { Tree } from "./tree";
 
-/** The tree of a sync sent as an `application/gzip` tar. Decompression is bounded like the JSON form. */
-export async function readTarGz(bytes: Uint8Array, maxBytes: number): Promise<SyncFile[]> {
+/**
+ * The tree of a sync sent as an `application/gzip` tar. Decompression is bounded like the JSON
+ * form. Links, devices and the like are kept as entries without content, for the filter to report.
+ */
+export async function readTarGz(bytes: Uint8Array, maxBytes: number): Promise<Tree> {
   let tar: Buffer;
   try {
     tar = gunzipSync(bytes, { maxOutputLength: maxBytes });
@@ -16,25 +19,23 @@ export async function readTarGz(bytes: Uint8Array, maxBytes: number): Promise<Sy
     }
     throw new AppError("BadRequest", "request body is not a gzip file; send a .tar.gz of the skill folders");
   }
-  const files: SyncFile[] = [];
+  const tree: Tree = { files: [], others: [] };
   const reader = extract();
   const done = new Promise<void>((resolve, reject) => {
     reader.on("entry", (header, stream, next) => {
-      const path = header.name.replace(/^\.\//, "");
-      if (header.type === "directory" || path === "") {
+      // `tar -C dir .` writes `./a/b`; a folder entry ends with `/`.
+      const path = header.name.replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+      const isFile = !header.type || header.type === "file" || header.type === "contiguous-file";
+      if (!isFile) {
+        if (path !== "" && path !== ".") tree.others.push({ path, kind: header.type === "directory" ? "folder" : "link" });
         stream.resume();
         stream.on("end", next);
-        return;
-      }
-      if (header.type !== "file") {
-        stream.resume();
-        reject(new AppError("InvalidPath", `invalid path: "${path}" is a ${header.type}; the tree may hold only files and folders`));
         return;
       }
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: unknown) => chunks.push(chunk as Buffer));
       stream.on("end", () => {
-        files.push({ path, content: Buffer.concat(chunks) });
+        tree.files.push({ path, content: Buffer.concat(chunks), executable: ((header.mode ?? 0o644) & 0o111) !== 0 });
         next();
       });
     });
@@ -43,13 +44,20 @@ export async function readTarGz(bytes: Uint8Array, maxBytes: number): Promise<Sy
   });
   Readable.from([tar]).pipe(reader);
   await done;
-  return files;
+  return tree;
 }
 
-/** A .tar.gz of these files; a fixed time and mode, so the same files always give the same bytes. */
-export async function packTarGz(files: SyncFile[]): Promise<Buffer> {
+/** A .tar.gz of a tree; a fixed time and modes, so the same tree always gives the same bytes. */
+export async function packTarGz(tree: Tree): Promise<Buffer> {
   const tar = pack();
-  for (const file of files) tar.entry({ name: file.path, mtime: new Date(0), mode: 0o644 }, Buffer.from(file.content));
+  const at = new Date(0);
+  for (const file of tree.files) {
+    tar.entry({ name: file.path, mtime: at, mode: file.executable ? 0o755 : 0o644 }, Buffer.from(file.content));
+  }
+  for (const other of tree.others) {
+    if (other.kind === "folder") tar.entry({ name: `${other.path}/`, type: "directory", mtime: at, mode: 0o755 });
+    else tar.entry({ name: other.path, type: "symlink", linkname: other.target ?? "", mtime: at, mode: 0o777 });
+  }
   tar.finalize();
   const chunks: Buffer[] = [];
   for await (const chunk of tar) chunks.push(chunk as Buffer);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser, signInAt } from "../helpers/browser";
-import { BROWSER_KEY, BROWSER_LOGIN } from "./server";
+import { BROWSER_KEY, BROWSER_LOGIN, OTHER_TEAM_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
 
@@ -101,6 +101,35 @@ describe("the dashboard in Chromium", () => {
     expect(await page.textContent('[data-testid="row-count"]')).toBe("9 of 9 skills");
     const res = await page.goto(`${baseUrl}/t/no-such-team`);
     expect(res?.status()).toBe(404);
+  });
+
+  it("shows invalid skill folders with every error, and the version that keeps serving", async () => {
+    const sync = (files: { path: string; content: string }[]) =>
+      fetch(`${baseUrl}/api/v1/skills/sync`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${OTHER_TEAM_KEY}`, "content-type": "application/json" },
+        body: JSON.stringify({ files }),
+      });
+    const good = "---\nname: release-notes\ndescription: Writes release notes. Use when shipping.\n---\n# v1\n";
+    expect((await sync([{ path: "release-notes/SKILL.md", content: good }])).status).toBe(200);
+    const res = await sync([
+      { path: "release-notes/SKILL.md", content: "---\nname: release-notes\n---\n# v2 lost its description\n" },
+      { path: "Bad_Folder/SKILL.md", content: "---\nname: Bad_Folder\n---\nx\n" },
+    ]);
+    expect(res.status).toBe(200);
+    await page.goto(`${baseUrl}/t/other-team`);
+    const panel = page.locator('section[aria-labelledby="invalid-folders"]');
+    expect(await panel.locator("h2").textContent()).toBe("Invalid skill folders (2)");
+    const folders = panel.locator(":scope > ul > li");
+    expect(await folders.count()).toBe(2);
+    expect(await folders.nth(0).locator("span").allTextContents()).toEqual(["skills/Bad_Folder", "· not served"]);
+    expect(await folders.nth(0).locator("ul li").allTextContents()).toEqual([
+      'name "Bad_Folder" may hold only lowercase letters, digits and hyphens',
+      'description of "Bad_Folder" is required',
+    ]);
+    expect(await folders.nth(1).locator("span").allTextContents()).toEqual(["skills/release-notes", "· v1 keeps serving until fixed"]);
+    expect(await folders.nth(1).locator("ul li").allTextContents()).toEqual(['description of "release-notes" is required']);
+    await sync([]);
   });
 
   it("lets a lead create a key that is shown once and works, then revoke it", async () => {

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
@@ -38,40 +38,60 @@ const skill = (name: string, description: string, body: string) => `---\nname: $
 
 describe("the skillgate CLI against the running app", () => {
   const repo = mkdtempSync(path.join(tmpdir(), "skillgate-cli-"));
-  const write = (file: string, content: string) => {
+  const write = (file: string, content: string, mode = 0o644) => {
     mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
     writeFileSync(path.join(repo, file), content);
+    chmodSync(path.join(repo, file), mode);
   };
 
-  it("syncs a folder of skills, and a changed skill becomes version 2", async () => {
+  it("syncs a folder of skills as it is, says what it ignored, and a changed skill becomes version 2", async () => {
     write("deploy-notes/SKILL.md", skill("deploy-notes", "Writes deploy notes. Use when shipping.", "# Deploy notes\n"));
-    write("deploy-notes/scripts/notes.sh", "echo notes\n");
+    write("deploy-notes/scripts/notes.sh", "echo notes\n", 0o755);
     write("review-guide/SKILL.md", skill("review-guide", "Reviews pull requests. Use when a PR is opened.", "# Review\n"));
     write("README.md", "top-level files are not skills\n");
+    write(".git/HEAD", "ref: refs/heads/main\n");
+    symlinkSync("../README.md", path.join(repo, "review-guide/README.md"));
     const first = await cli("sync", repo);
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
-    expect(first.stdout).toBe("added: deploy-notes, review-guide\nsynced 2 skill folder(s)\n");
+    expect(first.stdout).toBe(
+      "added: deploy-notes, review-guide\nignored: .git/, README.md, review-guide/README.md\nsynced 2 skill folder(s)\n",
+    );
     write("deploy-notes/SKILL.md", skill("deploy-notes", "Writes deploy notes. Use when shipping.", "# Deploy notes, v2\n"));
     const second = await cli("sync", repo);
-    expect(second.stdout).toBe("updated: deploy-notes\nunchanged: review-guide\nsynced 2 skill folder(s)\n");
+    expect(second.stdout).toBe(
+      "updated: deploy-notes\nunchanged: review-guide\nignored: .git/, README.md, review-guide/README.md\nsynced 2 skill folder(s)\n",
+    );
     expect(await (await api("/api/v1/skills/deploy-notes")).text()).toBe(
       "[skill deploy-notes | file | v2 | skills/deploy-notes]\n# Deploy notes, v2\n",
     );
     expect(await (await api("/api/v1/skills/deploy-notes/files/scripts/notes.sh")).text()).toBe("echo notes\n");
   });
 
-  it("refuses an invalid skill before sending anything: non-zero exit, nothing changed", async () => {
-    write("Bad_Skill/SKILL.md", skill("Bad_Skill", "Broken. Use when never.", "x\n"));
-    const result = await cli("sync", repo);
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe("");
-    expect(result.stderr).toBe('skillgate: invalid skill: name "Bad_Skill" may hold only lowercase letters, digits and hyphens\n');
-    const skills = (await (await api("/api/v1/skills")).json()).skills.filter((s: { scope: string }) => s.scope === "workspace");
-    expect(skills.map((s: { name: string; version: number }) => [s.name, s.version])).toEqual([
-      ["deploy-notes", 2],
-      ["review-guide", 1],
+  it("reports an invalid folder and serves the rest; --strict refuses the whole tree for CI, and nothing changes", async () => {
+    write("bad-skill/SKILL.md", skill("Bad_Skill", "Broken. Use when never.", "x\n"));
+    const why = 'name "Bad_Skill" may hold only lowercase letters, digits and hyphens';
+    const strict = await cli("sync", repo, "--strict");
+    expect([strict.code, strict.stdout, strict.stderr]).toEqual([
+      1,
+      "",
+      `skillgate: 400: invalid skill: 1 folder(s) break hard rules, so nothing changed:\n[invalid] skills/bad-skill: ${why}\n`,
     ]);
+    const lenient = await cli("sync", repo);
+    expect([lenient.code, lenient.stderr]).toEqual([0, ""]);
+    expect(lenient.stdout).toBe(
+      "unchanged: deploy-notes, review-guide\nignored: .git/, README.md, review-guide/README.md\n" +
+        `[invalid] skills/bad-skill: ${why}\nsynced 2 skill folder(s); 1 invalid, not served as they are\n`,
+    );
+    const skills = (await (await api("/api/v1/skills")).json()).skills.filter((s: { scope: string }) => s.scope === "workspace");
+    expect(skills.map((s: { name: string; version: number | null; status: string }) => [s.name, s.version, s.status])).toEqual([
+      ["deploy-notes", 2, "active"],
+      ["review-guide", 1, "active"],
+      ["bad-skill", null, "invalid"],
+    ]);
+    const unknownFlag = await cli("sync", repo, "--force");
+    expect([unknownFlag.code, unknownFlag.stderr.split("\n")[0]]).toEqual([2, 'skillgate: wrong arguments for "sync" (--force)']);
+    rmSync(path.join(repo, "bad-skill"), { recursive: true });
   });
 
   it("prints the listing and a ledger, and says clearly what is wrong", async () => {
@@ -100,7 +120,7 @@ describe("the skillgate CLI against the running app", () => {
     expect([badKey.code, badKey.stderr]).toEqual([1, "skillgate: 401: this API key is not valid or was revoked\n"]);
   });
 
-  it("pulls learned skills as SKILL.md folders, identical to the export", async () => {
+  it("pulls the workspace and learned skills with every file and bit; --learned pulls learned skills only, identical to the export", async () => {
     await api("/api/v1/skills", {
       method: "POST",
       body: JSON.stringify({
@@ -112,15 +132,28 @@ describe("the skillgate CLI against the running app", () => {
     });
     const out = mkdtempSync(path.join(tmpdir(), "skillgate-pull-"));
     const pulled = await cli("pull", out);
-    expect([pulled.code, pulled.stdout]).toEqual([0, `wrote 1 learned skill(s) to ${out}\n`]);
-    expect(readdirSync(out)).toEqual(["cli-learned"]);
-    const file = readFileSync(path.join(out, "cli-learned", "SKILL.md"), "utf8");
+    expect([pulled.code, pulled.stdout]).toEqual([0, `wrote 3 skill(s), 4 file(s), to ${out}\n`]);
+    expect(readdirSync(out).sort()).toEqual(["cli-learned", "deploy-notes", "review-guide"]);
+    for (const file of ["deploy-notes/SKILL.md", "deploy-notes/scripts/notes.sh", "review-guide/SKILL.md"]) {
+      expect(readFileSync(path.join(out, file)), file).toEqual(readFileSync(path.join(repo, file)));
+    }
+    expect(statSync(path.join(out, "deploy-notes/scripts/notes.sh")).mode & 0o777).toBe(0o755);
+    expect(statSync(path.join(out, "deploy-notes/SKILL.md")).mode & 0o777).toBe(0o644);
+
+    const learnedOnly = mkdtempSync(path.join(tmpdir(), "skillgate-pull-learned-"));
+    const learned = await cli("pull", learnedOnly, "--learned");
+    expect([learned.code, learned.stdout]).toEqual([0, `wrote 1 learned skill(s), 1 file(s), to ${learnedOnly}\n`]);
+    expect(readdirSync(learnedOnly)).toEqual(["cli-learned"]);
+    const file = readFileSync(path.join(learnedOnly, "cli-learned", "SKILL.md"), "utf8");
     expect(file.endsWith("---\n# Learned\r\n  keep   \n")).toBe(true);
     expect(file).toContain("  skillgate.reason: pull test\n");
+    expect(readFileSync(path.join(out, "cli-learned", "SKILL.md"), "utf8")).toBe(file);
     // Pulled files import elsewhere and export again byte for byte.
     const reexported = await (await api("/api/v1/learned-skills/export")).arrayBuffer();
     const { readTarGz } = await import("@/lib/skills/tar-gz");
-    const [entry] = await readTarGz(new Uint8Array(reexported), 1 << 20);
+    const {
+      files: [entry],
+    } = await readTarGz(new Uint8Array(reexported), 1 << 20);
     expect(Buffer.from(entry!.content).toString("utf8")).toBe(file);
   });
 });

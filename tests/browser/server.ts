@@ -29,6 +29,7 @@ export const BROWSER_KEY = "sg_browser_test_key_demo_team_0001";
 export const LAB_KEY = "sg_browser_test_key_lab_team_00003";
 /** The "cli" team's workspace is replaced wholesale by the CLI tests; "mcp" is written to over MCP. */
 export const CLI_KEY = "sg_browser_test_key_cli_team_00004";
+export const OTHER_TEAM_KEY = "sg_browser_test_key_other_team_0002";
 export const MCP_KEY = "sg_browser_test_key_mcp_team_00005";
 
 declare module "vitest" {
@@ -49,7 +50,7 @@ export default async function setup(project: TestProject) {
     SKILLGATE_DEMO: "1",
     SKILLS_GLOBAL_DIR: "demo/global-skills",
     SKILLGATE_INIT_TEAM: "demo,other-team,lab,cli,mcp",
-    SKILLGATE_INIT_API_KEY: `${BROWSER_KEY},sg_browser_test_key_other_team_0002,${LAB_KEY},${CLI_KEY},${MCP_KEY}`,
+    SKILLGATE_INIT_API_KEY: `${BROWSER_KEY},${OTHER_TEAM_KEY},${LAB_KEY},${CLI_KEY},${MCP_KEY}`,
     SKILLGATE_INIT_USER_EMAIL: [BROWSER_LOGIN, MEMBER_LOGIN, THROTTLED_LOGIN].map((login) => login.email).join(","),
     SKILLGATE_INIT_USER_PASSWORD: [BROWSER_LOGIN, MEMBER_LOGIN, THROTTLED_LOGIN].map((login) => login.password).join(","),
   });

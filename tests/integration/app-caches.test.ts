@@ -16,8 +16,12 @@ describe.each(testDbKinds)("caches of two apps in one process on %s", (kind) => 
   const second = useTestApp(kind);
 
   const bodyOf = async (t: TestApp, body: string) => {
-    const file = { path: "shared/SKILL.md", content: Buffer.from(skillMd("shared", "Shared. Use when testing caches.", body)) };
-    await syncWorkspace(t.app.db, t.app.catalogs, t.alpha.team.id, [file]);
+    const file = {
+      path: "shared/SKILL.md",
+      content: Buffer.from(skillMd("shared", "Shared. Use when testing caches.", body)),
+      executable: false,
+    };
+    await syncWorkspace(t.app.db, t.app.catalogs, t.alpha.team.id, { files: [file], others: [] });
     const team = await getTeam(t.app.db, t.alpha.team.id);
     return (await loadSkillContent(t.app.db, t.app.catalogs, team, "shared")).body;
   };

@@ -14,10 +14,10 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 describe.each(testDbKinds)("the catalog on %s", (kind) => {
   const t = useTestApp(kind, { globalSkillsDir: path.join(FIXTURES, "global-skills") });
 
-  const sync = (files: { path: string; content: string; encoding?: string }[], key?: string) =>
-    t.call("POST", "/api/v1/skills/sync", { json: { files }, key });
+  type File = { path: string; content: string; encoding?: string; executable?: boolean };
+  const sync = (files: File[], key?: string) => t.call("POST", "/api/v1/skills/sync", { json: { files }, key });
   /** Setup for a test: a sync that must succeed. */
-  const syncOk = async (files: { path: string; content: string; encoding?: string }[]) => {
+  const syncOk = async (files: File[]) => {
     const res = await sync(files);
     expect(res.status, await res.clone().text()).toBe(200);
   };
@@ -76,9 +76,21 @@ describe.each(testDbKinds)("the catalog on %s", (kind) => {
   it("reports a global folder that cannot be served, and never lists it", async () => {
     const body = await (await t.call("GET", "/api/v1/skills")).json();
     expect(body.diagnostics).toContain(
-      '[error] global/broken-one: invalid skill: name "Broken_One" may hold only lowercase letters, digits and hyphens',
+      '[invalid] global/broken-one: name "Broken_One" may hold only lowercase letters, digits and hyphens',
     );
-    expect(body.skills.map((s: { name: string }) => s.name)).not.toContain("Broken_One");
+    expect(body.skills.filter((s: { status: string }) => s.status === "invalid")).toEqual([
+      {
+        name: "broken-one",
+        source: "file",
+        scope: "global",
+        version: null,
+        description: "",
+        status: "invalid",
+        folder: "global/broken-one",
+        errors: ['name "Broken_One" may hold only lowercase letters, digits and hyphens'],
+      },
+    ]);
+    expect(await (await t.call("GET", "/api/v1/listing")).text()).not.toContain("roken");
   });
 
   it("syncs a workspace tree, shadows by precedence and reports collisions in the exact form", async () => {
@@ -94,7 +106,7 @@ describe.each(testDbKinds)("the catalog on %s", (kind) => {
     expect(body.diagnostics).toEqual([
       "[collision] ci-green-gate (file skills/ci-green-gate) shadowed by file global/ci-green-gate",
       "[collision] systematic-debugging (file skills/systematic-debugging) shadowed by builtin",
-      '[error] global/broken-one: invalid skill: name "Broken_One" may hold only lowercase letters, digits and hyphens',
+      '[invalid] global/broken-one: name "Broken_One" may hold only lowercase letters, digits and hyphens',
       '[warning] deploy-notes: frontmatter field "argument-hint" is not in the Agent Skills spec (kept)',
     ]);
     const byKey = Object.fromEntries(body.skills.map((s: { name: string; status: string }) => [`${s.name}/${s.status}`, s]));
@@ -255,17 +267,19 @@ describe.each(testDbKinds)("the catalog on %s", (kind) => {
 
   it("serves supporting files byte for byte, binary included, and refuses paths that leave the folder", async () => {
     const binary = Buffer.from([0, 1, 2, 255, 254, 0x80, 10, 13]);
-    await sync([
+    await syncOk([
       { path: "asset-skill/SKILL.md", content: skillMd("asset-skill", "Ships assets. Use when testing files.") },
       { path: "asset-skill/assets/blob.bin", content: binary.toString("base64"), encoding: "base64" },
       { path: "asset-skill/references/guide.md", content: "# Guide\n" },
+      { path: "asset-skill/scripts/run.sh", content: "#!/bin/sh\n", executable: true },
     ]);
     const list = await (await t.call("GET", "/api/v1/skills/asset-skill/files")).json();
     expect(list).toEqual({
       name: "asset-skill",
       files: [
-        { path: "assets/blob.bin", size: 8 },
-        { path: "references/guide.md", size: 8 },
+        { path: "assets/blob.bin", size: 8, executable: false },
+        { path: "references/guide.md", size: 8, executable: false },
+        { path: "scripts/run.sh", size: 10, executable: true },
       ],
     });
     const file = await t.call("GET", "/api/v1/skills/asset-skill/files/assets/blob.bin");
@@ -358,43 +372,14 @@ describe.each(testDbKinds)("the catalog on %s", (kind) => {
     expect(betaSkills.skills.filter((s: { scope: string }) => s.scope === "workspace")).toEqual([]);
   });
 
-  it("refuses an invalid tree with a 400 naming the rule, and changes nothing", async () => {
+  it("refuses a malformed tree with a 400 naming the problem, and changes nothing", async () => {
     await syncOk(FIRST_TREE);
     const before = await t.app.db.$count(workspaceSkillVersions);
-    const cases: [unknown[], string][] = [
-      [
-        [{ path: "My_Skill/SKILL.md", content: skillMd("My_Skill", "x. Use when y.") }],
-        'invalid skill: name "My_Skill" may hold only lowercase letters, digits and hyphens',
-      ],
-      [[{ path: "one/SKILL.md", content: skillMd("two", "x. Use when y.") }], 'invalid skill: name "two" must equal its folder name "one"'],
-      [
-        [{ path: "one/SKILL.md", content: "no frontmatter" }],
-        'invalid skill: one/SKILL.md must start with YAML frontmatter between two "---" lines (name and description), then the body',
-      ],
-      [[{ path: "one/README.md", content: "x" }], 'invalid skill: folder "one" has no SKILL.md; every skill folder needs one'],
-      [[{ path: "SKILL.md", content: "x" }], 'invalid path: "SKILL.md" must be <skill folder>/<file>, e.g. my-skill/SKILL.md'],
+    const cases: [File[], string][] = [
       [
         [{ path: "one/../two/SKILL.md", content: "x" }],
         'invalid path: file path "one/../two/SKILL.md" may not hold empty, "." or ".." parts',
       ],
-      [[{ path: "one/SKILL.md", content: skillMd("one", "   ") }], 'invalid skill: description of "one" is empty; write 1–1024 characters'],
-      [
-        [{ path: "one/SKILL.md", content: skillMd("one", "x".repeat(1025)) }],
-        'invalid skill: description of "one" is 1025 characters; the limit is 1024',
-      ],
-      [
-        [{ path: "one/SKILL.md", content: skillMd("one", "ok. Use when y.", "b", "compatibility: " + "c".repeat(501) + "\n") }],
-        'invalid skill: compatibility of "one" is 501 characters; the limit is 500',
-      ],
-      [
-        [{ path: "one/SKILL.md", content: skillMd("one", "ok. Use when y.", "b", "metadata:\n  version: 2\n") }],
-        'invalid skill: metadata.version of "one" must be a string (quote the value)',
-      ],
-      [
-        [{ path: "one/SKILL.md", content: "---\nname: one\ndescription: [unclosed\n---\nb" }],
-        "invalid skill: the frontmatter of one/SKILL.md is not valid YAML: ",
-      ],
-      [[{ path: "one/SKILL.md", content: skillMd("one", "ok. Use when y.", "x".repeat(256 * 1024)) }], "invalid skill: one/SKILL.md is "],
       [
         [
           { path: "one/SKILL.md", content: skillMd("one", "ok. Use when y.") },
@@ -411,17 +396,11 @@ describe.each(testDbKinds)("the catalog on %s", (kind) => {
       ],
     ];
     for (const [files, message] of cases) {
-      const res = await sync([
-        { path: "good-one/SKILL.md", content: skillMd("good-one", "Fine. Use when fine.") },
-        ...(files as { path: string; content: string }[]),
-      ]);
+      const res = await sync([{ path: "good-one/SKILL.md", content: skillMd("good-one", "Fine. Use when fine.") }, ...files]);
       expect(res.status, message).toBe(400);
-      const body = await res.json();
-      expect(body.error.message.startsWith(message), `${body.error.message} vs ${message}`).toBe(true);
-      if (!message.endsWith(" ")) expect(body.error.message).toBe(message);
+      expect((await res.json()).error.message).toBe(message);
     }
     expect(await t.app.db.$count(workspaceSkillVersions)).toBe(before);
-    expect(before).toBeGreaterThan(0);
     expect((await t.call("GET", "/api/v1/skills/good-one")).status).toBe(404);
   });
 });

@@ -88,7 +88,7 @@ describe.each(testDbKinds)("hostile input on %s", (kind) => {
     expect(await t.app.db.$count(skillViews)).toBe(0);
   });
 
-  it("refuses a YAML alias bomb in a SKILL.md with a 400, not a stalled or crashed server", async () => {
+  it("reads a YAML alias bomb in a SKILL.md as an invalid folder, not a stalled or crashed server", async () => {
     const levels = ["a", "b", "c", "d", "e", "f", "g", "h"];
     const yaml = levels
       .map(
@@ -103,12 +103,16 @@ describe.each(testDbKinds)("hostile input on %s", (kind) => {
       )
       .join("\n");
     const files = [{ path: "bomb/SKILL.md", content: `---\nname: bomb\ndescription: Bomb. Use when testing.\n${yaml}\n---\nbody\n` }];
+    const why =
+      "the frontmatter of bomb/SKILL.md cannot be read: Excessive alias count indicates a resource exhaustion attack; write the values out instead of repeating aliases";
     const res = await t.call("POST", "/api/v1/skills/sync", { json: { files } });
-    expect(res.status).toBe(400);
-    expect(await errorOf(res)).toEqual({
+    expect(res.status).toBe(200);
+    expect((await res.json()).invalid).toEqual([{ folder: "skills/bomb", errors: [why] }]);
+    const strict = await t.call("POST", "/api/v1/skills/sync?strict=true", { json: { files } });
+    expect(strict.status).toBe(400);
+    expect(await errorOf(strict)).toEqual({
       code: "InvalidSkill",
-      message:
-        "invalid skill: the frontmatter of bomb/SKILL.md cannot be read: Excessive alias count indicates a resource exhaustion attack; write the values out instead of repeating aliases",
+      message: `invalid skill: 1 folder(s) break hard rules, so nothing changed:\n[invalid] skills/bomb: ${why}`,
     });
   });
 

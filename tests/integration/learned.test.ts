@@ -9,7 +9,7 @@ import { readTarGz } from "@/lib/skills/tar-gz";
 
 /** The files of an exported .tar.gz, path → bytes. */
 async function unpack(res: Response): Promise<Map<string, Buffer>> {
-  const files = await readTarGz(new Uint8Array(await res.arrayBuffer()), 1 << 24);
+  const { files } = await readTarGz(new Uint8Array(await res.arrayBuffer()), 1 << 24);
   return new Map(files.map((file) => [file.path, Buffer.from(file.content)]));
 }
 

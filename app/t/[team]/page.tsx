@@ -12,7 +12,7 @@ export const metadata: Metadata = { title: "Overview" };
 export default async function OverviewPage({ params }: { params: Promise<{ team: string }> }) {
   const { team: slug } = await params;
   const { app, team, role } = await requireMember(slug);
-  const { rows, headline, diagnostics } = await teamOverview(app, team);
+  const { rows, headline, invalid, diagnostics } = await teamOverview(app, team);
   const trend = headline.viewsThisWeek - headline.viewsLastWeek;
   return (
     <div className="space-y-6">
@@ -59,6 +59,32 @@ export default async function OverviewPage({ params }: { params: Promise<{ team:
         <Stat label="Lint findings" value={String(headline.lintFindings)} tone={headline.lintFindings > 0 ? "warn" : "good"} />
         <Stat label="Collisions" value={String(headline.collisions)} tone={headline.collisions > 0 ? "warn" : "good"} />
       </section>
+      {invalid.length > 0 && (
+        <section className="rounded-lg border border-red-200 bg-red-50 p-4" aria-labelledby="invalid-folders">
+          <h2 id="invalid-folders" className="mb-1 text-sm font-semibold text-red-900">
+            Invalid skill folders ({invalid.length})
+          </h2>
+          <p className="mb-3 text-xs text-red-900">
+            These folders break a hard rule of the Agent Skills format and are not served as they are. Fix them in the repository and sync
+            again; <code>skillgate sync --strict</code> refuses such a tree in CI.
+          </p>
+          <ul className="space-y-3">
+            {invalid.map((folder) => (
+              <li key={folder.folder} className="text-sm text-red-950">
+                <span className="font-mono font-semibold">{folder.folder}</span>{" "}
+                <span className="text-xs">
+                  {folder.serving === null ? "· not served" : `· v${folder.serving} keeps serving until fixed`}
+                </span>
+                <ul className="mt-1 list-disc space-y-0.5 pl-5 font-mono text-xs break-words">
+                  {folder.errors.map((error) => (
+                    <li key={error}>{error}</li>
+                  ))}
+                </ul>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       {diagnostics.length > 0 && (
         <section className="rounded-lg border border-amber-200 bg-amber-50 p-4" aria-label="Diagnostics">
           <h2 className="mb-2 text-sm font-semibold text-amber-900">Diagnostics</h2>

@@ -8,10 +8,13 @@ import { syncWorkspace } from "@/lib/skills/sync";
 import { viewSkillRoute } from "../view-handler";
 import { archiveSkillRoute, updateSkillRoute } from "../write-handlers";
 
-/** POST /api/v1/skills/sync — replace the team's workspace tree (JSON or a .tar.gz), all or nothing. */
-export const POST = route(syncSkills, async (_input, { req, app, auth }) => {
-  const { changes, catalog } = await syncWorkspace(app.db, app.catalogs, auth.team.id, await readSyncTree(req));
-  return json({ ...describeCatalog(catalog), changes });
+/** POST /api/v1/skills/sync — replace the team's workspace tree (JSON or a .tar.gz) in one transaction. */
+export const POST = route(syncSkills, async ({ query }, { req, app, auth }) => {
+  const tree = await readSyncTree(req);
+  const { changes, invalid, ignored, catalog } = await syncWorkspace(app.db, app.catalogs, auth.team.id, tree, {
+    strict: query.strict === "true",
+  });
+  return json({ ...describeCatalog(catalog), changes, invalid, ignored });
 });
 
 // A skill may be named "sync": the other methods still reach it.
