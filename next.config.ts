@@ -7,7 +7,11 @@ const config: NextConfig = {
   outputFileTracingIncludes: { "/**": ["./skills/**/*", "./db/migrations/**/*"] },
   poweredByHeader: false,
   // The skills index lives where installers look for it; the handler lives with the API.
-  rewrites: async () => [{ source: "/.well-known/skills/:path*", destination: "/api/skills-index/:path*" }],
+  rewrites: async () => [
+    { source: "/.well-known/skills/:path*", destination: "/api/skills-index/:path*" },
+    // An install link: `npx skills add <origin>/i/<token>` reads <url>/.well-known/skills/… with no header.
+    { source: "/i/:token/.well-known/skills/:path*", destination: "/api/install-link/:token/:path*" },
+  ],
   // Headers every answer carries (ASVS V14.4); each page's Content-Security-Policy comes from proxy.ts.
   headers: async () => [
     {

@@ -55,18 +55,49 @@ export function CreateKeyForm({ action }: { action: FormAction }) {
 }
 
 export function RevokeKeyButton({ action, name }: { action: () => Promise<ActionResult>; name: string }) {
+  return <RevokeButton action={action} question={`Revoke the key "${name}"? Agents using it will get 401 at once.`} />;
+}
+
+function RevokeButton({ action, question }: { action: () => Promise<ActionResult>; question: string }) {
   const [pending, startTransition] = useTransition();
   return (
     <button
       disabled={pending}
       className="rounded-md border border-red-300 px-2 py-0.5 text-xs text-red-700 hover:bg-red-50 disabled:opacity-50"
       onClick={() => {
-        if (window.confirm(`Revoke the key "${name}"? Agents using it will get 401 at once.`)) startTransition(() => void action());
+        if (window.confirm(question)) startTransition(() => void action());
       }}
     >
       Revoke
     </button>
   );
+}
+
+export function CreateInstallLinkForm({ action }: { action: (previous: ActionResult | null) => Promise<ActionResult> }) {
+  const [state, formAction, pending] = useActionState(action, null);
+  return (
+    <form action={formAction} className="space-y-3" aria-label="Create install link">
+      <button
+        disabled={pending}
+        className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50"
+      >
+        Create install link
+      </button>
+      <Result state={state} />
+      {state?.ok && state.installUrl && (
+        <div className="rounded-md border border-emerald-300 bg-emerald-50 p-3">
+          <div className="text-xs font-medium text-emerald-900">Install with (shown once)</div>
+          <code data-testid="install-command" className="block select-all break-all font-mono text-sm">
+            npx skills add {state.installUrl}
+          </code>
+        </div>
+      )}
+    </form>
+  );
+}
+
+export function RevokeInstallLinkButton({ action, prefix }: { action: () => Promise<ActionResult>; prefix: string }) {
+  return <RevokeButton action={action} question={`Revoke the install link ${prefix}…? Installs through it will get 401 at once.`} />;
 }
 
 export function ListingSettingsForm({

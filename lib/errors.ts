@@ -24,6 +24,7 @@ export const errorStatus = {
   AmendmentNotFound: 404,
   EvaluationNotFound: 404,
   TeamNotFound: 404,
+  InstallLinkNotFound: 404,
   MethodNotAllowed: 405,
   NameCollision: 409,
   SkillExists: 409,

@@ -86,3 +86,25 @@ export const apiKeys = pgTable(
   },
   (t) => [uniqueIndex("api_keys_key_hash_key").on(t.keyHash)],
 );
+
+/**
+ * Read-only links for installers that cannot send a key (`npx skills add <url>`, §12): the token
+ * in the URL reads the team's skills index and its files, nothing else. Stored hashed, like keys.
+ */
+export const installLinks = pgTable(
+  "install_links",
+  {
+    id: serial("id").primaryKey(),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    // The first characters of the token, shown in the dashboard to tell links apart.
+    prefix: text("prefix").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdByKey: integer("created_by_key").references(() => apiKeys.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("install_links_token_hash_key").on(t.tokenHash)],
+);

@@ -12,6 +12,8 @@ export type ActionResult =
       version?: number;
       /** A new API key, shown once. */
       key?: string;
+      /** A new install link's URL (its token is in it), shown once. */
+      installUrl?: string;
     }
   | {
       ok: false;

@@ -34,15 +34,10 @@ export interface KeyAuth {
   };
 }
 
-const AUTHENTICATE = `
-  select k.id as key_id, k.scopes, t.id as team_id, t.slug, t.listing_cap, t.desc_max, t.load_hint, t.auto_promote, t.catalog_revision
-  from api_keys k join teams t on t.id = k.team_id
-  where k.key_hash = $1 and k.revoked_at is null
-  limit 1`;
+/** The team columns an authenticated request needs, read with its key (or install link) in one query. */
+export const AUTH_TEAM_COLUMNS = "t.id as team_id, t.slug, t.listing_cap, t.desc_max, t.load_hint, t.auto_promote, t.catalog_revision";
 
-interface AuthRow {
-  key_id: number;
-  scopes: string[];
+export interface AuthTeamRow {
   team_id: number;
   slug: string;
   listing_cap: number;
@@ -52,23 +47,34 @@ interface AuthRow {
   catalog_revision: number;
 }
 
+export function authTeam(row: AuthTeamRow): KeyAuth["team"] {
+  return {
+    id: row.team_id as TeamId,
+    slug: row.slug,
+    listingCap: row.listing_cap,
+    descMax: row.desc_max,
+    loadHint: row.load_hint,
+    autoPromote: row.auto_promote,
+    catalogRevision: row.catalog_revision,
+  };
+}
+
+const AUTHENTICATE = `
+  select k.id as key_id, k.scopes, ${AUTH_TEAM_COLUMNS}
+  from api_keys k join teams t on t.id = k.team_id
+  where k.key_hash = $1 and k.revoked_at is null
+  limit 1`;
+
+interface AuthRow extends AuthTeamRow {
+  key_id: number;
+  scopes: string[];
+}
+
 /** The key's team, settings and catalog revision in one query: the hot path of every agent request. */
 export async function authenticateApiKey(database: Pick<Database, "query">, key: string): Promise<KeyAuth | null> {
   const [row] = await database.query<AuthRow>(AUTHENTICATE, [hashApiKey(key)]);
   if (!row) return null;
-  return {
-    keyId: row.key_id,
-    scopes: row.scopes,
-    team: {
-      id: row.team_id as TeamId,
-      slug: row.slug,
-      listingCap: row.listing_cap,
-      descMax: row.desc_max,
-      loadHint: row.load_hint,
-      autoPromote: row.auto_promote,
-      catalogRevision: row.catalog_revision,
-    },
-  };
+  return { keyId: row.key_id, scopes: row.scopes, team: authTeam(row) };
 }
 
 export interface NewApiKey {

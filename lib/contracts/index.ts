@@ -1,5 +1,6 @@
 import { ACTIVATION_OPERATIONS } from "./activation";
 import { EVOLUTION_OPERATIONS } from "./evolution";
+import { INSTALL_LINK_OPERATIONS } from "./install-links";
 import { LEDGER_OPERATIONS } from "./ledger";
 import { LINT_OPERATIONS } from "./lint";
 import { LISTING_OPERATIONS } from "./listing";
@@ -18,4 +19,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...ACTIVATION_OPERATIONS,
   ...TRANSFER_OPERATIONS,
   ...SERVICE_OPERATIONS,
+  ...INSTALL_LINK_OPERATIONS,
 ] as Operation[];

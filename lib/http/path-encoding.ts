@@ -18,9 +18,9 @@ export function isDecodablePath(rawPath: string): boolean {
 
 const UNDECODABLE = "the path holds a bad percent-encoding (each %XX must form valid UTF-8); encode the path again";
 
-/** The 400 for such a path: the error envelope for the API (and the installers' index), a line of text for a page. */
+/** The 400 for such a path: the error envelope for the API (and the installers' index, with a key or a link), a line of text for a page. */
 export function undecodablePathResponse(rawPath: string): Response {
-  if (rawPath.startsWith("/api/") || rawPath.startsWith("/.well-known/skills/"))
+  if (rawPath.startsWith("/api/") || rawPath.startsWith("/.well-known/skills/") || /^\/i\/[^/]+\/\.well-known\/skills\//.test(rawPath))
     return Response.json(errorBody(new AppError("InvalidPath", UNDECODABLE)), { status: 400 });
   return new Response(`Bad request: ${UNDECODABLE}.\n`, { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
 }

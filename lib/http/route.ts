@@ -1,6 +1,7 @@
 import { getApp } from "../app/boot";
 import type { App } from "../app/app";
 import { authenticateApiKey, type KeyAuth } from "../auth/api-keys";
+import { authenticateInstallLink } from "../teams/install-links";
 import { grants, type Scope } from "../auth/scopes";
 import { AppError } from "../errors";
 import type { Actor } from "../learned/actor";
@@ -98,19 +99,44 @@ export async function authenticateRequest(app: App, req: Request): Promise<KeyAu
   if (!key) throw new AppError("Unauthorized", "send the team's API key as Authorization: Bearer <key>");
   const auth = await authenticateApiKey(app.database, key);
   if (!auth) throw new AppError("Unauthorized", "this API key is not valid or was revoked");
-  await takeRateLimit(app, auth.keyId);
+  await takeRateLimit(app, String(auth.keyId), "API key");
   return auth;
 }
 
-async function takeRateLimit(app: App, keyId: number): Promise<void> {
+/**
+ * A route an install link opens (§12): the token in the path is the credential, so no header is
+ * needed, and it opens nothing but these routes. Rate-limited per link, as keys are.
+ */
+export function installLinkRoute<P extends z.ZodObject<{ token: z.ZodString }>>(
+  operation: Operation<P>,
+  handler: (params: z.infer<P>, request: { req: Request; app: App; team: KeyAuth["team"] }) => Promise<Response>,
+) {
+  return async (req: Request, context: { params: Promise<RouteParams> }): Promise<Response> => {
+    try {
+      const app = await getApp();
+      const raw = await context.params;
+      refuseNulInPath(raw);
+      const token = typeof raw.token === "string" ? raw.token : "";
+      const link = await authenticateInstallLink(app.database, token);
+      if (!link) throw new AppError("Unauthorized", "this install link is not valid or was revoked; ask a lead for a new one");
+      await takeRateLimit(app, `link:${link.linkId}`, "install link");
+      const params = operation.params ? parseWith(operation.params, raw, "InvalidPath") : ({} as z.infer<P>);
+      return await handler(params, { req, app, team: link.team });
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+async function takeRateLimit(app: App, who: string, what: string): Promise<void> {
   if (!app.limiter) return;
   try {
-    await app.limiter.consume(String(keyId));
+    await app.limiter.consume(who);
   } catch (refusal) {
     const wait = msBeforeNext(refusal);
     if (wait === null) throw refusal;
     const seconds = Math.max(1, Math.ceil(wait / 1000));
-    throw new AppError("RateLimited", `too many requests for this API key; retry in ${seconds} s`, seconds);
+    throw new AppError("RateLimited", `too many requests for this ${what}; retry in ${seconds} s`, seconds);
   }
 }
 

@@ -151,6 +151,33 @@ describe("the dashboard in Chromium", () => {
     expect((await fetch(`${baseUrl}/api/v1/listing`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
   });
 
+  it("lets a lead create an install link that is shown once as the command to run, works with no key, then revoke it", async () => {
+    await page.goto(`${baseUrl}/t/demo/settings`);
+    await page.click("text=Create install link");
+    const command = (await page.locator('[data-testid="install-command"]').textContent())!;
+    const match = /^npx skills add (http:\/\/\S+\/i\/(sgi_[A-Za-z0-9_-]{32}))$/.exec(command);
+    expect(match, command).not.toBeNull();
+    const [, url, token] = match!;
+    expect(url).toBe(`${baseUrl}/i/${token}`);
+    const index = await fetch(`${url}/.well-known/skills/index.json`);
+    expect(index.status).toBe(200);
+    const withKey = await fetch(`${baseUrl}/.well-known/skills/index.json`, { headers: { authorization: `Bearer ${BROWSER_KEY}` } });
+    expect(await index.json()).toEqual(await withKey.json());
+    await page.reload();
+    expect(await page.locator('[data-testid="install-command"]').count()).toBe(0);
+    const row = page.locator(`tr[data-install-link="${token!.slice(0, 10)}"]`);
+    expect(await row.locator("td").allTextContents()).toEqual([
+      `/i/${token!.slice(0, 10)}…`,
+      new Date().toISOString().slice(0, 10),
+      BROWSER_LOGIN.email,
+      "Revoke",
+    ]);
+    page.once("dialog", (dialog) => void dialog.accept());
+    await row.locator("text=Revoke").click();
+    await row.locator("text=/^revoked/").waitFor();
+    expect((await fetch(`${url}/.well-known/skills/index.json`)).status).toBe(401);
+  });
+
   it("refuses what the settings contracts refuse, naming the field, and saves nothing", async () => {
     await page.goto(`${baseUrl}/t/demo/settings`);
     const keyForm = page.locator('form[aria-label="Create API key"]');

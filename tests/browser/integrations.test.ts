@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { z } from "zod";
-import { CLI_KEY } from "./server";
+import { CLI_KEY, INSTALLER_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
 const api = async (route: string, init: RequestInit = {}) => {
@@ -184,6 +184,76 @@ describe("the skills index", () => {
         if (file === "SKILL.md") expect(await res.text()).toMatch(new RegExp(`^---\\r?\\nname: ${entry.name}\\r?\\n`));
       }
     }
+  });
+});
+
+describe("the real `skills` installer (npx skills add) through an install link", () => {
+  /** A tree as a team has it: CRLF, a 755 script, a binary asset, a reference, a BOM. */
+  const FILES: Record<string, Buffer> = {
+    "pdf-forms/SKILL.md": Buffer.from(
+      "---\r\nname: pdf-forms\r\ndescription: Fills PDF forms. Use when a form must be filled.\r\n---\r\n# PDF forms\r\nSee references/fields.md.\r\n",
+    ),
+    "pdf-forms/scripts/fill.sh": Buffer.from("#!/bin/sh\necho fill\n"),
+    "pdf-forms/assets/blank.pdf": Buffer.from([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x37, 0x0a, 0x00, 0xff, 0xfe, 0x80]),
+    "pdf-forms/references/fields.md": Buffer.from("# Fields\n\n| name | type |\n"),
+    "release-notes/SKILL.md": Buffer.from(
+      "---\nname: release-notes\ndescription: Writes release notes. Use when a version ships.\n---\n# Release notes\n",
+    ),
+  };
+  const BOM_SKILL_MD = Buffer.from("\uFEFF---\nname: bom-notes\ndescription: Keeps a BOM. Use when an editor wrote one.\n---\n# BOM\n");
+  const installer = (args: string[], cwd: string) =>
+    new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn(process.execPath, [path.resolve("node_modules/skills/bin/cli.mjs"), ...args], {
+        cwd,
+        // Its own home, no telemetry, no colours: the test reaches nothing but the app.
+        env: { ...process.env, HOME: cwd, DISABLE_TELEMETRY: "1", DO_NOT_TRACK: "1", NO_COLOR: "1", CI: "1" },
+      });
+      let out = "";
+      child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
+      child.stdin.end();
+      child.on("close", (code) => resolve({ code, out: out.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "") }));
+    });
+
+  it("lists and installs the team's skills with no key, every file byte for byte", async () => {
+    const files = Object.entries({ ...FILES, "bom-notes/SKILL.md": BOM_SKILL_MD }).map(([file, content]) => ({
+      path: file,
+      content: content.toString("base64"),
+      encoding: "base64",
+      ...(file.endsWith(".sh") && { executable: true }),
+    }));
+    const asInstallerTeam = { authorization: `Bearer ${INSTALLER_KEY}` };
+    expect((await api("/api/v1/skills/sync", { method: "POST", headers: asInstallerTeam, body: JSON.stringify({ files }) })).status).toBe(
+      200,
+    );
+    const created = await api("/api/v1/install-links", { method: "POST", headers: asInstallerTeam });
+    expect(created.status).toBe(201);
+    const { url } = (await created.json()) as { url: string };
+    expect(url.startsWith(`${baseUrl}/i/sgi_`)).toBe(true);
+
+    const project = mkdtempSync(path.join(tmpdir(), "skillgate-installer-"));
+    const listed = await installer(["add", url, "--list"], project);
+    expect(listed.code, listed.out).toBe(0);
+    expect(listed.out).toContain("pdf-forms");
+    expect(listed.out).toContain("release-notes");
+    expect(listed.out).toContain("systematic-debugging");
+    expect(listed.out).toContain("Fills PDF forms. Use when a form must be filled.");
+
+    const installed = await installer(["add", url, "--skill", "*", "--agent", "claude-code", "--yes", "--copy"], project);
+    expect(installed.code, installed.out).toBe(0);
+    // Every skill of the team's catalog: its own, and the built-in and global ones it sees.
+    const index = (await (await api("/.well-known/skills/index.json", { headers: asInstallerTeam })).json()) as {
+      skills: { name: string }[];
+    };
+    const root = path.join(project, ".claude", "skills");
+    expect(readdirSync(root).sort()).toEqual(index.skills.map((entry) => entry.name).sort());
+    expect(index.skills.map((entry) => entry.name)).toEqual(expect.arrayContaining(["pdf-forms", "release-notes"]));
+    for (const [file, content] of Object.entries(FILES)) {
+      expect(readFileSync(path.join(root, file)), file).toEqual(content);
+    }
+    // The link serves a BOM byte for byte; this installer reads SKILL.md as text, which drops it (and nothing else).
+    expect(Buffer.from(await (await fetch(`${url}/.well-known/skills/bom-notes/SKILL.md`)).arrayBuffer())).toEqual(BOM_SKILL_MD);
+    expect(readFileSync(path.join(root, "bom-notes/SKILL.md"))).toEqual(BOM_SKILL_MD.subarray(3));
   });
 });
 

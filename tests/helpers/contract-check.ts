@@ -13,7 +13,10 @@ import { isDecodablePath } from "@/lib/http/path-encoding";
  */
 
 /** A request to the internal route is checked as the public path next.config.ts rewrites onto it. */
-const REWRITES: [from: string, to: string][] = [["/api/skills-index/", "/.well-known/skills/"]];
+const REWRITES: [from: RegExp, to: string][] = [
+  [/^\/api\/skills-index\//, "/.well-known/skills/"],
+  [/^\/api\/install-link\/([^/]+)\//, "/i/$1/.well-known/skills/"],
+];
 
 function patternOf(path: string): RegExp {
   const source = path
@@ -36,7 +39,7 @@ const routes = OPERATIONS.map((operation) => ({
 /** The operation a request reaches: a literal path before a template, as Next routes it. */
 export function operationFor(method: string, pathname: string): Operation | "wrong-method" | null {
   let path = pathname;
-  for (const [from, to] of REWRITES) if (path.startsWith(from)) path = to + path.slice(from.length);
+  for (const [from, to] of REWRITES) path = path.replace(from, to);
   const matching = routes.filter((route) => route.pattern.test(path)).sort((a, b) => a.params - b.params);
   if (matching.length === 0) return null;
   return matching.find((route) => route.operation.method === method)?.operation ?? "wrong-method";

@@ -48,6 +48,7 @@ describe("the contracts", () => {
     // The files under /files/ and /.well-known/ are reached with deeper paths than the sample.
     reached.add("getSkillFile");
     reached.add("skillsIndexFile");
+    reached.add("installLinkFile");
     expect([...reached].sort()).toEqual(OPERATIONS.map((operation) => operation.operationId).sort());
   });
 
@@ -75,7 +76,8 @@ describe("the OpenAPI document", () => {
     );
     expect(Object.keys(doc.paths)).toContain("/.well-known/skills/index.json");
     expect(Object.keys(doc.paths)).toContain("/api/mcp");
-    expect(Object.keys(doc.paths).some((p) => p.includes("skills-index"))).toBe(false);
+    expect(Object.keys(doc.paths)).toContain("/i/{token}/.well-known/skills/index.json");
+    expect(Object.keys(doc.paths).some((p) => p.includes("skills-index") || p.includes("install-link/"))).toBe(false);
   });
 
   it("types the query parameters: integers with bounds, enums", () => {

@@ -1,5 +1,6 @@
 "use server";
 
+import { headers } from "next/headers";
 import { z } from "zod";
 import { memberAction } from "@/lib/actions/member-action";
 import type { ActionResult } from "@/lib/actions/result";
@@ -8,6 +9,8 @@ import { SCOPES } from "@/lib/auth/scopes";
 import { createApiKeyBody, listingSettingsBody } from "@/lib/contracts/settings";
 import { updateListingSettings } from "@/lib/teams/settings";
 import { endMemberSessions } from "@/lib/teams/members";
+import { publicOrigin } from "@/lib/http/origin";
+import { createInstallLink, revokeInstallLink, type InstallLinkId } from "@/lib/teams/install-links";
 
 const asLead = (slug: string) => ({ team: slug, page: `/t/${slug}/settings`, role: "lead" as const });
 const nothing = z.undefined();
@@ -24,6 +27,21 @@ export async function revokeKeyAction(slug: string, keyId: number): Promise<Acti
   return memberAction({ ...asLead(slug), schema: nothing, input: undefined }, async (member) => {
     await revokeApiKey(member.app.db, member.team.id, keyId);
     return { ok: true, message: "Key revoked." };
+  });
+}
+
+export async function createInstallLinkAction(slug: string, _previous: ActionResult | null): Promise<ActionResult> {
+  return memberAction({ ...asLead(slug), schema: nothing, input: undefined }, async (member) => {
+    const origin = publicOrigin(await headers());
+    const link = await createInstallLink(member.app.db, member.team.id, origin, { userId: member.user.id, keyId: null });
+    return { ok: true, message: "Install link created. Copy it now: it is not shown again.", installUrl: link.url };
+  });
+}
+
+export async function revokeInstallLinkAction(slug: string, id: InstallLinkId): Promise<ActionResult> {
+  return memberAction({ ...asLead(slug), schema: nothing, input: undefined }, async (member) => {
+    await revokeInstallLink(member.app.db, member.team.id, id);
+    return { ok: true, message: "Install link revoked." };
   });
 }
 

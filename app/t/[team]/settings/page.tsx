@@ -4,8 +4,24 @@ import { requireMember } from "@/lib/auth/member";
 import { roleAtLeast } from "@/lib/auth/scopes";
 import { sessionsOf } from "@/lib/auth/dashboard-sessions";
 import { listMembers } from "@/lib/teams/teams";
-import { CreateKeyForm, EndSessionsButton, ListingSettingsForm, RevokeKeyButton } from "@/components/settings-forms";
-import { createKeyAction, endSessionsAction, revokeKeyAction, updateListingSettingsAction } from "./actions";
+import {
+  CreateInstallLinkForm,
+  CreateKeyForm,
+  EndSessionsButton,
+  ListingSettingsForm,
+  RevokeInstallLinkButton,
+  RevokeKeyButton,
+} from "@/components/settings-forms";
+import { CredentialTable, RevokeCell } from "@/components/credential-table";
+import { listInstallLinks } from "@/lib/teams/install-links";
+import {
+  createInstallLinkAction,
+  createKeyAction,
+  endSessionsAction,
+  revokeInstallLinkAction,
+  revokeKeyAction,
+  updateListingSettingsAction,
+} from "./actions";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -14,7 +30,11 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
   const member = await requireMember(slug, `/t/${slug}/settings`);
   const { app, team } = member;
   const isLead = roleAtLeast(member.role, "lead");
-  const [members, keys] = await Promise.all([listMembers(app.db, team.id), isLead ? listApiKeys(app.db, team.id) : Promise.resolve([])]);
+  const [members, keys, links] = await Promise.all([
+    listMembers(app.db, team.id),
+    isLead ? listApiKeys(app.db, team.id) : Promise.resolve([]),
+    isLead ? listInstallLinks(app.db, team.id) : Promise.resolve([]),
+  ]);
   const sessions = isLead
     ? await sessionsOf(
         app.db,
@@ -90,34 +110,46 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
             created.
           </p>
           <CreateKeyForm action={createKeyAction.bind(null, slug)} />
-          <table className="mt-4 w-full text-sm">
-            <thead className="text-left text-xs uppercase text-slate-500">
-              <tr>
-                <th className="py-1">Name</th>
-                <th className="py-1">Key</th>
-                <th className="py-1">Scopes</th>
-                <th className="py-1">Created</th>
-                <th className="py-1" />
+          <CredentialTable columns={["Name", "Key", "Scopes", "Created"]}>
+            {keys.map((key) => (
+              <tr key={key.id} className="border-t border-slate-100" data-key={key.name}>
+                <td className="py-1.5">{key.name}</td>
+                <td className="py-1.5 font-mono text-xs">{key.prefix}…</td>
+                <td className="py-1.5">{key.scopes.join(", ")}</td>
+                <td className="py-1.5 text-slate-600">{key.createdAt.toISOString().slice(0, 10)}</td>
+                <RevokeCell revokedAt={key.revokedAt}>
+                  <RevokeKeyButton name={key.name} action={revokeKeyAction.bind(null, slug, key.id)} />
+                </RevokeCell>
               </tr>
-            </thead>
-            <tbody>
-              {keys.map((key) => (
-                <tr key={key.id} className="border-t border-slate-100" data-key={key.name}>
-                  <td className="py-1.5">{key.name}</td>
-                  <td className="py-1.5 font-mono text-xs">{key.prefix}…</td>
-                  <td className="py-1.5">{key.scopes.join(", ")}</td>
-                  <td className="py-1.5 text-slate-600">{key.createdAt.toISOString().slice(0, 10)}</td>
-                  <td className="py-1.5 text-right">
-                    {key.revokedAt ? (
-                      <span className="text-xs text-slate-500">revoked {key.revokedAt.toISOString().slice(0, 10)}</span>
-                    ) : (
-                      <RevokeKeyButton name={key.name} action={revokeKeyAction.bind(null, slug, key.id)} />
-                    )}
-                  </td>
+            ))}
+          </CredentialTable>
+        </section>
+      )}
+
+      {isLead && (
+        <section className="rounded-lg border border-slate-200 bg-white p-4" aria-labelledby="install-links">
+          <h2 id="install-links" className="mb-1 font-semibold">
+            Install links
+          </h2>
+          <p className="mb-3 text-sm text-slate-500">
+            For installers that cannot send a key: <code>npx skills add &lt;link&gt;</code> lists and installs the team&apos;s skills. A
+            link reads the skills index and its files, nothing else; anyone who has it can, until you revoke it.
+          </p>
+          <CreateInstallLinkForm action={createInstallLinkAction.bind(null, slug)} />
+          {links.length > 0 && (
+            <CredentialTable columns={["Link", "Created", "By"]}>
+              {links.map((link) => (
+                <tr key={link.id} className="border-t border-slate-100" data-install-link={link.prefix}>
+                  <td className="py-1.5 font-mono text-xs">/i/{link.prefix}…</td>
+                  <td className="py-1.5 text-slate-600">{link.createdAt.toISOString().slice(0, 10)}</td>
+                  <td className="py-1.5 text-slate-600">{link.createdBy ?? "an API key"}</td>
+                  <RevokeCell revokedAt={link.revokedAt}>
+                    <RevokeInstallLinkButton prefix={link.prefix} action={revokeInstallLinkAction.bind(null, slug, link.id)} />
+                  </RevokeCell>
                 </tr>
               ))}
-            </tbody>
-          </table>
+            </CredentialTable>
+          )}
         </section>
       )}
 

@@ -1,0 +1,33 @@
+import type { ReactNode } from "react";
+
+/** The settings page's tables of things a lead hands out and revokes (API keys, install links). */
+export function CredentialTable({ columns, children }: { columns: string[]; children: ReactNode }) {
+  return (
+    <div className="mt-4 overflow-x-auto">
+      <table className="w-full text-sm">
+        <thead className="text-left text-xs uppercase text-slate-500">
+          <tr>
+            {columns.map((column) => (
+              <th key={column} className="py-1">
+                {column}
+              </th>
+            ))}
+            <th className="py-1">
+              <span className="sr-only">Revoke</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The last cell of a row: when it was revoked, or the button that revokes it. */
+export function RevokeCell({ revokedAt, children }: { revokedAt: Date | null; children: ReactNode }) {
+  return (
+    <td className="py-1.5 text-right">
+      {revokedAt ? <span className="text-xs text-slate-500">revoked {revokedAt.toISOString().slice(0, 10)}</span> : children}
+    </td>
+  );
+}

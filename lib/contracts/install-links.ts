@@ -1,0 +1,83 @@
+import { z } from "zod";
+import { defineOperation, json } from "./operation";
+import { idParams, isoTime, skillNameParam } from "./fields";
+import { skillsIndexSchema } from "./service";
+
+/** Install links (§12): read-only links for installers that cannot send a key. */
+
+const newInstallLink = z.strictObject({
+  id: z.number().int(),
+  url: z.string().describe("<origin>/i/<token>: give it to `npx skills add`"),
+  token: z.string().describe("sgi_…, shown once; stored hashed"),
+});
+
+const installLinkSchema = z.strictObject({
+  id: z.number().int(),
+  prefix: z.string().describe("the token's first characters, to tell links apart"),
+  createdAt: isoTime,
+  createdBy: z.string().nullable().describe("the person who made it; null when a key did"),
+  revokedAt: isoTime.nullable(),
+});
+
+export const createInstallLink = defineOperation({
+  operationId: "createInstallLink",
+  method: "POST",
+  path: "/api/v1/install-links",
+  tag: "integrations",
+  summary: "A revocable, read-only install link: `npx skills add <url>` lists and installs the team's skills with no key",
+  scope: "admin",
+  responses: { 201: json(newInstallLink, "the link; its token is not shown again") },
+  errors: [],
+});
+
+export const listInstallLinks = defineOperation({
+  operationId: "listInstallLinks",
+  method: "GET",
+  path: "/api/v1/install-links",
+  tag: "integrations",
+  summary: "The team's install links, newest first, revoked ones included",
+  scope: "admin",
+  responses: { 200: json(z.strictObject({ links: z.array(installLinkSchema) }), "newest first") },
+  errors: [],
+});
+
+export const revokeInstallLink = defineOperation({
+  operationId: "revokeInstallLink",
+  method: "DELETE",
+  path: "/api/v1/install-links/{id}",
+  tag: "integrations",
+  summary: "Revoke an install link: from now on it answers 401",
+  scope: "admin",
+  params: idParams,
+  responses: { 200: json(z.strictObject({ id: z.number().int(), revokedAt: isoTime }), "revoked") },
+  errors: ["InstallLinkNotFound"],
+});
+
+const tokenParam = z.string().describe("the install link's token");
+const linkErrors = ["Unauthorized", "RateLimited", "InvalidPath"] as const;
+
+export const installLinkIndex = defineOperation({
+  operationId: "installLinkIndex",
+  method: "GET",
+  path: "/i/{token}/.well-known/skills/index.json",
+  tag: "integrations",
+  summary: "The skills index through an install link: no header, the token in the path is the credential",
+  scope: null,
+  params: z.object({ token: tokenParam }),
+  responses: { 200: json(skillsIndexSchema, "the team's active skills and their files") },
+  errors: [...linkErrors],
+});
+
+export const installLinkFile = defineOperation({
+  operationId: "installLinkFile",
+  method: "GET",
+  path: "/i/{token}/.well-known/skills/{name}/{file}",
+  tag: "integrations",
+  summary: "A file the index lists, through an install link",
+  scope: null,
+  params: z.object({ token: tokenParam, name: skillNameParam, file: z.string().describe("SKILL.md, or a supporting file's path") }),
+  responses: { 200: { kind: "bytes", mediaType: "application/octet-stream", description: "the file; SKILL.md as text/markdown" } },
+  errors: [...linkErrors, "InvalidName", "SkillNotFound", "FileNotFound"],
+});
+
+export const INSTALL_LINK_OPERATIONS = [createInstallLink, listInstallLinks, revokeInstallLink, installLinkIndex, installLinkFile];

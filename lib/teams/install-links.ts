@@ -1,0 +1,104 @@
+import { randomBytes } from "node:crypto";
+import { and, desc, eq, isNull } from "drizzle-orm";
+import type { Database, Db } from "@/db/client";
+import { only } from "@/db/rows";
+import { installLinks, users } from "@/db/schema";
+import { AppError } from "../errors";
+import { sha256Hex } from "../hash";
+import { AUTH_TEAM_COLUMNS, authTeam, type AuthTeamRow, type KeyAuth } from "../auth/api-keys";
+import type { TeamId } from "./teams";
+
+/**
+ * Install links (§12): for installers that cannot send a key (`npx skills add <url>`). The token
+ * sits in the URL, so a link is read-only and answers nothing but the skills index and its files
+ * (`<url>/.well-known/skills/…`); a lead lists and revokes links like keys. Tokens are random 192-bit
+ * strings, stored as their SHA-256 like API keys, and shown once.
+ */
+
+export type InstallLinkId = number & { readonly __brand: "InstallLinkId" };
+
+const TOKEN_PREFIX = "sgi_";
+
+export function installLinkUrl(origin: string, token: string): string {
+  return `${origin}/i/${token}`;
+}
+
+/** The exact command that installs from a link, as the settings page and README show it. */
+export function installCommand(url: string): string {
+  return `npx skills add ${url}`;
+}
+
+export interface NewInstallLink {
+  id: InstallLinkId;
+  url: string;
+  token: string;
+}
+
+export async function createInstallLink(
+  db: Db,
+  teamId: TeamId,
+  origin: string,
+  by: { userId: number | null; keyId: number | null },
+): Promise<NewInstallLink> {
+  const token = `${TOKEN_PREFIX}${randomBytes(24).toString("base64url")}`;
+  const rows = await db
+    .insert(installLinks)
+    .values({ teamId, prefix: token.slice(0, 10), tokenHash: sha256Hex(token), createdBy: by.userId, createdByKey: by.keyId })
+    .returning({ id: installLinks.id });
+  return { id: only(rows).id as InstallLinkId, url: installLinkUrl(origin, token), token };
+}
+
+export interface InstallLinkRow {
+  id: InstallLinkId;
+  prefix: string;
+  createdAt: Date;
+  /** The person who made it, or null when a key did (or the person is gone). */
+  createdBy: string | null;
+  revokedAt: Date | null;
+}
+
+export async function listInstallLinks(db: Db, teamId: TeamId): Promise<InstallLinkRow[]> {
+  const rows = await db
+    .select({
+      id: installLinks.id,
+      prefix: installLinks.prefix,
+      createdAt: installLinks.createdAt,
+      createdBy: users.email,
+      revokedAt: installLinks.revokedAt,
+    })
+    .from(installLinks)
+    .leftJoin(users, eq(users.id, installLinks.createdBy))
+    .where(eq(installLinks.teamId, teamId))
+    .orderBy(desc(installLinks.createdAt), desc(installLinks.id));
+  return rows.map((row) => ({ ...row, id: row.id as InstallLinkId }));
+}
+
+/** Revokes an active link of this team; any other id (another team's, a revoked one) is not found. */
+export async function revokeInstallLink(db: Db, teamId: TeamId, id: InstallLinkId): Promise<{ id: InstallLinkId; revokedAt: Date }> {
+  const rows = await db
+    .update(installLinks)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(installLinks.teamId, teamId), eq(installLinks.id, id), isNull(installLinks.revokedAt)))
+    .returning({ revokedAt: installLinks.revokedAt });
+  const [row] = rows;
+  if (!row?.revokedAt) throw new AppError("InstallLinkNotFound", `no active install link ${id} in this team`);
+  return { id, revokedAt: row.revokedAt };
+}
+
+export interface LinkAuth {
+  linkId: InstallLinkId;
+  team: KeyAuth["team"];
+}
+
+const AUTHENTICATE = `
+  select l.id as link_id, ${AUTH_TEAM_COLUMNS}
+  from install_links l join teams t on t.id = l.team_id
+  where l.token_hash = $1 and l.revoked_at is null
+  limit 1`;
+
+/** The link's team in one query, as a key's is read; null for an unknown or revoked token. */
+export async function authenticateInstallLink(database: Pick<Database, "query">, token: string): Promise<LinkAuth | null> {
+  if (!token.startsWith(TOKEN_PREFIX)) return null;
+  const [row] = await database.query<AuthTeamRow & { link_id: number }>(AUTHENTICATE, [sha256Hex(token)]);
+  return row ? { linkId: row.link_id as InstallLinkId, team: authTeam(row) } : null;
+}
