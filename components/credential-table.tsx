@@ -8,7 +8,7 @@ export function CredentialTable({ columns, children }: { columns: string[]; chil
         <thead className="text-left text-xs uppercase text-slate-500">
           <tr>
             {columns.map((column) => (
-              <th key={column} className="py-1">
+              <th key={column} className="py-1 pr-3">
                 {column}
               </th>
             ))}

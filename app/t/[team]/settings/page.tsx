@@ -116,7 +116,7 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
                 <td className="py-1.5">{key.name}</td>
                 <td className="py-1.5 font-mono text-xs">{key.prefix}…</td>
                 <td className="py-1.5">{key.scopes.join(", ")}</td>
-                <td className="py-1.5 text-slate-600">{key.createdAt.toISOString().slice(0, 10)}</td>
+                <td className="py-1.5 pr-3 whitespace-nowrap text-slate-600">{key.createdAt.toISOString().slice(0, 10)}</td>
                 <RevokeCell revokedAt={key.revokedAt}>
                   <RevokeKeyButton name={key.name} action={revokeKeyAction.bind(null, slug, key.id)} />
                 </RevokeCell>
@@ -140,9 +140,9 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
             <CredentialTable columns={["Link", "Created", "By"]}>
               {links.map((link) => (
                 <tr key={link.id} className="border-t border-slate-100" data-install-link={link.prefix}>
-                  <td className="py-1.5 font-mono text-xs">/i/{link.prefix}…</td>
-                  <td className="py-1.5 text-slate-600">{link.createdAt.toISOString().slice(0, 10)}</td>
-                  <td className="py-1.5 text-slate-600">{link.createdBy ?? "an API key"}</td>
+                  <td className="py-1.5 pr-3 font-mono text-xs whitespace-nowrap">/i/{link.prefix}…</td>
+                  <td className="py-1.5 pr-3 whitespace-nowrap text-slate-600">{link.createdAt.toISOString().slice(0, 10)}</td>
+                  <td className="py-1.5 pr-3 text-slate-600">{link.createdBy ?? "an API key"}</td>
                   <RevokeCell revokedAt={link.revokedAt}>
                     <RevokeInstallLinkButton prefix={link.prefix} action={revokeInstallLinkAction.bind(null, slug, link.id)} />
                   </RevokeCell>
