@@ -178,13 +178,14 @@ export async function updateLearned(deps: Deps, teamId: TeamId, actor: Actor, na
     if (row.currentVersion !== expectedVersion) throw versionConflict(name, row.currentVersion, expectedVersion);
     const current = await getLearnedVersion(tx, row.id, row.currentVersion);
     if (!current) throw new Error(`learned skill "${name}" has no row for its current v${row.currentVersion}`);
-    const fields = parseSkillMd(current.frontmatter + current.body).fields as { name: string; description: string };
+    const before = parseSkillMd(current.frontmatter + current.body);
+    const fields = before.fields as { name: string; description: string };
     const text = composeSkillMd({ ...fields, description: change.description ?? row.description }, change.body ?? current.body);
     if (text === current.frontmatter + current.body) {
       await change.alsoWrite?.(tx);
       return { name, version: row.currentVersion, changed: false };
     }
-    const version = await advance(tx, row, expectedVersion, parseLearnedSkillMd(text), actor, {
+    const version = await advance(tx, row, expectedVersion, parseLearnedSkillMd(text, before), actor, {
       reason: change.reason ?? null,
       revertOf: null,
       evaluationId: change.evaluationId ?? null,

@@ -107,10 +107,14 @@ export function parseSkillMd(text: string, folder?: string): ParsedSkill {
   return reading.skill;
 }
 
-/** A learned skill's SKILL.md: held to every rule, soft ones included (§2.1). */
-export function parseLearnedSkillMd(text: string): ParsedSkill {
+/**
+ * A learned skill's SKILL.md: held to every rule, soft ones included (§2.1). An edit is held to
+ * what it writes: a breach the current version already had (a field kept from before this rule)
+ * does not block changing the body; a new or worse one is refused.
+ */
+export function parseLearnedSkillMd(text: string, current?: ParsedSkill): ParsedSkill {
   const skill = parseSkillMd(text);
-  const [breach] = skill.softBreaches;
+  const breach = skill.softBreaches.find((refusal) => !current?.softBreaches.includes(refusal));
   if (breach !== undefined) throw invalidSkill(breach);
   return skill;
 }

@@ -101,6 +101,17 @@ describe("SKILL.md parsing (§2.1)", () => {
     expect(() => parseLearnedSkillMd(text)).toThrow(refusal);
   });
 
+  it("holds an edit of a learned skill to what it writes, not to a breach its current version already had", () => {
+    const current = parseSkillMd("---\nname: a\ndescription: d\nargument-hint: x\n---\nv1\n");
+    expect(parseLearnedSkillMd("---\nname: a\ndescription: d2\nargument-hint: x\n---\nv2\n", current).body).toBe("v2\n");
+    expect(() => parseLearnedSkillMd(`---\nname: a\ndescription: ${"d".repeat(1025)}\nargument-hint: x\n---\nv2\n`, current)).toThrow(
+      'invalid skill: description of "a" is 1025 characters; the limit is 1024',
+    );
+    expect(() => parseLearnedSkillMd("---\nname: a\ndescription: d2\nargument-hint: x\n---\nv2\n")).toThrow(
+      'invalid skill: frontmatter field "argument-hint" is not in the Agent Skills spec',
+    );
+  });
+
   it("counts description length in code points", () => {
     expect(parseLearnedSkillMd(`---\nname: a\ndescription: "${"😀".repeat(1024)}"\n---\n`).warnings).toEqual([]);
     expect(parseSkillMd(`---\nname: a\ndescription: "${"😀".repeat(1025)}"\n---\n`).warnings).toHaveLength(1);
