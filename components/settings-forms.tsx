@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, useTransition } from "react";
+import { useActionState, useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
 
 type FormAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
@@ -58,7 +58,7 @@ export function RevokeKeyButton({ action, name }: { action: () => Promise<Action
   return <RevokeButton action={action} question={`Revoke the key "${name}"? Agents using it will get 401 at once.`} />;
 }
 
-function RevokeButton({ action, question }: { action: () => Promise<ActionResult>; question: string }) {
+function RevokeButton({ action, question, label = "Revoke" }: { action: () => Promise<ActionResult>; question: string; label?: string }) {
   const [pending, startTransition] = useTransition();
   return (
     <button
@@ -68,7 +68,7 @@ function RevokeButton({ action, question }: { action: () => Promise<ActionResult
         if (window.confirm(question)) startTransition(() => void action());
       }}
     >
-      Revoke
+      {label}
     </button>
   );
 }
@@ -164,5 +164,117 @@ export function EndSessionsButton({ action, email, active }: { action: () => Pro
       </button>
       <Result state={state} />
     </span>
+  );
+}
+
+const ROLE_OPTIONS = ["viewer", "editor", "lead"] as const;
+
+/** A member's role, changed in place; the result says what happened (the last lead cannot be demoted). */
+export function RoleForm({
+  action,
+  email,
+  role,
+}: {
+  action: (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
+  email: string;
+  role: string;
+}) {
+  const [state, formAction, pending] = useActionState(action, null);
+  return (
+    <form action={formAction} className="flex flex-wrap items-center gap-2" aria-label={`Role of ${email}`}>
+      <select
+        name="role"
+        defaultValue={role}
+        aria-label={`Role of ${email}`}
+        className="rounded-md border border-slate-300 px-1 py-0.5 text-sm"
+      >
+        {ROLE_OPTIONS.map((option) => (
+          <option key={option}>{option}</option>
+        ))}
+      </select>
+      <button disabled={pending} className="rounded-md border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50 disabled:opacity-50">
+        Save
+      </button>
+      <Result state={state} />
+    </form>
+  );
+}
+
+export function RemoveMemberButton({ action, email }: { action: () => Promise<ActionResult>; email: string }) {
+  const [state, formAction, pending] = useActionState(action, null);
+  return (
+    <form
+      action={formAction}
+      onSubmit={(event) => {
+        if (!window.confirm(`Remove ${email} from the team? Their sessions end at once.`)) event.preventDefault();
+      }}
+    >
+      <button
+        disabled={pending}
+        className="rounded-md border border-red-300 px-2 py-0.5 text-xs text-red-700 hover:bg-red-50 disabled:opacity-50"
+      >
+        Remove
+      </button>
+      <Result state={state} />
+    </form>
+  );
+}
+
+/** Invite by email with a role; the one-time link is shown once. The inputs stay as typed when the invitation is refused. */
+export function InviteForm({ action }: { action: FormAction }) {
+  const [state, formAction, pending] = useActionState(action, null);
+  const [email, setEmail] = useState("");
+  const [role, setRole] = useState("viewer");
+  return (
+    <form action={formAction} className="space-y-3" aria-label="Invite a person">
+      <div className="flex flex-wrap items-end gap-3">
+        <label className="text-sm font-medium">
+          Email
+          <input
+            name="email"
+            type="email"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            placeholder="colleague@example.com"
+            className="mt-1 block w-64 max-w-full rounded-md border border-slate-300 px-2 py-1"
+          />
+        </label>
+        <label className="text-sm font-medium">
+          Role
+          <select
+            name="role"
+            value={role}
+            onChange={(event) => setRole(event.target.value)}
+            className="mt-1 block rounded-md border border-slate-300 px-2 py-1"
+          >
+            {ROLE_OPTIONS.map((option) => (
+              <option key={option}>{option}</option>
+            ))}
+          </select>
+        </label>
+        <button
+          disabled={pending}
+          className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50"
+        >
+          Invite
+        </button>
+      </div>
+      <Result state={state} />
+      {state?.ok && state.inviteUrl && (
+        <div className="rounded-md border border-emerald-300 bg-emerald-50 p-3">
+          <div className="text-xs font-medium text-emerald-900">Send this link to the person (shown once)</div>
+          <code data-testid="invite-url" className="block select-all break-all font-mono text-sm">
+            {state.inviteUrl}
+          </code>
+        </div>
+      )}
+    </form>
+  );
+}
+
+export function WithdrawInvitationButton({ action, email }: { action: () => Promise<ActionResult>; email: string }) {
+  return (
+    <RevokeButton action={action} question={`Withdraw the invitation of ${email}? Its link stops working at once.`} label="Withdraw" />
   );
 }

@@ -108,3 +108,29 @@ export const installLinks = pgTable(
   },
   (t) => [uniqueIndex("install_links_token_hash_key").on(t.tokenHash)],
 );
+
+/**
+ * An invitation to join a team with a role (§10): a one-time link, valid for 7 days. The token
+ * is stored as its SHA-256; accepting sets `acceptedAt`, and a used, withdrawn or expired
+ * invitation opens nothing.
+ */
+export const invitations = pgTable(
+  "invitations",
+  {
+    id: serial("id").primaryKey(),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    role: text("role", { enum: ["viewer", "editor", "lead"] }).notNull(),
+    tokenHash: text("token_hash").notNull(),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdByKey: integer("created_by_key").references(() => apiKeys.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true }),
+    acceptedBy: integer("accepted_by").references(() => users.id, { onDelete: "set null" }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("invitations_token_hash_key").on(t.tokenHash), index("invitations_team_idx").on(t.teamId)],
+);

@@ -14,6 +14,8 @@ export type ActionResult =
       key?: string;
       /** A new install link's URL (its token is in it), shown once. */
       installUrl?: string;
+      /** A new invitation's one-time link, shown once. */
+      inviteUrl?: string;
     }
   | {
       ok: false;

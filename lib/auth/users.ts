@@ -29,6 +29,16 @@ export async function ensureUser(db: Db, email: string, password?: string, name?
   return only(rows);
 }
 
+/** How the account with this email signs in: none yet, with a password, or only with GitHub. */
+export async function accountKind(db: Db, email: string): Promise<"none" | "password" | "github"> {
+  const [row] = await db
+    .select({ passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.email, normalizeEmail(email)));
+  if (!row) return "none";
+  return row.passwordHash ? "password" : "github";
+}
+
 /** The person whose email and password these are, or null; the same work either way. */
 export async function verifyCredentials(db: Db, email: string, password: string): Promise<User | null> {
   const [row] = await db

@@ -1,6 +1,7 @@
 import { ACTIVATION_OPERATIONS } from "./activation";
 import { EVOLUTION_OPERATIONS } from "./evolution";
 import { INSTALL_LINK_OPERATIONS } from "./install-links";
+import { MEMBER_OPERATIONS } from "./members";
 import { LEDGER_OPERATIONS } from "./ledger";
 import { LINT_OPERATIONS } from "./lint";
 import { LISTING_OPERATIONS } from "./listing";
@@ -20,4 +21,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...TRANSFER_OPERATIONS,
   ...SERVICE_OPERATIONS,
   ...INSTALL_LINK_OPERATIONS,
+  ...MEMBER_OPERATIONS,
 ] as Operation[];

@@ -76,6 +76,7 @@ export const TAGS = {
   activation: "Activation evals and real usage (§9)",
   transfer: "Export and import of learned skills (§6.6)",
   integrations: "MCP and skill installers (§12)",
+  team: "Members, invitations and team settings (§10)",
   service: "Health and this document",
 } as const;
 export type Tag = keyof typeof TAGS;

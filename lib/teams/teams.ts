@@ -1,8 +1,8 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { memberships, teams, users } from "@/db/schema";
+import { memberships, teams } from "@/db/schema";
 import { AppError } from "../errors";
-import type { Role } from "../auth/scopes";
+import { roleAtLeast, type Role } from "../auth/scopes";
 
 export type TeamId = number & { readonly __brand: "TeamId" };
 /** A team's URL name: `/t/<slug>`. */
@@ -63,11 +63,25 @@ export async function ensureTeam(db: Db, slug: string, name = slug): Promise<Tea
   return team;
 }
 
-export async function setMembership(db: Db, teamId: TeamId, userId: number, role: Role): Promise<void> {
+/** Makes the person a member with `role`; with `keepHigher`, a member who already has a higher role keeps it. */
+export async function setMembership(
+  db: Db,
+  teamId: TeamId,
+  userId: number,
+  role: Role,
+  options: { keepHigher?: boolean } = {},
+): Promise<void> {
+  const [current] = options.keepHigher
+    ? await db
+        .select({ role: memberships.role })
+        .from(memberships)
+        .where(and(eq(memberships.teamId, teamId), eq(memberships.userId, userId)))
+    : [];
+  const kept = current && roleAtLeast(current.role, role) ? current.role : role;
   await db
     .insert(memberships)
-    .values({ teamId, userId, role })
-    .onConflictDoUpdate({ target: [memberships.teamId, memberships.userId], set: { role } });
+    .values({ teamId, userId, role: kept })
+    .onConflictDoUpdate({ target: [memberships.teamId, memberships.userId], set: { role: kept } });
 }
 
 export interface Membership {
@@ -93,13 +107,4 @@ export async function membershipOf(db: Db, userId: number, slug: string): Promis
     .innerJoin(teams, eq(teams.id, memberships.teamId))
     .where(and(eq(memberships.userId, userId), eq(teams.slug, slug)));
   return (row as Membership | undefined) ?? null;
-}
-
-export async function listMembers(db: Db, teamId: TeamId) {
-  return db
-    .select({ userId: users.id, email: users.email, name: users.name, role: memberships.role })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(eq(memberships.teamId, teamId))
-    .orderBy(asc(users.email));
 }

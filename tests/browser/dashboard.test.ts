@@ -178,6 +178,60 @@ describe("the dashboard in Chromium", () => {
     expect((await fetch(`${url}/.well-known/skills/index.json`)).status).toBe(401);
   });
 
+  it("invites a person who sets a password, joins with the role and sees only what it allows; a lead changes and removes them", async () => {
+    await page.goto(`${baseUrl}/t/demo/settings`);
+    const invite = page.locator('form[aria-label="Invite a person"]');
+    await invite.locator('input[name="email"]').fill(BROWSER_LOGIN.email);
+    await invite.locator("text=Invite").click();
+    await invite.locator('p[role="status"]').waitFor();
+    expect(await invite.locator('p[role="status"]').textContent()).toBe(
+      `${BROWSER_LOGIN.email} is already a member of this team (lead); change their role instead`,
+    );
+    // A refused form keeps what was typed.
+    expect(await invite.locator('input[name="email"]').inputValue()).toBe(BROWSER_LOGIN.email);
+    await invite.locator('input[name="email"]').fill("newcomer@example.com");
+    await invite.locator('select[name="role"]').selectOption("viewer");
+    await invite.locator("text=Invite").click();
+    const url = (await invite.locator('[data-testid="invite-url"]').textContent())!;
+    expect(url).toMatch(new RegExp(`^${baseUrl}/invite/sgv_[A-Za-z0-9_-]{32}$`));
+
+    const guest = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const newcomer = await guest.newPage();
+    await newcomer.goto(url);
+    expect(await newcomer.textContent("h1")).toBe("Join demo");
+    await newcomer.fill('input[name="password"]', "short");
+    await newcomer.fill('input[name="confirm"]', "short");
+    await newcomer.click("text=Set password and join");
+    await newcomer.locator('p[role="alert"]').waitFor();
+    expect(await newcomer.textContent('p[role="alert"]')).toBe("Choose a password of at least 12 characters.");
+    await newcomer.fill('input[name="password"]', "a long enough password");
+    await newcomer.fill('input[name="confirm"]', "a long enough password");
+    await newcomer.click("text=Set password and join");
+    await newcomer.waitForURL(`${baseUrl}/t/demo`);
+    expect(await newcomer.locator('form[aria-label="New learned skill"]').count()).toBe(0);
+    await newcomer.goto(`${baseUrl}/t/demo/settings`);
+    expect(await newcomer.locator('form[aria-label="Invite a person"]').count()).toBe(0);
+    expect(await newcomer.locator("text=Only a lead can change settings and see API keys; you are viewer.").count()).toBe(1);
+    await newcomer.goto(url);
+    expect(await newcomer.textContent("h1")).toBe("This invitation no longer opens anything");
+
+    await page.reload();
+    const row = page.locator('tr[data-member="newcomer@example.com"]');
+    await row.locator("select").selectOption("editor");
+    await row.locator("text=Save").click();
+    await row.locator('p[role="status"]').waitFor();
+    expect(await row.locator('p[role="status"]').textContent()).toBe("newcomer@example.com is now editor.");
+    await newcomer.goto(`${baseUrl}/t/demo`);
+    expect(await newcomer.locator('form[aria-label="New learned skill"]').count()).toBe(1);
+    page.once("dialog", (dialog) => void dialog.accept());
+    await row.locator("text=Remove").click();
+    await page.locator('tr[data-member="newcomer@example.com"]').waitFor({ state: "detached" });
+    // Removing a member ends their sessions: the next page sends them to sign in.
+    await newcomer.goto(`${baseUrl}/t/demo`);
+    await newcomer.waitForURL(/\/signin\?callbackUrl=/);
+    await guest.close();
+  });
+
   it("refuses what the settings contracts refuse, naming the field, and saves nothing", async () => {
     await page.goto(`${baseUrl}/t/demo/settings`);
     const keyForm = page.locator('form[aria-label="Create API key"]');

@@ -26,7 +26,7 @@ function routeFileMethods(): { method: string; sample: string }[] {
         if (segments[0] === "auth" || segments.some((s) => s.startsWith("[[..."))) continue;
         const sample = `/api/${segments.map((s) => (s.startsWith("[...") ? "index.json" : s.startsWith("[") ? "x" : s)).join("/")}`;
         const source = readFileSync(full, "utf8");
-        for (const method of source.matchAll(/export (?:const|async function) (GET|POST|PUT|DELETE)\b/g))
+        for (const method of source.matchAll(/export (?:const|async function) (GET|POST|PUT|PATCH|DELETE)\b/g))
           found.push({ method: method[1]!, sample });
       }
     }

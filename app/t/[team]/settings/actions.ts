@@ -8,7 +8,9 @@ import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { SCOPES } from "@/lib/auth/scopes";
 import { createApiKeyBody, listingSettingsBody } from "@/lib/contracts/settings";
 import { updateListingSettings } from "@/lib/teams/settings";
-import { endMemberSessions } from "@/lib/teams/members";
+import { changeRole, endMemberSessions, removeMember } from "@/lib/teams/members";
+import { changeRoleBody, inviteBody } from "@/lib/contracts/members";
+import { createInvitation, withdrawInvitation, type InvitationId } from "@/lib/teams/invitations";
 import { publicOrigin } from "@/lib/http/origin";
 import { createInstallLink, revokeInstallLink, type InstallLinkId } from "@/lib/teams/install-links";
 
@@ -42,6 +44,40 @@ export async function revokeInstallLinkAction(slug: string, id: InstallLinkId): 
   return memberAction({ ...asLead(slug), schema: nothing, input: undefined }, async (member) => {
     await revokeInstallLink(member.app.db, member.team.id, id);
     return { ok: true, message: "Install link revoked." };
+  });
+}
+
+export async function changeRoleAction(slug: string, email: string, _previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  return memberAction(
+    { ...asLead(slug), schema: changeRoleBody, input: { role: String(form.get("role") ?? "") } },
+    async (member, { role }) => {
+      const changed = await changeRole(member.app.db, member.team.id, email, role);
+      return { ok: true, message: `${changed.email} is now ${changed.role}.` };
+    },
+  );
+}
+
+export async function removeMemberAction(slug: string, email: string): Promise<ActionResult> {
+  return memberAction({ ...asLead(slug), schema: nothing, input: undefined }, async (member) => {
+    const removed = await removeMember(member.app.db, member.team.id, email);
+    return { ok: true, message: `Removed ${removed.email}; ${removed.sessionsEnded} session(s) ended.` };
+  });
+}
+
+export async function inviteAction(slug: string, _previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  const input = { email: String(form.get("email") ?? ""), role: String(form.get("role") ?? "") };
+  return memberAction({ ...asLead(slug), schema: inviteBody, input }, async (member, invite) => {
+    const origin = publicOrigin(await headers());
+    const invitation = await createInvitation(member.app.db, member.team.id, invite, origin, { userId: member.user.id, keyId: null });
+    const until = invitation.expiresAt.toISOString().slice(0, 10);
+    return { ok: true, message: `Invitation for ${invite.email} made; the link works once, until ${until}.`, inviteUrl: invitation.url };
+  });
+}
+
+export async function withdrawInvitationAction(slug: string, id: InvitationId): Promise<ActionResult> {
+  return memberAction({ ...asLead(slug), schema: nothing, input: undefined }, async (member) => {
+    await withdrawInvitation(member.app.db, member.team.id, id);
+    return { ok: true, message: "Invitation withdrawn." };
   });
 }
 

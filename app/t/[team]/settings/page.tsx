@@ -3,21 +3,30 @@ import { listApiKeys } from "@/lib/auth/api-keys";
 import { requireMember } from "@/lib/auth/member";
 import { roleAtLeast } from "@/lib/auth/scopes";
 import { sessionsOf } from "@/lib/auth/dashboard-sessions";
-import { listMembers } from "@/lib/teams/teams";
+import { listMembers } from "@/lib/teams/members";
 import {
   CreateInstallLinkForm,
   CreateKeyForm,
   EndSessionsButton,
+  InviteForm,
   ListingSettingsForm,
+  RemoveMemberButton,
+  RoleForm,
+  WithdrawInvitationButton,
   RevokeInstallLinkButton,
   RevokeKeyButton,
 } from "@/components/settings-forms";
 import { CredentialTable, RevokeCell } from "@/components/credential-table";
 import { listInstallLinks } from "@/lib/teams/install-links";
+import { INVITATION_DAYS, pendingInvitations } from "@/lib/teams/invitations";
 import {
   createInstallLinkAction,
+  changeRoleAction,
   createKeyAction,
   endSessionsAction,
+  inviteAction,
+  removeMemberAction,
+  withdrawInvitationAction,
   revokeInstallLinkAction,
   revokeKeyAction,
   updateListingSettingsAction,
@@ -30,10 +39,11 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
   const member = await requireMember(slug, `/t/${slug}/settings`);
   const { app, team } = member;
   const isLead = roleAtLeast(member.role, "lead");
-  const [members, keys, links] = await Promise.all([
+  const [members, keys, links, invitations] = await Promise.all([
     listMembers(app.db, team.id),
     isLead ? listApiKeys(app.db, team.id) : Promise.resolve([]),
     isLead ? listInstallLinks(app.db, team.id) : Promise.resolve([]),
+    isLead ? pendingInvitations(app.db, team.id) : Promise.resolve([]),
   ]);
   const sessions = isLead
     ? await sessionsOf(
@@ -77,7 +87,9 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
                 return (
                   <tr key={m.userId} className="border-t border-slate-100" data-member={m.email}>
                     <td className="py-1.5 pr-3">{m.email}</td>
-                    <td className="py-1.5 pr-3 text-slate-600">{m.role}</td>
+                    <td className="py-1.5 pr-3 text-slate-600">
+                      {isLead ? <RoleForm email={m.email} role={m.role} action={changeRoleAction.bind(null, slug, m.email)} /> : m.role}
+                    </td>
                     {isLead && (
                       <td className="py-1.5 pr-3 text-slate-600" data-testid="sessions">
                         {live
@@ -87,11 +99,14 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
                     )}
                     {isLead && (
                       <td className="py-1.5 text-right">
-                        <EndSessionsButton
-                          email={m.email}
-                          active={live?.active ?? 0}
-                          action={endSessionsAction.bind(null, slug, m.userId)}
-                        />
+                        <div className="flex flex-wrap justify-end gap-2">
+                          <EndSessionsButton
+                            email={m.email}
+                            active={live?.active ?? 0}
+                            action={endSessionsAction.bind(null, slug, m.userId)}
+                          />
+                          <RemoveMemberButton email={m.email} action={removeMemberAction.bind(null, slug, m.email)} />
+                        </div>
                       </td>
                     )}
                   </tr>
@@ -100,6 +115,33 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
             </tbody>
           </table>
         </div>
+        {isLead && (
+          <div className="mt-5 space-y-3 border-t border-slate-100 pt-4">
+            <h3 className="text-sm font-semibold">Invite a person</h3>
+            <p className="text-sm text-slate-500">
+              The link works once and for {INVITATION_DAYS} days; the person sets a password (or signs in with GitHub) and joins with the
+              role.
+            </p>
+            <InviteForm action={inviteAction.bind(null, slug)} />
+            {invitations.length > 0 && (
+              <CredentialTable columns={["Invited", "Role", "Expires"]}>
+                {invitations.map((invitation) => (
+                  <tr key={invitation.id} className="border-t border-slate-100" data-invitation={invitation.email}>
+                    <td className="py-1.5 pr-3">{invitation.email}</td>
+                    <td className="py-1.5 pr-3 text-slate-600">{invitation.role}</td>
+                    <td className="py-1.5 pr-3 whitespace-nowrap text-slate-600">{invitation.expiresAt.toISOString().slice(0, 10)}</td>
+                    <td className="py-1.5 text-right">
+                      <WithdrawInvitationButton
+                        email={invitation.email}
+                        action={withdrawInvitationAction.bind(null, slug, invitation.id)}
+                      />
+                    </td>
+                  </tr>
+                ))}
+              </CredentialTable>
+            )}
+          </div>
+        )}
       </section>
 
       {isLead && (

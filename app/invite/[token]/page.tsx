@@ -1,0 +1,66 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getApp } from "@/lib/app/boot";
+import { signedInUserId } from "@/lib/auth/member";
+import { signInMethod } from "@/lib/auth/next-auth";
+import { accountKind, getUser } from "@/lib/auth/users";
+import { openInvitation } from "@/lib/teams/invitations";
+import { AcceptSignedInForm, AcceptWithPasswordForm } from "@/components/invite-forms";
+import { acceptSignedInAction, acceptWithGithubAction, acceptWithPasswordAction } from "./actions";
+
+export const metadata: Metadata = { title: "Join a team" };
+
+const ROLE_MEANS = {
+  viewer: "see the team's skills, usage, ledger and history",
+  editor: "edit learned skills and run evaluations, besides seeing everything",
+  lead: "do everything, settings and members included",
+} as const;
+
+/** `/invite/<token>`: a one-time invitation to a team (§10), accepted signed in, with a password, or with GitHub. */
+export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
+  const { token } = await params;
+  const app = await getApp();
+  const invitation = await openInvitation(app.db, token);
+  const userId = await signedInUserId(app);
+  const user = userId ? await getUser(app.db, userId) : null;
+  return (
+    <main className="flex min-h-screen items-center justify-center px-4">
+      <div className="w-full max-w-md space-y-5 rounded-xl border border-slate-200 bg-white p-8 shadow-sm">
+        {!invitation ? (
+          <>
+            <h1 className="text-xl font-semibold">This invitation no longer opens anything</h1>
+            <p className="text-sm text-slate-600">It has expired, was used or was withdrawn. Ask a lead of the team for a new one.</p>
+            <Link href="/signin" className="text-sm font-medium text-indigo-700 underline">
+              Sign in
+            </Link>
+          </>
+        ) : (
+          <>
+            <div>
+              <h1 className="text-xl font-semibold">Join {invitation.team.name}</h1>
+              <p className="mt-1 text-sm text-slate-600">
+                {invitation.email} is invited as <strong>{invitation.role}</strong>: {ROLE_MEANS[invitation.role]}. The invitation expires{" "}
+                {invitation.expiresAt.toISOString().slice(0, 16).replace("T", " ")} UTC.
+              </p>
+            </div>
+            {user ? (
+              <AcceptSignedInForm action={acceptSignedInAction.bind(null, token)} email={user.email} />
+            ) : signInMethod() === "github" ? (
+              <form action={acceptWithGithubAction.bind(null, token)}>
+                <button className="w-full rounded-md bg-slate-900 px-4 py-2 font-medium text-white hover:bg-slate-700">
+                  Sign in with GitHub to join
+                </button>
+              </form>
+            ) : (
+              <AcceptWithPasswordForm
+                action={acceptWithPasswordAction.bind(null, token)}
+                email={invitation.email}
+                newAccount={(await accountKind(app.db, invitation.email)) === "none"}
+              />
+            )}
+          </>
+        )}
+      </div>
+    </main>
+  );
+}
