@@ -278,3 +278,23 @@ export function WithdrawInvitationButton({ action, email }: { action: () => Prom
     <RevokeButton action={action} question={`Withdraw the invitation of ${email}? Its link stops working at once.`} label="Withdraw" />
   );
 }
+
+/** The team's auto-promotion switch (§10). */
+export function AutoPromoteForm({ action, autoPromote }: { action: FormAction; autoPromote: boolean }) {
+  const [state, formAction, pending] = useActionState(action, null);
+  return (
+    <form action={formAction} className="space-y-3" aria-label="Auto-promotion">
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" name="autoPromote" defaultChecked={autoPromote} />
+        Promote an amendment judged improved at once (off: it waits for a lead&apos;s approval)
+      </label>
+      <button
+        disabled={pending}
+        className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50"
+      >
+        Save
+      </button>
+      <Result state={state} />
+    </form>
+  );
+}

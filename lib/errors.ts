@@ -30,6 +30,7 @@ export const errorStatus = {
   MethodNotAllowed: 405,
   NameCollision: 409,
   LastLead: 409,
+  NotAwaitingApproval: 409,
   AlreadyMember: 409,
   SkillExists: 409,
   NotADraft: 409,

@@ -43,7 +43,8 @@ export const amendments = pgTable(
     body: text("body"),
     rationale: text("rationale").notNull(),
     origin: text("origin", { enum: ["person", "agent", "generated"] }).notNull(),
-    status: text("status", { enum: ["pending", "evaluated", "promoted"] })
+    // awaiting-approval: judged improved while the team's auto-promotion is off (§10); a lead approves or rejects.
+    status: text("status", { enum: ["pending", "evaluated", "awaiting-approval", "promoted", "rejected"] })
       .notNull()
       .default("pending"),
     authorUserId: integer("author_user_id").references(() => users.id, { onDelete: "set null" }),

@@ -128,7 +128,7 @@ export const amendmentSchema = z.strictObject({
   body: z.string().nullable(),
   rationale: z.string(),
   origin: z.enum(["person", "agent", "generated"]),
-  status: z.enum(["pending", "evaluated", "promoted"]),
+  status: z.enum(["pending", "evaluated", "awaiting-approval", "promoted", "rejected"]),
   createdAt: isoTime,
   evaluation: z
     .strictObject({
@@ -238,6 +238,38 @@ export const promoteAmendment = defineOperation({
   errors: ["AmendmentNotFound", "ReasonRequired", "AlreadyPromoted", "VersionConflict", "BuiltInImmutable", "FileSkillReadOnly"],
 });
 
+export const approveAmendment = defineOperation({
+  operationId: "approveAmendment",
+  method: "POST",
+  path: "/api/v1/amendments/{id}/approve",
+  tag: "evolution",
+  summary: "A lead approves an amendment judged improved while auto-promotion is off: it becomes the skill's next version",
+  scope: "admin",
+  params: idParams,
+  responses: {
+    200: json(
+      z.strictObject({ id: z.number().int(), name: z.string(), version: z.number().int(), evaluationId: z.number().int().nullable() }),
+      "the skill's new version",
+    ),
+  },
+  errors: ["AmendmentNotFound", "NotAwaitingApproval", "AlreadyPromoted", "VersionConflict"],
+});
+
+export const rejectAmendmentBody = z.strictObject({ reason: z.string().min(1).max(5000).describe("why it is not going live") });
+
+export const rejectAmendment = defineOperation({
+  operationId: "rejectAmendment",
+  method: "POST",
+  path: "/api/v1/amendments/{id}/reject",
+  tag: "evolution",
+  summary: "A lead rejects an amendment awaiting approval, with a reason recorded in the history",
+  scope: "admin",
+  params: idParams,
+  body: { schema: rejectAmendmentBody },
+  responses: { 200: json(z.strictObject({ id: z.number().int(), status: z.literal("rejected") }), "rejected") },
+  errors: ["AmendmentNotFound", "NotAwaitingApproval", "ReasonRequired"],
+});
+
 export const getEvaluation = defineOperation({
   operationId: "getEvaluation",
   method: "GET",
@@ -258,5 +290,7 @@ export const EVOLUTION_OPERATIONS = [
   generateAmendment,
   evaluateAmendment,
   promoteAmendment,
+  approveAmendment,
+  rejectAmendment,
   getEvaluation,
 ];

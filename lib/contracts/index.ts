@@ -2,6 +2,7 @@ import { ACTIVATION_OPERATIONS } from "./activation";
 import { EVOLUTION_OPERATIONS } from "./evolution";
 import { INSTALL_LINK_OPERATIONS } from "./install-links";
 import { MEMBER_OPERATIONS } from "./members";
+import { SETTINGS_OPERATIONS } from "./settings";
 import { LEDGER_OPERATIONS } from "./ledger";
 import { LINT_OPERATIONS } from "./lint";
 import { LISTING_OPERATIONS } from "./listing";
@@ -22,4 +23,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...SERVICE_OPERATIONS,
   ...INSTALL_LINK_OPERATIONS,
   ...MEMBER_OPERATIONS,
+  ...SETTINGS_OPERATIONS,
 ] as Operation[];

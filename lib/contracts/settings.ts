@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { SCOPES } from "../auth/scopes";
+import { defineOperation, json } from "./operation";
 
 /**
- * Team settings a lead changes on the settings page. No REST route takes them yet; the dashboard's
- * actions validate with these, and the API routes to come will too.
+ * Team settings (§10): a lead changes them on the settings page, an admin key with
+ * `PATCH /api/v1/settings`; both validate with these.
  */
 
 export const listingSettingsBody = z.strictObject({
@@ -23,3 +24,42 @@ export const createApiKeyBody = z.strictObject({
   name: z.string().trim().min(1, "give the key a name").max(80),
   scopes: z.array(z.enum(SCOPES)).min(1, "choose at least one scope"),
 });
+
+export const teamSettingsSchema = z.strictObject({
+  cap: z.number().int(),
+  descMax: z.number().int(),
+  loadHint: z.string(),
+  autoPromote: z.boolean().describe("false: an improved evaluation waits for a lead's approval"),
+});
+export type TeamSettings = z.infer<typeof teamSettingsSchema>;
+
+export const settingsPatchBody = listingSettingsBody
+  .partial()
+  .extend({ autoPromote: z.boolean().optional().describe("promote an improved amendment at once (true) or wait for a lead (false)") })
+  .refine((patch) => Object.keys(patch).length > 0, "send at least one of cap, descMax, loadHint, autoPromote");
+export type SettingsPatch = z.infer<typeof settingsPatchBody>;
+
+export const getSettings = defineOperation({
+  operationId: "getSettings",
+  method: "GET",
+  path: "/api/v1/settings",
+  tag: "team",
+  summary: "The team's listing settings and whether improved amendments are promoted at once",
+  scope: "read",
+  responses: { 200: json(teamSettingsSchema, "the team's settings") },
+  errors: [],
+});
+
+export const updateSettings = defineOperation({
+  operationId: "updateSettings",
+  method: "PATCH",
+  path: "/api/v1/settings",
+  tag: "team",
+  summary: "Change any of the team's settings; the others stay",
+  scope: "admin",
+  body: { schema: settingsPatchBody },
+  responses: { 200: json(teamSettingsSchema, "the team's settings after the change") },
+  errors: [],
+});
+
+export const SETTINGS_OPERATIONS = [getSettings, updateSettings];

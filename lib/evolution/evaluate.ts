@@ -132,7 +132,12 @@ async function finish(
       finishedAt: new Date(),
     })
     .where(eq(evaluations.id, evaluationId));
-  await deps.db.update(amendments).set({ status: "evaluated" }).where(eq(amendments.id, amendment.id));
+  // With auto-promotion off, an improved learned skill waits for a lead (§10); anything else is just evaluated.
+  const awaitsApproval = result.verdict === "improved" && amendment.skillSource === "learned" && !team.autoPromote;
+  await deps.db
+    .update(amendments)
+    .set({ status: awaitsApproval ? "awaiting-approval" : "evaluated" })
+    .where(eq(amendments.id, amendment.id));
   await recordEvent(deps.db, team.id, amendment.skillName, "evaluated", actor, amendment.baseVersion, {
     evaluationId,
     amendmentId: amendment.id,
@@ -157,8 +162,7 @@ async function autoPromote(
   if (amendment.skillSource !== "learned") {
     return { promotedVersion: null, promotionNote: `${amendment.skillSource} skills change in the repository: apply the patch and sync` };
   }
-  if (!team.autoPromote)
-    return { promotedVersion: null, promotionNote: "auto-promotion is off for this team: a lead or editor can promote it" };
+  if (!team.autoPromote) return { promotedVersion: null, promotionNote: "awaiting a lead's approval: auto-promotion is off for this team" };
   try {
     const { version } = await applyAmendment(deps, team, SYSTEM, amendment, evaluationId, "promoted", {
       trigger: actor.kind === "key" ? `key ${actor.keyId}` : actor.kind,
@@ -178,7 +182,7 @@ export async function applyAmendment(
   actor: Actor,
   amendment: AmendmentRow,
   evaluationId: number | null,
-  event: "promoted" | "overridden",
+  event: "promoted" | "overridden" | "approved",
   detail: Record<string, unknown> = {},
 ): Promise<{ version: number }> {
   const result = await updateLearned(deps, team.id, actor, amendment.skillName, {

@@ -2,22 +2,11 @@ import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { apiKeys, evaluations, skillEvents, users } from "@/db/schema";
 import type { TeamId } from "../teams/teams";
+import { SKILL_EVENT_KINDS } from "../learned/events";
 
 /** The promotion history (§8.4, §10): the team's event log, newest first, with who did each thing. */
 
-export const HISTORY_KINDS = [
-  "created",
-  "edited",
-  "amended",
-  "evaluated",
-  "promoted",
-  "overridden",
-  "rolled-back",
-  "verified",
-  "archived",
-  "restored",
-  "imported",
-] as const;
+export const HISTORY_KINDS = SKILL_EVENT_KINDS;
 
 export interface HistoryEvent {
   id: number;
@@ -68,12 +57,13 @@ export async function promotionsByWeek(
   const rows = await db
     .select({
       week,
-      promoted: sql<number>`count(*) filter (where ${skillEvents.kind} = 'promoted')`.mapWith(Number),
+      // A lead's approval puts an improved amendment live, as an automatic promotion does.
+      promoted: sql<number>`count(*) filter (where ${skillEvents.kind} in ('promoted', 'approved'))`.mapWith(Number),
       overridden: sql<number>`count(*) filter (where ${skillEvents.kind} = 'overridden')`.mapWith(Number),
       rolledBack: sql<number>`count(*) filter (where ${skillEvents.kind} = 'rolled-back')`.mapWith(Number),
     })
     .from(skillEvents)
-    .where(and(eq(skillEvents.teamId, teamId), inArray(skillEvents.kind, ["promoted", "overridden", "rolled-back"])))
+    .where(and(eq(skillEvents.teamId, teamId), inArray(skillEvents.kind, ["promoted", "approved", "overridden", "rolled-back"])))
     .groupBy(week)
     .orderBy(week);
   return rows;

@@ -3,18 +3,25 @@ import { skillEvents } from "@/db/schema";
 import type { TeamId } from "../teams/teams";
 import { authorOf, type Actor } from "./actor";
 
-export type SkillEventKind =
-  | "created"
-  | "edited"
-  | "amended"
-  | "evaluated"
-  | "promoted"
-  | "overridden"
-  | "rolled-back"
-  | "verified"
-  | "archived"
-  | "restored"
-  | "imported";
+/** Every kind of event the history holds (§8.4, §10), in the order a skill's life meets them. */
+export const SKILL_EVENT_KINDS = [
+  "created",
+  "edited",
+  "amended",
+  "evaluated",
+  "promoted",
+  "approved",
+  "rejected",
+  "overridden",
+  "pinned",
+  "unpinned",
+  "rolled-back",
+  "verified",
+  "archived",
+  "restored",
+  "imported",
+] as const;
+export type SkillEventKind = (typeof SKILL_EVENT_KINDS)[number];
 
 export async function recordEvent(
   db: Db,

@@ -158,7 +158,7 @@ export interface LearnedChange {
   expected: { version: number } | { sha256: string };
   reason?: string | null;
   /** An amendment applied after its evaluation is logged as promoted (or overridden), not edited. */
-  event?: "edited" | "promoted" | "overridden";
+  event?: "edited" | "promoted" | "overridden" | "approved";
   /** The evaluation that justified this version; the version links it. */
   evaluationId?: number | null;
   eventDetail?: Record<string, unknown>;

@@ -1,16 +1,28 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { only } from "@/db/rows";
 import { teams } from "@/db/schema";
-import type { ListingSettings } from "../contracts/settings";
+import type { SettingsPatch, TeamSettings } from "../contracts/settings";
 import { recordListingSnapshot } from "../listing/snapshots";
 import type { CatalogCache } from "../skills/catalog-cache";
 import type { TeamId } from "./teams";
 
-/** A lead changes the team's listing `cap`, `descMax` or `loadHint`; the new size is recorded. */
-export async function updateListingSettings(db: Db, catalogs: CatalogCache, teamId: TeamId, settings: ListingSettings): Promise<void> {
-  await db
+const columns = { cap: teams.listingCap, descMax: teams.descMax, loadHint: teams.loadHint, autoPromote: teams.autoPromote };
+
+export async function teamSettings(db: Db, teamId: TeamId): Promise<TeamSettings> {
+  return only(await db.select(columns).from(teams).where(eq(teams.id, teamId)));
+}
+
+/** A lead changes any of the team's settings; a change to the listing's records its new size. */
+export async function updateTeamSettings(db: Db, catalogs: CatalogCache, teamId: TeamId, patch: SettingsPatch): Promise<TeamSettings> {
+  const rows = await db
     .update(teams)
-    .set({ listingCap: settings.cap, descMax: settings.descMax, loadHint: settings.loadHint })
-    .where(eq(teams.id, teamId));
-  await recordListingSnapshot(db, catalogs, teamId, `settings: cap ${settings.cap}, descMax ${settings.descMax}`);
+    .set({ listingCap: patch.cap, descMax: patch.descMax, loadHint: patch.loadHint, autoPromote: patch.autoPromote })
+    .where(eq(teams.id, teamId))
+    .returning(columns);
+  const settings = only(rows);
+  if (patch.cap !== undefined || patch.descMax !== undefined || patch.loadHint !== undefined) {
+    await recordListingSnapshot(db, catalogs, teamId, `settings: cap ${settings.cap}, descMax ${settings.descMax}`);
+  }
+  return settings;
 }

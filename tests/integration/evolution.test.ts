@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { evaluationCases, learnedSkillVersions, learnedSkills, observations, skillEvents, teams } from "@/db/schema";
+import { evaluationCases, learnedSkillVersions, learnedSkills, observations, skillEvents } from "@/db/schema";
 import { createApiKey } from "@/lib/auth/api-keys";
+import { approveAmendment } from "@/lib/evolution/promote";
 import { errorOf, startTestApp, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 import { judgeJson, mockJudge, taskOf } from "../helpers/judge";
@@ -318,20 +319,53 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
     });
   });
 
-  it("leaves an improved amendment for a person when auto-promotion is off", async () => {
-    await t.app.db.update(teams).set({ autoPromote: false }).where(eq(teams.id, t.alpha.team.id));
+  it("with auto-promotion off, holds an improved amendment for a lead, who approves or rejects it, both in the history", async () => {
+    const settings = await t.call("PATCH", "/api/v1/settings", { json: { autoPromote: false } });
+    expect(await settings.json()).toEqual({ cap: 8000, descMax: 60, loadHint: "skill_view", autoPromote: false });
+    expect(await (await t.call("GET", "/api/v1/settings", { key: writeKey })).json()).toMatchObject({ autoPromote: false });
     await observe(run("manual-skill", "better: the manual case", "failure"));
-    const amendment = await amend("manual-skill", { body: "# manual\n\n1. Better.\n", rationale: "clearer" });
-    const report = await (await t.call("POST", `/api/v1/amendments/${amendment.id}/evaluate`)).json();
+    const first = await amend("manual-skill", { body: "# manual\n\n1. Better.\n", rationale: "clearer" });
+    const report = await (await t.call("POST", `/api/v1/amendments/${first.id}/evaluate`)).json();
     expect(report).toMatchObject({
       verdict: "improved",
       promotedVersion: null,
-      promotionNote: "auto-promotion is off for this team: a lead or editor can promote it",
+      promotionNote: "awaiting a lead's approval: auto-promotion is off for this team",
     });
+    const listed = await (await t.call("GET", "/api/v1/skills/manual-skill/amendments")).json();
+    expect(listed.amendments.map((a: { id: number; status: string }) => [a.id, a.status])).toEqual([[first.id, "awaiting-approval"]]);
     expect((await t.call("GET", "/api/v1/skills/manual-skill")).headers.get("x-skill-version")).toBe("1");
-    const promoted = await t.call("POST", `/api/v1/amendments/${amendment.id}/promote`, { json: {} });
-    expect(await promoted.json()).toEqual({ name: "manual-skill", version: 2, evaluationId: report.id, override: false });
-    await t.app.db.update(teams).set({ autoPromote: true }).where(eq(teams.id, t.alpha.team.id));
+
+    // Approval is a lead's: neither a write key (promote or approve) nor an editor may give it.
+    const byWriter = await t.call("POST", `/api/v1/amendments/${first.id}/promote`, { key: writeKey, json: {} });
+    expect([byWriter.status, (await errorOf(byWriter)).message]).toEqual([403, "approving an amendment needs a lead or an admin key"]);
+    expect((await t.call("POST", `/api/v1/amendments/${first.id}/approve`, { key: writeKey })).status).toBe(403);
+    const editor = { kind: "person" as const, userId: 1, email: "editor@example.com", role: "editor" as const };
+    await expect(approveAmendment(t.app, t.alpha.team, editor, first.id)).rejects.toThrow(
+      "approving an amendment needs a lead or an admin key",
+    );
+
+    const approved = await t.call("POST", `/api/v1/amendments/${first.id}/approve`);
+    expect(await approved.json()).toEqual({ id: first.id, name: "manual-skill", version: 2, evaluationId: report.id });
+    expect((await t.call("GET", "/api/v1/skills/manual-skill")).headers.get("x-skill-version")).toBe("2");
+    const again = await t.call("POST", `/api/v1/amendments/${first.id}/approve`);
+    expect([again.status, await errorOf(again)]).toEqual([
+      409,
+      { code: "NotAwaitingApproval", message: `amendment #${first.id} is not awaiting approval (it is promoted)` },
+    ]);
+
+    const second = await amend("manual-skill", { body: "# manual\n\n1. Better still.\n", rationale: "even clearer" });
+    await t.call("POST", `/api/v1/amendments/${second.id}/evaluate`);
+    const noReason = await t.call("POST", `/api/v1/amendments/${second.id}/reject`, { json: { reason: "" } });
+    expect(noReason.status).toBe(400);
+    const rejected = await t.call("POST", `/api/v1/amendments/${second.id}/reject`, { json: { reason: "too terse for new hires" } });
+    expect(await rejected.json()).toEqual({ id: second.id, status: "rejected" });
+    expect((await t.call("POST", `/api/v1/amendments/${second.id}/approve`)).status).toBe(409);
+    expect((await t.call("GET", "/api/v1/skills/manual-skill")).headers.get("x-skill-version")).toBe("2");
+    const events = await t.app.db.select().from(skillEvents).where(eq(skillEvents.skillName, "manual-skill"));
+    expect(events.filter((e) => e.kind === "approved").map((e) => [e.version, e.detail.amendmentId])).toEqual([[2, first.id]]);
+    expect(events.filter((e) => e.kind === "rejected").map((e) => [e.version, e.detail])).toEqual([
+      [2, { amendmentId: second.id, reason: "too terse for new hires" }],
+    ]);
   });
 
   it("evaluates an amendment to a built-in skill and offers a patch instead of applying it", async () => {

@@ -8,6 +8,10 @@ export const metadata: Metadata = { title: "Promotion history" };
 
 const KIND_STYLE: Record<string, string> = {
   promoted: "bg-emerald-100 text-emerald-900",
+  approved: "bg-emerald-100 text-emerald-900",
+  rejected: "bg-red-100 text-red-900",
+  pinned: "bg-violet-100 text-violet-900",
+  unpinned: "bg-violet-100 text-violet-900",
   overridden: "bg-amber-100 text-amber-900",
   "rolled-back": "bg-red-100 text-red-900",
   evaluated: "bg-indigo-100 text-indigo-900",

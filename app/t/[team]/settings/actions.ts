@@ -6,8 +6,8 @@ import { memberAction } from "@/lib/actions/member-action";
 import type { ActionResult } from "@/lib/actions/result";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { SCOPES } from "@/lib/auth/scopes";
-import { createApiKeyBody, listingSettingsBody } from "@/lib/contracts/settings";
-import { updateListingSettings } from "@/lib/teams/settings";
+import { createApiKeyBody, listingSettingsBody, settingsPatchBody } from "@/lib/contracts/settings";
+import { updateTeamSettings } from "@/lib/teams/settings";
 import { changeRole, endMemberSessions, removeMember } from "@/lib/teams/members";
 import { changeRoleBody, inviteBody } from "@/lib/contracts/members";
 import { createInvitation, withdrawInvitation, type InvitationId } from "@/lib/teams/invitations";
@@ -88,8 +88,21 @@ export async function updateListingSettingsAction(slug: string, _previous: Actio
     loadHint: String(form.get("loadHint") ?? ""),
   };
   return memberAction({ ...asLead(slug), schema: listingSettingsBody, input }, async (member, settings) => {
-    await updateListingSettings(member.app.db, member.app.catalogs, member.team.id, settings);
+    await updateTeamSettings(member.app.db, member.app.catalogs, member.team.id, settings);
     return { ok: true, message: "Listing settings saved." };
+  });
+}
+
+export async function autoPromoteAction(slug: string, _previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  const autoPromote = form.get("autoPromote") === "on";
+  return memberAction({ ...asLead(slug), schema: settingsPatchBody, input: { autoPromote } }, async (member, patch) => {
+    await updateTeamSettings(member.app.db, member.app.catalogs, member.team.id, patch);
+    return {
+      ok: true,
+      message: autoPromote
+        ? "Auto-promotion is on: an improved amendment goes live at once."
+        : "Auto-promotion is off: an improved amendment waits for a lead's approval on its evaluation page.",
+    };
   });
 }
 

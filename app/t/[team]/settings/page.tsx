@@ -5,6 +5,7 @@ import { roleAtLeast } from "@/lib/auth/scopes";
 import { sessionsOf } from "@/lib/auth/dashboard-sessions";
 import { listMembers } from "@/lib/teams/members";
 import {
+  AutoPromoteForm,
   CreateInstallLinkForm,
   CreateKeyForm,
   EndSessionsButton,
@@ -21,6 +22,7 @@ import { listInstallLinks } from "@/lib/teams/install-links";
 import { INVITATION_DAYS, pendingInvitations } from "@/lib/teams/invitations";
 import {
   createInstallLinkAction,
+  autoPromoteAction,
   changeRoleAction,
   createKeyAction,
   endSessionsAction,
@@ -192,6 +194,19 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
               ))}
             </CredentialTable>
           )}
+        </section>
+      )}
+
+      {isLead && (
+        <section className="rounded-lg border border-slate-200 bg-white p-4" aria-labelledby="promotion">
+          <h2 id="promotion" className="mb-1 font-semibold">
+            Promotion
+          </h2>
+          <p className="mb-3 text-sm text-slate-500">
+            When an evaluation finds an amendment improved, it goes live at once, or waits for a lead to approve or reject it on the
+            evaluation page. Either way it is in the history.
+          </p>
+          <AutoPromoteForm action={autoPromoteAction.bind(null, slug)} autoPromote={team.autoPromote} />
         </section>
       )}
 

@@ -7,6 +7,10 @@ import { evaluationReport, JUDGED_NOT_RUN } from "@/lib/evolution/evaluate";
 import { caseScore } from "@/lib/evolution/verdict";
 import { LiveRefresh } from "@/components/history/live-refresh";
 import { Stat } from "@/components/stat";
+import { ApprovalForms } from "@/components/history/approval-forms";
+import { roleAtLeast } from "@/lib/auth/scopes";
+import { getAmendment } from "@/lib/evolution/amendments";
+import { approveAction, rejectAction } from "./actions";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   return { title: `Evaluation #${(await params).id}` };
@@ -16,13 +20,14 @@ const DIMENSIONS = ["correctness", "completeness", "adherence"] as const;
 
 export default async function EvaluationPage({ params }: { params: Promise<{ team: string; id: string }> }) {
   const { team: slug, id } = await params;
-  const { app, team } = await requireMember(slug, `/t/${slug}/history/evaluations/${id}`);
+  const { app, team, role } = await requireMember(slug, `/t/${slug}/history/evaluations/${id}`);
   if (!/^\d{1,9}$/.test(id)) notFound();
   const report = await evaluationReport(app.db, app.catalogs, team, Number(id)).catch((error: unknown) => {
     if (isAppError(error) && error.status === 404) notFound();
     throw error;
   });
   const running = report.status === "running";
+  const amendment = await getAmendment(app.db, team.id, report.amendmentId);
   return (
     <div className="space-y-6">
       <LiveRefresh running={running} />
@@ -72,6 +77,25 @@ export default async function EvaluationPage({ params }: { params: Promise<{ tea
         />
       </section>
       {report.error && <p className="rounded-md bg-red-50 p-3 text-sm text-red-800">{report.error}</p>}
+
+      {amendment.status === "awaiting-approval" && (
+        <section className="rounded-lg border border-amber-300 bg-amber-50 p-4" aria-labelledby="approval">
+          <h2 id="approval" className="mb-1 font-semibold text-amber-950">
+            Awaiting a lead&apos;s approval
+          </h2>
+          <p className="mb-3 text-sm text-amber-950">
+            The judge found this amendment improved, and auto-promotion is off for this team: nothing goes live until a lead approves it.
+          </p>
+          {roleAtLeast(role, "lead") ? (
+            <ApprovalForms
+              approve={approveAction.bind(null, slug, report.id, report.amendmentId)}
+              reject={rejectAction.bind(null, slug, report.id, report.amendmentId)}
+            />
+          ) : (
+            <p className="text-sm text-amber-950">You are {role}: ask a lead of the team.</p>
+          )}
+        </section>
+      )}
 
       <section className="overflow-x-auto rounded-lg border border-slate-200 bg-white" aria-label="Cases">
         <table className="w-full text-sm" data-testid="cases">
