@@ -57,7 +57,10 @@ export async function promoteAmendment(
   if (evaluationId !== null) {
     await deps.db
       .update(evaluations)
-      .set({ promotedVersion: version, promotionNote: override ? `manual override: ${overrideReason}` : null })
+      .set({
+        promotedVersion: version,
+        promotionNote: approval ? `approved by ${actorLabel(actor)}` : override ? `manual override: ${overrideReason}` : null,
+      })
       .where(eq(evaluations.id, evaluationId));
   }
   return { name: amendment.skillName, version, evaluationId, override };
@@ -102,4 +105,11 @@ export async function rejectAmendment(
     await recordEvent(tx, team.id, amendment.skillName, "rejected", actor, amendment.baseVersion, { amendmentId, reason: why });
     return { id: amendmentId, status: "rejected" as const };
   });
+}
+
+/** Who did it, as the evaluation page says it. */
+function actorLabel(actor: Actor): string {
+  if (actor.kind === "person") return actor.email;
+  if (actor.kind === "key") return `API key ${actor.keyId}`;
+  return "Skillgate";
 }

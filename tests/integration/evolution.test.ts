@@ -347,6 +347,10 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
     const approved = await t.call("POST", `/api/v1/amendments/${first.id}/approve`);
     expect(await approved.json()).toEqual({ id: first.id, name: "manual-skill", version: 2, evaluationId: report.id });
     expect((await t.call("GET", "/api/v1/skills/manual-skill")).headers.get("x-skill-version")).toBe("2");
+    expect(await (await t.call("GET", `/api/v1/evaluations/${report.id}`)).json()).toMatchObject({
+      promotedVersion: 2,
+      promotionNote: expect.stringMatching(/^approved by API key \d+$/),
+    });
     const again = await t.call("POST", `/api/v1/amendments/${first.id}/approve`);
     expect([again.status, await errorOf(again)]).toEqual([
       409,
