@@ -31,6 +31,7 @@ export const errorStatus = {
   NameCollision: 409,
   LastLead: 409,
   NotAwaitingApproval: 409,
+  NotPinned: 409,
   AlreadyMember: 409,
   SkillExists: 409,
   NotADraft: 409,

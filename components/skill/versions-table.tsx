@@ -17,12 +17,19 @@ export function VersionsTable({
   versions,
   compare,
   rollback,
+  pinned,
+  pin,
+  unpin,
 }: {
   slug: string;
   name: string;
   versions: VersionInfo[];
   compare: { from: number; to: number } | null;
   rollback: ((toVersion: number) => Promise<ActionResult>) | null;
+  /** The version a lead pinned for agents, if any (§10). */
+  pinned: number | null;
+  pin: ((version: number) => Promise<ActionResult>) | null;
+  unpin: (() => Promise<ActionResult>) | null;
 }) {
   const current = versions[versions.length - 1]?.version;
   return (
@@ -46,6 +53,11 @@ export function VersionsTable({
               <td className="py-1.5 font-medium">
                 v{v.version}
                 {v.revertOf !== null && <span className="ml-1 text-xs text-slate-500">(= v{v.revertOf})</span>}
+                {pinned === v.version && (
+                  <span className="ml-1 rounded bg-violet-100 px-1.5 py-0.5 text-xs text-violet-900" data-testid="pinned">
+                    pinned: agents get this one
+                  </span>
+                )}
               </td>
               <td>
                 <input
@@ -76,7 +88,17 @@ export function VersionsTable({
                 )}
               </td>
               <td>{v.tier}</td>
-              <td className="text-right">
+              <td className="space-x-1 text-right whitespace-nowrap">
+                {pin && pinned !== v.version && (
+                  <ActionButton
+                    label={`Pin v${v.version}`}
+                    confirm={`Serve v${v.version} to agents (skill_view and the listing) until you unpin it?`}
+                    action={pin.bind(null, v.version)}
+                  />
+                )}
+                {unpin && pinned === v.version && (
+                  <ActionButton label="Unpin" confirm="Serve the latest version to agents again?" action={unpin} />
+                )}
                 {rollback && v.version !== current && (
                   <ActionButton
                     label={`Roll back to v${v.version}`}

@@ -117,6 +117,9 @@ export const learnedSkills = pgTable(
     archivedAt: timestamp("archived_at", { withTimezone: true }),
     // What a restore brings an archived skill back as.
     statusBeforeArchive: text("status_before_archive", { enum: ["draft", "active"] }),
+    // A lead's pin (§10): the version skill_view and the listing serve instead of the latest, and its description.
+    pinnedVersion: integer("pinned_version"),
+    pinnedDescription: text("pinned_description"),
   },
   (t) => [
     // One name, one place: a draft and an active skill never share a name; archived ones free it.

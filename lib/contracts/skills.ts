@@ -35,6 +35,7 @@ const servedEntrySchema = z.strictObject({
   status: z.enum(["active", "draft", "shadowed"]),
   folder: z.string().nullable().describe("skills/<name> or global/<name> for a file skill, else null"),
   provenance: provenanceSchema.optional(),
+  pinned: z.literal(true).optional().describe("a lead pinned this learned skill: version is the pinned one"),
 });
 
 /** A file skill's folder that breaks a hard rule (§2.1): not served as it is; an earlier valid version has its own entry. */
@@ -240,6 +241,35 @@ export const rollbackSkill = defineOperation({
   errors: ["InvalidName", "SkillNotFound", "VersionNotFound", "BuiltInImmutable", "FileSkillReadOnly"],
 });
 
+export const pinBody = z.strictObject({ version: versionNumber.describe("the version agents get until unpinned") });
+
+export const pinSkill = defineOperation({
+  operationId: "pinSkill",
+  method: "POST",
+  path: "/api/v1/skills/{name}/pin",
+  tag: "skills",
+  summary: "Pin the version agents get (lead or admin key): skill_view without ?version and the listing serve it",
+  scope: "admin",
+  params: nameParams,
+  body: { schema: pinBody },
+  responses: { 200: json(z.strictObject({ name: z.string(), pinnedVersion: z.number().int() }), "pinned") },
+  errors: ["InvalidName", "SkillNotFound", "VersionNotFound", "AlreadyArchived", "BuiltInImmutable", "FileSkillReadOnly"],
+});
+
+export const unpinSkill = defineOperation({
+  operationId: "unpinSkill",
+  method: "DELETE",
+  path: "/api/v1/skills/{name}/pin",
+  tag: "skills",
+  summary: "Lift the pin: agents get the latest version again",
+  scope: "admin",
+  params: nameParams,
+  responses: {
+    200: json(z.strictObject({ name: z.string(), pinnedVersion: z.null(), version: z.number().int() }), "the version agents get now"),
+  },
+  errors: ["InvalidName", "SkillNotFound", "NotPinned", "AlreadyArchived", "BuiltInImmutable", "FileSkillReadOnly"],
+});
+
 export const restoreSkill = defineOperation({
   operationId: "restoreSkill",
   method: "POST",
@@ -399,6 +429,8 @@ export const SKILL_OPERATIONS = [
   archiveSkill,
   promoteSkill,
   rollbackSkill,
+  pinSkill,
+  unpinSkill,
   restoreSkill,
   forkSkill,
   verifySkill,

@@ -324,3 +324,41 @@ export async function restoreLearned(deps: Deps, teamId: TeamId, actor: Actor, n
   if (restored.status === "active") await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} restored`);
   return { name, ...restored };
 }
+
+/**
+ * `POST /api/v1/skills/<name>/pin`: a lead pins the version agents get (§10). skill_view without
+ * `?version` and the listing serve it (and its description) until unpinned; new versions are still
+ * made, and served once the pin is lifted.
+ */
+export async function pinLearned(deps: Deps, teamId: TeamId, actor: Actor, name: string, version: number) {
+  requireLead(actor, "pinning a version");
+  const active = await deps.db.transaction(async (tx) => {
+    const row = await writableLearned({ ...deps, db: tx }, teamId, name);
+    const target = await getLearnedVersion(tx, row.id, version);
+    if (!target) throw specError("VersionNotFound", `'${name}' has no v${version}; it is at v${row.currentVersion}`);
+    const { description } = parseSkillMd(target.frontmatter + target.body);
+    await tx.update(learnedSkills).set({ pinnedVersion: version, pinnedDescription: description }).where(eq(learnedSkills.id, row.id));
+    await recordEvent(tx, teamId, name, "pinned", actor, version, { latest: row.currentVersion });
+    await bumpCatalogRevision(tx, teamId);
+    return row.status === "active";
+  });
+  if (active) await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} pinned to v${version}`);
+  return { name, pinnedVersion: version };
+}
+
+/** `DELETE /api/v1/skills/<name>/pin`: agents get the latest version again. */
+export async function unpinLearned(deps: Deps, teamId: TeamId, actor: Actor, name: string) {
+  requireLead(actor, "unpinning a version");
+  const result = await deps.db.transaction(async (tx) => {
+    const row = await writableLearned({ ...deps, db: tx }, teamId, name);
+    const [pinned] = await tx.select({ version: learnedSkills.pinnedVersion }).from(learnedSkills).where(eq(learnedSkills.id, row.id));
+    if (pinned?.version == null)
+      throw new AppError("NotPinned", `'${name}' is not pinned: agents already get its latest version, v${row.currentVersion}`);
+    await tx.update(learnedSkills).set({ pinnedVersion: null, pinnedDescription: null }).where(eq(learnedSkills.id, row.id));
+    await recordEvent(tx, teamId, name, "unpinned", actor, row.currentVersion, { was: pinned.version });
+    await bumpCatalogRevision(tx, teamId);
+    return { active: row.status === "active", version: row.currentVersion };
+  });
+  if (result.active) await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} unpinned`);
+  return { name, pinnedVersion: null, version: result.version };
+}

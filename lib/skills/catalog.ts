@@ -40,6 +40,13 @@ export interface CatalogSkill {
   learnedId: number | null;
   /** Where a learned skill came from (§6.3); null for other sources. */
   provenance: Provenance | null;
+  /** Set when a lead pinned a learned skill (§10): `version` is then the pinned one, and this its latest. */
+  pinned?: { latest: number };
+}
+
+/** The newest version a skill has: its latest when pinned, else the one it serves. */
+export function latestVersionOf(skill: Pick<CatalogSkill, "version" | "pinned">): number {
+  return skill.pinned?.latest ?? skill.version;
 }
 
 /** The row id of a learned skill: the catalog gives every learned skill one. */
@@ -146,6 +153,8 @@ export async function loadCatalog(db: Db, statics: StaticCatalog, teamId: TeamId
         name: learnedSkills.name,
         description: learnedSkills.description,
         version: learnedSkills.currentVersion,
+        pinnedVersion: learnedSkills.pinnedVersion,
+        pinnedDescription: learnedSkills.pinnedDescription,
         status: learnedSkills.status,
         sourceKind: learnedSkills.sourceKind,
         sourceRef: learnedSkills.sourceRef,
@@ -175,10 +184,11 @@ export async function loadCatalog(db: Db, statics: StaticCatalog, teamId: TeamId
   for (const row of learned) {
     const skill: CatalogSkill = {
       name: row.name as SkillName,
-      description: row.description,
+      description: row.pinnedDescription ?? row.description,
       source: "learned",
       scope: "learned",
-      version: row.version,
+      version: row.pinnedVersion ?? row.version,
+      ...(row.pinnedVersion !== null && { pinned: { latest: row.version } }),
       folder: null,
       status: row.status === "draft" ? "draft" : "active",
       warnings: [],
@@ -213,6 +223,7 @@ export function describeCatalog(catalog: Catalog) {
     status: skill.status,
     folder: skill.folder,
     ...(skill.provenance && { provenance: skill.provenance }),
+    ...(skill.pinned && { pinned: true as const }),
   }));
   const invalid = catalog.invalid.map((folder) => ({
     name: folder.name,
@@ -233,7 +244,7 @@ export function describeCatalog(catalog: Catalog) {
  * the batch field in errors; a single record gets the plain SkillNotFound message.
  */
 export function versionsThatRan<T extends { skill: string; version?: number }>(catalog: Catalog, items: T[], list: string): [T, number][] {
-  const known = new Map([...catalog.active, ...catalog.drafts].map((skill) => [skill.name as string, skill.version]));
+  const known = new Map([...catalog.active, ...catalog.drafts].map((skill) => [skill.name as string, latestVersionOf(skill)]));
   const where = (i: number) => (items.length === 1 ? "" : `${list}.${i}: `);
   return items.map((item, i) => {
     const current = known.get(item.skill);

@@ -8,7 +8,7 @@ import { skillVersions, versionText, type VersionInfo } from "../learned/history
 import { sideBySide, type DiffRow } from "../learned/side-by-side";
 import { findLiveLearned, type LearnedRow } from "../learned/store";
 import type { Team } from "../teams/teams";
-import { collisionLabel } from "./catalog";
+import { collisionLabel, latestVersionOf } from "./catalog";
 import type { CatalogCache } from "./catalog-cache";
 import { listSkillFiles, type SkillFile } from "./files";
 import { annotationLine, loadSkillContent, type SkillContent } from "./view";
@@ -59,7 +59,7 @@ export async function skillDetail(
     lint: lintDescription(content.skill.description, team.descMax),
     learned,
     versions,
-    compare: await comparison(db, catalogs, team, name, content.version, wanted),
+    compare: await comparison(db, catalogs, team, name, latestVersionOf(content.skill), wanted),
     shadowed: catalog.shadowed.filter((skill) => skill.name === name).map(collisionLabel),
     forks: forks.flatMap((fork) => (fork.forkedFrom === null ? [] : [{ name: fork.name, forkedFrom: fork.forkedFrom }])),
     observations,

@@ -4,7 +4,7 @@ import { learnedSkillVersions, workspaceSkillVersions } from "@/db/schema";
 import { AppError, skillNotFound, specError } from "../errors";
 import type { TeamId } from "../teams/teams";
 import type { CatalogCache, CatalogKey, VersionContent } from "./catalog-cache";
-import { learnedIdOf, type CatalogSkill } from "./catalog";
+import { latestVersionOf, learnedIdOf, type CatalogSkill } from "./catalog";
 import type { SkillView } from "../usage/view-recorder";
 
 /** What `skill_view` serves: one exact version of one skill (SPEC §4). */
@@ -48,9 +48,10 @@ export async function loadSkillContent(
 ): Promise<SkillContent> {
   const skill = await resolveSkill(catalogs, team, name);
   const version = requestedVersion ?? skill.version;
-  if (version > skill.version) throw noSuchVersion(name, version, skill.version);
+  const latest = latestVersionOf(skill);
+  if (version > latest) throw noSuchVersion(name, version, latest);
   const stored = await storedContent(db, catalogs, team.id, skill, version);
-  if (!stored) throw noSuchVersion(name, version, skill.version);
+  if (!stored) throw noSuchVersion(name, version, latest);
   return {
     name,
     annotationSource: skill.status === "draft" ? "draft" : skill.source,

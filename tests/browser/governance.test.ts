@@ -71,4 +71,17 @@ describe("governed promotion in Chromium", () => {
     const kinds = await page.locator("[data-event]").evaluateAll((items) => items.map((item) => item.getAttribute("data-event")));
     expect(kinds.slice(0, 3)).toEqual(["approved", "evaluated", "amended"]);
   });
+
+  it("lets a lead pin the version agents get from the skill page, and unpin it", async () => {
+    await page.goto(`${baseUrl}/t/governed/skills/incident-review`);
+    page.on("dialog", (dialog) => void dialog.accept());
+    await page.locator('tr[data-version="1"]').locator("text=Pin v1").click();
+    await page.locator('tr[data-version="1"] [data-testid="pinned"]').waitFor();
+    expect(await page.textContent('tr[data-version="1"] [data-testid="pinned"]')).toBe("pinned: agents get this one");
+    const pinned = await api("/api/v1/skills/incident-review");
+    expect(await pinned.text()).toBe("[skill incident-review | learned | v1]\n# Review\n\n1. Write what happened.\n");
+    await page.locator('tr[data-version="1"]').locator("text=Unpin").click();
+    await page.locator('[data-testid="pinned"]').waitFor({ state: "detached" });
+    expect((await api("/api/v1/skills/incident-review")).headers.get("x-skill-version")).toBe("2");
+  });
 });

@@ -4,14 +4,14 @@ import { z } from "zod";
 import { memberAction } from "@/lib/actions/member-action";
 import type { ActionResult } from "@/lib/actions/result";
 import { amendmentBody, promoteAmendmentBody } from "@/lib/contracts/evolution";
-import { forkSkillForm, rollbackBody, saveSkillForm, verifyBody, type ForkSkillForm, type SaveSkillForm, type VerifyForm } from "@/lib/contracts/skills";
+import { forkSkillForm, pinBody, rollbackBody, saveSkillForm, verifyBody, type ForkSkillForm, type SaveSkillForm, type VerifyForm } from "@/lib/contracts/skills";
 import { isAppError } from "@/lib/errors";
 import type { Actor } from "@/lib/learned/actor";
 import { forkSkill } from "@/lib/learned/fork";
 import { versionText } from "@/lib/learned/history";
 import { findLiveLearned } from "@/lib/learned/store";
 import { verifyLearned } from "@/lib/learned/verify";
-import { archiveLearned, promoteLearned, restoreLearned, rollbackLearned, updateLearned } from "@/lib/learned/write";
+import { archiveLearned, pinLearned, promoteLearned, restoreLearned, rollbackLearned, unpinLearned, updateLearned } from "@/lib/learned/write";
 import { membershipOf } from "@/lib/teams/teams";
 import { generateAmendment, proposeAmendment } from "@/lib/evolution/amendments";
 import { startEvaluation } from "@/lib/evolution/evaluate";
@@ -53,6 +53,20 @@ export async function rollbackAction(slug: string, name: string, toVersion: numb
   return memberAction({ ...asEditor(slug, name), schema: rollbackBody, input: { toVersion } }, async (member, body, actor) => {
     const { version } = await rollbackLearned(member.app, member.team.id, actor, name, body.toVersion);
     return { ok: true, message: `Rolled back: v${version} has the content of v${body.toVersion}.`, version };
+  });
+}
+
+export async function pinAction(slug: string, name: string, version: number): Promise<ActionResult> {
+  return memberAction({ ...asEditor(slug, name), schema: pinBody, input: { version } }, async (member, body, actor) => {
+    await pinLearned(member.app, member.team.id, actor, name, body.version);
+    return { ok: true, message: `Pinned: agents get v${body.version} until you unpin it.`, version: body.version };
+  });
+}
+
+export async function unpinAction(slug: string, name: string): Promise<ActionResult> {
+  return memberAction({ ...asEditor(slug, name), ...nothing }, async (member, _input, actor) => {
+    const { version } = await unpinLearned(member.app, member.team.id, actor, name);
+    return { ok: true, message: `Unpinned: agents get the latest version, v${version}.`, version };
   });
 }
 

@@ -32,6 +32,8 @@ import {
   proposeAmendmentAction,
   restoreAction,
   rollbackAction,
+  pinAction,
+  unpinAction,
   saveSkillAction,
   verifyAction,
 } from "./actions";
@@ -183,6 +185,9 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
           versions={detail.versions}
           compare={detail.compare ? { from: detail.compare.from, to: detail.compare.to } : null}
           rollback={isLearned && roleAtLeast(member.role, "lead") ? rollbackAction.bind(null, slug, name) : null}
+          pinned={content.skill.pinned ? content.skill.version : null}
+          pin={isLearned && roleAtLeast(member.role, "lead") ? pinAction.bind(null, slug, name) : null}
+          unpin={isLearned && roleAtLeast(member.role, "lead") ? unpinAction.bind(null, slug, name) : null}
         />
         {detail.compare && (
           <div className="mt-4">
