@@ -134,7 +134,13 @@ export function SkillHealthTable({ team, rows }: { team: string; rows: SkillHeal
                 {row.lint.length === 0 ? (
                   <span className="text-emerald-700">clean</span>
                 ) : (
-                  <span className="text-amber-700">{row.lint.join(", ")}</span>
+                  <ul className="min-w-48 space-y-1 text-xs text-amber-800">
+                    {row.lint.map((finding) => (
+                      <li key={finding.rule} data-lint={finding.rule}>
+                        {finding.message}
+                      </li>
+                    ))}
+                  </ul>
                 )}
               </td>
               <td className="px-3 py-2 text-right tabular-nums">{row.views7d}</td>

@@ -1,5 +1,5 @@
 import { stemmer } from "stemmer";
-import type { RenderedListing } from "../listing/render";
+import { showsDescription, type RenderedListing } from "../listing/render";
 
 /**
  * The `lexical` activator (§9): BM25 over what the listing shows of each skill (its name and the
@@ -29,7 +29,7 @@ export function listingDocuments(listing: RenderedListing): LexicalDocument[] {
       .filter((entry) => entry.state !== "dropped")
       .map((entry) => ({
         name: entry.name,
-        terms: tokens(`${entry.name.replace(/-/g, " ")} ${entry.state === "full" ? entry.description : ""}`),
+        terms: tokens(`${entry.name.replace(/-/g, " ")} ${showsDescription(entry.state) ? entry.description : ""}`),
       })),
   );
 }

@@ -35,7 +35,7 @@ const figureHeaders: Record<string, HeaderSpec> = {
   ETag: { description: "changes whenever the text does", type: "string" },
 };
 
-export const ENTRY_STATES = ["full", "stripped", "dropped"] as const;
+export const ENTRY_STATES = ["full", "cut", "stripped", "dropped"] as const;
 
 const count = z.number().int().min(0);
 

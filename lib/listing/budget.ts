@@ -1,5 +1,5 @@
 import { codePointLength } from "../text";
-import { listingHeader, type RenderedListing } from "./render";
+import { listingHeader, showsDescription, type RenderedListing } from "./render";
 
 /** How the cap is spent, segment by segment, for the budget bar. Segments add up to the listing's length. */
 export interface BudgetSegment {
@@ -23,12 +23,43 @@ export function budgetSegments(listing: RenderedListing, loadHint: string, diagn
   return segments;
 }
 
-/** What the listing left out, in the order it was cut: lowest group first, each from its end. */
+/** What the cap left out, in the order it was cut: lowest group first, each from its end. */
 export function cutEntries(listing: RenderedListing) {
   return [...listing.groups].reverse().flatMap((group) =>
     [...group.entries]
       .reverse()
-      .filter((entry) => entry.state !== "full")
+      .filter((entry) => !showsDescription(entry.state))
       .map((entry) => ({ scope: group.scope, name: entry.name, state: entry.state, description: entry.description })),
+  );
+}
+
+/** A description shortened at descMax: what the listing shows, what it lost, and whether the "Use when…" clause went with it. */
+export interface ShortenedDescription {
+  scope: string;
+  name: string;
+  shown: string;
+  lost: string;
+  lostUseWhen: boolean;
+}
+
+const USE_WHEN = /\buse (it )?when\b/i;
+
+/** Every description `descMax` shortened, in listing order, with what it lost (the whole descriptions come from the catalog). */
+export function shortenedDescriptions(listing: RenderedListing, descriptions: Map<string, string>): ShortenedDescription[] {
+  return listing.groups.flatMap((group) =>
+    group.entries
+      .filter((entry) => entry.state === "cut")
+      .map((entry) => {
+        const whole = (descriptions.get(entry.name) ?? "").replace(/\r\n|\n|\r/g, " ");
+        const shown = entry.description.replace(/…$/, "");
+        const lost = whole.slice(shown.length);
+        return {
+          scope: group.scope,
+          name: entry.name,
+          shown: entry.description,
+          lost,
+          lostUseWhen: USE_WHEN.test(lost) && !USE_WHEN.test(shown),
+        };
+      }),
   );
 }

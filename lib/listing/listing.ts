@@ -1,7 +1,7 @@
 import type { Db } from "@/db/client";
 import type { CatalogCache, TeamListing } from "../skills/catalog-cache";
 import type { Team } from "../teams/teams";
-import { budgetSegments, cutEntries, type BudgetSegment } from "./budget";
+import { budgetSegments, cutEntries, shortenedDescriptions, type BudgetSegment, type ShortenedDescription } from "./budget";
 import type { ListingSettings } from "./render";
 import { listingHistory } from "./snapshots";
 
@@ -50,6 +50,7 @@ export interface ListingBudget {
   listing: TeamListing;
   segments: BudgetSegment[];
   cut: ReturnType<typeof cutEntries>;
+  shortened: ShortenedDescription[];
   history: { at: string; chars: number; cap: number; cause: string }[];
 }
 
@@ -71,6 +72,7 @@ export async function listingBudget(
     listing,
     segments: budgetSegments(listing, settings.loadHint, catalog.diagnostics),
     cut: cutEntries(listing),
+    shortened: shortenedDescriptions(listing, new Map(catalog.active.map((skill) => [skill.name as string, skill.description]))),
     history: history.map((row) => ({ at: row.takenAt.toISOString(), chars: row.chars, cap: row.cap, cause: row.cause })),
   };
 }

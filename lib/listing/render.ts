@@ -28,7 +28,13 @@ export interface ListingSettings {
   loadHint: string;
 }
 
-export type EntryState = "full" | "stripped" | "dropped";
+/** `full`: the whole description; `cut`: shown, shortened at descMax; `stripped`/`dropped`: by the cap (§10). */
+export type EntryState = "full" | "cut" | "stripped" | "dropped";
+
+/** Whether the listing shows the entry's description (whole or cut). */
+export function showsDescription(state: EntryState): boolean {
+  return state === "full" || state === "cut";
+}
 
 export interface ListingEntry {
   name: string;
@@ -75,14 +81,16 @@ export function truncationMarker(shown: number, total: number, droppedDescriptio
 const HAS_SURROGATE = /[\uD800-\uDFFF]/;
 
 /** The listed description and its length in code points, counting only where surrogates force it. */
-function cutDescription(description: string, descMax: number): { text: string; chars: number } {
+function cutDescription(description: string, descMax: number): { text: string; chars: number; cut: boolean } {
   const flat = description.includes("\n") || description.includes("\r") ? description.replace(/\r\n|\n|\r/g, " ") : description;
   if (!HAS_SURROGATE.test(flat)) {
-    return flat.length > descMax ? { text: `${flat.slice(0, descMax)}…`, chars: descMax + 1 } : { text: flat, chars: flat.length };
+    return flat.length > descMax
+      ? { text: `${flat.slice(0, descMax)}…`, chars: descMax + 1, cut: true }
+      : { text: flat, chars: flat.length, cut: false };
   }
   const prefix = codePointPrefix(flat, descMax);
-  if (prefix.length === flat.length) return { text: flat, chars: codePointLength(flat) };
-  return { text: `${prefix}…`, chars: descMax + 1 };
+  if (prefix.length === flat.length) return { text: flat, chars: codePointLength(flat), cut: false };
+  return { text: `${prefix}…`, chars: descMax + 1, cut: true };
 }
 
 /** Orders strings by Unicode code point, which is UTF-8 byte order. */
@@ -142,8 +150,9 @@ export function renderListing(skills: ListingSkill[], diagnostics: string[], set
     // Entries not dropped: the heading goes with the last of them.
     remaining: buckets[scope].length,
     entries: sortByName(buckets[scope]).map((skill): WorkEntry => {
-      const { text, chars } = cutDescription(skill.description, settings.descMax);
-      return { name: skill.name, description: text, state: "full", group, nameChars: charsOf(skill.name), descriptionChars: chars };
+      const { text, chars, cut } = cutDescription(skill.description, settings.descMax);
+      const state = cut ? "cut" : "full";
+      return { name: skill.name, description: text, state, group, nameChars: charsOf(skill.name), descriptionChars: chars };
     }),
   }));
   const total = skills.length;
@@ -195,8 +204,9 @@ export function renderListing(skills: ListingSkill[], diagnostics: string[], set
         lines.push(GROUP_HEADINGS[scope]);
         chars = headingChars + 1;
       }
-      lines.push(entry.state === "full" ? `- ${entry.name}: ${entry.description}` : `- ${entry.name}`);
-      chars += 3 + entry.nameChars + (entry.state === "full" ? 2 + entry.descriptionChars : 0);
+      const described = showsDescription(entry.state);
+      lines.push(described ? `- ${entry.name}: ${entry.description}` : `- ${entry.name}`);
+      chars += 3 + entry.nameChars + (described ? 2 + entry.descriptionChars : 0);
     }
     return { scope, heading: GROUP_HEADINGS[scope], chars, entries };
   });

@@ -17,7 +17,8 @@ export interface SkillHealthRow {
   version: number;
   status: string;
   folder: string | null;
-  lint: string[];
+  /** Lint findings as a lead reads them: the rule's code and the sentence that says what to fix. */
+  lint: { rule: string; message: string }[];
   views7d: number;
   views30d: number;
   lastViewedAt: string | null;
@@ -141,7 +142,7 @@ function healthRows(
       version: skill.version,
       status: skill.status,
       folder: skill.folder,
-      lint: lintDescription(skill.description, descMax).map((finding) => finding.rule),
+      lint: lintDescription(skill.description, descMax),
       views7d: used?.views7d ?? 0,
       views30d: used?.views30d ?? 0,
       lastViewedAt: used?.lastViewedAt?.toISOString() ?? null,

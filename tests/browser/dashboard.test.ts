@@ -47,6 +47,20 @@ describe("the dashboard in Chromium", () => {
     const sum = segments.reduce((total, s) => total + Number(s.split(": ")[1]!.replace(/,/g, "")), 0);
     expect(sum).toBe(Number(api.headers.get("x-listing-chars")));
     expect(await page.locator('[data-testid="listing-history"] .recharts-line').count()).toBe(2);
+    // Descriptions descMax shortened are counted and named, with what each lost.
+    const json = await (
+      await fetch(`${baseUrl}/api/v1/listing?format=json`, { headers: { authorization: `Bearer ${BROWSER_KEY}` } })
+    ).json();
+    const cut = json.groups
+      .flatMap((g: { entries: { name: string; state: string }[] }) => g.entries)
+      .filter((e: { state: string }) => e.state === "cut");
+    expect(cut.length).toBeGreaterThan(0);
+    expect(await page.locator("[data-shortened]").evaluateAll((items) => items.map((item) => item.getAttribute("data-shortened")))).toEqual(
+      cut.map((e: { name: string }) => e.name),
+    );
+    expect(await page.textContent('[data-testid="shortened"] p')).toMatch(
+      new RegExp(`^${cut.length} descriptions are longer than descMax \\(60 characters\\) and shown shortened`),
+    );
   });
 
   it("renders a what-if with what was cut, without changing what agents get", async () => {
@@ -81,7 +95,11 @@ describe("the dashboard in Chromium", () => {
       "—",
       "100%",
     ]);
-    expect(await page.locator('tr[data-skill="api-error-envelope"] td').nth(4).textContent()).toBe("CutByListing");
+    // Lint reads as the sentence that says what to fix, not the rule's code.
+    expect(await page.locator('tr[data-skill="api-error-envelope"] td').nth(4).textContent()).toBe(
+      "The 'when' clause starts after character 60 and is cut from the listing: move it forward",
+    );
+    expect(await page.locator('tr[data-skill="api-error-envelope"] [data-lint="CutByListing"]').count()).toBe(1);
     const shadowed = page.locator('tr[data-skill="systematic-debugging"][data-status="shadowed"]');
     expect(await shadowed.locator("td").first().textContent()).toBe("systematic-debuggingshadowed by builtin");
     const debugging = page.locator('tr[data-skill="systematic-debugging"][data-status="active"] td');

@@ -133,6 +133,36 @@ describe.each(testDbKinds)("API conventions on %s", (kind) => {
     expect(normal.headers.get("x-listing-cap")).toBe("8000");
   });
 
+  it("marks each JSON entry full, cut (shortened by descMax), stripped or dropped (by the cap)", async () => {
+    await t.call("POST", "/api/v1/skills/sync", {
+      json: {
+        files: [
+          { path: "short/SKILL.md", content: skillMd("short", "Short. Use when short.") },
+          {
+            path: "long-one/SKILL.md",
+            content: skillMd(
+              "long-one",
+              "Sorts flaky tests into timing, order or environment causes. Use when a test fails only sometimes.",
+            ),
+          },
+        ],
+      },
+    });
+    const states = async (query: string) => {
+      const body = await (await t.call("GET", `/api/v1/listing?format=json&${query}`)).json();
+      const entries = body.groups.flatMap((g: { entries: { name: string; state: string }[] }) => g.entries);
+      return Object.fromEntries(
+        entries
+          .filter((e: { name: string }) => ["short", "long-one"].includes(e.name))
+          .map((e: { name: string; state: string }) => [e.name, e.state]),
+      );
+    };
+    expect(await states("descMax=1024")).toEqual({ short: "full", "long-one": "full" });
+    expect(await states("descMax=40")).toEqual({ short: "full", "long-one": "cut" });
+    expect(await states("descMax=40&cap=450")).toEqual({ short: "stripped", "long-one": "stripped" });
+    expect(await states("descMax=40&cap=200")).toEqual({ short: "dropped", "long-one": "dropped" });
+  });
+
   it("serves a new listing as soon as the catalog changes (cache invalidated) and 304 while it has not", async () => {
     const first = await t.call("GET", "/api/v1/listing");
     const etag = first.headers.get("etag")!;

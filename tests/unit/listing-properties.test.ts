@@ -63,16 +63,31 @@ describe("listing render: properties", () => {
     );
   });
 
+  it("marks exactly the descriptions descMax shortened as cut, and every other shown one as full", () => {
+    fc.assert(
+      fc.property(catalogArb, settingsArb, (skills, settings) => {
+        const { groups } = renderListing(skills, [], settings);
+        for (const entry of groups.flatMap((group) => group.entries)) {
+          const whole = skills.find((skill) => skill.name === entry.name)?.description.replace(/\r\n|\n|\r/g, " ") ?? "";
+          if (entry.state === "cut") expect([...whole].length).toBeGreaterThan(settings.descMax);
+          if (entry.state === "full") expect([...whole].length).toBeLessThanOrEqual(settings.descMax);
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it("strips built-in descriptions last and drops entries only when no description is left", () => {
     fc.assert(
       fc.property(catalogArb, settingsArb, (skills, settings) => {
         const { groups, figures } = renderListing(skills, [], settings);
         const entries = groups.flatMap((group) => group.entries.map((entry) => ({ ...entry, scope: group.scope })));
-        const builtinStripped = entries.some((e) => e.scope === "builtin" && e.state !== "full");
+        const described = (e: { state: string }) => e.state === "full" || e.state === "cut";
+        const builtinStripped = entries.some((e) => e.scope === "builtin" && !described(e));
         if (builtinStripped) {
-          expect(entries.filter((e) => e.scope !== "builtin").every((e) => e.state !== "full")).toBe(true);
+          expect(entries.filter((e) => e.scope !== "builtin").every((e) => !described(e))).toBe(true);
         }
-        if (figures.droppedEntries > 0) expect(entries.every((e) => e.state !== "full")).toBe(true);
+        if (figures.droppedEntries > 0) expect(entries.every((e) => !described(e))).toBe(true);
       }),
       { numRuns: 400 },
     );

@@ -100,8 +100,35 @@ export default async function ListingPage({
 
       <section className="rounded-lg border border-slate-200 bg-white p-4" aria-label="Cut from the listing">
         <h2 className="mb-2 font-semibold">What was cut, and why</h2>
+        {budget.shortened.length > 0 && (
+          <div className="mb-4" data-testid="shortened">
+            <p className="mb-2 text-sm text-slate-600">
+              {budget.shortened.length} description{budget.shortened.length === 1 ? " is" : "s are"} longer than descMax ({settings.descMax}{" "}
+              characters) and shown shortened
+              {budget.shortened.some((entry) => entry.lostUseWhen) &&
+                `; ${budget.shortened.filter((entry) => entry.lostUseWhen).length} lose their "Use when…" clause, the part agents route by`}
+              :
+            </p>
+            <ul className="space-y-1 text-sm">
+              {budget.shortened.map((entry) => (
+                <li key={entry.name} data-shortened={entry.name} className="break-words">
+                  <span className="font-mono text-xs">{entry.name}</span>
+                  {entry.lostUseWhen && (
+                    <span className="ml-1 rounded bg-amber-100 px-1 text-xs text-amber-900">loses &quot;Use when&quot;</span>
+                  )}
+                  <span className="text-slate-500"> lost: </span>
+                  <span className="text-slate-700">…{entry.lost}</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
         {budget.cut.length === 0 ? (
-          <p className="text-sm text-emerald-700">Nothing: every listed skill is shown with its description.</p>
+          <p className="text-sm text-emerald-700">
+            {budget.shortened.length === 0
+              ? "Nothing: every listed skill is shown with its whole description."
+              : "The cap cut nothing: every listed skill is shown with its (shortened) description."}
+          </p>
         ) : (
           <>
             <p className="mb-2 text-sm text-slate-600">
