@@ -12,24 +12,52 @@ const SECTIONS = [
   { href: "/settings", label: "Settings" },
 ];
 
-export function NavLinks({ team }: { team: string }) {
+function useSections(team: string) {
   const pathname = usePathname();
+  return SECTIONS.map((section) => {
+    const href = `/t/${team}${section.href}`;
+    return { ...section, href, active: section.href === "" ? pathname === href : pathname.startsWith(href) };
+  });
+}
+
+/** The dashboard's sections: links in a row on a wide screen, a menu that opens on a phone. */
+export function NavLinks({ team }: { team: string }) {
+  const sections = useSections(team);
+  const current = sections.find((section) => section.active)?.label ?? "Sections";
   return (
-    <nav className="flex gap-1" aria-label="Sections">
-      {SECTIONS.map((section) => {
-        const href = `/t/${team}${section.href}`;
-        const active = section.href === "" ? pathname === href : pathname.startsWith(href);
-        return (
+    <>
+      <nav className="hidden gap-1 lg:flex" aria-label="Sections">
+        {sections.map((section) => (
           <Link
             key={section.href}
-            href={href}
-            aria-current={active ? "page" : undefined}
-            className={`rounded-md px-3 py-1.5 text-sm font-medium ${active ? "bg-white text-slate-900" : "text-slate-300 hover:bg-slate-700 hover:text-white"}`}
+            href={section.href}
+            aria-current={section.active ? "page" : undefined}
+            className={`rounded-md px-3 py-1.5 text-sm font-medium ${section.active ? "bg-white text-slate-900" : "text-slate-300 hover:bg-slate-700 hover:text-white"}`}
           >
             {section.label}
           </Link>
-        );
-      })}
-    </nav>
+        ))}
+      </nav>
+      <details className="relative lg:hidden" data-testid="nav-menu">
+        <summary className="cursor-pointer list-none rounded-md border border-slate-600 px-3 py-1 text-sm font-medium text-white">
+          {current} ▾
+        </summary>
+        <nav
+          className="absolute left-0 z-10 mt-2 flex w-56 flex-col gap-1 rounded-md bg-slate-800 p-2 shadow-lg"
+          aria-label="Sections menu"
+        >
+          {sections.map((section) => (
+            <Link
+              key={section.href}
+              href={section.href}
+              aria-current={section.active ? "page" : undefined}
+              className={`rounded-md px-3 py-2 text-sm font-medium ${section.active ? "bg-white text-slate-900" : "text-slate-200 hover:bg-slate-700"}`}
+            >
+              {section.label}
+            </Link>
+          ))}
+        </nav>
+      </details>
+    </>
   );
 }

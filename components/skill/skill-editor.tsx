@@ -87,14 +87,14 @@ export function SkillEditor({ name, version, fields, currentText, descMax, save,
         />
       </div>
       <div className="flex flex-wrap items-end gap-3">
-        <label className="text-sm">
+        <label className="max-w-full text-sm">
           Reason for the change
           <input
             value={reason}
             onChange={(e) => setReason(e.target.value)}
             name="reason"
             placeholder="what the last runs taught"
-            className="mt-1 block w-96 rounded-md border border-slate-300 px-2 py-1 text-sm"
+            className="mt-1 block w-96 max-w-full rounded-md border border-slate-300 px-2 py-1 text-sm"
           />
         </label>
         <button

@@ -13,16 +13,17 @@ export default async function TeamLayout({ children, params }: { children: React
   return (
     <div className="min-h-screen">
       <header className="bg-slate-900 text-white">
-        <div className="mx-auto flex max-w-7xl items-center gap-6 px-6 py-3">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3 md:px-6">
           <Link href={`/t/${slug}`} className="flex items-center gap-2 font-semibold">
             <Image src="/favicon.svg" alt="" width={24} height={24} loading="eager" className="h-6 w-6" />
             Skillgate
           </Link>
-          <TeamSwitcher current={slug} section="" teams={member.teams.map((m) => ({ slug: m.team.slug, name: m.team.name }))} />
+          <TeamSwitcher current={slug} teams={member.teams.map((m) => ({ slug: m.team.slug, name: m.team.name }))} />
           <NavLinks team={slug} />
           <div className="ml-auto flex items-center gap-3 text-sm text-slate-300">
             <span>
-              {member.user.email} · {member.role}
+              <span className="hidden sm:inline">{member.user.email} · </span>
+              {member.role}
             </span>
             <form
               action={async () => {
@@ -35,7 +36,7 @@ export default async function TeamLayout({ children, params }: { children: React
           </div>
         </div>
       </header>
-      <main className="mx-auto max-w-7xl px-6 py-8">{children}</main>
+      <main className="mx-auto max-w-7xl px-4 py-6 md:px-6 md:py-8">{children}</main>
     </div>
   );
 }

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser, signInAt } from "../helpers/browser";
+import { BROWSER_LOGIN } from "./server";
+
+const baseUrl = inject("baseUrl");
+
+/** Every page on a phone (390 px, §10): nothing wider than the screen, the sections a menu away. */
+describe("every page at 390 px in Chromium", () => {
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await signInAt(page, `${baseUrl}/t/demo`, BROWSER_LOGIN);
+  });
+  afterAll(async () => browser?.close());
+
+  /** The first link on a page whose path matches, to reach pages with ids (a plan, an evaluation, a run). */
+  const firstLink = async (from: string, pattern: RegExp) => {
+    await page.goto(`${baseUrl}${from}`);
+    const hrefs = await page.locator("a[href]").evaluateAll((links) => links.map((link) => link.getAttribute("href") ?? ""));
+    const href = hrefs.find((candidate) => pattern.test(candidate));
+    if (!href) throw new Error(`no link matching ${pattern} on ${from}`);
+    return href;
+  };
+
+  it("fits every page in the width of the screen", async () => {
+    const pages = [
+      "/t/demo",
+      "/t/demo/listing",
+      "/t/demo/activation",
+      "/t/demo/ledger",
+      "/t/demo/history",
+      "/t/demo/settings",
+      "/t/demo/skills/systematic-debugging",
+      "/t/demo/skills/flaky-test-triage",
+      await firstLink("/t/demo/ledger", /^\/t\/demo\/ledger\/[a-z0-9-]+$/),
+      await firstLink("/t/demo/history", /^\/t\/demo\/history\/evaluations\/\d+$/),
+      await firstLink("/t/demo/activation", /^\/t\/demo\/activation\/runs\/\d+/),
+    ];
+    const wide: string[] = [];
+    for (const path of pages) {
+      await page.goto(`${baseUrl}${path}`);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (width > 390) {
+        const culprits = await page.evaluate(() =>
+          [...document.querySelectorAll("body *")]
+            .filter((el) => Math.abs(el.getBoundingClientRect().right - document.documentElement.scrollWidth) < 3)
+            .slice(0, 4)
+            .map(
+              (el) =>
+                `${el.tagName.toLowerCase()}.${String(el.className).slice(0, 60)} [${el.textContent?.slice(0, 30)}] ${Math.round(el.getBoundingClientRect().right)}`,
+            ),
+        );
+        wide.push(`${path}: ${width} px ${culprits.join(" | ")}`);
+      }
+    }
+    expect(wide).toEqual([]);
+  });
+
+  it("fits the signed-out pages too: sign-in and an invitation", async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const guest = await context.newPage();
+    for (const path of ["/signin", "/invite/sgv_no-such-invitation"]) {
+      await guest.goto(`${baseUrl}${path}`);
+      expect(await guest.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
+    }
+    await context.close();
+  });
+
+  it("opens the sections from a menu on a phone", async () => {
+    await page.goto(`${baseUrl}/t/demo/ledger`);
+    expect(await page.locator('nav[aria-label="Sections"]').isVisible()).toBe(false);
+    const menu = page.locator('[data-testid="nav-menu"]');
+    expect(await menu.locator("summary").textContent()).toBe("Ledger ▾");
+    await menu.locator("summary").click();
+    await menu.locator("text=Settings").click();
+    await page.waitForURL(`${baseUrl}/t/demo/settings`);
+    expect(await page.textContent("h1")).toBe("Settings");
+  });
+});
