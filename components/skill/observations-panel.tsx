@@ -67,7 +67,7 @@ export function ObservationsPanel({ rows, filter }: { rows: ObservationRow[]; fi
           /api/v1/observations.
         </p>
       ) : (
-        <table className="w-full text-sm" data-testid="observations">
+        <table className="w-full text-sm" data-testid="observations" tabIndex={0} aria-label="Observations">
           <thead className="text-left text-xs uppercase text-slate-500">
             <tr>
               <th className="py-1">When</th>

@@ -20,7 +20,7 @@ export function SideBySide({ rows: all, left, right }: { rows: DiffRow[]; left: 
       <tbody>
         {rows.map((row, i) =>
           row.kind === "skip" ? (
-            <tr key={i} className="bg-slate-100 text-center text-slate-500">
+            <tr key={i} className="bg-slate-100 text-center text-slate-700">
               <td colSpan={4} className="py-0.5">
                 … {row.count} unchanged line{row.count === 1 ? "" : "s"} …
               </td>

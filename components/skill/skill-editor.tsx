@@ -2,7 +2,7 @@
 
 import { markdown } from "@codemirror/lang-markdown";
 import { EditorState } from "@codemirror/state";
-import CodeMirror from "@uiw/react-codemirror";
+import CodeMirror, { EditorView } from "@uiw/react-codemirror";
 import { useRouter } from "next/navigation";
 import { useMemo, useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
@@ -11,6 +11,9 @@ import { formatLint, lintDescription } from "@/lib/lint/lint";
 import { hasChanges, sideBySide } from "@/lib/learned/side-by-side";
 import { composeSkillMd, splitSkillMd } from "@/lib/skills/skill-md";
 import { SideBySide } from "./side-by-side";
+
+/** The editor's text area has a name a screen reader says (axe: aria-input-field-name). */
+const EDITOR_LABEL = EditorView.contentAttributes.of({ "aria-label": "Body of the skill (Markdown)", tabindex: "0" });
 
 interface Props {
   name: string;
@@ -81,7 +84,7 @@ export function SkillEditor({ name, version, fields, currentText, descMax, save,
         <CodeMirror
           value={body}
           height="320px"
-          extensions={[markdown(), ...separator]}
+          extensions={[markdown(), EDITOR_LABEL, EditorView.lineWrapping, ...separator]}
           onChange={setBody}
           basicSetup={{ foldGutter: false }}
         />

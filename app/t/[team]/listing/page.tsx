@@ -163,6 +163,8 @@ export default async function ListingPage({
         <h2 className="mb-2 font-semibold">The listing as agents get it</h2>
         <pre
           data-testid="listing-text"
+          tabIndex={0}
+          aria-label="The listing text"
           className="overflow-x-auto whitespace-pre rounded-md bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100"
         >
           {listing.text}

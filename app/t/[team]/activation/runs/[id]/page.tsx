@@ -61,7 +61,7 @@ export default async function RunPage({ params }: { params: Promise<{ team: stri
         </section>
       )}
       <section className="rounded-lg border border-slate-200 bg-white" aria-label="Results">
-        <table className="w-full text-sm" data-testid="results">
+        <table className="w-full text-sm" data-testid="results" tabIndex={0} aria-label="Results">
           <thead className="bg-slate-50 text-left text-xs uppercase text-slate-500">
             <tr>
               <th className="px-3 py-2">Case</th>

@@ -98,7 +98,7 @@ export default async function EvaluationPage({ params }: { params: Promise<{ tea
       )}
 
       <section className="overflow-x-auto rounded-lg border border-slate-200 bg-white" aria-label="Cases">
-        <table className="w-full text-sm" data-testid="cases">
+        <table className="w-full text-sm" data-testid="cases" tabIndex={0} aria-label="Cases">
           <thead className="bg-slate-50 text-left text-xs uppercase text-slate-500">
             <tr>
               <th className="px-2 py-2">Task</th>
