@@ -1,10 +1,11 @@
 import type { ReactNode } from "react";
 
 /** The settings page's tables of things a lead hands out and revokes (API keys, install links). */
-export function CredentialTable({ columns, children }: { columns: string[]; children: ReactNode }) {
+export function CredentialTable({ label, columns, children }: { label: string; columns: string[]; children: ReactNode }) {
   return (
     <div className="mt-4 overflow-x-auto">
-      <table className="w-full text-sm">
+      {/* Focusable, so it scrolls from the keyboard on a phone even when every row is revoked (nothing else to focus). */}
+      <table className="w-full text-sm" tabIndex={0} aria-label={label}>
         <thead className="text-left text-xs uppercase text-slate-500">
           <tr>
             {columns.map((column) => (

@@ -119,6 +119,16 @@ describe("the dashboard in Chromium", () => {
     expect(await page.textContent('[data-testid="row-count"]')).toBe("9 of 9 skills");
     const res = await page.goto(`${baseUrl}/t/no-such-team`);
     expect(res?.status()).toBe(404);
+    expect(await page.textContent("h1")).toBe("Not found");
+    // Inside a team, what it does not have is said within its pages, navigation and all.
+    for (const path of ["/t/demo/skills/no-such-skill", "/t/demo/ledger/no-such-plan", "/t/demo/history/evaluations/999999"]) {
+      const missing = await page.goto(`${baseUrl}${path}`);
+      expect(missing?.status(), path).toBe(404);
+      expect(await page.locator('[data-testid="not-found"] h1').textContent(), path).toBe("Not found");
+      expect(await page.locator('nav[aria-label="Sections"]').count(), path).toBe(1);
+    }
+    await page.click('[data-testid="not-found"] >> text=Back to the overview');
+    await page.waitForURL(`${baseUrl}/t/demo`);
   });
 
   it("shows invalid skill folders with every error, and the version that keeps serving", async () => {

@@ -126,7 +126,7 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
             </p>
             <InviteForm action={inviteAction.bind(null, slug)} />
             {invitations.length > 0 && (
-              <CredentialTable columns={["Invited", "Role", "Expires"]}>
+              <CredentialTable label="Pending invitations" columns={["Invited", "Role", "Expires"]}>
                 {invitations.map((invitation) => (
                   <tr key={invitation.id} className="border-t border-slate-100" data-invitation={invitation.email}>
                     <td className="py-1.5 pr-3">{invitation.email}</td>
@@ -154,7 +154,7 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
             created.
           </p>
           <CreateKeyForm action={createKeyAction.bind(null, slug)} />
-          <CredentialTable columns={["Name", "Key", "Scopes", "Created"]}>
+          <CredentialTable label="API keys" columns={["Name", "Key", "Scopes", "Created"]}>
             {keys.map((key) => (
               <tr key={key.id} className="border-t border-slate-100" data-key={key.name}>
                 <td className="py-1.5">{key.name}</td>
@@ -181,7 +181,7 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
           </p>
           <CreateInstallLinkForm action={createInstallLinkAction.bind(null, slug)} />
           {links.length > 0 && (
-            <CredentialTable columns={["Link", "Created", "By"]}>
+            <CredentialTable label="Install links" columns={["Link", "Created", "By"]}>
               {links.map((link) => (
                 <tr key={link.id} className="border-t border-slate-100" data-install-link={link.prefix}>
                   <td className="py-1.5 pr-3 font-mono text-xs whitespace-nowrap">/i/{link.prefix}…</td>
