@@ -14,10 +14,23 @@ function Result({ state }: { state: ActionResult | null }) {
   );
 }
 
+/** Create a key; the name and scopes stay as chosen when the key is refused. */
 export function CreateKeyForm({ action }: { action: FormAction }) {
   const [state, formAction, pending] = useActionState(action, null);
+  const [name, setName] = useState("");
+  const [scopes, setScopes] = useState<Record<string, boolean>>({ read: true, write: false, admin: false });
+  const [, startTransition] = useTransition();
   return (
-    <form action={formAction} className="space-y-3" aria-label="Create API key">
+    <form
+      // Submitted by hand, not as the form's action: React resets a form after its action, checkboxes included.
+      onSubmit={(event) => {
+        event.preventDefault();
+        const data = new FormData(event.currentTarget);
+        startTransition(() => formAction(data));
+      }}
+      className="space-y-3"
+      aria-label="Create API key"
+    >
       <div className="flex flex-wrap items-end gap-3">
         <label className="text-sm font-medium">
           Name
@@ -26,12 +39,20 @@ export function CreateKeyForm({ action }: { action: FormAction }) {
             required
             maxLength={80}
             placeholder="ci-sync"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
             className="mt-1 block w-48 rounded-md border border-slate-300 px-2 py-1"
           />
         </label>
         {(["read", "write", "admin"] as const).map((scope) => (
           <label key={scope} className="flex items-center gap-1 text-sm">
-            <input type="checkbox" name={`scope-${scope}`} defaultChecked={scope === "read"} /> {scope}
+            <input
+              type="checkbox"
+              name={`scope-${scope}`}
+              checked={scopes[scope] ?? false}
+              onChange={(event) => setScopes({ ...scopes, [scope]: event.target.checked })}
+            />{" "}
+            {scope}
           </label>
         ))}
         <button

@@ -268,6 +268,9 @@ describe("the dashboard in Chromium", () => {
     await keyForm.locator("text=Create key").click();
     await keyForm.locator('p[role="status"]').waitFor();
     expect(await keyForm.locator('p[role="status"]').textContent()).toBe('field "scopes": choose at least one scope');
+    // The refused form keeps what was typed and chosen.
+    expect(await keyForm.locator('input[name="name"]').inputValue()).toBe("no-scope");
+    expect(await keyForm.locator('input[name="scope-read"]').isChecked()).toBe(false);
     const listingForm = page.locator('form[aria-label="Listing settings"]');
     const cap = await listingForm.locator('input[name="cap"]').inputValue();
     await listingForm.locator('input[name="cap"]').fill("10");
