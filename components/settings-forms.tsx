@@ -2,17 +2,9 @@
 
 import { useActionState, useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
+import { ActionMessage } from "@/components/action-message";
 
 type FormAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
-
-function Result({ state }: { state: ActionResult | null }) {
-  if (!state) return null;
-  return (
-    <p role="status" className={`text-sm ${state.ok ? "text-emerald-700" : "text-red-700"}`}>
-      {state.message}
-    </p>
-  );
-}
 
 /** Create a key; the name and scopes stay as chosen when the key is refused. */
 export function CreateKeyForm({ action }: { action: FormAction }) {
@@ -62,7 +54,7 @@ export function CreateKeyForm({ action }: { action: FormAction }) {
           Create key
         </button>
       </div>
-      <Result state={state} />
+      <ActionMessage state={state} />
       {state?.ok && state.key && (
         <div className="rounded-md border border-emerald-300 bg-emerald-50 p-3">
           <div className="text-xs font-medium text-emerald-900">New API key (shown once)</div>
@@ -104,7 +96,7 @@ export function CreateInstallLinkForm({ action }: { action: (previous: ActionRes
       >
         Create install link
       </button>
-      <Result state={state} />
+      <ActionMessage state={state} />
       {state?.ok && state.installUrl && (
         <div className="rounded-md border border-emerald-300 bg-emerald-50 p-3">
           <div className="text-xs font-medium text-emerald-900">Install with (shown once)</div>
@@ -160,7 +152,7 @@ export function ListingSettingsForm({
           Save
         </button>
       </div>
-      <Result state={state} />
+      <ActionMessage state={state} />
     </form>
   );
 }
@@ -183,7 +175,7 @@ export function EndSessionsButton({ action, email, active }: { action: () => Pro
       >
         End sessions
       </button>
-      <Result state={state} />
+      <ActionMessage state={state} />
     </span>
   );
 }
@@ -216,7 +208,7 @@ export function RoleForm({
       <button disabled={pending} className="rounded-md border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50 disabled:opacity-50">
         Save
       </button>
-      <Result state={state} />
+      <ActionMessage state={state} />
     </form>
   );
 }
@@ -236,7 +228,7 @@ export function RemoveMemberButton({ action, email }: { action: () => Promise<Ac
       >
         Remove
       </button>
-      <Result state={state} />
+      <ActionMessage state={state} />
     </form>
   );
 }
@@ -281,7 +273,7 @@ export function InviteForm({ action }: { action: FormAction }) {
           Invite
         </button>
       </div>
-      <Result state={state} />
+      <ActionMessage state={state} />
       {state?.ok && state.inviteUrl && (
         <div className="rounded-md border border-emerald-300 bg-emerald-50 p-3">
           <div className="text-xs font-medium text-emerald-900">Send this link to the person (shown once)</div>
@@ -315,7 +307,7 @@ export function AutoPromoteForm({ action, autoPromote }: { action: FormAction; a
       >
         Save
       </button>
-      <Result state={state} />
+      <ActionMessage state={state} />
     </form>
   );
 }

@@ -2,15 +2,7 @@
 
 import { useActionState, useState } from "react";
 import type { ActionResult } from "@/lib/actions/result";
-
-function Result({ state }: { state: ActionResult | null }) {
-  if (!state) return null;
-  return (
-    <p role="status" className={`text-sm ${state.ok ? "text-emerald-700" : "text-red-700"}`}>
-      {state.message}
-    </p>
-  );
-}
+import { ActionMessage } from "@/components/action-message";
 
 /** A lead's approve and reject (with a reason) of an amendment awaiting approval (§10). */
 export function ApprovalForms({
@@ -32,7 +24,7 @@ export function ApprovalForms({
         >
           Approve and put live
         </button>
-        <Result state={approved} />
+        <ActionMessage state={approved} />
       </form>
       <form action={rejectAction} className="space-y-2" aria-label="Reject">
         <label className="block text-sm font-medium">
@@ -52,7 +44,7 @@ export function ApprovalForms({
         >
           Reject
         </button>
-        <Result state={rejected} />
+        <ActionMessage state={rejected} />
       </form>
     </div>
   );

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, signInAt } from "../helpers/browser";
+import { everyDashboardPage, launchBrowser, signInAt } from "../helpers/browser";
 import { BROWSER_LOGIN } from "./server";
 
 const baseUrl = inject("baseUrl");
@@ -45,28 +45,8 @@ describe("axe-core on every page in Chromium", () => {
       );
   };
 
-  const firstLink = async (from: string, pattern: RegExp) => {
-    await page.goto(`${baseUrl}${from}`);
-    const hrefs = await page.locator("a[href]").evaluateAll((links) => links.map((link) => link.getAttribute("href") ?? ""));
-    const href = hrefs.find((candidate) => pattern.test(candidate));
-    if (!href) throw new Error(`no link matching ${pattern} on ${from}`);
-    return href;
-  };
-
   it("finds no serious or critical violation on any page, at 1440 and at 390 px", async () => {
-    const pages = [
-      "/t/demo",
-      "/t/demo/listing",
-      "/t/demo/activation",
-      "/t/demo/ledger",
-      "/t/demo/history",
-      "/t/demo/settings",
-      "/t/demo/skills/systematic-debugging",
-      "/t/demo/skills/flaky-test-triage",
-      await firstLink("/t/demo/ledger", /^\/t\/demo\/ledger\/[a-z0-9-]+$/),
-      await firstLink("/t/demo/history", /^\/t\/demo\/history\/evaluations\/\d+$/),
-      await firstLink("/t/demo/activation", /^\/t\/demo\/activation\/runs\/\d+/),
-    ];
+    const pages = await everyDashboardPage(page, baseUrl);
     const found: string[] = [];
     for (const width of [1440, 390]) {
       await page.setViewportSize({ width, height: 900 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, signInAt } from "../helpers/browser";
+import { everyDashboardPage, launchBrowser, signInAt } from "../helpers/browser";
 import { BROWSER_LOGIN } from "./server";
 
 const baseUrl = inject("baseUrl");
@@ -17,29 +17,8 @@ describe("every page at 390 px in Chromium", () => {
   });
   afterAll(async () => browser?.close());
 
-  /** The first link on a page whose path matches, to reach pages with ids (a plan, an evaluation, a run). */
-  const firstLink = async (from: string, pattern: RegExp) => {
-    await page.goto(`${baseUrl}${from}`);
-    const hrefs = await page.locator("a[href]").evaluateAll((links) => links.map((link) => link.getAttribute("href") ?? ""));
-    const href = hrefs.find((candidate) => pattern.test(candidate));
-    if (!href) throw new Error(`no link matching ${pattern} on ${from}`);
-    return href;
-  };
-
   it("fits every page in the width of the screen", async () => {
-    const pages = [
-      "/t/demo",
-      "/t/demo/listing",
-      "/t/demo/activation",
-      "/t/demo/ledger",
-      "/t/demo/history",
-      "/t/demo/settings",
-      "/t/demo/skills/systematic-debugging",
-      "/t/demo/skills/flaky-test-triage",
-      await firstLink("/t/demo/ledger", /^\/t\/demo\/ledger\/[a-z0-9-]+$/),
-      await firstLink("/t/demo/history", /^\/t\/demo\/history\/evaluations\/\d+$/),
-      await firstLink("/t/demo/activation", /^\/t\/demo\/activation\/runs\/\d+/),
-    ];
+    const pages = await everyDashboardPage(page, baseUrl);
     const wide: string[] = [];
     for (const path of pages) {
       await page.goto(`${baseUrl}${path}`);

@@ -30,3 +30,29 @@ export async function signInAt(page: Page, url: string, login: { email: string; 
   await page.click('button[type="submit"]');
   await page.waitForURL(url);
 }
+
+/** The first link on a page whose path matches, to reach pages with ids (a plan, an evaluation, a run). */
+async function firstLink(page: Page, baseUrl: string, from: string, pattern: RegExp): Promise<string> {
+  await page.goto(`${baseUrl}${from}`);
+  const hrefs = await page.locator("a[href]").evaluateAll((links) => links.map((link) => link.getAttribute("href") ?? ""));
+  const href = hrefs.find((candidate) => pattern.test(candidate));
+  if (!href) throw new Error(`no link matching ${pattern} on ${from}`);
+  return href;
+}
+
+/** Every page of the demo team's dashboard (§10), those with ids found by following its links; the page must be signed in. */
+export async function everyDashboardPage(page: Page, baseUrl: string): Promise<string[]> {
+  return [
+    "/t/demo",
+    "/t/demo/listing",
+    "/t/demo/activation",
+    "/t/demo/ledger",
+    "/t/demo/history",
+    "/t/demo/settings",
+    "/t/demo/skills/systematic-debugging",
+    "/t/demo/skills/flaky-test-triage",
+    await firstLink(page, baseUrl, "/t/demo/ledger", /^\/t\/demo\/ledger\/[a-z0-9-]+$/),
+    await firstLink(page, baseUrl, "/t/demo/history", /^\/t\/demo\/history\/evaluations\/\d+$/),
+    await firstLink(page, baseUrl, "/t/demo/activation", /^\/t\/demo\/activation\/runs\/\d+/),
+  ];
+}
