@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
+import NextTopLoader from "nextjs-toploader";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -12,7 +13,11 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   await connection();
   return (
     <html lang="en">
-      <body className="min-h-screen font-sans">{children}</body>
+      <body className="min-h-screen font-sans">
+        {/* A bar across the top while the next page loads: the cue a click was taken (issue 13). */}
+        <NextTopLoader color="#4f46e5" height={3} showSpinner={false} />
+        {children}
+      </body>
     </html>
   );
 }

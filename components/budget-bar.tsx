@@ -2,6 +2,7 @@
 
 import { Bar, BarChart, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { BudgetSegment } from "@/lib/listing/budget";
+import { xTitle } from "./chart-axes";
 
 const COLORS: Record<string, string> = {
   header: "#64748b",
@@ -22,8 +23,13 @@ export function BudgetBar({ segments, cap }: { segments: BudgetSegment[]; cap: n
   return (
     <div className="h-40 w-full" data-testid="budget-bar">
       <ResponsiveContainer>
-        <BarChart data={[row]} layout="vertical" margin={{ left: 8, right: 24, top: 8, bottom: 8 }}>
-          <XAxis type="number" domain={[0, Math.max(cap, used)]} tickFormatter={(v: number) => v.toLocaleString("en-US")} />
+        <BarChart data={[row]} layout="vertical" margin={{ left: 8, right: 24, top: 8, bottom: 24 }}>
+          <XAxis
+            type="number"
+            domain={[0, Math.max(cap, used)]}
+            tickFormatter={(v: number) => v.toLocaleString("en-US")}
+            label={xTitle(`characters of the listing (cap ${cap.toLocaleString("en-US")})`)}
+          />
           <YAxis type="category" dataKey="name" hide />
           <Tooltip
             formatter={(value, name) => [
@@ -31,7 +37,12 @@ export function BudgetBar({ segments, cap }: { segments: BudgetSegment[]; cap: n
               all.find((s) => s.key === name)?.label ?? String(name),
             ]}
           />
-          <Legend itemSorter={null} formatter={(key: string) => all.find((s) => s.key === key)?.label ?? key} />
+          <Legend
+            verticalAlign="top"
+            height={28}
+            itemSorter={null}
+            formatter={(key: string) => all.find((s) => s.key === key)?.label ?? key}
+          />
           {all.map((segment) => (
             <Bar key={segment.key} dataKey={segment.key} stackId="cap" fill={COLORS[segment.key] ?? "#94a3b8"} isAnimationActive={false} />
           ))}

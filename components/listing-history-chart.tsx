@@ -1,6 +1,7 @@
 "use client";
 
-import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { dayTick, TITLED_MARGIN, xTitle, yTitle } from "./chart-axes";
 
 export interface ListingHistoryPoint {
   at: string;
@@ -9,18 +10,38 @@ export interface ListingHistoryPoint {
   cause: string;
 }
 
-/** The listing's length after each catalog change, against the cap in force then. */
+/** The listing's length after each catalog change, against the cap in force then, on a time axis. */
 export function ListingHistoryChart({ points }: { points: ListingHistoryPoint[] }) {
+  const data = points.map((p) => ({ ...p, time: Date.parse(p.at) }));
   return (
-    <div className="h-64 w-full" data-testid="listing-history">
+    <div className="h-72 w-full" data-testid="listing-history">
       <ResponsiveContainer>
-        <LineChart data={points} margin={{ left: 8, right: 24, top: 8, bottom: 8 }}>
+        <LineChart data={data} margin={{ ...TITLED_MARGIN, left: 24 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-          <XAxis dataKey="at" tickFormatter={(v: string) => v.slice(5, 10)} />
-          <YAxis tickFormatter={(v: number) => v.toLocaleString("en-US")} />
-          <Tooltip labelFormatter={(v) => String(v).slice(0, 16).replace("T", " ")} />
-          <Line type="stepAfter" dataKey="chars" name="characters" stroke="#4338ca" strokeWidth={2} isAnimationActive={false} />
-          <Line type="stepAfter" dataKey="cap" name="cap" stroke="#dc2626" strokeDasharray="6 4" dot={false} isAnimationActive={false} />
+          <XAxis
+            dataKey="time"
+            type="number"
+            scale="time"
+            domain={["dataMin", "dataMax"]}
+            tickFormatter={dayTick}
+            label={xTitle("date of the catalog change (UTC)")}
+          />
+          <YAxis tickFormatter={(v: number) => v.toLocaleString("en-US")} label={yTitle("characters")} width={64} />
+          <Tooltip
+            labelFormatter={(v) => new Date(Number(v)).toISOString().slice(0, 16).replace("T", " ")}
+            formatter={(value, name) => [`${Number(value).toLocaleString("en-US")} characters`, name]}
+          />
+          <Legend verticalAlign="top" height={28} />
+          <Line type="stepAfter" dataKey="chars" name="listing length" stroke="#4338ca" strokeWidth={2} isAnimationActive={false} />
+          <Line
+            type="stepAfter"
+            dataKey="cap"
+            name="cap (the most agents get)"
+            stroke="#dc2626"
+            strokeDasharray="6 4"
+            dot={false}
+            isAnimationActive={false}
+          />
         </LineChart>
       </ResponsiveContainer>
     </div>

@@ -6,7 +6,7 @@ export function Stat({
   tone = "plain",
 }: {
   label: string;
-  value: string;
+  value: React.ReactNode;
   note?: string;
   tone?: "plain" | "warn" | "good";
 }) {

@@ -3,6 +3,7 @@ import Image from "next/image";
 import { signInMethod } from "@/lib/auth/next-auth";
 import { safeCallbackPath } from "@/lib/auth/callback";
 import { signInWithGithub, signInWithPassword } from "./actions";
+import { throttledText } from "@/lib/auth/password-sign-in";
 
 export const metadata: Metadata = { title: "Sign in" };
 
@@ -14,9 +15,7 @@ const ERRORS: Record<string, string> = {
 /** The sign-in refused for too many failures (`code=throttled-<seconds>`): say when to try again. */
 function throttledMessage(code: string | undefined): string | null {
   const seconds = Number(/^throttled-(\d{1,6})$/.exec(code ?? "")?.[1]);
-  if (!seconds) return null;
-  const wait = seconds < 60 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minute${seconds > 60 ? "s" : ""}`;
-  return `Too many failed sign-ins. Try again in ${wait}.`;
+  return seconds ? throttledText(seconds) : null;
 }
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {

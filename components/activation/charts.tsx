@@ -2,9 +2,12 @@
 
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { percent } from "@/lib/format";
+import { dayTick, TITLED_MARGIN, xTitle, yTitle } from "@/components/chart-axes";
 
 export interface RunPoint {
   run: string;
+  /** When the run started, epoch milliseconds: runs sit on a time axis. */
+  time: number;
   activation: number | null;
   D: number | null;
   P: number | null;
@@ -12,17 +15,30 @@ export interface RunPoint {
   falseTriggers: number | null;
 }
 
-/** Activation by class and false triggers, run by run. */
+/** Activation by class and false triggers, run by run, at the time each run started. */
 export function RunsChart({ points }: { points: RunPoint[] }) {
   return (
     <div className="h-64 w-full" data-testid="runs-chart">
       <ResponsiveContainer>
-        <LineChart data={points} margin={{ left: 8, right: 16, top: 8, bottom: 8 }}>
+        <LineChart data={points} margin={TITLED_MARGIN}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-          <XAxis dataKey="run" />
-          <YAxis domain={[0, 1]} tickFormatter={percent} />
-          <Tooltip formatter={(value) => (value === null ? "—" : percent(Number(value)))} />
-          <Legend itemSorter={null} />
+          <XAxis
+            dataKey="time"
+            type="number"
+            scale="time"
+            domain={["dataMin", "dataMax"]}
+            padding={{ left: 16, right: 16 }}
+            tickFormatter={dayTick}
+            label={xTitle("run started (UTC)")}
+          />
+          <YAxis domain={[0, 1]} tickFormatter={percent} label={yTitle("share of prompts")} />
+          <Tooltip
+            labelFormatter={(time, payload) =>
+              `run ${payload?.[0]?.payload?.run ?? ""} · ${new Date(Number(time)).toISOString().slice(0, 16).replace("T", " ")}`
+            }
+            formatter={(value) => (value === null ? "—" : percent(Number(value)))}
+          />
+          <Legend verticalAlign="top" height={52} itemSorter={null} wrapperStyle={{ paddingBottom: 8 }} />
           <Line dataKey="activation" name="activation" stroke="#4338ca" strokeWidth={3} connectNulls isAnimationActive={false} />
           <Line dataKey="D" name="D (keywords)" stroke="#059669" connectNulls isAnimationActive={false} />
           <Line dataKey="P" name="P (paraphrase)" stroke="#d97706" connectNulls isAnimationActive={false} />
@@ -41,15 +57,16 @@ export function RunsChart({ points }: { points: RunPoint[] }) {
   );
 }
 
-/** Recall per skill in one run. */
-export function RecallChart({ points }: { points: { skill: string; recall: number }[] }) {
+/** Recall per skill in one run, each with the number of prompt runs it rests on. */
+export function RecallChart({ points }: { points: { skill: string; recall: number; expected: number }[] }) {
+  const data = points.map((p) => ({ ...p, label: `${p.skill} (n=${p.expected})` }));
   return (
-    <div className="w-full" style={{ height: Math.max(120, points.length * 36 + 40) }} data-testid="recall-chart">
+    <div className="w-full" style={{ height: Math.max(140, points.length * 36 + 60) }} data-testid="recall-chart">
       <ResponsiveContainer>
-        <BarChart data={points} layout="vertical" margin={{ left: 8, right: 24, top: 8, bottom: 8 }}>
+        <BarChart data={data} layout="vertical" margin={TITLED_MARGIN}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-          <XAxis type="number" domain={[0, 1]} tickFormatter={percent} />
-          <YAxis type="category" dataKey="skill" width={220} />
+          <XAxis type="number" domain={[0, 1]} tickFormatter={percent} label={xTitle("recall (expected prompts that loaded it)")} />
+          <YAxis type="category" dataKey="label" width={170} tick={{ fontSize: 12 }} />
           <Tooltip formatter={(value) => percent(Number(value))} />
           <Bar dataKey="recall" fill="#4338ca" isAnimationActive={false} />
         </BarChart>

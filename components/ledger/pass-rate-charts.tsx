@@ -2,6 +2,7 @@
 
 import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { percent } from "@/lib/format";
+import { everyWeek, TITLED_MARGIN, xTitle, yTitle } from "@/components/chart-axes";
 
 export interface WeekPoint {
   week: string;
@@ -22,13 +23,19 @@ export function PassRateByWeek({ points }: { points: WeekPoint[] }) {
   return (
     <div className="h-64 w-full" data-testid="pass-rate-week">
       <ResponsiveContainer>
-        <ComposedChart data={points} margin={{ left: 8, right: 8, top: 8, bottom: 8 }}>
+        <ComposedChart
+          data={everyWeek(points, (week) => ({ week, rate: null, confirmed: 0, refuted: 0, inconclusive: 0 }))}
+          margin={TITLED_MARGIN}
+        >
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-          <XAxis dataKey="week" tickFormatter={(v: string) => v.slice(5)} />
-          <YAxis yAxisId="count" allowDecimals={false} />
-          <YAxis yAxisId="rate" orientation="right" domain={[0, 1]} tickFormatter={percent} />
-          <Tooltip formatter={(value, name) => (name === "pass rate" ? percent(Number(value)) : value)} />
-          <Legend itemSorter={null} />
+          <XAxis dataKey="week" tickFormatter={(v: string) => v.slice(5)} label={xTitle("week starting (Monday, UTC)")} />
+          <YAxis yAxisId="count" allowDecimals={false} label={yTitle("verdicts")} />
+          <YAxis yAxisId="rate" orientation="right" domain={[0, 1]} tickFormatter={percent} label={yTitle("pass rate", "right")} />
+          <Tooltip
+            labelFormatter={(v) => `week of ${String(v)}`}
+            formatter={(value, name) => (name === "pass rate" ? percent(Number(value)) : value)}
+          />
+          <Legend verticalAlign="top" height={48} itemSorter={null} />
           <Bar yAxisId="count" dataKey="confirmed" stackId="v" fill="#059669" isAnimationActive={false} />
           <Bar yAxisId="count" dataKey="refuted" stackId="v" fill="#dc2626" isAnimationActive={false} />
           <Bar yAxisId="count" dataKey="inconclusive" stackId="v" fill="#94a3b8" isAnimationActive={false} />
@@ -39,15 +46,16 @@ export function PassRateByWeek({ points }: { points: WeekPoint[] }) {
   );
 }
 
-/** Pass rate per skill the plans exercise. */
+/** Pass rate per skill the plans exercise, each with the number of verdicts it rests on. */
 export function PassRateBySkill({ points }: { points: SkillPoint[] }) {
+  const data = points.map((p) => ({ ...p, label: `${p.skill} (n=${p.verdicts})` }));
   return (
-    <div className="w-full" style={{ height: Math.max(120, points.length * 44 + 40) }} data-testid="pass-rate-skill">
+    <div className="w-full" style={{ height: Math.max(140, points.length * 44 + 60) }} data-testid="pass-rate-skill">
       <ResponsiveContainer>
-        <BarChart data={points} layout="vertical" margin={{ left: 8, right: 24, top: 8, bottom: 8 }}>
+        <BarChart data={data} layout="vertical" margin={TITLED_MARGIN}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-          <XAxis type="number" domain={[0, 1]} tickFormatter={percent} />
-          <YAxis type="category" dataKey="skill" width={200} />
+          <XAxis type="number" domain={[0, 1]} tickFormatter={percent} label={xTitle("pass rate (confirmed of judged)")} />
+          <YAxis type="category" dataKey="label" width={170} tick={{ fontSize: 12 }} />
           <Tooltip formatter={(value) => percent(Number(value))} />
           <Bar dataKey="rate" name="pass rate" fill="#4338ca" isAnimationActive={false} />
         </BarChart>

@@ -87,7 +87,11 @@ export function AmendmentsPanel({
               const verdict = a.evaluation?.verdict ?? null;
               return (
                 <tr key={a.id} className="border-t border-slate-100 align-top" data-amendment={a.id}>
-                  <td className="py-1.5">#{a.id}</td>
+                  <td className="py-1.5">
+                    <Link className="text-indigo-700 underline" href={`/t/${slug}/history/amendments/${a.id}`}>
+                      #{a.id}
+                    </Link>
+                  </td>
                   <td className="py-1.5">v{a.baseVersion}</td>
                   <td className="py-1.5">{a.origin}</td>
                   <td className="py-1.5 text-slate-700">{a.rationale}</td>

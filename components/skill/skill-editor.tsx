@@ -43,6 +43,19 @@ export function SkillEditor({ name, version, fields, currentText, descMax, save,
   const [reviewing, setReviewing] = useState(false);
   const [result, setResult] = useState<ActionResult | null>(null);
   const [pending, startTransition] = useTransition();
+  // When the skill moves on without this editor (a rollback, a promotion), start again from the
+  // new version; after this editor's own save the version is already its base, and "Saved as vN" stays.
+  const [shown, setShown] = useState(version);
+  if (version !== shown) {
+    setShown(version);
+    if (version !== base.version) {
+      setBase({ version, text: currentText });
+      setDescription(fields.description);
+      setBody(splitSkillMd(currentText)?.body ?? "");
+      setReviewing(false);
+      setResult(null);
+    }
+  }
   const separator = useMemo(() => (initialBody.includes("\r\n") ? [EditorState.lineSeparator.of("\r\n")] : []), [initialBody]);
 
   const lint = formatLint(lintDescription(description, descMax));

@@ -39,6 +39,8 @@ export const evalRuns = pgTable(
     trials: integer("trials").notNull(),
     status: text("status", { enum: ["queued", "running", "finished", "failed", "cancelled"] }).notNull(),
     listingText: text("listing_text").notNull(),
+    // The version of each listed skill when the run started: what per-version recall is counted against.
+    skillVersions: jsonb("skill_versions").$type<Record<string, number>>(),
     caseRuns: integer("case_runs").notNull(),
     done: integer("done").notNull().default(0),
     metrics: jsonb("metrics").$type<Record<string, unknown>>(),

@@ -42,7 +42,7 @@ export async function startRun(
   const imported = request.results ? importedRuns(set.cases, request.results) : null;
   const trials = imported ? Math.max(...imported.map((r) => r.trial)) : (request.trials ?? 1);
   const settings: ListingSettings = { cap: team.listingCap, descMax: team.descMax, loadHint: team.loadHint };
-  const listing = await deps.catalogs.listing(team, settings);
+  const [listing, catalog] = await Promise.all([deps.catalogs.listing(team, settings), deps.catalogs.catalog(team)]);
   const inserted = await deps.db
     .insert(evalRuns)
     .values({
@@ -54,6 +54,7 @@ export async function startRun(
       trials,
       status: "running",
       listingText: listing.text,
+      skillVersions: Object.fromEntries(catalog.active.map((skill) => [skill.name, skill.version])),
       caseRuns: imported ? imported.length : set.cases.length * trials,
     })
     .returning({ id: evalRuns.id });

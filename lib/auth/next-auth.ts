@@ -6,7 +6,8 @@ import { getApp } from "../app/boot";
 import { env } from "../env";
 import { endDashboardSession, startDashboardSession } from "./dashboard-sessions";
 import { clientAddress } from "./sign-in-throttle";
-import { ensureGithubUser, verifyCredentials } from "./users";
+import { checkPassword } from "./password-sign-in";
+import { ensureGithubUser } from "./users";
 
 /**
  * Sign-in (§1, §13): GitHub when AUTH_GITHUB_ID and AUTH_GITHUB_SECRET are set, email and
@@ -36,14 +37,9 @@ function providers() {
         const { email, password } = parsed.data;
         const { db, signInThrottle } = await getApp();
         const address = clientAddress(request.headers);
-        const wait = await signInThrottle.retryAfter(email, address);
-        if (wait !== null) throw new SignInThrottled(wait);
-        const user = await verifyCredentials(db, email, password);
-        if (!user) {
-          await signInThrottle.failed(email, address);
-          throw new CredentialsSignin();
-        }
-        await signInThrottle.succeeded(email, address);
+        const checked = await checkPassword(db, signInThrottle, email, password, address);
+        if (!checked.ok) throw checked.retryAfter === null ? new CredentialsSignin() : new SignInThrottled(checked.retryAfter);
+        const { user } = checked;
         return { id: String(user.id), email: user.email, name: user.name };
       },
     }),

@@ -1,30 +1,45 @@
 import path from "node:path";
-import { asc, eq } from "drizzle-orm";
-import { evalRuns, evaluations, listingSnapshots, observations, skillEvents, skillViews } from "@/db/schema";
+import { and, eq, gt, inArray } from "drizzle-orm";
+import {
+  amendments,
+  evalRuns,
+  evaluations,
+  learnedSkills,
+  learnedSkillVersions,
+  listingSnapshots,
+  observations,
+  skillEvents,
+  skillViews,
+  workspaceSkills,
+  workspaceSkillVersions,
+} from "@/db/schema";
 import { parsePromptSet, savePromptSet } from "../activation/prompt-sets";
 import { startRun } from "../activation/runs";
+import type { App } from "../app/app";
+import { createApiKey } from "../auth/api-keys";
+import type { Role, Scope } from "../auth/scopes";
+import { ensureUser } from "../auth/users";
+import type { LedgerInput } from "../contracts/ledger";
+import { proposeAmendment } from "../evolution/amendments";
 import { evaluateAmendment } from "../evolution/evaluate";
 import type { JudgeAnswer } from "../evolution/judge";
-import { findLiveLearned } from "../learned/store";
+import type { Actor } from "../learned/actor";
 import { verifyLearned } from "../learned/verify";
-import { rollbackLearned, updateLearned } from "../learned/write";
-import { recordedJudge } from "./recorded-judge";
-import { proposeAmendment } from "../evolution/amendments";
-import type { App } from "../app/app";
-import type { LedgerInput } from "../contracts/ledger";
+import { insertLearned, promoteLearned, rollbackLearned, updateLearned, type NewLearned } from "../learned/write";
 import { appendRecord } from "../ledger/append";
 import type { LedgerSlug } from "../ledger/records";
-import { ensureTeam, type TeamId } from "../teams/teams";
-import { SYSTEM } from "../learned/actor";
-import { insertLearned } from "../learned/write";
 import { composeSkillMd } from "../skills/skill-md";
 import { syncWorkspace } from "../skills/sync";
 import { readDiskTree, type TreeFile } from "../skills/tree";
+import { ensureTeam, setMembership, type TeamId } from "../teams/teams";
+import { recordedJudge } from "./recorded-judge";
 
 /**
- * The demo team (§13): the workspace folders of `demo/workspace-skills` synced in two steps,
- * learned skills written the way agents and people write them, and a month of views. Runs once:
- * a team whose catalog has changed before is left alone.
+ * The demo team (§13), written as the story it tells: each step is done by the person or agent
+ * who did it, through the same functions the API calls, and every row it writes is then dated
+ * to when the story says it happened. So History, the versions table, provenance, observations
+ * and views agree on who did what, when, and which version it was. Runs once: a team whose
+ * catalog has changed before is left alone.
  */
 export const DEMO_TEAM = "demo";
 const DAY = 24 * 60 * 60 * 1000;
@@ -32,30 +47,132 @@ const DAY = 24 * 60 * 60 * 1000;
 export async function seedDemo(app: App, demoDir = path.resolve("demo")): Promise<boolean> {
   const team = await ensureTeam(app.db, DEMO_TEAM, "Demo team");
   if (team.catalogRevision > 0) return false;
+  const teamId = team.id;
+  const { lead, editor, agent } = await demoCast(app, teamId);
+  const current = () => ensureTeam(app.db, DEMO_TEAM);
+  const deps = { db: app.db, catalogs: app.catalogs, model: recordedJudge(JUDGEMENTS), judgeConcurrency: 4 };
+  const at = <T,>(daysAgo: number, step: () => Promise<T>) => happened(app, teamId, daysAgo, step);
+
   const tree = readDiskTree(path.join(demoDir, "workspace-skills")).files;
   const firstFolders = ["ci-green-gate", "db-migration-review", "incident-postmortem"];
-  const inFirstFolders = (file: { path: string }) => {
-    const [folder = ""] = file.path.split("/");
-    return firstFolders.includes(folder);
-  };
-  await syncWorkspace(app.db, app.catalogs, team.id, { files: tree.filter(inFirstFolders), others: [] });
-  await syncWorkspace(app.db, app.catalogs, team.id, { files: tree, others: [] });
-  for (const skill of LEARNED) {
-    await insertLearned(app, team.id, SYSTEM, {
-      skillMd: composeSkillMd({ name: skill.name, description: skill.description }, skill.body),
-      status: skill.status,
-      reason: skill.reason,
-      provenance: skill.provenance,
-    });
-  }
-  await backdateSnapshots(app, team.id);
-  await seedViews(app, team.id);
-  await seedLedgers(app, team.id);
-  await seedObservations(app, team.id);
-  await seedHistory(app, team.id);
-  await seedActivation(app, team.id, tree);
+  const inFirstFolders = (file: { path: string }) => firstFolders.includes(file.path.split("/")[0] ?? "");
+  await at(34, () => syncWorkspace(app.db, app.catalogs, teamId, { files: tree.filter(inFirstFolders), others: [] }));
+  await at(31, () => syncWorkspace(app.db, app.catalogs, teamId, { files: tree, others: [] }));
+  await at(27, () => insertLearned(app, teamId, agent("7f3a-release"), RELEASE_CHECKLIST));
+  await at(26, () => promoteLearned(app, teamId, lead, "release-checklist"));
+  await at(22, () => insertLearned(app, teamId, editor, FLAKY_TEST_TRIAGE));
+  await recordRuns(app, teamId, (daysAgo) => daysAgo > 4.6);
+  await savePromptSet(app.db, teamId, parsePromptSet(ROUTING));
+  await at(6, async () => (await startRun(app, await current(), { promptSet: { name: ROUTING.name }, activator: "lexical" })).done);
+  const triage = await at(4.6, async () =>
+    proposeAmendment(app.db, app.catalogs, await current(), agent("e2e-checkout"), "flaky-test-triage", TRIAGE_AMENDMENT),
+  );
+  await at(4.5, async () => evaluateAmendment(deps, await current(), lead, triage.id));
+  await at(3.6, () =>
+    updateLearned(app, teamId, editor, "flaky-test-triage", { body: SHORTER_TRIAGE, expected: { version: 1 }, reason: "shorter: most flaky tests pass on a retry" }),
+  );
+  await at(3.4, () => rollbackLearned(app, teamId, lead, "flaky-test-triage", 1));
+  await at(3.2, () => syncWorkspace(app.db, app.catalogs, teamId, { files: tree.map(rewriteChangelogDescription), others: [] }));
+  await recordRuns(app, teamId, (daysAgo) => daysAgo <= 4.6 && daysAgo > 1.8);
+  await at(2, () => insertLearned(app, teamId, agent("91bc-triage"), TRIAGE_NOTES));
+  const release = await at(1.8, async () =>
+    proposeAmendment(app.db, app.catalogs, await current(), agent("7f3a-release"), "release-checklist", RELEASE_AMENDMENT),
+  );
+  await at(1.7, async () => evaluateAmendment(deps, await current(), lead, release.id));
+  await at(1.2, () => verifyLearned(app, teamId, lead, "release-checklist", { tier: "reviewed" }));
+  await at(1, async () => (await startRun(app, await current(), { promptSet: { name: ROUTING.name }, activator: "lexical" })).done);
+  await recordRuns(app, teamId, (daysAgo) => daysAgo <= 1.8);
+  await seedViews(app, teamId);
+  await seedLedgers(app, teamId);
   return true;
 }
+
+/** The people and the agents of the story: the lead who signs in, an editor, and the team's coding agents' key. */
+async function demoCast(app: App, teamId: TeamId) {
+  const person = async (email: string, role: Role): Promise<Actor> => {
+    const user = await ensureUser(app.db, email);
+    await setMembership(app.db, teamId, user.id, role, { keepHigher: true });
+    return { kind: "person", userId: user.id, email: user.email, role };
+  };
+  const lead = await person("demo@skillgate.local", "lead");
+  const editor = await person("sam@example.com", "editor");
+  const scopes: Scope[] = ["read", "write"];
+  const key = await createApiKey(app.db, { teamId, name: "coding-agents", scopes });
+  const agent = (session: string): Actor => ({ kind: "key", keyId: key.id, scopes, sessionId: session });
+  return { lead, editor, agent };
+}
+
+/**
+ * Runs one step of the story, then dates what it wrote: every row of the team written in the
+ * last hour (the steps before it are already days old) gets the step's time.
+ */
+async function happened<T>(app: App, teamId: TeamId, daysAgo: number, step: () => Promise<T>): Promise<T> {
+  const result = await step();
+  const when = new Date(Date.now() - daysAgo * DAY);
+  const fresh = new Date(Date.now() - 60 * 60 * 1000);
+  const { db } = app;
+  await db.update(workspaceSkills).set({ updatedAt: when }).where(and(eq(workspaceSkills.teamId, teamId), gt(workspaceSkills.updatedAt, fresh)));
+  await db
+    .update(workspaceSkillVersions)
+    .set({ createdAt: when })
+    .where(and(eq(workspaceSkillVersions.teamId, teamId), gt(workspaceSkillVersions.createdAt, fresh)));
+  await db.update(learnedSkills).set({ createdAt: when }).where(and(eq(learnedSkills.teamId, teamId), gt(learnedSkills.createdAt, fresh)));
+  await db.update(learnedSkills).set({ updatedAt: when }).where(and(eq(learnedSkills.teamId, teamId), gt(learnedSkills.updatedAt, fresh)));
+  await db
+    .update(learnedSkillVersions)
+    .set({ createdAt: when })
+    .where(
+      and(
+        gt(learnedSkillVersions.createdAt, fresh),
+        inArray(learnedSkillVersions.skillId, db.select({ id: learnedSkills.id }).from(learnedSkills).where(eq(learnedSkills.teamId, teamId))),
+      ),
+    );
+  await db.update(skillEvents).set({ at: when }).where(and(eq(skillEvents.teamId, teamId), gt(skillEvents.at, fresh)));
+  await db.update(listingSnapshots).set({ takenAt: when }).where(and(eq(listingSnapshots.teamId, teamId), gt(listingSnapshots.takenAt, fresh)));
+  await db.update(amendments).set({ createdAt: when }).where(and(eq(amendments.teamId, teamId), gt(amendments.createdAt, fresh)));
+  await db
+    .update(evaluations)
+    .set({ startedAt: new Date(when.getTime() - 90_000), finishedAt: when })
+    .where(and(eq(evaluations.teamId, teamId), gt(evaluations.startedAt, fresh)));
+  await db
+    .update(evalRuns)
+    .set({ createdAt: new Date(when.getTime() - 20_000), finishedAt: when })
+    .where(and(eq(evalRuns.teamId, teamId), gt(evalRuns.createdAt, fresh)));
+  return result;
+}
+
+/** Which version of each skill was served at a time, from the versions the story has written so far. */
+async function versionsServed(app: App, teamId: TeamId): Promise<(skill: string, at: Date) => { source: string; version: number } | null> {
+  const learned = await app.db
+    .select({ name: learnedSkills.name, version: learnedSkillVersions.version, createdAt: learnedSkillVersions.createdAt })
+    .from(learnedSkillVersions)
+    .innerJoin(learnedSkills, eq(learnedSkills.id, learnedSkillVersions.skillId))
+    .where(eq(learnedSkills.teamId, teamId));
+  const workspace = await app.db
+    .select({ name: workspaceSkillVersions.name, version: workspaceSkillVersions.version, createdAt: workspaceSkillVersions.createdAt })
+    .from(workspaceSkillVersions)
+    .where(eq(workspaceSkillVersions.teamId, teamId));
+  const timeline = new Map<string, { source: string; version: number; createdAt: Date }[]>();
+  for (const [source, rows] of [["learned", learned], ["file", workspace]] as const) {
+    for (const row of rows) timeline.set(row.name, [...(timeline.get(row.name) ?? []), { source, ...row }]);
+  }
+  return (skill, at) => {
+    const versions = timeline.get(skill);
+    if (!versions) return { source: "builtin", version: 1 };
+    const served = versions.filter((v) => v.createdAt <= at).sort((a, b) => b.version - a.version)[0];
+    return served ? { source: served.source, version: served.version } : null;
+  };
+}
+
+const rewriteChangelogDescription = (file: TreeFile): TreeFile =>
+  file.path === "changelog-writer/SKILL.md"
+    ? {
+        ...file,
+        content: Buffer.from(
+          "---\nname: changelog-writer\ndescription: Writes release notes telling users what changed; use when a version ships. Groups entries as Added, Changed, Fixed.\n---\n# Changelog writer\n\nGroup entries under Added, Changed, Fixed, Removed. One line each, imperative mood, with the PR number.\n",
+        ),
+      }
+    : file;
 
 /** Runs of the learned and workspace skills over the past weeks, with the failures an amendment would learn from. */
 const RUNS: [skill: string, daysAgo: number, outcome: "success" | "failure" | "partial", task: string, extra?: { errorType?: string; feedback?: string; failedToolCalls?: string[] }][] = [
@@ -70,15 +187,21 @@ const RUNS: [skill: string, daysAgo: number, outcome: "success" | "failure" | "p
   ["flaky-test-triage", 1, "success", "Triage flaky snapshot test in the web app"],
   ["db-migration-review", 10, "success", "Review migration adding orders.status index"],
   ["db-migration-review", 3, "failure", "Review migration changing users.email type", { errorType: "MissedLock", feedback: "approved a type change that rewrote a 40M-row table" }],
+  ["release-checklist", 0.5, "success", "Release v3.0.1 with a migration and an announced API change"],
 ];
 
-async function seedObservations(app: App, teamId: TeamId): Promise<void> {
+/** Records the runs the filter picks, each against the version that was served when it ran. */
+async function recordRuns(app: App, teamId: TeamId, pick: (daysAgo: number) => boolean): Promise<void> {
   const now = Date.now();
-  await app.db.insert(observations).values(
-    RUNS.map(([skillName, daysAgo, outcome, task, extra = {}]) => ({
+  const served = await versionsServed(app, teamId);
+  const rows = RUNS.filter(([, daysAgo]) => pick(daysAgo)).map(([skillName, daysAgo, outcome, task, extra = {}]) => {
+    const createdAt = new Date(now - daysAgo * DAY);
+    const version = served(skillName, createdAt)?.version;
+    if (version === undefined) throw new Error(`the demo records a run of ${skillName} before it exists`);
+    return {
       teamId,
       skillName,
-      version: 1,
+      version,
       task,
       category: skillName === "db-migration-review" ? "review" : skillName === "flaky-test-triage" ? "testing" : "release",
       outcome,
@@ -86,9 +209,10 @@ async function seedObservations(app: App, teamId: TeamId): Promise<void> {
       feedback: extra.feedback ?? null,
       failedToolCalls: extra.failedToolCalls ?? null,
       sessionId: `demo-run-${daysAgo}`,
-      createdAt: new Date(now - daysAgo * DAY),
-    })),
-  );
+      createdAt,
+    };
+  });
+  if (rows.length > 0) await app.db.insert(observations).values(rows);
 }
 
 const d = (correctness: number, completeness: number, adherence: number) => ({ correctness, completeness, adherence });
@@ -105,53 +229,6 @@ const JUDGEMENTS: Record<string, JudgeAnswer> = {
   "Triage flaky e2e checkout test": { original: d(0.5, 0.4, 0.7), amended: d(0.6, 0.6, 0.7), rationale: "Mentioning network timeouts helps a little; the order of checks is unchanged." },
   "Triage flaky snapshot test in the web app": { original: d(0.8, 0.8, 0.8), amended: d(0.8, 0.75, 0.75), rationale: "The longer procedure is slightly harder to follow for a snapshot test." },
 };
-
-/**
- * A history a lead can follow: the release amendment judged improved and promoted, a triage
- * amendment judged neutral and left alone, an edit rolled back, a version reviewed.
- */
-async function seedHistory(app: App, teamId: TeamId): Promise<void> {
-  const deps = { db: app.db, catalogs: app.catalogs, model: recordedJudge(JUDGEMENTS), judgeConcurrency: 4 };
-  const team = () => ensureTeam(app.db, DEMO_TEAM);
-  const release = await proposeAmendment(app.db, app.catalogs, await team(), SYSTEM, "release-checklist", {
-    body: "# Release checklist\n\n1. Freeze main and tag the candidate `vX.Y.Z-rc.N`.\n2. Run pending database migrations against staging, then production, before any traffic moves.\n3. Deploy to staging; run the smoke suite (`npm run smoke -- --env staging`).\n4. Roll out to 5% of traffic for 30 minutes; watch error rate and p99 latency.\n5. If both stay within 10% of the baseline, go to 50% for 30 minutes, then 100%. Never skip the 50% stage.\n6. For a breaking API change, announce it to API consumers a week before the release.\n7. Otherwise roll back with `deploy rollback` and record why in the release ticket.\n",
-    rationale: "three recorded runs failed on migrations, a skipped 50% stage and an unannounced breaking change",
-  }, "agent");
-  await evaluateAmendment(deps, await team(), SYSTEM, release.id);
-  const triage = await proposeAmendment(app.db, app.catalogs, await team(), SYSTEM, "flaky-test-triage", {
-    body: "# Flaky test triage\n\n1. Run the test 50 times alone: `npx vitest run <file> --repeat 50`.\n2. Check CI logs for network timeouts first.\n3. If it fails alone, suspect timing: real timers, sleeps, unawaited promises.\n4. If it fails only in the suite, suspect order: shared state, a database not reset between tests.\n5. If it fails only in CI, suspect environment: time zone, locale, CPU count, missing fonts.\n6. Fix the cause; quarantine only with a ticket and an owner.\n",
-    rationale: "the e2e checkout run missed a network timeout",
-  }, "agent");
-  await evaluateAmendment(deps, await team(), SYSTEM, triage.id);
-  const flaky = await findLiveLearned(app.db, teamId, "flaky-test-triage");
-  if (!flaky) throw new Error("the demo seed wrote flaky-test-triage, yet it is not there");
-  await updateLearned(app, teamId, SYSTEM, "flaky-test-triage", {
-    body: "# Flaky test triage\n\nRetry the test three times; if it passes once, mark it flaky and move on.\n",
-    expected: { version: flaky.currentVersion },
-    reason: "shorter",
-  });
-  await rollbackLearned(app, teamId, SYSTEM, "flaky-test-triage", 1);
-  await verifyLearned(app, teamId, SYSTEM, "release-checklist", { tier: "reviewed" });
-  await backdateHistory(app, teamId);
-}
-
-/** Spreads the seeded events and evaluations over the last three weeks, in the order they happened. */
-async function backdateHistory(app: App, teamId: TeamId): Promise<void> {
-  const now = Date.now();
-  const events = await app.db
-    .select({ id: skillEvents.id, kind: skillEvents.kind, detail: skillEvents.detail })
-    .from(skillEvents)
-    .where(eq(skillEvents.teamId, teamId))
-    .orderBy(asc(skillEvents.id));
-  for (const [i, event] of events.entries()) {
-    const at = new Date(now - (events.length - i) * 1.4 * DAY);
-    await app.db.update(skillEvents).set({ at }).where(eq(skillEvents.id, event.id));
-    const evaluationId = (event.detail as { evaluationId?: number }).evaluationId;
-    if (event.kind === "evaluated" && evaluationId) {
-      await app.db.update(evaluations).set({ startedAt: new Date(at.getTime() - 90_000), finishedAt: at }).where(eq(evaluations.id, evaluationId));
-    }
-  }
-}
 
 type Step = [daysAgo: number, input: LedgerInput];
 
@@ -202,46 +279,44 @@ async function seedLedgers(app: App, teamId: TeamId): Promise<void> {
   }
 }
 
-const LEARNED = [
-  {
-    name: "release-checklist",
-    description: "Walks a release candidate through a staged rollout. Use when preparing a release.",
-    body: "# Release checklist\n\n1. Freeze main and tag the candidate `vX.Y.Z-rc.N`.\n2. Deploy to staging; run the smoke suite (`npm run smoke -- --env staging`).\n3. Roll out to 5% of traffic for 30 minutes; watch error rate and p99 latency.\n4. If both stay within 10% of the baseline, go to 50%, then 100%.\n5. Otherwise roll back with `deploy rollback` and record why in the release ticket.\n",
-    status: "active" as const,
-    provenance: { kind: "agent" as const, ref: "session 7f3a-release" },
-    reason: "after three releases where the 5% stage was skipped and a regression reached everyone",
-  },
-  {
-    name: "flaky-test-triage",
-    description: "Sorts a flaky test into timing, order or environment causes. Use when a test fails only sometimes.",
-    body: "# Flaky test triage\n\n1. Run the test 50 times alone: `npx vitest run <file> --repeat 50`.\n2. If it fails alone, suspect timing: look for real timers, sleeps and unawaited promises.\n3. If it fails only in the suite, suspect order: shared state, a database not reset between tests.\n4. If it fails only in CI, suspect environment: time zone, locale, CPU count, missing fonts.\n5. Fix the cause; quarantine only with a ticket and an owner.\n",
-    status: "active" as const,
-    provenance: { kind: "user" as const, ref: "demo@skillgate.local" },
-    reason: "the same three causes explained every flaky test this quarter",
-  },
-  {
-    name: "triage-notes",
-    description: "Drafts triage notes for a new bug report: impact, reproduction, suspected area. Use when a bug report arrives.",
-    body: "# Triage notes\n\n- Impact: who is affected and how badly.\n- Reproduction: the shortest steps, or 'not yet reproduced'.\n- Suspected area: the module and the last change to it.\n",
-    status: "draft" as const,
-    provenance: { kind: "agent" as const, ref: "session 91bc-triage" },
-    reason: "an agent wrote this after triaging five bug reports in one session",
-  },
-];
+const RELEASE_CHECKLIST: NewLearned = {
+  skillMd: composeSkillMd(
+    { name: "release-checklist", description: "Walks a release candidate through a staged rollout. Use when preparing a release." },
+    "# Release checklist\n\n1. Freeze main and tag the candidate `vX.Y.Z-rc.N`.\n2. Deploy to staging; run the smoke suite (`npm run smoke -- --env staging`).\n3. Roll out to 5% of traffic for 30 minutes; watch error rate and p99 latency.\n4. If both stay within 10% of the baseline, go to 50%, then 100%.\n5. Otherwise roll back with `deploy rollback` and record why in the release ticket.\n",
+  ),
+  status: "draft",
+  reason: "after three releases where the 5% stage was skipped and a regression reached everyone",
+};
 
-/** Spreads the demo's catalog changes over the past weeks so the budget history has a shape. */
-async function backdateSnapshots(app: App, teamId: TeamId): Promise<void> {
-  const rows = await app.db
-    .select({ id: listingSnapshots.id })
-    .from(listingSnapshots)
-    .where(eq(listingSnapshots.teamId, teamId))
-    .orderBy(asc(listingSnapshots.id));
-  const now = Date.now();
-  for (const [i, row] of rows.entries()) {
-    const daysAgo = (rows.length - i) * 5 - 3;
-    await app.db.update(listingSnapshots).set({ takenAt: new Date(now - daysAgo * DAY) }).where(eq(listingSnapshots.id, row.id));
-  }
-}
+const FLAKY_TEST_TRIAGE: NewLearned = {
+  skillMd: composeSkillMd(
+    { name: "flaky-test-triage", description: "Sorts a flaky test into timing, order or environment causes. Use when a test fails only sometimes." },
+    "# Flaky test triage\n\n1. Run the test 50 times alone: `npx vitest run <file> --repeat 50`.\n2. If it fails alone, suspect timing: look for real timers, sleeps and unawaited promises.\n3. If it fails only in the suite, suspect order: shared state, a database not reset between tests.\n4. If it fails only in CI, suspect environment: time zone, locale, CPU count, missing fonts.\n5. Fix the cause; quarantine only with a ticket and an owner.\n",
+  ),
+  status: "active",
+  reason: "the same three causes explained every flaky test this quarter",
+};
+
+const TRIAGE_NOTES: NewLearned = {
+  skillMd: composeSkillMd(
+    { name: "triage-notes", description: "Drafts triage notes for a new bug report: impact, reproduction, suspected area. Use when a bug report arrives." },
+    "# Triage notes\n\n- Impact: who is affected and how badly.\n- Reproduction: the shortest steps, or 'not yet reproduced'.\n- Suspected area: the module and the last change to it.\n",
+  ),
+  status: "draft",
+  reason: "an agent wrote this after triaging five bug reports in one session",
+};
+
+const SHORTER_TRIAGE = "# Flaky test triage\n\nRetry the test three times; if it passes once, mark it flaky and move on.\n";
+
+const RELEASE_AMENDMENT = {
+  body: "# Release checklist\n\n1. Freeze main and tag the candidate `vX.Y.Z-rc.N`.\n2. Run pending database migrations against staging, then production, before any traffic moves.\n3. Deploy to staging; run the smoke suite (`npm run smoke -- --env staging`).\n4. Roll out to 5% of traffic for 30 minutes; watch error rate and p99 latency.\n5. If both stay within 10% of the baseline, go to 50% for 30 minutes, then 100%. Never skip the 50% stage.\n6. For a breaking API change, announce it to API consumers a week before the release.\n7. Otherwise roll back with `deploy rollback` and record why in the release ticket.\n",
+  rationale: "three recorded runs failed on migrations, a skipped 50% stage and an unannounced breaking change",
+};
+
+const TRIAGE_AMENDMENT = {
+  body: "# Flaky test triage\n\n1. Run the test 50 times alone: `npx vitest run <file> --repeat 50`.\n2. Check CI logs for network timeouts first.\n3. If it fails alone, suspect timing: real timers, sleeps, unawaited promises.\n4. If it fails only in the suite, suspect order: shared state, a database not reset between tests.\n5. If it fails only in CI, suspect environment: time zone, locale, CPU count, missing fonts.\n6. Fix the cause; quarantine only with a ticket and an owner.\n",
+  rationale: "the e2e checkout run missed a network timeout",
+};
 
 /** Views per day over 30 days, in sessions that load related skills together. Some skills are never loaded. */
 const SESSION_PATTERNS: { skills: string[]; everyDays: number }[] = [
@@ -254,25 +329,19 @@ const SESSION_PATTERNS: { skills: string[]; everyDays: number }[] = [
   { skills: ["api-error-envelope"], everyDays: 12 },
 ];
 
-const SOURCES: Record<string, { source: string; version: number }> = {
-  "db-migration-review": { source: "file", version: 1 },
-  "ci-green-gate": { source: "file", version: 1 },
-  "api-error-envelope": { source: "file", version: 1 },
-  "release-checklist": { source: "learned", version: 1 },
-  "flaky-test-triage": { source: "learned", version: 1 },
-};
-
+/** Views of the last 30 days, each of the version served that day; none of a skill before it existed. */
 async function seedViews(app: App, teamId: TeamId): Promise<void> {
   const now = Date.now();
+  const served = await versionsServed(app, teamId);
   const views: (typeof skillViews.$inferInsert)[] = [];
   for (let day = 29; day >= 0; day--) {
     for (const [p, pattern] of SESSION_PATTERNS.entries()) {
       if (day % pattern.everyDays !== 0) continue;
       const sessionId = `demo-${day}-${p}`;
       pattern.skills.forEach((skillName, i) => {
-        const { source, version } = SOURCES[skillName] ?? { source: "builtin", version: 1 };
         const viewedAt = new Date(now - day * DAY - (p * 37 + i * 3) * 60 * 1000);
-        views.push({ teamId, skillName, source, version, keyId: null, sessionId, viewedAt });
+        const version = served(skillName, viewedAt);
+        if (version) views.push({ teamId, skillName, ...version, keyId: null, sessionId, viewedAt });
       });
     }
   }
@@ -293,30 +362,3 @@ const ROUTING = {
     { id: "G2", prompt: "Translate 'good morning' into Spanish", expectNone: true },
   ],
 };
-
-/**
- * Two lexical runs a week apart around a description change: the changelog skill's description
- * is rewritten between them, and the second run shows whether it helped.
- */
-async function seedActivation(app: App, teamId: TeamId, tree: TreeFile[]): Promise<void> {
-  await savePromptSet(app.db, teamId, parsePromptSet(ROUTING));
-  const team = () => ensureTeam(app.db, DEMO_TEAM);
-  const before = await startRun(app, await team(), { promptSet: { name: ROUTING.name }, activator: "lexical" });
-  await before.done;
-  const rewritten = tree.map((file) =>
-    file.path === "changelog-writer/SKILL.md"
-      ? {
-          ...file,
-          content: Buffer.from(
-            "---\nname: changelog-writer\ndescription: Writes release notes telling users what changed; use when a version ships. Groups entries as Added, Changed, Fixed.\n---\n# Changelog writer\n\nGroup entries under Added, Changed, Fixed, Removed. One line each, imperative mood, with the PR number.\n",
-          ),
-        }
-      : file,
-  );
-  await syncWorkspace(app.db, app.catalogs, teamId, { files: rewritten, others: [] });
-  const after = await startRun(app, await team(), { promptSet: { name: ROUTING.name }, activator: "lexical" });
-  await after.done;
-  const now = Date.now();
-  await app.db.update(evalRuns).set({ createdAt: new Date(now - 6 * DAY), finishedAt: new Date(now - 6 * DAY) }).where(eq(evalRuns.id, before.runId));
-  await app.db.update(evalRuns).set({ createdAt: new Date(now - DAY), finishedAt: new Date(now - DAY) }).where(eq(evalRuns.id, after.runId));
-}

@@ -11,6 +11,7 @@ import type { Team } from "../teams/teams";
 import { collisionLabel, latestVersionOf } from "./catalog";
 import type { CatalogCache } from "./catalog-cache";
 import { listSkillFiles, type SkillFile } from "./files";
+import { noEvidence, versionEvidence, type VersionEvidence } from "./version-evidence";
 import { annotationLine, loadSkillContent, type SkillContent } from "./view";
 
 export interface SkillDetail {
@@ -21,6 +22,8 @@ export interface SkillDetail {
   /** The learned skill's own record (provenance, lineage), when the served skill is learned. */
   learned: LearnedRow | null;
   versions: VersionInfo[];
+  /** Views, recorded runs and activation recall of each version, oldest first. */
+  evidence: VersionEvidence[];
   compare: { from: number; to: number; rows: DiffRow[] } | null;
   /** Other skills of this name that precedence hides: `file skills/x`, `learned`. */
   shadowed: string[];
@@ -40,7 +43,7 @@ export async function skillDetail(
   observed: ObservationFilter = {},
 ): Promise<SkillDetail> {
   const content = await loadSkillContent(db, catalogs, team, name);
-  const [files, versions, catalog, learned, forks, observations, amendments] = await Promise.all([
+  const [files, versions, catalog, learned, forks, observations, amendments, evidence] = await Promise.all([
     listSkillFiles(db, catalogs, team, name),
     skillVersions(db, catalogs, team, name),
     catalogs.catalog(team),
@@ -51,6 +54,7 @@ export async function skillDetail(
       .where(and(eq(learnedSkills.teamId, team.id), ne(learnedSkills.status, "archived"), like(learnedSkills.forkedFrom, `${team.slug}/${name}@v%`))),
     listObservations(db, team.id, name, { limit: 50, ...observed }),
     listAmendments(db, team.id, name),
+    versionEvidence(db, team.id, content.skill),
   ]);
   return {
     content,
@@ -59,6 +63,7 @@ export async function skillDetail(
     lint: lintDescription(content.skill.description, team.descMax),
     learned,
     versions,
+    evidence: versions.map((v) => evidence.get(v.version) ?? noEvidence(v.version)),
     compare: await comparison(db, catalogs, team, name, latestVersionOf(content.skill), wanted),
     shadowed: catalog.shadowed.filter((skill) => skill.name === name).map(collisionLabel),
     forks: forks.flatMap((fork) => (fork.forkedFrom === null ? [] : [{ name: fork.name, forkedFrom: fork.forkedFrom }])),

@@ -282,6 +282,39 @@ describe("the dashboard in Chromium", () => {
     expect(await page.locator('form[aria-label="Listing settings"] input[name="cap"]').inputValue()).toBe(cap);
   });
 
+  it("answers \"is v2 better than v1\" where the versions are: each version's loads, runs and recall, by the demo's authors", async () => {
+    await page.goto(`${baseUrl}/t/demo/skills/release-checklist`);
+    const evidence = (version: number) => page.locator(`tr[data-version="${version}"] td[data-evidence]`).allTextContents();
+    expect(await evidence(2)).toEqual(["1", "1 of 1 · 100%", "1 of 2 · 50%"]);
+    expect(await evidence(1)).toEqual(["3", "3 of 6 · 50%", "1 of 2 · 50%"]);
+    const author = (version: number) => page.locator(`tr[data-version="${version}"] td`).nth(4).textContent();
+    expect(await author(2)).toBe("Skillgate");
+    expect(await author(1)).toBe("key coding-agents · session 7f3a-release");
+    expect(await page.textContent('[data-testid="provenance"] dd')).toBe("agent (7f3a-release)");
+    // An amendment judged against a version the skill has since left cannot be forced live: the page says why.
+    await page.goto(`${baseUrl}/t/demo/history?skill=flaky-test-triage&kind=evaluated`);
+    await page.locator('[data-testid="events"] a:has-text("evaluation #")').click();
+    await page.waitForURL(/\/t\/demo\/history\/evaluations\/\d+$/);
+    expect(await page.textContent('[data-testid="moved-on"]')).toBe(
+      "The judge found this amendment neutral, and flaky-test-triage has moved on from v1 to v3 since: it can no longer be put live. Propose it again against v3 to have it judged.",
+    );
+    expect(await page.locator('form[aria-label="Override"]').count()).toBe(0);
+  });
+
+  it("shows a loading bar from the click until the next page is there", async () => {
+    await page.goto(`${baseUrl}/t/demo`);
+    await page.route(/\/t\/demo\/ledger/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await page.click('nav[aria-label="Sections"] a:has-text("Ledger")');
+    await page.locator("#nprogress").waitFor({ state: "attached", timeout: 1000 });
+    await page.waitForURL(`${baseUrl}/t/demo/ledger`);
+    await page.locator("#nprogress").waitFor({ state: "detached" });
+    expect(await page.textContent("h1")).toBe("Experiment ledger");
+    await page.unroute(/\/t\/demo\/ledger/);
+  });
+
   it("logs no errors in the browser console", () => {
     expect(consoleErrors.filter((e) => !e.includes("404"))).toEqual([]);
   });

@@ -85,25 +85,98 @@ describe("evaluations in Chromium", () => {
       expect(await cells.nth(7).textContent()).toBe(c.rationale);
     }
     expect(await page.textContent('[data-stat="Promoted"]')).toBe("v2");
+    // The change itself is on the page, with who proposed it, when and why.
+    const caption = (await page.textContent('[data-testid="amendment-caption"]'))!;
+    expect(caption).toMatch(
+      new RegExp(
+        `^Amendment #${report.amendmentId} against v1, written by an agent: key SKILLGATE_INIT_API_KEY, on \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC\\. Why: “two rollouts went to everyone at once”$`,
+      ),
+    );
+    const change = page.locator('section[aria-labelledby="amendment-change"] [data-testid="side-by-side"]');
+    expect(await change.locator("th").allTextContents()).toEqual(["", "v1", "", `amendment #${report.amendmentId}`]);
+    expect(await change.locator('tr[data-kind="changed"] td').allTextContents()).toEqual(["7", "1. Ship it.", "7", "1. Ship to 5%."]);
+    // An improved, promoted amendment offers no override.
+    expect(await page.locator('section[aria-labelledby="override"]').count()).toBe(0);
+    // "v2" opens the version's diff, which says which evaluation made it.
+    await page.click('[data-stat="Promoted"] a');
+    await page.waitForURL(`${baseUrl}/t/lab/skills/staged-release?from=1&to=2#diff`);
+    expect(await page.textContent('[data-testid="diff-caption"]')).toContain(`· evaluation #${id}`);
+    await page.goBack();
   });
 
   it("links the promoted version to the evaluation that justified it, and the history shows why", async () => {
     const id = page.url().split("/").pop();
     await page.goto(`${baseUrl}/t/lab/skills/staged-release`);
     expect(await page.textContent('[data-testid="annotation"]')).toBe("[skill staged-release | learned | v2]");
-    const evidence = page.locator('tr[data-version="2"] a');
+    const evidence = page.locator('tr[data-version="2"] a:has-text("evaluation")');
     expect(await evidence.textContent()).toBe(`(evaluation #${id})`);
     await page.goto(`${baseUrl}/t/lab/history?skill=staged-release`);
     const kinds = await page
       .locator('[data-testid="events"] li')
       .evaluateAll((items) => items.map((item) => item.getAttribute("data-event")));
     expect(kinds).toEqual(["promoted", "evaluated", "amended", "created"]);
+    // Each event opens what it is about: the promotion its diff, the proposal its amendment.
+    const promoted = page.locator('[data-testid="events"] li[data-event="promoted"]');
+    expect(await promoted.locator("a").allTextContents()).toEqual([
+      "staged-release",
+      "diff v1 → v2",
+      expect.stringMatching(/^amendment #\d+$/),
+      `evaluation #${id}`,
+    ]);
+    await page.locator('[data-testid="events"] li[data-event="amended"] a:has-text("amendment #")').click();
+    await page.waitForURL(/\/t\/lab\/history\/amendments\/\d+$/);
+    expect(await page.textContent('[data-testid="amendment-status"]')).toBe("Status: promoted");
+    expect(await page.locator("li[data-evaluation]").allTextContents()).toEqual([
+      expect.stringMatching(
+        new RegExp(`^Evaluation #${id} · improved \\(delta \\d\\.\\d{3}\\) · \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC · promoted as v2$`),
+      ),
+    ]);
+    await page.goBack();
     await page.selectOption('select[name="kind"]', "promoted");
     await page.click('button:has-text("Filter")');
     await page.waitForURL(/kind=promoted/);
     expect(await page.locator('[data-testid="events"] li').count()).toBe(1);
     // The chart draws once its container has been measured, after hydration.
     await page.locator('[data-testid="promotions-chart"] .recharts-bar-rectangle').first().waitFor();
+  });
+
+  it("lets a lead override a neutral verdict from the evaluation page, with a reason, and refuses one without", async () => {
+    await api("/api/v1/skills", {
+      name: "copy-review",
+      description: "Reviews user-facing copy. Use when text changes.",
+      body: "# Copy review\n\n1. Read it aloud.\n",
+      status: "active",
+    });
+    await api("/api/v1/observations", {
+      observations: [{ skill: "copy-review", task: "same: review the checkout copy", category: "copy", outcome: "partial" }],
+    });
+    const { id: amendmentId } = await api("/api/v1/skills/copy-review/amendments", {
+      body: "# Copy review\n\n1. Read it aloud.\n2. Check it on a phone.\n",
+      rationale: "a label wrapped badly on phones",
+    });
+    const evaluated = await api(`/api/v1/amendments/${amendmentId}/evaluate`, {});
+    expect(evaluated.verdict).toBe("neutral");
+    await page.goto(`${baseUrl}/t/lab/history/evaluations/${evaluated.id}`);
+    const override = page.locator('form[aria-label="Override"]');
+    expect(await override.locator("label").textContent()).toBe(
+      "The judge found this amendment neutral. Put it live anyway, saying why (recorded in the history):",
+    );
+    await override.locator("textarea").fill("   ");
+    await override.locator("button").click();
+    expect(await override.locator('[role="status"]').textContent()).toBe('field "reason": say why you put it live against its verdict');
+    expect(await override.locator("textarea").inputValue()).toBe("   ");
+    expect(await page.textContent('[data-stat="Promoted"]')).toBe("no");
+    await override.locator("textarea").fill("phones are half our traffic; the judge cannot see layouts");
+    await override.locator("button").click();
+    await page.locator('[data-stat="Promoted"]:has-text("v2")').waitFor();
+    expect(await page.textContent('[data-stat="Promoted"]')).toBe("v2");
+    expect(await page.textContent('[data-stat="Promoted"] + div')).toBe(
+      "manual override: phones are half our traffic; the judge cannot see layouts",
+    );
+    await page.goto(`${baseUrl}/t/lab/history?skill=copy-review`);
+    const latest = page.locator('[data-testid="events"] li').first();
+    expect(await latest.getAttribute("data-event")).toBe("overridden");
+    expect(await latest.textContent()).toContain("reason: “phones are half our traffic; the judge cannot see layouts”");
   });
 
   it("lets a person propose an edit as an amendment instead of saving it", async () => {

@@ -3,7 +3,7 @@ import { applyPatch } from "diff";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, signInAt } from "../helpers/browser";
-import { BROWSER_KEY, BROWSER_LOGIN, LAB_KEY, MEMBER_LOGIN, THROTTLED_LOGIN } from "./server";
+import { BROWSER_KEY, BROWSER_LOGIN, LAB_KEY, MEMBER_LOGIN, OTHER_TEAM_KEY, THROTTLED_LOGIN } from "./server";
 
 const baseUrl = inject("baseUrl");
 
@@ -225,6 +225,61 @@ describe("sign-in throttling through the sign-in page", () => {
     expect(await attempt(await owner.newPage(), THROTTLED_LOGIN.password)).toBe("signed in");
     await guesser.close();
     await owner.close();
+  });
+});
+
+describe("sign-in throttling through an invitation", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => browser?.close());
+
+  const invite = async (key: string, email: string): Promise<string> => {
+    const res = await fetch(`${baseUrl}/api/v1/invitations`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ email, role: "viewer" }),
+    });
+    expect(res.status).toBe(201);
+    return (await res.json()).url;
+  };
+
+  it("counts wrong passwords typed on an invitation with the sign-in page's: the sixth is refused, the right one too", async () => {
+    const email = "guessed@example.com";
+    const password = "the owner's long password";
+    const owner = await browser.newContext({ extraHTTPHeaders: { "x-forwarded-for": "198.51.100.41" } });
+    const joining = await owner.newPage();
+    await joining.goto(await invite(BROWSER_KEY, email));
+    await joining.fill('input[name="password"]', password);
+    await joining.fill('input[name="confirm"]', password);
+    await joining.click("text=Set password and join");
+    await joining.waitForURL(`${baseUrl}/t/demo`);
+    await owner.close();
+
+    // Whoever holds the next link does not hold the password: guessing it is throttled like /signin.
+    const guesser = await browser.newContext({ extraHTTPHeaders: { "x-forwarded-for": "198.51.100.42" } });
+    const page = await guesser.newPage();
+    await page.goto(await invite(OTHER_TEAM_KEY, email));
+    const attempt = async (guess: string) => {
+      await page.fill('input[name="password"]', guess);
+      await page.click("text=Sign in and join");
+      await page.locator('p[role="alert"]').waitFor();
+      const message = await page.textContent('p[role="alert"]');
+      await page.reload();
+      return message;
+    };
+    for (let i = 0; i < 5; i++) expect(await attempt(`guess ${i}`)).toBe(`That is not the password of ${email}.`);
+    expect(await attempt("guess 5")).toBe("Too many failed sign-ins. Try again in 15 minutes.");
+    expect(await attempt(password)).toBe("Too many failed sign-ins. Try again in 15 minutes.");
+    // The same count holds on the sign-in page from that address.
+    await page.goto(`${baseUrl}/signin`);
+    await page.fill('input[name="email"]', email);
+    await page.fill('input[name="password"]', password);
+    await page.click('button[type="submit"]');
+    await page.waitForURL((url) => url.searchParams.has("error"));
+    expect(await page.textContent('p[role="alert"]')).toBe("Too many failed sign-ins. Try again in 15 minutes.");
+    await guesser.close();
   });
 });
 

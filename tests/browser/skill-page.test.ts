@@ -72,9 +72,10 @@ describe("the skill page in Chromium", () => {
     expect(changed).toEqual(["8", "2. Deploy.", "8", "2. Run the smoke tests."]);
     expect(await preview.locator('tr[data-kind="added"] td').nth(3).textContent()).toBe("3. Deploy.");
     await page.click("text=Save as v2");
-    // The editor starts afresh on the new version, so wait for the page, not the passing message.
     await page.waitForSelector('[data-testid="annotation"]:has-text("v2")');
     expect(await page.textContent('[data-testid="annotation"]')).toBe("[skill deploy-guide | learned | v2]");
+    // The page refreshed under the editor, and the editor still says what it did.
+    expect(await page.textContent('[data-testid="skill-editor"] p[role="status"]')).toBe("Saved as v2.");
     await expect
       .poll(() => page.locator('tr[data-version="2"] td').nth(5).textContent())
       .toBe("smoke tests caught the last two bad deploys");
@@ -86,7 +87,21 @@ describe("the skill page in Chromium", () => {
     expect(await (await api("/api/v1/skills/deploy-guide")).text()).toBe(
       "[skill deploy-guide | learned | v3]\n# Deploy guide\n\n1. Tag the release.\n2. Deploy.\n",
     );
-    await expect.poll(() => page.locator('tr[data-version="3"] td').first().textContent()).toBe("v3(= v1)");
+    await expect.poll(() => page.locator('tr[data-version="3"] td').first().textContent()).toBe("v3(= v1)diff with v2");
+    // A rollback, not the editor's own save, starts the editor afresh from the new version.
+    expect(await page.locator('[data-testid="skill-editor"] p[role="status"]').count()).toBe(0);
+    // Each version row opens its own diff, scrolled to, with who made it, when and why.
+    await page.locator('tr[data-version="2"] a:has-text("diff with v1")').click();
+    await page.waitForURL(`${baseUrl}/t/lab/skills/deploy-guide?from=1&to=2#diff`);
+    expect(await page.textContent('[data-testid="diff-caption"]')).toMatch(
+      new RegExp(
+        `^v2 · \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC · by ${BROWSER_LOGIN.email.replace(/[.]/g, "\\.")} · “smoke tests caught the last two bad deploys”$`,
+      ),
+    );
+    // The page opens on the diff, not at its top with the diff far below.
+    const top = await page.locator("#diff").evaluate((el) => el.getBoundingClientRect().top);
+    expect(top).toBeGreaterThanOrEqual(0);
+    expect(top).toBeLessThan(1000 / 2);
   });
 
   it("shows a stale save as a conflict with the other version's diff, and overwrites nothing", async () => {

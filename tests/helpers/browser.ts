@@ -53,6 +53,7 @@ export async function everyDashboardPage(page: Page, baseUrl: string): Promise<s
     "/t/demo/skills/flaky-test-triage",
     await firstLink(page, baseUrl, "/t/demo/ledger", /^\/t\/demo\/ledger\/[a-z0-9-]+$/),
     await firstLink(page, baseUrl, "/t/demo/history", /^\/t\/demo\/history\/evaluations\/\d+$/),
+    await firstLink(page, baseUrl, "/t/demo/history", /^\/t\/demo\/history\/amendments\/\d+$/),
     await firstLink(page, baseUrl, "/t/demo/activation", /^\/t\/demo\/activation\/runs\/\d+/),
   ];
 }

@@ -1,12 +1,15 @@
 "use server";
 
 import { AuthError } from "next-auth";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getApp } from "@/lib/app/boot";
 import type { ActionResult } from "@/lib/actions/result";
 import { signedInUserId } from "@/lib/auth/member";
 import { signIn } from "@/lib/auth/next-auth";
-import { accountKind, ensureUser, verifyCredentials } from "@/lib/auth/users";
+import { accountKind, ensureUser } from "@/lib/auth/users";
+import { checkPassword, throttledText } from "@/lib/auth/password-sign-in";
+import { clientAddress } from "@/lib/auth/sign-in-throttle";
 import { isAppError } from "@/lib/errors";
 import { acceptInvitation, openInvitation } from "@/lib/teams/invitations";
 
@@ -37,9 +40,14 @@ export async function acceptWithPasswordAction(token: string, _previous: ActionR
   // An invitation never sets the password of an account that exists: the link would take it over.
   if (account === "github") return { ok: false, message: `${invitation.email} signs in with GitHub: sign in with it, then accept.` };
   if (account === "password") {
-    const user = await verifyCredentials(app.db, invitation.email, password);
-    if (!user) return { ok: false, message: `That is not the password of ${invitation.email}.` };
-    userId = user.id;
+    const checked = await checkPassword(app.db, app.signInThrottle, invitation.email, password, clientAddress(await headers()));
+    if (!checked.ok) {
+      return {
+        ok: false,
+        message: checked.retryAfter === null ? `That is not the password of ${invitation.email}.` : throttledText(checked.retryAfter),
+      };
+    }
+    userId = checked.user.id;
   } else {
     if ([...password].length < MIN_PASSWORD) return { ok: false, message: `Choose a password of at least ${MIN_PASSWORD} characters.` };
     if (password !== String(form.get("confirm") ?? "")) return { ok: false, message: "The two passwords differ; type the same one twice." };

@@ -34,7 +34,7 @@ export default async function ActivationPage({
       : null;
   const recall = view.latest
     ? Object.entries(view.latest.metrics.perSkill)
-        .map(([skill, m]) => ({ skill, recall: m.recall ?? 0 }))
+        .map(([skill, m]) => ({ skill, recall: m.recall ?? 0, expected: m.expected }))
         .sort((x, y) => x.recall - y.recall || (x.skill < y.skill ? -1 : 1))
     : [];
   return (
@@ -86,6 +86,7 @@ export default async function ActivationPage({
             <RunsChart
               points={view.finished.map((run) => ({
                 run: `#${run.id}`,
+                time: new Date(run.createdAt).getTime(),
                 activation: run.metrics.activationRate,
                 D: run.metrics.byClass.D,
                 P: run.metrics.byClass.P,

@@ -66,7 +66,7 @@ export default async function HistoryPage({
                 <th className="py-1">Skill</th>
                 <th className="py-1">Verdict</th>
                 <th className="py-1 text-right">Delta</th>
-                <th className="px-2 py-1 text-right">Improved / regressed / unchanged</th>
+                <th className="px-2 py-1 text-right">Cases improved / regressed / unchanged</th>
                 <th className="px-2 py-1">Promoted</th>
                 <th className="py-1">Judge</th>
                 <th className="py-1">Started</th>
@@ -88,13 +88,27 @@ export default async function HistoryPage({
                   <td className="px-2 py-1.5 text-right tabular-nums">
                     {e.improved} / {e.regressed} / {e.unchanged}
                   </td>
-                  <td className="px-2 py-1.5">{e.promotedVersion ? `v${e.promotedVersion}` : "—"}</td>
+                  <td className="px-2 py-1.5">
+                    {e.promotedVersion ? (
+                      <Link className="text-indigo-700 underline" href={versionDiffHref(slug, e.skillName, e.promotedVersion)}>
+                        v{e.promotedVersion}
+                      </Link>
+                    ) : (
+                      "—"
+                    )}
+                  </td>
                   <td className="py-1.5 font-mono text-xs">{e.modelId}</td>
                   <td className="py-1.5 text-slate-600">{e.startedAt.toISOString().slice(0, 16).replace("T", " ")}</td>
                 </tr>
               ))}
             </tbody>
           </table>
+        )}
+        {evaluations.length > 0 && (
+          <p className="mt-2 text-xs text-slate-600" data-testid="evaluations-note">
+            Delta is the mean change in case score, amended minus original (−1 to 1). The counts are the recorded runs the judge scored
+            better, worse or the same: an amendment can be improved overall and still do worse on some runs.
+          </p>
         )}
       </section>
 
@@ -137,6 +151,14 @@ export default async function HistoryPage({
   );
 }
 
+/** Events about a proposed change, not a version: they open the amendment, not a version's diff. */
+const ABOUT_AN_AMENDMENT = new Set(["amended", "evaluated", "rejected"]);
+
+/** The skill page's side-by-side diff of a version against the one before it, scrolled into view. */
+function versionDiffHref(slug: string, skill: string, version: number): string {
+  return `/t/${slug}/skills/${skill}?from=${version - 1}&to=${version}#diff`;
+}
+
 function EventLine({ slug, event }: { slug: string; event: HistoryEvent }) {
   const detail = event.detail as {
     evaluationId?: number;
@@ -166,6 +188,16 @@ function EventLine({ slug, event }: { slug: string; event: HistoryEvent }) {
       {detail.revertOf !== undefined && <span>back to v{detail.revertOf}</span>}
       {detail.tier && <span>tier {detail.tier}</span>}
       {detail.overrideReason && <span className="text-amber-900">reason: “{detail.overrideReason}”</span>}
+      {event.version !== null && event.version > 1 && !ABOUT_AN_AMENDMENT.has(event.kind) && (
+        <Link className="text-indigo-700 underline" href={versionDiffHref(slug, event.skill, event.version)}>
+          diff v{event.version - 1} → v{event.version}
+        </Link>
+      )}
+      {detail.amendmentId !== undefined && detail.amendmentId !== null && (
+        <Link className="text-indigo-700 underline" href={`/t/${slug}/history/amendments/${detail.amendmentId}`}>
+          amendment #{detail.amendmentId}
+        </Link>
+      )}
       {detail.evaluationId !== undefined && detail.evaluationId !== null && (
         <Link className="text-indigo-700 hover:underline" href={`/t/${slug}/history/evaluations/${detail.evaluationId}`}>
           evaluation #{detail.evaluationId}

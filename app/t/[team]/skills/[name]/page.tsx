@@ -17,6 +17,7 @@ import { SideBySide } from "@/components/skill/side-by-side";
 import { SkillEditor } from "@/components/skill/skill-editor";
 import { VerifyForm } from "@/components/skill/verify-form";
 import { VersionsTable } from "@/components/skill/versions-table";
+import { VersionCaption } from "@/components/skill/version-caption";
 import { AmendmentsPanel } from "@/components/skill/amendments-panel";
 import { ObservationsPanel } from "@/components/skill/observations-panel";
 import { observationQuery } from "@/lib/contracts/evolution";
@@ -66,6 +67,7 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
   const { content, learned } = detail;
   const isLearned = learned !== null;
   const current = detail.versions.find((v) => v.version === content.version);
+  const compareTo = detail.compare && detail.versions.find((v) => v.version === detail.compare?.to);
   const { fields } = parseSkillMd(content.frontmatter + content.body);
   const editableTeams = member.teams.filter((m) => roleAtLeast(m.role, "editor")).map((m) => m.team.slug);
   return (
@@ -165,7 +167,6 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
         <section className="rounded-lg border border-slate-200 bg-white p-4" aria-label="Edit">
           <h2 className="mb-2 font-semibold">Edit</h2>
           <SkillEditor
-            key={content.version}
             name={name}
             version={content.version}
             fields={fields as Record<string, unknown> & { name: string; description: string }}
@@ -183,6 +184,7 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
           slug={slug}
           name={name}
           versions={detail.versions}
+          evidence={detail.evidence}
           compare={detail.compare ? { from: detail.compare.from, to: detail.compare.to } : null}
           rollback={isLearned && roleAtLeast(member.role, "lead") ? rollbackAction.bind(null, slug, name) : null}
           pinned={content.skill.pinned ? content.skill.version : null}
@@ -190,7 +192,8 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
           unpin={isLearned && roleAtLeast(member.role, "lead") ? unpinAction.bind(null, slug, name) : null}
         />
         {detail.compare && (
-          <div className="mt-4">
+          <div className="mt-4 scroll-mt-4" id="diff">
+            {compareTo && <VersionCaption slug={slug} version={compareTo} />}
             <SideBySide rows={detail.compare.rows} left={`v${detail.compare.from}`} right={`v${detail.compare.to}`} />
           </div>
         )}

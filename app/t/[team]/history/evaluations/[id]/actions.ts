@@ -4,7 +4,7 @@ import { z } from "zod";
 import { memberAction } from "@/lib/actions/member-action";
 import type { ActionResult } from "@/lib/actions/result";
 import { rejectAmendmentBody } from "@/lib/contracts/evolution";
-import { approveAmendment, rejectAmendment } from "@/lib/evolution/promote";
+import { approveAmendment, promoteAmendment, rejectAmendment } from "@/lib/evolution/promote";
 
 const asLead = (slug: string, evaluationId: number) => ({
   team: slug,
@@ -30,5 +30,26 @@ export async function rejectAction(
   return memberAction({ ...asLead(slug, evaluationId), schema: rejectAmendmentBody, input }, async (member, { reason }, actor) => {
     await rejectAmendment(member.app.db, member.team, actor, amendmentId, reason);
     return { ok: true, message: `Rejected amendment #${amendmentId}: it will not go live.` };
+  });
+}
+
+const overrideInput = z.strictObject({ reason: z.string().trim().min(1, "say why you put it live against its verdict") });
+
+/** A lead puts an amendment live against its verdict, with the reason recorded in the history (§8.4). */
+export async function overrideAction(
+  slug: string,
+  evaluationId: number,
+  amendmentId: number,
+  _previous: ActionResult | null,
+  form: FormData,
+): Promise<ActionResult> {
+  const input = { reason: String(form.get("reason") ?? "") };
+  return memberAction({ ...asLead(slug, evaluationId), schema: overrideInput, input }, async (member, { reason }, actor) => {
+    const promoted = await promoteAmendment(member.app, member.team, actor, amendmentId, reason);
+    return {
+      ok: true,
+      message: `Overridden: ${promoted.name} v${promoted.version} is live, with your reason in the history.`,
+      version: promoted.version,
+    };
   });
 }

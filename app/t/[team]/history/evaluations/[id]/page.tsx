@@ -7,10 +7,13 @@ import { evaluationReport, JUDGED_NOT_RUN } from "@/lib/evolution/evaluate";
 import { caseScore } from "@/lib/evolution/verdict";
 import { LiveRefresh } from "@/components/history/live-refresh";
 import { Stat } from "@/components/stat";
-import { ApprovalForms } from "@/components/history/approval-forms";
+import { ApprovalForms, ReasonForm } from "@/components/history/approval-forms";
+import { AmendmentChangeView } from "@/components/history/amendment-change";
+import { amendmentChange } from "@/lib/evolution/amendment-change";
+import { latestVersionOf } from "@/lib/skills/catalog";
+import { resolveSkill } from "@/lib/skills/view";
 import { roleAtLeast } from "@/lib/auth/scopes";
-import { getAmendment } from "@/lib/evolution/amendments";
-import { approveAction, rejectAction } from "./actions";
+import { approveAction, overrideAction, rejectAction } from "./actions";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   return { title: `Evaluation #${(await params).id}` };
@@ -27,7 +30,17 @@ export default async function EvaluationPage({ params }: { params: Promise<{ tea
     throw error;
   });
   const running = report.status === "running";
-  const amendment = await getAmendment(app.db, team.id, report.amendmentId);
+  const change = await amendmentChange(app.db, app.catalogs, team, report.amendmentId);
+  const { amendment } = change;
+  const isLead = roleAtLeast(role, "lead");
+  const overridable =
+    report.status === "finished" &&
+    report.verdict !== "improved" &&
+    amendment.skillSource === "learned" &&
+    amendment.status === "evaluated";
+  // An amendment applies only to the version it was written against (§8.4): once the skill has moved on, it can only be proposed again.
+  const skill = overridable ? await resolveSkill(app.catalogs, team, amendment.skillName).catch(() => null) : null;
+  const latest = skill ? latestVersionOf(skill) : null;
   return (
     <div className="space-y-6">
       <LiveRefresh running={running} />
@@ -36,7 +49,11 @@ export default async function EvaluationPage({ params }: { params: Promise<{ tea
           ← Promotion history
         </Link>
         <h1 className="mt-1 text-2xl font-semibold">
-          Evaluation #{report.id} of amendment #{report.amendmentId} to{" "}
+          Evaluation #{report.id} of{" "}
+          <Link className="text-indigo-700 hover:underline" href={`/t/${slug}/history/amendments/${report.amendmentId}`}>
+            amendment #{report.amendmentId}
+          </Link>{" "}
+          to{" "}
           <Link className="font-mono text-indigo-700 hover:underline" href={`/t/${slug}/skills/${report.skill}`}>
             {report.skill}
           </Link>
@@ -68,11 +85,26 @@ export default async function EvaluationPage({ params }: { params: Promise<{ tea
           tone={report.verdict === "improved" ? "good" : report.verdict === "regressed" ? "warn" : "plain"}
         />
         <Stat label="Delta" value={report.delta === null ? "—" : report.delta.toFixed(3)} note="mean of amended − original case score" />
-        <Stat label="Improved / regressed / unchanged" value={`${report.improved} / ${report.regressed} / ${report.unchanged}`} />
+        <Stat
+          label="Improved / regressed / unchanged"
+          value={`${report.improved} / ${report.regressed} / ${report.unchanged}`}
+          note="recorded runs scored better / worse / the same"
+        />
         <Stat label="Failed to judge" value={String(report.failedToJudge)} tone={report.failedToJudge > 0 ? "warn" : "plain"} />
         <Stat
           label="Promoted"
-          value={report.promotedVersion ? `v${report.promotedVersion}` : "no"}
+          value={
+            report.promotedVersion ? (
+              <Link
+                className="text-indigo-700 underline"
+                href={`/t/${slug}/skills/${report.skill}?from=${report.promotedVersion - 1}&to=${report.promotedVersion}#diff`}
+              >
+                v{report.promotedVersion}
+              </Link>
+            ) : (
+              "no"
+            )
+          }
           note={report.promotionNote ?? undefined}
         />
       </section>
@@ -86,7 +118,7 @@ export default async function EvaluationPage({ params }: { params: Promise<{ tea
           <p className="mb-3 text-sm text-amber-950">
             The judge found this amendment improved, and auto-promotion is off for this team: nothing goes live until a lead approves it.
           </p>
-          {roleAtLeast(role, "lead") ? (
+          {isLead ? (
             <ApprovalForms
               approve={approveAction.bind(null, slug, report.id, report.amendmentId)}
               reject={rejectAction.bind(null, slug, report.id, report.amendmentId)}
@@ -96,6 +128,34 @@ export default async function EvaluationPage({ params }: { params: Promise<{ tea
           )}
         </section>
       )}
+
+      {overridable && (
+        <section className="rounded-lg border border-slate-200 bg-white p-4" aria-labelledby="override">
+          <h2 id="override" className="mb-1 font-semibold">
+            Override the verdict
+          </h2>
+          {latest !== amendment.baseVersion ? (
+            <p className="text-sm text-slate-600" data-testid="moved-on">
+              {latest === null
+                ? `The judge found this amendment ${report.verdict}, and ${amendment.skillName} is no longer in the catalog: it cannot be put live.`
+                : `The judge found this amendment ${report.verdict}, and ${amendment.skillName} has moved on from v${amendment.baseVersion} to v${latest} since: it can no longer be put live. Propose it again against v${latest} to have it judged.`}
+            </p>
+          ) : isLead ? (
+            <ReasonForm
+              name="Override"
+              label={`The judge found this amendment ${report.verdict}. Put it live anyway, saying why (recorded in the history):`}
+              button="Override and put live"
+              action={overrideAction.bind(null, slug, report.id, report.amendmentId)}
+            />
+          ) : (
+            <p className="text-sm text-slate-600">
+              The judge found this amendment {report.verdict}; only a lead can put it live anyway, with a reason.
+            </p>
+          )}
+        </section>
+      )}
+
+      <AmendmentChangeView change={change} />
 
       <section className="overflow-x-auto rounded-lg border border-slate-200 bg-white" aria-label="Cases">
         <table className="w-full text-sm" data-testid="cases" tabIndex={0} aria-label="Cases">

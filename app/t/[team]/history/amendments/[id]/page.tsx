@@ -1,0 +1,67 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { requireMember } from "@/lib/auth/member";
+import { isAppError } from "@/lib/errors";
+import { amendmentChange } from "@/lib/evolution/amendment-change";
+import { AmendmentChangeView } from "@/components/history/amendment-change";
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  return { title: `Amendment #${(await params).id}` };
+}
+
+/** One amendment: the change it proposes, who proposed it and why, and every evaluation of it. */
+export default async function AmendmentPage({ params }: { params: Promise<{ team: string; id: string }> }) {
+  const { team: slug, id } = await params;
+  const { app, team } = await requireMember(slug, `/t/${slug}/history/amendments/${id}`);
+  if (!/^\d{1,9}$/.test(id)) notFound();
+  const change = await amendmentChange(app.db, app.catalogs, team, Number(id)).catch((error: unknown) => {
+    if (isAppError(error) && error.status === 404) notFound();
+    throw error;
+  });
+  const { amendment } = change;
+  return (
+    <div className="space-y-6">
+      <div>
+        <Link href={`/t/${slug}/history`} className="text-sm text-indigo-700 hover:underline">
+          ← Promotion history
+        </Link>
+        <h1 className="mt-1 text-2xl font-semibold">
+          Amendment #{amendment.id} to{" "}
+          <Link className="font-mono text-indigo-700 hover:underline" href={`/t/${slug}/skills/${amendment.skillName}`}>
+            {amendment.skillName}
+          </Link>
+        </h1>
+        <p className="mt-1 text-sm text-slate-600" data-testid="amendment-status">
+          Status: {amendment.status}
+        </p>
+      </div>
+
+      <section className="rounded-lg border border-slate-200 bg-white p-4" aria-labelledby="amendment-evaluations">
+        <h2 id="amendment-evaluations" className="mb-2 font-semibold">
+          Evaluations
+        </h2>
+        {change.evaluations.length === 0 ? (
+          <p className="text-sm text-slate-600">
+            Not evaluated yet: evaluate it from the skill page or with POST /api/v1/amendments/{amendment.id}/evaluate.
+          </p>
+        ) : (
+          <ul className="space-y-1 text-sm">
+            {change.evaluations.map((e) => (
+              <li key={e.id} data-evaluation={e.id}>
+                <Link className="text-indigo-700 underline" href={`/t/${slug}/history/evaluations/${e.id}`}>
+                  Evaluation #{e.id}
+                </Link>{" "}
+                · {e.status === "finished" ? e.verdict : e.status}
+                {e.delta !== null && ` (delta ${e.delta.toFixed(3)})`} · {e.startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC
+                {e.promotedVersion !== null && ` · promoted as v${e.promotedVersion}`}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <AmendmentChangeView change={change} />
+    </div>
+  );
+}

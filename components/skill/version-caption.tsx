@@ -1,0 +1,31 @@
+import Link from "next/link";
+import type { VersionInfo } from "@/lib/learned/history";
+
+export function authorLabel(version: Pick<VersionInfo, "author">): string {
+  const { author } = version;
+  if (author.kind === "person") return author.email ?? "a person";
+  if (author.kind === "key") return `key ${author.keyName ?? author.keyId}${author.session ? ` · session ${author.session}` : ""}`;
+  if (author.kind === "system") return "Skillgate";
+  return author.kind === "sync" ? "workspace sync" : "shipped with Skillgate";
+}
+
+/** Who made a version, when and why, and the evaluation behind it: said beside the diff it is about. */
+export function VersionCaption({ slug, version }: { slug: string; version: VersionInfo }) {
+  return (
+    <p className="mb-2 text-sm text-slate-700" data-testid="diff-caption">
+      <span className="font-medium">v{version.version}</span>
+      {version.createdAt && <> · {version.createdAt.slice(0, 16).replace("T", " ")} UTC</>} · by {authorLabel(version)}
+      {version.revertOf !== null && <> · a rollback to v{version.revertOf}</>}
+      {version.reason && <> · “{version.reason}”</>}
+      {version.evaluationId !== null && (
+        <>
+          {" "}
+          ·{" "}
+          <Link className="text-indigo-700 underline" href={`/t/${slug}/history/evaluations/${version.evaluationId}`}>
+            evaluation #{version.evaluationId}
+          </Link>
+        </>
+      )}
+    </p>
+  );
+}

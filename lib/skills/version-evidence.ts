@@ -1,0 +1,91 @@
+import { and, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { evalResults, evalRuns, observations, skillViews } from "@/db/schema";
+import type { TeamId } from "../teams/teams";
+import type { SkillSource } from "./catalog";
+
+/**
+ * What each version of a skill did (§10's skill page): how often agents loaded it, how its
+ * recorded runs went, and how often activation runs loaded it when a prompt expected it. Counts,
+ * not only rates, so a lead can see how much evidence a rate rests on.
+ */
+export interface VersionEvidence {
+  version: number;
+  views: number;
+  runs: { total: number; succeeded: number };
+  recall: { expected: number; loaded: number };
+}
+
+export function noEvidence(version: number): VersionEvidence {
+  return { version, views: 0, runs: { total: 0, succeeded: 0 }, recall: { expected: 0, loaded: 0 } };
+}
+
+/** Activation runs looked at: the most recent ones, so the cost stays flat as runs accumulate. */
+const RECENT_RUNS = 50;
+
+export async function versionEvidence(
+  db: Db,
+  teamId: TeamId,
+  skill: { name: string; source: SkillSource },
+): Promise<Map<number, VersionEvidence>> {
+  const [views, runs, recall] = await Promise.all([
+    db
+      .select({ version: skillViews.version, count: sql<number>`count(*)::int` })
+      .from(skillViews)
+      .where(and(eq(skillViews.teamId, teamId), eq(skillViews.skillName, skill.name), inArray(skillViews.source, viewSources(skill.source))))
+      .groupBy(skillViews.version),
+    db
+      .select({
+        version: observations.version,
+        total: sql<number>`count(*)::int`,
+        succeeded: sql<number>`(count(*) filter (where ${observations.outcome} = 'success'))::int`,
+      })
+      .from(observations)
+      .where(and(eq(observations.teamId, teamId), eq(observations.skillName, skill.name)))
+      .groupBy(observations.version),
+    recallByVersion(db, teamId, skill.name),
+  ]);
+  const evidence = new Map<number, VersionEvidence>();
+  const of = (version: number) => {
+    let row = evidence.get(version);
+    if (!row) evidence.set(version, (row = noEvidence(version)));
+    return row;
+  };
+  for (const row of views) of(row.version).views = row.count;
+  for (const row of runs) of(row.version).runs = { total: row.total, succeeded: row.succeeded };
+  for (const [version, counts] of recall) of(version).recall = counts;
+  return evidence;
+}
+
+/** Views of this skill, not of another of its name that it shadows: its own source, a harness's report, and a learned skill's draft days. */
+function viewSources(source: SkillSource): string[] {
+  return source === "learned" ? ["learned", "draft", "harness"] : [source, "harness"];
+}
+
+/** Case-runs that expected the skill, and how many loaded it, by the version the run listed. */
+async function recallByVersion(db: Db, teamId: TeamId, name: string): Promise<Map<number, { expected: number; loaded: number }>> {
+  const runs = await db
+    .select({ id: evalRuns.id, cases: evalRuns.cases, versions: evalRuns.skillVersions })
+    .from(evalRuns)
+    .where(and(eq(evalRuns.teamId, teamId), eq(evalRuns.status, "finished"), isNotNull(evalRuns.skillVersions)))
+    .orderBy(desc(evalRuns.id))
+    .limit(RECENT_RUNS);
+  const counts = new Map<number, { expected: number; loaded: number }>();
+  for (const run of runs) {
+    const version = run.versions?.[name];
+    const expecting = new Set(run.cases.filter((c) => c.expected.includes(name)).map((c) => c.id));
+    if (version === undefined || expecting.size === 0) continue;
+    const results = await db
+      .select({ caseId: evalResults.caseId, loaded: evalResults.loaded })
+      .from(evalResults)
+      .where(eq(evalResults.runId, run.id));
+    const count = counts.get(version) ?? { expected: 0, loaded: 0 };
+    for (const result of results) {
+      if (!expecting.has(result.caseId)) continue;
+      count.expected++;
+      if (result.loaded.includes(name)) count.loaded++;
+    }
+    counts.set(version, count);
+  }
+  return counts;
+}
