@@ -32,7 +32,7 @@ export async function proxy(req: NextRequest): Promise<Response> {
     signIn.search = `?callbackUrl=${encodeURIComponent(path + req.nextUrl.search)}`;
     res = NextResponse.redirect(signIn);
   } else if (gate === "unavailable") {
-    res = new NextResponse(unavailablePage(nonce), {
+    res = new NextResponse(unavailablePage(nonce, path), {
       status: 503,
       headers: {
         "content-type": "text/html; charset=utf-8",

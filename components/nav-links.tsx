@@ -2,19 +2,11 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-
-const SECTIONS = [
-  { href: "", label: "Overview" },
-  { href: "/listing", label: "Listing budget" },
-  { href: "/activation", label: "Activation" },
-  { href: "/ledger", label: "Ledger" },
-  { href: "/history", label: "History" },
-  { href: "/settings", label: "Settings" },
-];
+import { DASHBOARD_SECTIONS } from "@/lib/sections";
 
 function useSections(team: string) {
   const pathname = usePathname();
-  return SECTIONS.map((section) => {
+  return DASHBOARD_SECTIONS.map((section) => {
     const href = `/t/${team}${section.href}`;
     return { ...section, href, active: section.href === "" ? pathname === href : pathname.startsWith(href) };
   });

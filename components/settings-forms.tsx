@@ -3,18 +3,26 @@
 import { useActionState, useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
 import { ActionMessage } from "@/components/action-message";
+import type { Scope } from "@/lib/auth/scopes";
 
 type FormAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 
-/** Create a key; the name and scopes stay as chosen when the key is refused. */
+/** Scopes nest (§11: admin ⊃ write ⊃ read), so a key gets one level of access, not a set of boxes. */
+const ACCESS: { scope: Scope; label: string }[] = [
+  { scope: "read", label: "read" },
+  { scope: "write", label: "read + write" },
+  { scope: "admin", label: "read + write + admin" },
+];
+
+/** Create a key; the name and access stay as chosen when the key is refused. */
 export function CreateKeyForm({ action }: { action: FormAction }) {
   const [state, formAction, pending] = useActionState(action, null);
   const [name, setName] = useState("");
-  const [scopes, setScopes] = useState<Record<string, boolean>>({ read: true, write: false, admin: false });
+  const [access, setAccess] = useState<Scope>("read");
   const [, startTransition] = useTransition();
   return (
     <form
-      // Submitted by hand, not as the form's action: React resets a form after its action, checkboxes included.
+      // Submitted by hand, not as the form's action: React resets a form after its action, radio buttons included.
       onSubmit={(event) => {
         event.preventDefault();
         const data = new FormData(event.currentTarget);
@@ -36,17 +44,14 @@ export function CreateKeyForm({ action }: { action: FormAction }) {
             className="mt-1 block w-48 rounded-md border border-slate-300 px-2 py-1"
           />
         </label>
-        {(["read", "write", "admin"] as const).map((scope) => (
-          <label key={scope} className="flex items-center gap-1 text-sm">
-            <input
-              type="checkbox"
-              name={`scope-${scope}`}
-              checked={scopes[scope] ?? false}
-              onChange={(event) => setScopes({ ...scopes, [scope]: event.target.checked })}
-            />{" "}
-            {scope}
-          </label>
-        ))}
+        <fieldset className="flex flex-wrap items-center gap-3 text-sm">
+          <legend className="sr-only">Access</legend>
+          {ACCESS.map(({ scope, label }) => (
+            <label key={scope} className="flex items-center gap-1">
+              <input type="radio" name="access" value={scope} checked={access === scope} onChange={() => setAccess(scope)} /> {label}
+            </label>
+          ))}
+        </fieldset>
         <button
           disabled={pending}
           className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50"

@@ -1,11 +1,12 @@
 "use server";
 
 import { AuthError, CredentialsSignin } from "next-auth";
-import { redirect } from "next/navigation";
 import { signIn } from "@/lib/auth/next-auth";
 import { safeCallbackPath } from "@/lib/auth/callback";
+import { signInRefusal, SIGN_IN_FAILED } from "@/lib/auth/password-sign-in";
 
-export async function signInWithPassword(formData: FormData): Promise<void> {
+/** Signs in and goes on to the page asked for; a refusal comes back as the sentence to show, so the form keeps what was typed. */
+export async function signInWithPassword(_previous: string | null, formData: FormData): Promise<string | null> {
   const callbackUrl = safeCallbackPath(String(formData.get("callbackUrl") ?? "/"));
   try {
     await signIn("credentials", {
@@ -15,12 +16,11 @@ export async function signInWithPassword(formData: FormData): Promise<void> {
     });
   } catch (error) {
     // A successful sign-in "throws" Next's redirect; only Auth.js errors are failures.
-    if (error instanceof AuthError) {
-      const code = error instanceof CredentialsSignin ? `&code=${encodeURIComponent(error.code)}` : "";
-      redirect(`/signin?error=CredentialsSignin${code}&callbackUrl=${encodeURIComponent(callbackUrl)}`);
-    }
+    if (error instanceof CredentialsSignin) return signInRefusal(error.code);
+    if (error instanceof AuthError) return SIGN_IN_FAILED;
     throw error;
   }
+  return null;
 }
 
 export async function signInWithGithub(formData: FormData): Promise<void> {

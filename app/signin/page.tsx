@@ -3,25 +3,24 @@ import Image from "next/image";
 import { signInMethod } from "@/lib/auth/next-auth";
 import { safeCallbackPath } from "@/lib/auth/callback";
 import { signInWithGithub, signInWithPassword } from "./actions";
-import { throttledText } from "@/lib/auth/password-sign-in";
+import { signInRefusal, SIGN_IN_FAILED } from "@/lib/auth/password-sign-in";
+import { SignInForm } from "@/components/sign-in-form";
 
 export const metadata: Metadata = { title: "Sign in" };
 
+/** Errors that arrive in the address: from Auth.js (GitHub) and from pages that send a person here. */
 const ERRORS: Record<string, string> = {
-  CredentialsSignin: "That email and password do not match an account.",
   NoTeam: "This account is not a member of any team yet. Ask a team lead to add it.",
 };
-
-/** The sign-in refused for too many failures (`code=throttled-<seconds>`): say when to try again. */
-function throttledMessage(code: string | undefined): string | null {
-  const seconds = Number(/^throttled-(\d{1,6})$/.exec(code ?? "")?.[1]);
-  return seconds ? throttledText(seconds) : null;
-}
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const params = await searchParams;
   const callbackUrl = safeCallbackPath(params.callbackUrl ?? "/");
-  const error = params.error ? (throttledMessage(params.code) ?? ERRORS[params.error] ?? "Sign-in failed. Try again.") : null;
+  const error = params.error
+    ? params.error === "CredentialsSignin"
+      ? signInRefusal(params.code)
+      : (ERRORS[params.error] ?? SIGN_IN_FAILED)
+    : null;
   return (
     <main className="flex min-h-screen items-center justify-center px-4">
       <div className="w-full max-w-sm rounded-xl border border-slate-200 bg-white p-8 shadow-sm">
@@ -42,32 +41,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
             </button>
           </form>
         ) : (
-          <form action={signInWithPassword} className="space-y-4">
-            <input type="hidden" name="callbackUrl" value={callbackUrl} />
-            <label className="block text-sm font-medium">
-              Email
-              <input
-                name="email"
-                type="email"
-                required
-                autoComplete="username"
-                className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
-              />
-            </label>
-            <label className="block text-sm font-medium">
-              Password
-              <input
-                name="password"
-                type="password"
-                required
-                autoComplete="current-password"
-                className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
-              />
-            </label>
-            <button type="submit" className="w-full rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-600">
-              Sign in
-            </button>
-          </form>
+          <SignInForm callbackUrl={callbackUrl} action={signInWithPassword} />
         )}
       </div>
     </main>

@@ -28,7 +28,7 @@ export function RunForm({
       onSubmit={(event) => {
         event.preventDefault();
         startTransition(async () => {
-          const outcome = await start({ promptSet, activator, trials });
+          const outcome = await start({ promptSet, activator, trials: activator === "lexical" ? 1 : trials });
           setResult(outcome);
           if (outcome.ok && outcome.href) router.push(outcome.href);
         });
@@ -68,11 +68,18 @@ export function RunForm({
           type="number"
           min={1}
           max={20}
-          value={trials}
+          value={activator === "lexical" ? 1 : trials}
+          disabled={activator === "lexical"}
+          aria-describedby={activator === "lexical" ? "lexical-trials" : undefined}
           onChange={(e) => setTrials(Number(e.target.value))}
-          className="mt-1 block w-20 rounded-md border border-slate-300 px-2 py-1 text-sm"
+          className="mt-1 block w-20 rounded-md border border-slate-300 px-2 py-1 text-sm disabled:bg-slate-100"
         />
       </label>
+      {activator === "lexical" && (
+        <p id="lexical-trials" className="w-full text-xs text-slate-600 sm:w-auto sm:self-center">
+          The keyword matcher answers the same every time: one trial says it all, and it finishes at once.
+        </p>
+      )}
       <button
         disabled={pending}
         className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50"

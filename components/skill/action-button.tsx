@@ -3,8 +3,9 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
+import { useNotice } from "@/components/action-notice";
 
-/** A button that asks before it acts, then says what happened. */
+/** A button that asks before it acts, then says what happened: a refusal beside it, a success in the page's notice (the button may be gone after it). */
 export function ActionButton({
   label,
   confirm,
@@ -18,7 +19,8 @@ export function ActionButton({
 }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
-  const [result, setResult] = useState<ActionResult | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const notify = useNotice();
   const style =
     tone === "danger"
       ? "border-red-300 text-red-700 hover:bg-red-50"
@@ -34,16 +36,18 @@ export function ActionButton({
           if (!window.confirm(confirm)) return;
           startTransition(async () => {
             const outcome = await action();
-            setResult(outcome);
-            if (outcome.ok) router.refresh();
+            setRefusal(outcome.ok ? null : outcome.message);
+            if (!outcome.ok) return;
+            notify(outcome.message);
+            router.refresh();
           });
         }}
       >
         {label}
       </button>
-      {result && (
-        <span role="status" className={`text-xs ${result.ok ? "text-emerald-700" : "text-red-700"}`}>
-          {result.message}
+      {refusal && (
+        <span role="alert" className="text-xs text-red-700">
+          {refusal}
         </span>
       )}
     </span>

@@ -32,3 +32,12 @@ export function throttledText(seconds: number): string {
   const wait = seconds < 60 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minute${seconds > 60 ? "s" : ""}`;
   return `Too many failed sign-ins. Try again in ${wait}.`;
 }
+
+export const WRONG_PASSWORD = "That email and password do not match an account.";
+export const SIGN_IN_FAILED = "Sign-in failed. Try again.";
+
+/** What the sign-in page says for a refused password sign-in: its Auth.js code is `throttled-<seconds>` when throttled. */
+export function signInRefusal(code: string | undefined): string {
+  const seconds = Number(/^throttled-(\d{1,6})$/.exec(code ?? "")?.[1]);
+  return seconds ? throttledText(seconds) : WRONG_PASSWORD;
+}

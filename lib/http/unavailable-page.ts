@@ -1,10 +1,20 @@
+import { DASHBOARD_SECTIONS } from "../sections";
+
 /**
  * The page a person gets while the database cannot be reached: a 503 that says so and when to try
  * again, instead of the framework's 500. Plain HTML: nothing of the app can render without data.
  */
 export const UNAVAILABLE_RETRY_SECONDS = 5;
 
-export function unavailablePage(nonce: string): string {
+/** The team's sections, linked, when the page asked for is one of a team's: a way on that needs no data. */
+function teamNavigation(path: string): string {
+  const slug = /^\/t\/([a-z0-9-]{1,64})(?:\/|$)/.exec(path)?.[1];
+  if (!slug) return "";
+  const links = DASHBOARD_SECTIONS.map((section) => `<a href="/t/${slug}${section.href}">${section.label}</a>`).join("\n");
+  return `<nav aria-label="Sections">\n${links}\n</nav>\n`;
+}
+
+export function unavailablePage(nonce: string, path: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -17,6 +27,7 @@ main{max-width:32rem;background:#fff;border:1px solid #e2e8f0;border-radius:.75r
 h1{font-size:1.25rem;margin:0 0 .75rem}
 p{margin:.5rem 0;line-height:1.5}
 a{color:#3730a3}
+nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin-top:1rem;padding-top:1rem;border-top:1px solid #e2e8f0;font-size:.875rem}
 </style>
 </head>
 <body>
@@ -24,7 +35,7 @@ a{color:#3730a3}
 <h1>The database is unavailable</h1>
 <p>Skillgate cannot reach its database right now, so this page cannot be shown. Nothing you saved is lost.</p>
 <p>It usually comes back on its own: <a href="">try again</a> in a few seconds. If it stays down, tell whoever runs Skillgate for your team.</p>
-</main>
+${teamNavigation(path)}</main>
 </body>
 </html>`;
 }

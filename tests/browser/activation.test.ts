@@ -81,10 +81,16 @@ describe("the activation page in Chromium", () => {
     await page.goto(`${baseUrl}/t/lab/activation`);
     await page.selectOption('select[name="promptSet"]', "lab-routing");
     await page.selectOption('select[name="activator"]', "lexical");
+    // Trials mean nothing to a deterministic matcher: the form says so and runs one.
+    expect(await page.locator('input[name="trials"]').isDisabled()).toBe(true);
+    expect(await page.textContent("#lexical-trials")).toBe(
+      "The keyword matcher answers the same every time: one trial says it all, and it finishes at once.",
+    );
     await page.click('form[aria-label="Start a run"] button');
     await page.waitForURL(/\/t\/lab\/activation\/runs\/\d+$/);
     expect(await page.textContent('[data-testid="run-status"]')).toMatch(/^finished/);
     const runs = (await (await call("/api/v1/evals/runs")).json()).runs;
+    expect(runs[0].trials).toBe(1);
     await page.goto(`${baseUrl}/t/lab/activation?a=${runs[1].id}&b=${runs[0].id}`);
     const comparison = await (await call(`/api/v1/evals/compare?a=${runs[1].id}&b=${runs[0].id}`)).json();
     for (const c of comparison.cases) {

@@ -27,6 +27,9 @@ describe("the dashboard in Chromium", () => {
     await page.click('button[type="submit"]');
     await page.waitForSelector('p[role="alert"]');
     expect(await page.textContent('p[role="alert"]')).toBe("That email and password do not match an account.");
+    // The refused form keeps the email; only the password is typed again.
+    expect(await page.inputValue('input[name="email"]')).toBe(BROWSER_LOGIN.email);
+    expect(page.url()).toBe(`${baseUrl}/signin?callbackUrl=%2Ft%2Fdemo%2Flisting`);
     await signInAt(page, `${baseUrl}/t/demo/listing`, BROWSER_LOGIN);
     expect(await page.textContent("h1")).toBe("Listing budget");
   });
@@ -121,7 +124,13 @@ describe("the dashboard in Chromium", () => {
     expect(res?.status()).toBe(404);
     expect(await page.textContent("h1")).toBe("Not found");
     // Inside a team, what it does not have is said within its pages, navigation and all.
-    for (const path of ["/t/demo/skills/no-such-skill", "/t/demo/ledger/no-such-plan", "/t/demo/history/evaluations/999999"]) {
+    for (const path of [
+      "/t/demo/skills/no-such-skill",
+      "/t/demo/ledger/no-such-plan",
+      "/t/demo/history/evaluations/999999",
+      "/t/demo/history/amendments/999999",
+      "/t/demo/activation/runs/999999",
+    ]) {
       const missing = await page.goto(`${baseUrl}${path}`);
       expect(missing?.status(), path).toBe(404);
       expect(await page.locator('[data-testid="not-found"] h1').textContent(), path).toBe("Not found");
@@ -163,7 +172,13 @@ describe("the dashboard in Chromium", () => {
   it("lets a lead create a key that is shown once and works, then revoke it", async () => {
     await page.goto(`${baseUrl}/t/demo/settings`);
     await page.fill('form[aria-label="Create API key"] input[name="name"]', "browser-made");
-    await page.check('input[name="scope-write"]');
+    // Scopes nest: one level of access, not a set of boxes.
+    expect(
+      await page
+        .locator('form[aria-label="Create API key"] input[name="access"]')
+        .evaluateAll((radios) => radios.map((r) => (r as HTMLInputElement).value)),
+    ).toEqual(["read", "write", "admin"]);
+    await page.check('input[name="access"][value="write"]');
     await page.click("text=Create key");
     const key = (await page.locator('[data-testid="new-key"]').textContent())!;
     expect(key).toMatch(/^sg_[A-Za-z0-9_-]{32}$/);
@@ -263,14 +278,16 @@ describe("the dashboard in Chromium", () => {
   it("refuses what the settings contracts refuse, naming the field, and saves nothing", async () => {
     await page.goto(`${baseUrl}/t/demo/settings`);
     const keyForm = page.locator('form[aria-label="Create API key"]');
-    await keyForm.locator('input[name="name"]').fill("no-scope");
-    await keyForm.locator('input[name="scope-read"]').uncheck();
+    await keyForm.locator('input[name="name"]').fill("kept\u0000name");
+    await keyForm.locator('input[name="access"][value="admin"]').check();
     await keyForm.locator("text=Create key").click();
     await keyForm.locator('p[role="status"]').waitFor();
-    expect(await keyForm.locator('p[role="status"]').textContent()).toBe('field "scopes": choose at least one scope');
+    expect(await keyForm.locator('p[role="status"]').textContent()).toBe(
+      'field "name" holds a NUL character (\\u0000), which text cannot hold; remove it',
+    );
     // The refused form keeps what was typed and chosen.
-    expect(await keyForm.locator('input[name="name"]').inputValue()).toBe("no-scope");
-    expect(await keyForm.locator('input[name="scope-read"]').isChecked()).toBe(false);
+    expect(await keyForm.locator('input[name="name"]').inputValue()).toBe("kept\u0000name");
+    expect(await keyForm.locator('input[name="access"][value="admin"]').isChecked()).toBe(true);
     const listingForm = page.locator('form[aria-label="Listing settings"]');
     const cap = await listingForm.locator('input[name="cap"]').inputValue();
     await listingForm.locator('input[name="cap"]').fill("10");
@@ -278,7 +295,7 @@ describe("the dashboard in Chromium", () => {
     await listingForm.locator('p[role="status"]').waitFor();
     expect(await listingForm.locator('p[role="status"]').textContent()).toBe('field "cap": must be at least 200');
     await page.reload();
-    expect(await page.locator('tr[data-key="no-scope"]').count()).toBe(0);
+    expect(await page.locator('tr[data-key^="kept"]').count()).toBe(0);
     expect(await page.locator('form[aria-label="Listing settings"] input[name="cap"]').inputValue()).toBe(cap);
   });
 

@@ -78,6 +78,8 @@ describe("governed promotion in Chromium", () => {
     await page.locator('tr[data-version="1"]').locator("text=Pin v1").click();
     await page.locator('tr[data-version="1"] [data-testid="pinned"]').waitFor();
     expect(await page.textContent('tr[data-version="1"] [data-testid="pinned"]')).toBe("pinned: agents get this one");
+    // The Pin button is gone once it has worked; the page still says what it did.
+    expect(await page.textContent('[data-testid="notice"]')).toBe("Pinned: agents get v1 until you unpin it.");
     const pinned = await api("/api/v1/skills/incident-review");
     expect(await pinned.text()).toBe("[skill incident-review | learned | v1]\n# Review\n\n1. Write what happened.\n");
     await page.locator('tr[data-version="1"]').locator("text=Unpin").click();

@@ -65,8 +65,11 @@ describe("the ledger pages in Chromium", () => {
     expect(await page.textContent('[data-stat="Open predictions"]')).toBe("1");
     expect(await page.textContent('[data-stat="Pass rate"]')).toBe("50%");
     expect(await page.locator('[data-testid="pass-rate-week"] .recharts-bar-rectangle').count()).toBeGreaterThan(0);
-    const ticks = await page.locator('[data-testid="pass-rate-skill"] .recharts-cartesian-axis-tick-value').allTextContents();
-    expect(ticks.filter((tick) => !tick.endsWith("%"))).toEqual(["systematic-debugging", "(no skill named)"]);
+    // Each skill's bar says how many verdicts its rate rests on (Recharts may wrap a label over two lines).
+    const ticks = await page
+      .locator('[data-testid="pass-rate-skill"] .recharts-cartesian-axis-tick-value')
+      .evaluateAll((labels) => labels.map((label) => [...label.querySelectorAll("tspan")].map((line) => line.textContent).join(" ")));
+    expect(ticks.filter((tick) => !tick.endsWith("%"))).toEqual(["systematic-debugging (n=1)", "(no skill named) (n=1)"]);
   });
 
   it("shows a plan as a timeline with the open prediction and its falsifying command highlighted", async () => {

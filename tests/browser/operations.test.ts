@@ -155,6 +155,10 @@ describe("the built server under operation", () => {
         expect(frozen!.status()).toBe(503);
         expect(frozen!.headers()["retry-after"]).toBe("5");
         expect(await page.textContent("h1")).toBe("The database is unavailable");
+        // The team's sections stay one click away.
+        expect(await page.locator('nav[aria-label="Sections"] a').evaluateAll((links) => links.map((a) => a.getAttribute("href")))).toEqual(
+          ["/t/ops", "/t/ops/listing", "/t/ops/activation", "/t/ops/ledger", "/t/ops/history", "/t/ops/settings"],
+        );
         const health = await fetch(`${server.url}/api/health`);
         expect(health.status).toBe(503);
         proxy.thaw();

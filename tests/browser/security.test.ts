@@ -187,7 +187,7 @@ describe("hostile input typed into the dashboard", () => {
       const page = await browser.newPage();
       await signInAt(page, `${baseUrl}/t/lab/settings`, BROWSER_LOGIN);
       await page.fill('form[aria-label="Create API key"] input[name="name"]', "bad\u0000name");
-      await page.check('input[name="scope-read"]');
+      await page.check('input[name="access"][value="read"]');
       await page.click("text=Create key");
       const status = page.locator('form[aria-label="Create API key"] p[role="status"]');
       await status.waitFor();
@@ -211,8 +211,9 @@ describe("sign-in throttling through the sign-in page", () => {
     await page.fill('input[name="email"]', THROTTLED_LOGIN.email);
     await page.fill('input[name="password"]', password);
     await page.click('button[type="submit"]');
-    await page.waitForURL((url) => url.pathname !== "/signin" || url.searchParams.has("error"));
-    return page.url().includes("error=") ? await page.textContent('p[role="alert"]') : "signed in";
+    const alert = page.locator('p[role="alert"]');
+    await Promise.race([page.waitForURL((url) => url.pathname !== "/signin"), alert.waitFor()]);
+    return new URL(page.url()).pathname === "/signin" ? await alert.textContent() : "signed in";
   };
 
   it("refuses the sixth attempt from an address for 15 minutes, the right password too, and says when to retry; the owner elsewhere is not locked out", async () => {
@@ -277,7 +278,7 @@ describe("sign-in throttling through an invitation", () => {
     await page.fill('input[name="email"]', email);
     await page.fill('input[name="password"]', password);
     await page.click('button[type="submit"]');
-    await page.waitForURL((url) => url.searchParams.has("error"));
+    await page.locator('p[role="alert"]').waitFor();
     expect(await page.textContent('p[role="alert"]')).toBe("Too many failed sign-ins. Try again in 15 minutes.");
     await guesser.close();
   });

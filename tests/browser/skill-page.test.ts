@@ -148,6 +148,7 @@ describe("the skill page in Chromium", () => {
   it("promotes a draft, forks a skill into a draft with its lineage, verifies with a report, archives and restores", async () => {
     await page.click('button:has-text("Promote")');
     await page.waitForSelector('[data-testid="annotation"]:has-text("[skill hostile-body | learned | v1]")');
+    expect(await page.textContent('[data-testid="notice"]')).toBe("Promoted: v1 is now the active learned skill and in the listing.");
     expect(await (await api("/api/v1/listing")).text()).toContain("- hostile-body: Holds markup that must never run.");
 
     await page.goto(`${baseUrl}/t/lab/skills/systematic-debugging`);

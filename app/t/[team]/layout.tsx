@@ -5,6 +5,7 @@ import { requireMember } from "@/lib/auth/member";
 import { signOut } from "@/lib/auth/next-auth";
 import { NavLinks } from "@/components/nav-links";
 import { TeamSwitcher } from "@/components/team-switcher";
+import { NoticeProvider } from "@/components/action-notice";
 
 export default async function TeamLayout({ children, params }: { children: React.ReactNode; params: Promise<{ team: string }> }) {
   await connection();
@@ -36,7 +37,9 @@ export default async function TeamLayout({ children, params }: { children: React
           </div>
         </div>
       </header>
-      <main className="mx-auto max-w-7xl px-4 py-6 md:px-6 md:py-8">{children}</main>
+      <NoticeProvider>
+        <main className="mx-auto max-w-7xl px-4 py-6 md:px-6 md:py-8">{children}</main>
+      </NoticeProvider>
     </div>
   );
 }
