@@ -130,25 +130,27 @@ export function ListingSettingsForm({
   loadHint: string;
 }) {
   const [state, formAction, pending] = useActionState(action, null);
+  // Held here, not as defaults: React resets a form after its action, and a refusal must keep what was typed.
+  const [values, setValues] = useState({ cap: String(cap), descMax: String(descMax), loadHint });
+  const field = (name: keyof typeof values) => ({
+    name,
+    value: values[name],
+    onChange: (event: React.ChangeEvent<HTMLInputElement>) => setValues({ ...values, [name]: event.target.value }),
+  });
   return (
     <form action={formAction} className="space-y-3" aria-label="Listing settings">
       <div className="flex flex-wrap items-end gap-3">
         <label className="text-sm font-medium">
           Cap
-          <input name="cap" type="number" defaultValue={cap} className="mt-1 block w-32 rounded-md border border-slate-300 px-2 py-1" />
+          <input {...field("cap")} type="number" className="mt-1 block w-32 rounded-md border border-slate-300 px-2 py-1" />
         </label>
         <label className="text-sm font-medium">
           descMax
-          <input
-            name="descMax"
-            type="number"
-            defaultValue={descMax}
-            className="mt-1 block w-24 rounded-md border border-slate-300 px-2 py-1"
-          />
+          <input {...field("descMax")} type="number" className="mt-1 block w-24 rounded-md border border-slate-300 px-2 py-1" />
         </label>
         <label className="text-sm font-medium">
           Load hint
-          <input name="loadHint" defaultValue={loadHint} className="mt-1 block w-40 rounded-md border border-slate-300 px-2 py-1" />
+          <input {...field("loadHint")} className="mt-1 block w-40 rounded-md border border-slate-300 px-2 py-1" />
         </label>
         <button
           disabled={pending}
@@ -198,11 +200,13 @@ export function RoleForm({
   role: string;
 }) {
   const [state, formAction, pending] = useActionState(action, null);
+  const [chosen, setChosen] = useState(role);
   return (
     <form action={formAction} className="flex flex-wrap items-center gap-2" aria-label={`Role of ${email}`}>
       <select
         name="role"
-        defaultValue={role}
+        value={chosen}
+        onChange={(event) => setChosen(event.target.value)}
         aria-label={`Role of ${email}`}
         className="rounded-md border border-slate-300 px-1 py-0.5 text-sm"
       >
@@ -300,10 +304,11 @@ export function WithdrawInvitationButton({ action, email }: { action: () => Prom
 /** The team's auto-promotion switch (§10). */
 export function AutoPromoteForm({ action, autoPromote }: { action: FormAction; autoPromote: boolean }) {
   const [state, formAction, pending] = useActionState(action, null);
+  const [on, setOn] = useState(autoPromote);
   return (
     <form action={formAction} className="space-y-3" aria-label="Auto-promotion">
       <label className="flex items-center gap-2 text-sm">
-        <input type="checkbox" name="autoPromote" defaultChecked={autoPromote} />
+        <input type="checkbox" name="autoPromote" checked={on} onChange={(event) => setOn(event.target.checked)} />
         Promote an amendment judged improved at once (off: it waits for a lead&apos;s approval)
       </label>
       <button

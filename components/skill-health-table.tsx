@@ -154,8 +154,14 @@ export function SkillHealthTable({ team, rows }: { team: string; rows: SkillHeal
                   "—"
                 )}
               </td>
-              <td className="px-3 py-2 text-right tabular-nums" title={`${row.runs} recorded run(s)`}>
-                {row.successRate === null ? "—" : `${Math.round(row.successRate * 100)}%`}
+              <td className="px-3 py-2 text-right whitespace-nowrap tabular-nums">
+                {row.successRate === null ? (
+                  "—"
+                ) : (
+                  <>
+                    {Math.round(row.successRate * 100)}% <span className="text-xs text-slate-500">of {row.runs}</span>
+                  </>
+                )}
               </td>
               <td className="px-3 py-2 text-right tabular-nums" title="recall in the latest activation run">
                 {row.recall === null ? "—" : `${Math.round(row.recall * 100)}%`}

@@ -41,6 +41,11 @@ export async function listPromptSets(db: Db, teamId: TeamId) {
   return rows.map((row) => ({ name: row.name, cases: row.cases, updatedAt: row.updatedAt.toISOString() }));
 }
 
+/** A prompt set as the editor shows it: the JSON one would POST. */
+export function promptSetJson(set: { name: string; cases: unknown }): { name: string; json: string } {
+  return { name: set.name, json: JSON.stringify({ name: set.name, cases: set.cases }, null, 2) };
+}
+
 export async function deletePromptSet(db: Db, teamId: TeamId, name: string) {
   const deleted = await db
     .delete(promptSets)

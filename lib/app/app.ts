@@ -7,6 +7,7 @@ import { loadSkillFolders } from "../skills/folders";
 import { ViewRecorder } from "../usage/view-recorder";
 import type { ConfiguredModel } from "../evolution/model";
 import type { SessionPolicy } from "../auth/dashboard-sessions";
+import type { Mailer } from "../mail/mailer";
 import { SignInThrottle } from "../auth/sign-in-throttle";
 
 /**
@@ -28,6 +29,8 @@ export interface App {
   /** The judge and generator (§8.5); null when SKILLGATE_MODEL is unset. */
   model: ConfiguredModel | null;
   judgeConcurrency: number;
+  /** Mails invitations; null when no SMTP server is configured. */
+  mailer: Mailer | null;
   close(): Promise<void>;
 }
 
@@ -40,6 +43,7 @@ export interface AppOptions {
   model?: ConfiguredModel | null;
   judgeConcurrency?: number;
   sessionPolicy?: SessionPolicy;
+  mailer?: Mailer | null;
 }
 
 /** ASVS level 2 (V3.3.2): 30 idle minutes, 12 hours in all. */
@@ -71,6 +75,7 @@ export function createApp(options: AppOptions): App {
     sessionPolicy: options.sessionPolicy ?? DEFAULT_SESSION_POLICY,
     model: options.model ?? null,
     judgeConcurrency: options.judgeConcurrency ?? 4,
+    mailer: options.mailer ?? null,
     close: async () => {
       await views.flush();
       await database.close();

@@ -6,6 +6,7 @@ import { createApp, type App } from "./app";
 import { modelFromConfig } from "../evolution/model";
 import { failInterruptedEvaluations } from "../evolution/evaluate";
 import { failInterruptedRuns } from "../activation/runs";
+import { smtpMailer } from "../mail/mailer";
 import { deleteExpiredSessions } from "../auth/dashboard-sessions";
 
 /**
@@ -50,6 +51,7 @@ async function boot(): Promise<App> {
       model: modelFromConfig(config.model),
       judgeConcurrency: config.judgeConcurrency,
       sessionPolicy: config.sessions,
+      mailer: config.mail ? smtpMailer(config.mail.smtpUrl, config.mail.from) : null,
     });
     await deleteExpiredSessions(app.db, app.sessionPolicy);
     await failInterruptedEvaluations(app.db);

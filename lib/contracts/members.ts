@@ -74,6 +74,7 @@ export const createInvitation = defineOperation({
         id: z.number().int(),
         url: z.string().describe("<origin>/invite/<token>: give it to the person"),
         expiresAt: isoTime,
+        mailed: z.boolean().describe("true when the link was mailed to the person (SKILLGATE_SMTP_URL set and the send worked)"),
       }),
       "the invitation; its link is not shown again",
     ),

@@ -7,8 +7,10 @@ import type { Role } from "../auth/scopes";
 import { normalizeEmail } from "../auth/users";
 import { AppError } from "../errors";
 import { sha256Hex } from "../hash";
+import { logUnexpected } from "../http/respond";
+import type { Mail, Mailer } from "../mail/mailer";
 import { roleOfEmail } from "./members";
-import { setMembership, type TeamId } from "./teams";
+import { getTeam, setMembership, type TeamId } from "./teams";
 
 /**
  * Invitations (§10): a lead invites a person by email with a role and gets a one-time link,
@@ -62,6 +64,51 @@ export async function createInvitation(
     return only(rows).id as InvitationId;
   });
   return { id, url: invitationUrl(origin, token), expiresAt };
+}
+
+export interface SentInvitation extends NewInvitation {
+  /** Whether the link was mailed to the person; when not, the lead passes it on. */
+  mailed: boolean;
+}
+
+/**
+ * `POST /api/v1/invitations` and the settings page: invites, then mails the link where mail is
+ * configured (§10). The invitation stands whether or not the mail goes: a failed send is logged
+ * and answered as `mailed: false`, and the lead still has the link.
+ */
+export async function invite(
+  deps: { db: Db; mailer: Mailer | null },
+  teamId: TeamId,
+  input: { email: string; role: Role },
+  origin: string,
+  by: { userId: number | null; keyId: number | null },
+): Promise<SentInvitation> {
+  const invitation = await createInvitation(deps.db, teamId, input, origin, by);
+  if (!deps.mailer) return { ...invitation, mailed: false };
+  const team = await getTeam(deps.db, teamId);
+  try {
+    await deps.mailer.send(invitationMail(team.name, normalizeEmail(input.email), input.role, invitation));
+    return { ...invitation, mailed: true };
+  } catch (error) {
+    logUnexpected(`mailing the invitation #${invitation.id}`, error);
+    return { ...invitation, mailed: false };
+  }
+}
+
+export function invitationMail(teamName: string, email: string, role: Role, invitation: NewInvitation): Mail {
+  const until = invitation.expiresAt.toISOString().slice(0, 10);
+  return {
+    to: email,
+    subject: `You are invited to ${teamName} on Skillgate`,
+    text: [
+      `You are invited to join ${teamName} on Skillgate as ${role}.`,
+      "",
+      `Open this link to set a password (or sign in) and join: ${invitation.url}`,
+      "",
+      `It works once, until ${until}. If you did not expect it, ignore this mail.`,
+      "",
+    ].join("\n"),
+  };
 }
 
 export interface PendingInvitation {

@@ -109,6 +109,8 @@ describe("the dashboard in Chromium", () => {
     expect(await debugging.nth(1).textContent()).toBe("builtin");
     expect(Number(await debugging.nth(6).textContent())).toBeGreaterThan(0);
     expect(await page.textContent('[data-stat="Collisions"]')).toBe("2");
+    // A success rate says how many recorded runs it rests on.
+    expect(await page.locator('tr[data-skill="release-checklist"] td').nth(8).textContent()).toBe("57% of 7");
     await page.selectOption('select[aria-label="Show"]', "never");
     expect(await page.textContent('[data-testid="row-count"]')).toBe("3 of 18 skills");
     await page.selectOption('select[aria-label="Show"]', "all");
@@ -236,6 +238,10 @@ describe("the dashboard in Chromium", () => {
     await invite.locator('select[name="role"]').selectOption("viewer");
     await invite.locator("text=Invite").click();
     const url = (await invite.locator('[data-testid="invite-url"]').textContent())!;
+    const until = new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString().slice(0, 10);
+    expect(await invite.locator('p[role="status"]').textContent()).toBe(
+      `Invitation for newcomer@example.com made: pass the link below on (no mail server is configured). It works once, until ${until}.`,
+    );
     expect(url).toMatch(new RegExp(`^${baseUrl}/invite/sgv_[A-Za-z0-9_-]{32}$`));
 
     const guest = await browser.newContext({ viewport: { width: 390, height: 844 } });
@@ -294,8 +300,13 @@ describe("the dashboard in Chromium", () => {
     await listingForm.locator("text=Save").click();
     await listingForm.locator('p[role="status"]').waitFor();
     expect(await listingForm.locator('p[role="status"]').textContent()).toBe('field "cap": must be at least 200');
+    expect(await listingForm.locator('input[name="cap"]').inputValue()).toBe("10");
     await page.reload();
     expect(await page.locator('tr[data-key^="kept"]').count()).toBe(0);
+    // Settings holds the team's prompt sets too (§10), in the same editor as the Activation page.
+    const sets = page.locator('section[aria-labelledby="prompt-sets"]');
+    const shown = JSON.parse(await sets.locator('textarea[name="prompt-set-json"]').inputValue());
+    expect([shown.name, shown.cases.length]).toEqual(["core-routing", 9]);
     expect(await page.locator('form[aria-label="Listing settings"] input[name="cap"]').inputValue()).toBe(cap);
   });
 

@@ -8,6 +8,7 @@ import { installApp } from "@/lib/app/boot";
 import { ensureTeam, type Team } from "@/lib/teams/teams";
 import { openTestDatabase, resetDatabase, type TestDbKind } from "./db";
 import { checkResponse } from "./contract-check";
+import type { Mailer } from "@/lib/mail/mailer";
 import { dispatch } from "./router";
 
 export interface TestTeam {
@@ -37,6 +38,7 @@ export interface TestAppOptions {
   model?: ConfiguredModel;
   judgeConcurrency?: number;
   databaseVia?: (url: string) => Promise<string>;
+  mailer?: Mailer;
 }
 
 export const FIXTURES = path.resolve("tests/fixtures");
@@ -119,6 +121,7 @@ function buildApp(database: Database, options: TestAppOptions): App {
     viewBatch: { batchSize: 1000, intervalMs: 60_000 },
     model: options.model ?? null,
     judgeConcurrency: options.judgeConcurrency ?? 4,
+    mailer: options.mailer ?? null,
   });
 }
 

@@ -28,6 +28,8 @@ describe.each(testDbKinds)("members and invitations on %s", (kind) => {
     expect(res.status).toBe(201);
     const invitation = await res.json();
     expect(invitation.url).toMatch(/^http:\/\/skillgate\.test\/invite\/sgv_[A-Za-z0-9_-]{32}$/);
+    // No mail server is configured here: the admin passes the link on.
+    expect(invitation.mailed).toBe(false);
     const expires = Date.parse(invitation.expiresAt) - before;
     expect(expires).toBeGreaterThanOrEqual(7 * 24 * 3600 * 1000 - 1000);
     expect(expires).toBeLessThan(7 * 24 * 3600 * 1000 + 60_000);

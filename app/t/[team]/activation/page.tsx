@@ -9,6 +9,7 @@ import { RunForm } from "@/components/activation/run-form";
 import { Stat } from "@/components/stat";
 import { savePromptSetAction, startRunAction } from "./actions";
 import { percent } from "@/lib/format";
+import { promptSetJson } from "@/lib/activation/prompt-sets";
 
 export const metadata: Metadata = { title: "Activation" };
 
@@ -253,10 +254,7 @@ export default async function ActivationPage({
           skill&apos;s keywords, P paraphrases without them, G should trigger nothing.
         </p>
         {canRun ? (
-          <PromptSetEditor
-            sets={view.promptSets.map((set) => ({ name: set.name, json: JSON.stringify({ name: set.name, cases: set.cases }, null, 2) }))}
-            save={savePromptSetAction.bind(null, slug)}
-          />
+          <PromptSetEditor sets={view.promptSets.map(promptSetJson)} save={savePromptSetAction.bind(null, slug)} />
         ) : (
           <ul className="font-mono text-sm">
             {view.promptSets.map((set) => (

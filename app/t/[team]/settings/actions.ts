@@ -10,7 +10,7 @@ import { createApiKeyBody, listingSettingsBody, settingsPatchBody } from "@/lib/
 import { updateTeamSettings } from "@/lib/teams/settings";
 import { changeRole, endMemberSessions, removeMember } from "@/lib/teams/members";
 import { changeRoleBody, inviteBody } from "@/lib/contracts/members";
-import { createInvitation, withdrawInvitation, type InvitationId } from "@/lib/teams/invitations";
+import { invite, withdrawInvitation, type InvitationId } from "@/lib/teams/invitations";
 import { publicOrigin } from "@/lib/http/origin";
 import { createInstallLink, revokeInstallLink, type InstallLinkId } from "@/lib/teams/install-links";
 
@@ -68,11 +68,16 @@ export async function removeMemberAction(slug: string, email: string): Promise<A
 
 export async function inviteAction(slug: string, _previous: ActionResult | null, form: FormData): Promise<ActionResult> {
   const input = { email: String(form.get("email") ?? ""), role: String(form.get("role") ?? "") };
-  return memberAction({ ...asLead(slug), schema: inviteBody, input }, async (member, invite) => {
+  return memberAction({ ...asLead(slug), schema: inviteBody, input }, async (member, wanted) => {
     const origin = publicOrigin(await headers());
-    const invitation = await createInvitation(member.app.db, member.team.id, invite, origin, { userId: member.user.id, keyId: null });
+    const invitation = await invite(member.app, member.team.id, wanted, origin, { userId: member.user.id, keyId: null });
     const until = invitation.expiresAt.toISOString().slice(0, 10);
-    return { ok: true, message: `Invitation for ${invite.email} made; the link works once, until ${until}.`, inviteUrl: invitation.url };
+    const message = invitation.mailed
+      ? `Invitation mailed to ${wanted.email}. The link works once, until ${until}; it is below too.`
+      : member.app.mailer
+        ? `Invitation for ${wanted.email} made, but the mail could not be sent: pass the link below on. It works once, until ${until}.`
+        : `Invitation for ${wanted.email} made: pass the link below on (no mail server is configured). It works once, until ${until}.`;
+    return { ok: true, message, inviteUrl: invitation.url };
   });
 }
 

@@ -4,6 +4,10 @@ import { requireMember } from "@/lib/auth/member";
 import { roleAtLeast } from "@/lib/auth/scopes";
 import { sessionsOf } from "@/lib/auth/dashboard-sessions";
 import { listMembers } from "@/lib/teams/members";
+import Link from "next/link";
+import { listPromptSets, promptSetJson } from "@/lib/activation/prompt-sets";
+import { PromptSetEditor } from "@/components/activation/prompt-set-editor";
+import { savePromptSetAction } from "../activation/actions";
 import {
   AutoPromoteForm,
   CreateInstallLinkForm,
@@ -41,11 +45,12 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
   const member = await requireMember(slug, `/t/${slug}/settings`);
   const { app, team } = member;
   const isLead = roleAtLeast(member.role, "lead");
-  const [members, keys, links, invitations] = await Promise.all([
+  const [members, keys, links, invitations, promptSets] = await Promise.all([
     listMembers(app.db, team.id),
     isLead ? listApiKeys(app.db, team.id) : Promise.resolve([]),
     isLead ? listInstallLinks(app.db, team.id) : Promise.resolve([]),
     isLead ? pendingInvitations(app.db, team.id) : Promise.resolve([]),
+    isLead ? listPromptSets(app.db, team.id) : Promise.resolve([]),
   ]);
   const sessions = isLead
     ? await sessionsOf(
@@ -222,6 +227,23 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
             descMax={team.descMax}
             loadHint={team.loadHint}
           />
+        </section>
+      )}
+
+      {isLead && (
+        <section className="rounded-lg border border-slate-200 bg-white p-4" aria-labelledby="prompt-sets">
+          <h2 id="prompt-sets" className="mb-1 font-semibold">
+            Prompt sets
+          </h2>
+          <p className="mb-3 text-sm text-slate-500">
+            The prompts activation runs ask, as JSON <code className="font-mono">{"{id, prompt, expected, expectNone}"}</code>: D cases name
+            the skill&apos;s keywords, P paraphrase them, G should load nothing. Runs start on the{" "}
+            <Link className="text-indigo-700 underline" href={`/t/${slug}/activation`}>
+              Activation
+            </Link>{" "}
+            page.
+          </p>
+          <PromptSetEditor sets={promptSets.map(promptSetJson)} save={savePromptSetAction.bind(null, slug)} />
         </section>
       )}
     </div>

@@ -1,0 +1,93 @@
+import type { AddressInfo } from "node:net";
+import { simpleParser } from "mailparser";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { smtpMailer, type Mailer } from "@/lib/mail/mailer";
+import { useTestApp } from "../helpers/app";
+import { testDbKinds } from "../helpers/db";
+
+interface Received {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** A real SMTP server on a free port: what nodemailer delivers, parsed as a mail client would. */
+function startSmtp(refuse: (recipient: string) => boolean) {
+  const received: Received[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      callback(refuse(address.address) ? Object.assign(new Error("mailbox unavailable"), { responseCode: 550 }) : undefined);
+    },
+    onData(stream, _session, callback) {
+      simpleParser(stream)
+        .then((mail) => {
+          const to = Array.isArray(mail.to) ? mail.to[0] : mail.to;
+          received.push({ from: mail.from?.text ?? "", to: to?.text ?? "", subject: mail.subject ?? "", text: mail.text ?? "" });
+          callback();
+        })
+        .catch(callback);
+    },
+  });
+  return {
+    received,
+    listen: () =>
+      new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.server.address() as AddressInfo).port))),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** §10: where mail is configured, the invitation's link is sent to the person; the invitation stands if the send fails. */
+describe.each(testDbKinds)("invitations mailed through SMTP on %s", (kind) => {
+  const smtp = startSmtp((recipient) => recipient.endsWith("@bounces.example"));
+  let port = 0;
+  // The app is built before the server has a port: the mailer looks it up when it sends.
+  const mailer: Mailer = { send: (mail) => smtpMailer(`smtp://127.0.0.1:${port}`, "Skillgate <skillgate@example.com>").send(mail) };
+  const t = useTestApp(kind, { mailer });
+  beforeAll(async () => {
+    port = await smtp.listen();
+  });
+  afterAll(() => smtp.close());
+  beforeEach(() => {
+    smtp.received.length = 0;
+  });
+
+  it("mails the one-time link to the person invited, and says it did", async () => {
+    const res = await t.call("POST", "/api/v1/invitations", { json: { email: "New.Person@Example.com", role: "editor" } });
+    expect(res.status).toBe(201);
+    const invitation = await res.json();
+    expect(invitation.mailed).toBe(true);
+    const until = invitation.expiresAt.slice(0, 10);
+    expect(smtp.received).toEqual([
+      {
+        from: '"Skillgate" <skillgate@example.com>',
+        to: "new.person@example.com",
+        subject: "You are invited to alpha on Skillgate",
+        text: [
+          "You are invited to join alpha on Skillgate as editor.",
+          "",
+          `Open this link to set a password (or sign in) and join: ${invitation.url}`,
+          "",
+          `It works once, until ${until}. If you did not expect it, ignore this mail.`,
+          "",
+        ].join("\n"),
+      },
+    ]);
+  });
+
+  it("keeps the invitation when the mail server refuses it, and answers mailed: false", async () => {
+    const res = await t.call("POST", "/api/v1/invitations", { json: { email: "gone@bounces.example", role: "viewer" } });
+    expect(res.status).toBe(201);
+    const invitation = await res.json();
+    expect(invitation.mailed).toBe(false);
+    expect(smtp.received).toEqual([]);
+    const pending = await (await t.call("GET", "/api/v1/invitations")).json();
+    expect(pending.invitations.map((i: { id: number; email: string }) => [i.id, i.email])).toEqual([
+      [invitation.id, "gone@bounces.example"],
+    ]);
+  });
+});
