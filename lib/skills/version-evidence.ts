@@ -71,21 +71,24 @@ async function recallByVersion(db: Db, teamId: TeamId, name: string): Promise<Ma
     .orderBy(desc(evalRuns.id))
     .limit(RECENT_RUNS);
   const counts = new Map<number, { expected: number; loaded: number }>();
+  const expecting = new Map<number, { version: number; cases: Set<string> }>();
   for (const run of runs) {
     const version = run.versions?.[name];
-    const expecting = new Set(run.cases.filter((c) => c.expected.includes(name)).map((c) => c.id));
-    if (version === undefined || expecting.size === 0) continue;
-    const results = await db
-      .select({ caseId: evalResults.caseId, loaded: evalResults.loaded })
-      .from(evalResults)
-      .where(eq(evalResults.runId, run.id));
-    const count = counts.get(version) ?? { expected: 0, loaded: 0 };
-    for (const result of results) {
-      if (!expecting.has(result.caseId)) continue;
-      count.expected++;
-      if (result.loaded.includes(name)) count.loaded++;
-    }
-    counts.set(version, count);
+    const cases = new Set(run.cases.filter((c) => c.expected.includes(name)).map((c) => c.id));
+    if (version !== undefined && cases.size > 0) expecting.set(run.id, { version, cases });
+  }
+  if (expecting.size === 0) return counts;
+  const results = await db
+    .select({ runId: evalResults.runId, caseId: evalResults.caseId, loaded: evalResults.loaded })
+    .from(evalResults)
+    .where(inArray(evalResults.runId, [...expecting.keys()]));
+  for (const result of results) {
+    const run = expecting.get(result.runId);
+    if (!run?.cases.has(result.caseId)) continue;
+    const count = counts.get(run.version) ?? { expected: 0, loaded: 0 };
+    count.expected++;
+    if (result.loaded.includes(name)) count.loaded++;
+    counts.set(run.version, count);
   }
   return counts;
 }
