@@ -12,6 +12,21 @@ function useSections(team: string) {
   });
 }
 
+type Section = ReturnType<typeof useSections>[number];
+
+/** One section's link; the current one is marked for the eye and for screen readers. */
+function SectionLink({ section, padding, idle }: { section: Section; padding: string; idle: string }) {
+  return (
+    <Link
+      href={section.href}
+      aria-current={section.active ? "page" : undefined}
+      className={`rounded-md text-sm font-medium ${padding} ${section.active ? "bg-white text-slate-900" : idle}`}
+    >
+      {section.label}
+    </Link>
+  );
+}
+
 /** The dashboard's sections: links in a row on a wide screen, a menu that opens on a phone. */
 export function NavLinks({ team }: { team: string }) {
   const sections = useSections(team);
@@ -20,14 +35,12 @@ export function NavLinks({ team }: { team: string }) {
     <>
       <nav className="hidden gap-1 lg:flex" aria-label="Sections">
         {sections.map((section) => (
-          <Link
+          <SectionLink
             key={section.href}
-            href={section.href}
-            aria-current={section.active ? "page" : undefined}
-            className={`rounded-md px-3 py-1.5 text-sm font-medium ${section.active ? "bg-white text-slate-900" : "text-slate-300 hover:bg-slate-700 hover:text-white"}`}
-          >
-            {section.label}
-          </Link>
+            section={section}
+            padding="px-3 py-1.5"
+            idle="text-slate-300 hover:bg-slate-700 hover:text-white"
+          />
         ))}
       </nav>
       <details className="relative lg:hidden" data-testid="nav-menu">
@@ -39,14 +52,7 @@ export function NavLinks({ team }: { team: string }) {
           aria-label="Sections menu"
         >
           {sections.map((section) => (
-            <Link
-              key={section.href}
-              href={section.href}
-              aria-current={section.active ? "page" : undefined}
-              className={`rounded-md px-3 py-2 text-sm font-medium ${section.active ? "bg-white text-slate-900" : "text-slate-200 hover:bg-slate-700"}`}
-            >
-              {section.label}
-            </Link>
+            <SectionLink key={section.href} section={section} padding="px-3 py-2" idle="text-slate-200 hover:bg-slate-700" />
           ))}
         </nav>
       </details>

@@ -179,4 +179,46 @@ describe("the built server under operation", () => {
       }
     },
   );
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    "says a page failed inside the team's pages, with their navigation and a way to try again, when a query breaks",
+    async () => {
+      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      const name = `skillgate_ops_${randomBytes(6).toString("hex")}`;
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      const url = new URL(process.env.TEST_DATABASE_URL!);
+      url.pathname = `/${name}`;
+      const server = await startServer({
+        DATABASE_URL: url.toString(),
+        SKILLGATE_DEMO: "0",
+        SKILLGATE_INIT_TEAM: "ops",
+        SKILLGATE_INIT_USER_EMAIL: LOGIN.email,
+        SKILLGATE_INIT_USER_PASSWORD: LOGIN.password,
+      });
+      const browser = await launchBrowser();
+      const broken = new pg.Client({ connectionString: url.toString() });
+      try {
+        const page = await browser.newPage();
+        await signInAt(page, `${server.url}/t/ops`, LOGIN);
+        // Someone drops a table by hand: sessions still work, the ledger page's query does not.
+        await broken.connect();
+        await broken.query("drop table ledger_records cascade");
+        await page.goto(`${server.url}/t/ops/ledger`);
+        const failed = page.locator('[role="alert"]');
+        expect(await failed.locator("h1").textContent()).toBe("This page could not be shown");
+        expect(await page.locator('nav[aria-label="Sections"] a').count()).toBe(6);
+        expect(await failed.locator("button").textContent()).toBe("Try again");
+        // The rest of the team's pages still open.
+        await page.click('nav[aria-label="Sections"] a:has-text("Settings")');
+        await page.waitForURL(`${server.url}/t/ops/settings`);
+        expect(await page.textContent("h1")).toBe("Settings");
+      } finally {
+        await broken.end().catch(() => {});
+        await browser.close();
+        await server.stop();
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      }
+    },
+  );
 });
