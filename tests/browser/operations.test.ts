@@ -41,6 +41,23 @@ async function runToExit(dataDir: string): Promise<{ code: number | null; output
   });
 }
 
+/** A database of its own on the test server, dropped afterwards. */
+async function scratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  const name = `skillgate_ops_${randomBytes(6).toString("hex")}`;
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
 describe("the built server under operation", () => {
   it("answers 429 with the seconds to wait once a key used its minute, on REST and on MCP", async () => {
     const server = await startServer({
@@ -132,13 +149,8 @@ describe("the built server under operation", () => {
   it.runIf(process.env.TEST_DATABASE_URL)(
     "shows a 503 page that says the database is unavailable while PostgreSQL is frozen, and the dashboard again after",
     async () => {
-      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      const name = `skillgate_ops_${randomBytes(6).toString("hex")}`;
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      const url = new URL(process.env.TEST_DATABASE_URL!);
-      url.pathname = `/${name}`;
-      const proxy = await startFreezingProxy(url.toString());
+      const scratch = await scratchDatabase();
+      const proxy = await startFreezingProxy(scratch.url);
       const server = await startServer({
         DATABASE_URL: proxy.url,
         SKILLGATE_DEMO: "0",
@@ -174,29 +186,23 @@ describe("the built server under operation", () => {
         await browser.close();
         await server.stop();
         await proxy.close();
-        await admin.query(`drop database if exists ${name} with (force)`);
-        await admin.end();
+        await scratch.drop();
       }
     },
   );
   it.runIf(process.env.TEST_DATABASE_URL)(
     "says a page failed inside the team's pages, with their navigation and a way to try again, when a query breaks",
     async () => {
-      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      const name = `skillgate_ops_${randomBytes(6).toString("hex")}`;
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      const url = new URL(process.env.TEST_DATABASE_URL!);
-      url.pathname = `/${name}`;
+      const scratch = await scratchDatabase();
       const server = await startServer({
-        DATABASE_URL: url.toString(),
+        DATABASE_URL: scratch.url,
         SKILLGATE_DEMO: "0",
         SKILLGATE_INIT_TEAM: "ops",
         SKILLGATE_INIT_USER_EMAIL: LOGIN.email,
         SKILLGATE_INIT_USER_PASSWORD: LOGIN.password,
       });
       const browser = await launchBrowser();
-      const broken = new pg.Client({ connectionString: url.toString() });
+      const broken = new pg.Client({ connectionString: scratch.url });
       try {
         const page = await browser.newPage();
         await signInAt(page, `${server.url}/t/ops`, LOGIN);
@@ -216,8 +222,7 @@ describe("the built server under operation", () => {
         await broken.end().catch(() => {});
         await browser.close();
         await server.stop();
-        await admin.query(`drop database if exists ${name} with (force)`);
-        await admin.end();
+        await scratch.drop();
       }
     },
   );
