@@ -26,6 +26,7 @@ const schema = z.object({
   SKILLGATE_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(15_000),
   SKILLGATE_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(10_080).default(30),
   SKILLGATE_SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(720).default(12),
+  SKILLGATE_LEASE_SECONDS: z.coerce.number().int().min(2).max(600).default(30),
   SKILLGATE_SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, "give an smtp:// or smtps:// URL, e.g. smtp://user:password@mail.example.com:587")
@@ -64,6 +65,8 @@ export interface Env {
   statementTimeoutMs: number;
   /** Dashboard sessions end after this long without a request, and this long after sign-in whatever happens. */
   sessions: { idleMs: number; maxMs: number };
+  /** How long an instance's lease on a run or evaluation lasts without renewal: how soon another takes over a dead one's work. */
+  leaseSeconds: number;
   /** Where invitations are mailed from; null sends none (the lead passes the link on). */
   mail: { smtpUrl: string; from: string } | null;
   /** Signs and encrypts session cookies (Auth.js). */
@@ -124,6 +127,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     judgeConcurrency: e.SKILLGATE_JUDGE_CONCURRENCY,
     statementTimeoutMs: e.SKILLGATE_DB_STATEMENT_TIMEOUT_MS,
     sessions: { idleMs: e.SKILLGATE_SESSION_IDLE_MINUTES * 60_000, maxMs: e.SKILLGATE_SESSION_MAX_HOURS * 3_600_000 },
+    leaseSeconds: e.SKILLGATE_LEASE_SECONDS,
     mail: e.SKILLGATE_SMTP_URL ? { smtpUrl: e.SKILLGATE_SMTP_URL, from: e.SKILLGATE_MAIL_FROM } : null,
     authSecret: e.AUTH_SECRET,
     publicUrl: e.AUTH_URL ? new URL(e.AUTH_URL) : undefined,

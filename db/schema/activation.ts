@@ -45,10 +45,14 @@ export const evalRuns = pgTable(
     done: integer("done").notNull().default(0),
     metrics: jsonb("metrics").$type<Record<string, unknown>>(),
     error: text("error"),
+    // The instance working on a running model run, until when (lib/activation/run-worker.ts): one
+    // whose lease ran out is taken over by another instance, which goes on from the cases done.
+    leaseOwner: text("lease_owner"),
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
   },
-  (t) => [index("eval_runs_team_idx").on(t.teamId, t.createdAt)],
+  (t) => [index("eval_runs_team_idx").on(t.teamId, t.createdAt), index("eval_runs_running_idx").on(t.status, t.leaseUntil)],
 );
 
 /** One case-run: a case in one trial, and the skills the activator loaded. */

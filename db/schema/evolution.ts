@@ -88,10 +88,17 @@ export const evaluations = pgTable(
     // Why the amendment was not applied when the verdict allowed it (auto-promotion off, the skill moved on, …).
     promotionNote: text("promotion_note"),
     error: text("error"),
+    // Who started it: named on its "evaluated" event by whichever instance finishes it.
+    startedByUserId: integer("started_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    startedByKeyId: integer("started_by_key_id"),
+    startedSession: text("started_session"),
+    // The instance judging it, until when: as for activation runs (lib/app/leases.ts).
+    leaseOwner: text("lease_owner"),
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
     startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
   },
-  (t) => [index("evaluations_team_idx").on(t.teamId, t.startedAt)],
+  (t) => [index("evaluations_team_idx").on(t.teamId, t.startedAt), index("evaluations_running_idx").on(t.status, t.leaseUntil)],
 );
 
 export const evaluationCases = pgTable(

@@ -4,3 +4,4 @@ export * from "./events";
 export * from "./ledger";
 export * from "./evolution";
 export * from "./activation";
+export * from "./mcp";

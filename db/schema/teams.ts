@@ -134,3 +134,14 @@ export const invitations = pgTable(
   },
   (t) => [uniqueIndex("invitations_token_hash_key").on(t.tokenHash), index("invitations_team_idx").on(t.teamId)],
 );
+
+/**
+ * Requests per API key (or install link) in its current window, shared by every instance (issue 14).
+ * A window starts at the first request after the last one ended and lasts a minute; instances claim
+ * the window's allowance in chunks (lib/http/rate-limit.ts), so most requests never touch this row.
+ */
+export const rateLimits = pgTable("rate_limits", {
+  key: text("key").primaryKey(),
+  windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+  used: integer("used").notNull(),
+});

@@ -16,6 +16,9 @@ import { lexicalIndex, listingDocuments } from "./lexical";
 import { activationMetrics, casePasses, type CaseRun } from "./metrics";
 import { modelActivate } from "./model-activator";
 import { getPromptSet, parsePromptSet } from "./prompt-sets";
+import type { InstanceWork } from "../app/work";
+import { claimExpired, holdLease, leaseEnd, stillOwned, type Lease } from "../app/leases";
+import { getTeam, type TeamId } from "../teams/teams";
 
 /** Activation runs (§9): one catalog state, one activator, every case × trial. */
 
@@ -24,6 +27,7 @@ export interface RunDeps {
   catalogs: CatalogCache;
   model: ConfiguredModel | null;
   judgeConcurrency: number;
+  work: InstanceWork;
 }
 
 export type RunTeam = CatalogKey & { listingCap: number; descMax: number; loadHint: string };
@@ -53,27 +57,26 @@ export async function startRun(
       modelId: model?.id ?? null,
       trials,
       status: "running",
+      leaseOwner: deps.work.instanceId,
+      leaseUntil: leaseEnd(deps.work),
       listingText: listing.text,
       skillVersions: Object.fromEntries(catalog.active.map((skill) => [skill.name, skill.version])),
       caseRuns: imported ? imported.length : set.cases.length * trials,
     })
     .returning({ id: evalRuns.id });
   const runId = only(inserted).id;
+  if (model) return { runId, activator: request.activator, done: workOnRun(deps, runId) };
+  // Lexical and imported runs are worked out here and now: nothing of them is left to resume.
   const work = async (): Promise<CaseRun[]> => {
     if (imported) return imported;
-    if (request.activator === "lexical") {
-      const index = lexicalIndex(listingDocuments(listing));
-      return set.cases.flatMap((c) =>
-        Array.from({ length: trials }, (_, t) => ({ caseId: c.id, trial: t + 1, loaded: index.activate(c.prompt) })),
-      );
-    }
-    if (!model) throw new Error(`a "${request.activator}" run reached the model activator without a model`);
-    return modelRuns(deps, team, model, runId, set.cases, trials, listing.text);
+    const index = lexicalIndex(listingDocuments(listing));
+    return set.cases.flatMap((c) =>
+      Array.from({ length: trials }, (_, t) => ({ caseId: c.id, trial: t + 1, loaded: index.activate(c.prompt) })),
+    );
   };
   const done = work()
     .then((runs) => finishRun(deps.db, runId, set.cases, runs))
     .catch(async (error: unknown) => {
-      if (error instanceof Cancelled) return;
       logUnexpected(`activation run ${runId} failed`, error);
       await deps.db
         .update(evalRuns)
@@ -104,44 +107,106 @@ function importedRuns(cases: PromptCase[], results: NonNullable<RunRequest["resu
   return runs;
 }
 
+/**
+ * Works on a model run until it is finished, cancelled or taken over: the case-runs that have no
+ * result yet, one model call each, every result written as it comes. Holds the run's lease while
+ * it works; an instance that dies stops renewing it, and another one goes on from the results
+ * already written (recoverRuns). Writing twice is harmless: a result is kept once, and only a
+ * running run is finished.
+ */
+export async function workOnRun(deps: RunDeps, runId: number): Promise<void> {
+  const [row] = await deps.db.select().from(evalRuns).where(eq(evalRuns.id, runId));
+  if (!row || row.status !== "running") return;
+  const lease = holdLease(deps.db, deps.work, evalRuns, runId);
+  try {
+    const model = requireModel(deps.model);
+    const team = await getTeam(deps.db, row.teamId as TeamId);
+    const written = await results(deps.db, runId);
+    const done = new Set(written.map((run) => `${run.caseId}#${run.trial}`));
+    const remaining = row.cases
+      .flatMap((c) => Array.from({ length: row.trials }, (_, t) => ({ c, trial: t + 1 })))
+      .filter(({ c, trial }) => !done.has(`${c.id}#${trial}`));
+    await modelRuns(deps, team, model, runId, remaining, row.listingText, lease);
+    if (!(await stillOwned(deps.db, deps.work, evalRuns, runId, lease))) return;
+    await finishRun(deps.db, runId, row.cases, await results(deps.db, runId));
+  } catch (error) {
+    if (lease.lost()) return;
+    logUnexpected(`activation run ${runId} failed`, error);
+    // Never a rejection: nobody awaits a background run, and a failure to say it failed is only logged.
+    await deps.db
+      .update(evalRuns)
+      .set({ status: "failed", error: failureMessage(error), finishedAt: new Date() })
+      .where(and(eq(evalRuns.id, runId), eq(evalRuns.status, "running"), eq(evalRuns.leaseOwner, deps.work.instanceId)))
+      .catch((failure: unknown) => logUnexpected(`marking activation run ${runId} failed`, failure));
+  } finally {
+    lease.release();
+  }
+}
+
 async function modelRuns(
   deps: RunDeps,
-  team: RunTeam,
+  team: CatalogKey,
   model: ConfiguredModel,
   runId: number,
-  cases: PromptCase[],
-  trials: number,
+  jobs: { c: PromptCase; trial: number }[],
   listingText: string,
-): Promise<CaseRun[]> {
+  lease: Lease,
+): Promise<void> {
   const limit = pLimit(deps.judgeConcurrency);
   const bodyOf = async (name: string) => {
     const content = await loadSkillContent(deps.db, deps.catalogs, team, name).catch(() => null);
     return content ? content.body : null;
   };
-  const jobs = cases.flatMap((c) => Array.from({ length: trials }, (_, t) => ({ c, trial: t + 1 })));
-  const runs = await Promise.all(
+  await Promise.all(
     jobs.map(({ c, trial }) =>
-      limit(async (): Promise<CaseRun | null> => {
-        if (await isCancelled(deps.db, runId)) return null;
+      limit(async () => {
+        if (!(await stillOwned(deps.db, deps.work, evalRuns, runId, lease))) return;
         const loaded = await modelActivate(model, listingText, c.prompt, bodyOf);
-        await deps.db.insert(evalResults).values({ runId, caseId: c.id, trial, loaded, passed: casePasses(c, loaded) });
+        const kept = await deps.db
+          .insert(evalResults)
+          .values({ runId, caseId: c.id, trial, loaded, passed: casePasses(c, loaded) })
+          .onConflictDoNothing()
+          .returning({ id: evalResults.id });
+        if (kept.length === 0) return;
         await deps.db
           .update(evalRuns)
           .set({ done: sql`${evalRuns.done} + 1` })
           .where(eq(evalRuns.id, runId));
-        return { caseId: c.id, trial, loaded };
       }),
     ),
   );
-  if (await isCancelled(deps.db, runId)) throw new Cancelled();
-  return runs.filter((run): run is CaseRun => run !== null);
 }
 
-class Cancelled extends Error {}
+async function results(db: Db, runId: number): Promise<CaseRun[]> {
+  return db
+    .select({ caseId: evalResults.caseId, trial: evalResults.trial, loaded: evalResults.loaded })
+    .from(evalResults)
+    .where(eq(evalResults.runId, runId));
+}
 
-async function isCancelled(db: Db, runId: number): Promise<boolean> {
-  const [row] = await db.select({ status: evalRuns.status }).from(evalRuns).where(eq(evalRuns.id, runId));
-  return row?.status === "cancelled";
+/**
+ * Takes over running runs whose lease ran out — their instance died or stalled — and works on
+ * them here; a lexical or imported one (worked out in the request that started it) cannot have
+ * stopped halfway unless that request died, so it is marked failed. Every instance calls this now
+ * and then; SKIP LOCKED lets them share the work without waiting on each other.
+ */
+export async function recoverRuns(deps: RunDeps): Promise<number[]> {
+  const taken: number[] = [];
+  for (;;) {
+    const id = await claimExpired(deps.db, deps.work, evalRuns);
+    if (id === null) return taken;
+    const [claimed] = await deps.db.select({ id: evalRuns.id, activator: evalRuns.activator }).from(evalRuns).where(eq(evalRuns.id, id));
+    if (!claimed) continue;
+    taken.push(claimed.id);
+    if (claimed.activator === "model") {
+      void workOnRun(deps, claimed.id);
+    } else {
+      await deps.db
+        .update(evalRuns)
+        .set({ status: "failed", error: "interrupted: the server stopped while it ran; start it again", finishedAt: new Date() })
+        .where(and(eq(evalRuns.id, claimed.id), eq(evalRuns.status, "running")));
+    }
+  }
 }
 
 async function finishRun(db: Db, runId: number, cases: PromptCase[], runs: CaseRun[]): Promise<void> {
@@ -236,12 +301,4 @@ export async function listRuns(db: Db, teamId: number, limit = 50) {
     .orderBy(desc(evalRuns.id))
     .limit(limit);
   return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
-}
-
-/** After a restart nothing is working on a running run: mark it failed rather than running forever. */
-export async function failInterruptedRuns(db: Db): Promise<void> {
-  await db
-    .update(evalRuns)
-    .set({ status: "failed", error: "interrupted: the server stopped while it ran; start it again", finishedAt: new Date() })
-    .where(eq(evalRuns.status, "running"));
 }

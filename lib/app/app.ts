@@ -1,5 +1,4 @@
 import path from "node:path";
-import { RateLimiterMemory } from "rate-limiter-flexible";
 import type { Database, Db } from "@/db/client";
 import { CatalogCache } from "../skills/catalog-cache";
 import type { StaticCatalog } from "../skills/catalog";
@@ -8,6 +7,8 @@ import { ViewRecorder } from "../usage/view-recorder";
 import type { ConfiguredModel } from "../evolution/model";
 import type { SessionPolicy } from "../auth/dashboard-sessions";
 import type { Mailer } from "../mail/mailer";
+import { SharedRateLimit } from "../http/rate-limit";
+import { InstanceWork } from "./work";
 import { SignInThrottle } from "../auth/sign-in-throttle";
 
 /**
@@ -21,7 +22,7 @@ export interface App {
   catalogs: CatalogCache;
   views: ViewRecorder;
   /** Per API key; null when rate limiting is off. */
-  limiter: RateLimiterMemory | null;
+  limiter: SharedRateLimit | null;
   /** Failed sign-ins, per account and per address. */
   signInThrottle: SignInThrottle;
   /** How long dashboard sessions live. */
@@ -31,6 +32,8 @@ export interface App {
   judgeConcurrency: number;
   /** Mails invitations; null when no SMTP server is configured. */
   mailer: Mailer | null;
+  /** This instance's id and background timers (leases on runs). */
+  work: InstanceWork;
   close(): Promise<void>;
 }
 
@@ -44,6 +47,8 @@ export interface AppOptions {
   judgeConcurrency?: number;
   sessionPolicy?: SessionPolicy;
   mailer?: Mailer | null;
+  /** How long a lease on a run or evaluation lasts without renewal (default 30 s). */
+  leaseMs?: number;
 }
 
 /** ASVS level 2 (V3.3.2): 30 idle minutes, 12 hours in all. */
@@ -65,18 +70,21 @@ export function createApp(options: AppOptions): App {
   const statics = loadStaticCatalog(options.builtinSkillsDir, options.globalSkillsDir);
   const views = new ViewRecorder(database.db, options.viewBatch);
   const perMinute = options.rateLimitPerMinute ?? 0;
+  const work = new InstanceWork(options.leaseMs);
   return {
     database,
     db: database.db,
     catalogs: new CatalogCache(database.db, statics),
     views,
-    limiter: perMinute > 0 ? new RateLimiterMemory({ points: perMinute, duration: 60 }) : null,
+    limiter: perMinute > 0 ? new SharedRateLimit(database.db, perMinute) : null,
     signInThrottle: new SignInThrottle(),
     sessionPolicy: options.sessionPolicy ?? DEFAULT_SESSION_POLICY,
     model: options.model ?? null,
     judgeConcurrency: options.judgeConcurrency ?? 4,
     mailer: options.mailer ?? null,
+    work,
     close: async () => {
+      work.stopAll();
       await views.flush();
       await database.close();
     },

@@ -4,10 +4,11 @@ import { applyInitConfig } from "../teams/init";
 import { seedDemo } from "../demo/seed";
 import { createApp, type App } from "./app";
 import { modelFromConfig } from "../evolution/model";
-import { failInterruptedEvaluations } from "../evolution/evaluate";
-import { failInterruptedRuns } from "../activation/runs";
+import { recoverEvaluations } from "../evolution/evaluate";
+import { recoverRuns } from "../activation/runs";
 import { smtpMailer } from "../mail/mailer";
 import { deleteExpiredSessions } from "../auth/dashboard-sessions";
+import { deleteIdleMcpSessions } from "../mcp/sessions";
 
 /**
  * The process-wide app. It lives on `globalThis` because Next bundles route handlers, pages and
@@ -52,10 +53,18 @@ async function boot(): Promise<App> {
       judgeConcurrency: config.judgeConcurrency,
       sessionPolicy: config.sessions,
       mailer: config.mail ? smtpMailer(config.mail.smtpUrl, config.mail.from) : null,
+      leaseMs: config.leaseSeconds * 1000,
     });
     await deleteExpiredSessions(app.db, app.sessionPolicy);
-    await failInterruptedEvaluations(app.db);
-    await failInterruptedRuns(app.db);
+    await deleteIdleMcpSessions(app.db);
+    // Runs another instance (or this one, before a restart) left behind are taken over, now and
+    // whenever a lease runs out; a run a live instance works on is left to it (issue 14).
+    const recover = async () => {
+      await recoverRuns(app);
+      await recoverEvaluations(app);
+    };
+    await recover();
+    app.work.every(app.work.leaseMs / 2, recover);
     await applyInitConfig(app.db, config.init);
     if (config.demo) await seedDemo(app);
     closeOnSignals(app);

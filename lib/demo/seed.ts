@@ -50,7 +50,7 @@ export async function seedDemo(app: App, demoDir = path.resolve("demo")): Promis
   const teamId = team.id;
   const { lead, editor, agent } = await demoCast(app, teamId);
   const current = () => ensureTeam(app.db, DEMO_TEAM);
-  const deps = { db: app.db, catalogs: app.catalogs, model: recordedJudge(JUDGEMENTS), judgeConcurrency: 4 };
+  const deps = { ...app, model: recordedJudge(JUDGEMENTS), judgeConcurrency: 4 };
   const at = <T,>(daysAgo: number, step: () => Promise<T>) => happened(app, teamId, daysAgo, step);
 
   const tree = readDiskTree(path.join(demoDir, "workspace-skills")).files;

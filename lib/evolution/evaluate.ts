@@ -2,9 +2,12 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import pLimit from "p-limit";
 import type { Db } from "@/db/client";
 import { only } from "@/db/rows";
-import { amendments, evaluationCases, evaluations } from "@/db/schema";
+import { amendments, evaluationCases, evaluations, observations } from "@/db/schema";
 import { isAppError, specError } from "../errors";
-import { SYSTEM, type Actor } from "../learned/actor";
+import { authorOf, SYSTEM, type Actor, type Author } from "../learned/actor";
+import type { InstanceWork } from "../app/work";
+import { claimExpired, holdLease, leaseEnd, stillOwned } from "../app/leases";
+import { getTeam, type TeamId } from "../teams/teams";
 import { recordEvent } from "../learned/events";
 import { updateLearned } from "../learned/write";
 import { unifiedPatch } from "../learned/history";
@@ -31,19 +34,22 @@ export interface EvaluationDeps {
   catalogs: CatalogCache;
   model: ConfiguredModel | null;
   judgeConcurrency: number;
+  work: InstanceWork;
 }
 
 export interface Started {
   evaluationId: number;
-  /** Settles when every case is judged and the verdict (and any promotion) is stored. */
+  /** Settles when every case is judged and the verdict (and any promotion) is stored, or the work moved to another instance. */
   done: Promise<void>;
 }
 
 export async function startEvaluation(deps: EvaluationDeps, team: EvaluationTeam, actor: Actor, amendmentId: number): Promise<Started> {
   const judge = requireModel(deps.model);
   const amendment = await getAmendment(deps.db, team.id, amendmentId);
-  const texts = await amendmentTexts(deps.db, deps.catalogs, team, amendment);
+  // The amended text must still make a skill before anything is judged.
+  await amendmentTexts(deps.db, deps.catalogs, team, amendment);
   const cases = await selectTestCases(deps.db, team.id, amendment.skillName);
+  const startedBy = authorOf(actor);
   const evaluationId = await deps.db.transaction(async (tx) => {
     const rows = await tx
       .insert(evaluations)
@@ -55,6 +61,11 @@ export async function startEvaluation(deps: EvaluationDeps, team: EvaluationTeam
         casesTotal: cases.length,
         modelId: judge.id,
         promptVersion: JUDGE_PROMPT_VERSION,
+        startedByUserId: startedBy.userId,
+        startedByKeyId: startedBy.keyId,
+        startedSession: startedBy.sessionId,
+        leaseOwner: deps.work.instanceId,
+        leaseUntil: leaseEnd(deps.work),
       })
       .returning({ id: evaluations.id });
     const { id } = only(rows);
@@ -65,41 +76,93 @@ export async function startEvaluation(deps: EvaluationDeps, team: EvaluationTeam
     }
     return id;
   });
-  const limit = pLimit(deps.judgeConcurrency);
-  const judged = cases.map((c, position) =>
-    limit(async () => {
-      const outcome = await judgeCase(judge, c, texts.original, texts.amended);
-      await deps.db
-        .update(evaluationCases)
-        .set(
-          outcome.ok
-            ? {
-                status: "judged",
-                original: outcome.answer.original,
-                amended: outcome.answer.amended,
-                change: caseChange(outcome.answer),
-                rationale: outcome.answer.rationale,
-                attempts: outcome.attempts,
-              }
-            : { status: "failed", attempts: outcome.attempts, error: outcome.error },
-        )
-        .where(and(eq(evaluationCases.evaluationId, evaluationId), eq(evaluationCases.position, position)));
-      await deps.db
-        .update(evaluations)
-        .set({ casesDone: sql`${evaluations.casesDone} + 1` })
-        .where(eq(evaluations.id, evaluationId));
-    }),
-  );
-  const done = Promise.all(judged)
-    .then(() => finish(deps, team, actor, amendment, evaluationId))
-    .catch(async (error: unknown) => {
-      logUnexpected(`evaluation ${evaluationId} failed`, error);
-      await deps.db
-        .update(evaluations)
-        .set({ status: "failed", error: failureMessage(error), finishedAt: new Date() })
-        .where(eq(evaluations.id, evaluationId));
-    });
-  return { evaluationId, done };
+  return { evaluationId, done: workOnEvaluation(deps, evaluationId) };
+}
+
+/**
+ * Judges an evaluation's cases that are still pending, then stores the verdict and any promotion.
+ * Holds the evaluation's lease while it works (lib/app/leases.ts): when its instance dies, another
+ * takes it over and judges only what was left. Never rejects: nobody awaits background work.
+ */
+export async function workOnEvaluation(deps: EvaluationDeps, evaluationId: number): Promise<void> {
+  const [row] = await deps.db.select().from(evaluations).where(eq(evaluations.id, evaluationId));
+  if (!row || row.status !== "running") return;
+  const lease = holdLease(deps.db, deps.work, evaluations, evaluationId);
+  const owned = () => stillOwned(deps.db, deps.work, evaluations, evaluationId, lease);
+  try {
+    const judge = requireModel(deps.model);
+    const team = await getTeam(deps.db, row.teamId as TeamId);
+    const amendment = await getAmendment(deps.db, team.id, row.amendmentId);
+    const texts = await amendmentTexts(deps.db, deps.catalogs, team, amendment);
+    const pending = await deps.db
+      .select({ position: evaluationCases.position, run: observations })
+      .from(evaluationCases)
+      .leftJoin(observations, eq(observations.id, evaluationCases.observationId))
+      .where(and(eq(evaluationCases.evaluationId, evaluationId), eq(evaluationCases.status, "pending")))
+      .orderBy(asc(evaluationCases.position));
+    const limit = pLimit(deps.judgeConcurrency);
+    await Promise.all(
+      pending.map(({ position, run }) =>
+        limit(async () => {
+          if (!(await owned())) return;
+          const outcome = run
+            ? await judgeCase(judge, run, texts.original, texts.amended)
+            : { ok: false as const, attempts: 0, error: "the recorded run is gone" };
+          const judged = await deps.db
+            .update(evaluationCases)
+            .set(
+              outcome.ok
+                ? {
+                    status: "judged",
+                    original: outcome.answer.original,
+                    amended: outcome.answer.amended,
+                    change: caseChange(outcome.answer),
+                    rationale: outcome.answer.rationale,
+                    attempts: outcome.attempts,
+                  }
+                : { status: "failed", attempts: outcome.attempts, error: outcome.error },
+            )
+            .where(
+              and(
+                eq(evaluationCases.evaluationId, evaluationId),
+                eq(evaluationCases.position, position),
+                eq(evaluationCases.status, "pending"),
+              ),
+            )
+            .returning({ id: evaluationCases.id });
+          if (judged.length === 0) return;
+          await deps.db
+            .update(evaluations)
+            .set({ casesDone: sql`${evaluations.casesDone} + 1` })
+            .where(eq(evaluations.id, evaluationId));
+        }),
+      ),
+    );
+    if (!(await owned())) return;
+    const startedBy = { userId: row.startedByUserId, keyId: row.startedByKeyId, sessionId: row.startedSession };
+    await finish(deps, team, startedBy, amendment, evaluationId);
+  } catch (error) {
+    if (lease.lost()) return;
+    logUnexpected(`evaluation ${evaluationId} failed`, error);
+    await deps.db
+      .update(evaluations)
+      .set({ status: "failed", error: failureMessage(error), finishedAt: new Date() })
+      .where(and(eq(evaluations.id, evaluationId), eq(evaluations.status, "running"), eq(evaluations.leaseOwner, deps.work.instanceId)))
+      .catch((failure: unknown) => logUnexpected(`marking evaluation ${evaluationId} failed`, failure));
+  } finally {
+    lease.release();
+  }
+}
+
+/** Takes over evaluations whose lease ran out (their instance died or stalled) and judges what they left. */
+export async function recoverEvaluations(deps: EvaluationDeps): Promise<number[]> {
+  const taken: number[] = [];
+  for (;;) {
+    const id = await claimExpired(deps.db, deps.work, evaluations);
+    if (id === null) return taken;
+    taken.push(id);
+    void workOnEvaluation(deps, id);
+  }
 }
 
 /** Judging writes a case's scores together with its "judged" status; one without them is a bug. */
@@ -112,7 +175,7 @@ function judgedScores(c: typeof evaluationCases.$inferSelect): JudgedCase {
 async function finish(
   deps: EvaluationDeps,
   team: EvaluationTeam,
-  actor: Actor,
+  startedBy: Author,
   amendment: AmendmentRow,
   evaluationId: number,
 ): Promise<void> {
@@ -138,13 +201,13 @@ async function finish(
     .update(amendments)
     .set({ status: awaitsApproval ? "awaiting-approval" : "evaluated" })
     .where(eq(amendments.id, amendment.id));
-  await recordEvent(deps.db, team.id, amendment.skillName, "evaluated", actor, amendment.baseVersion, {
+  await recordEvent(deps.db, team.id, amendment.skillName, "evaluated", startedBy, amendment.baseVersion, {
     evaluationId,
     amendmentId: amendment.id,
     verdict: result.verdict,
     delta: result.delta,
   });
-  const promotion = await autoPromote(deps, team, actor, amendment, evaluationId, result.verdict);
+  const promotion = await autoPromote(deps, team, startedBy, amendment, evaluationId, result.verdict);
   await deps.db.update(evaluations).set(promotion).where(eq(evaluations.id, evaluationId));
 }
 
@@ -152,7 +215,7 @@ async function finish(
 async function autoPromote(
   deps: EvaluationDeps,
   team: EvaluationTeam,
-  actor: Actor,
+  startedBy: Author,
   amendment: AmendmentRow,
   evaluationId: number,
   verdict: Verdict,
@@ -165,7 +228,7 @@ async function autoPromote(
   if (!team.autoPromote) return { promotedVersion: null, promotionNote: "awaiting a lead's approval: auto-promotion is off for this team" };
   try {
     const { version } = await applyAmendment(deps, team, SYSTEM, amendment, evaluationId, "promoted", {
-      trigger: actor.kind === "key" ? `key ${actor.keyId}` : actor.kind,
+      trigger: startedBy.keyId !== null ? `key ${startedBy.keyId}` : startedBy.userId !== null ? "person" : "system",
       auto: true,
     });
     return { promotedVersion: version, promotionNote: null };
@@ -205,14 +268,6 @@ export async function applyAmendment(
     );
   });
   return result;
-}
-
-/** After a restart nothing is judging a running evaluation any more: say so instead of showing it running forever. */
-export async function failInterruptedEvaluations(db: Db): Promise<void> {
-  await db
-    .update(evaluations)
-    .set({ status: "failed", error: "interrupted: the server stopped while it ran; evaluate the amendment again", finishedAt: new Date() })
-    .where(eq(evaluations.status, "running"));
 }
 
 export interface EvaluationReport {

@@ -129,22 +129,6 @@ export function installLinkRoute<P extends z.ZodObject<{ token: z.ZodString }>>(
 }
 
 async function takeRateLimit(app: App, who: string, what: string): Promise<void> {
-  if (!app.limiter) return;
-  try {
-    await app.limiter.consume(who);
-  } catch (refusal) {
-    const wait = msBeforeNext(refusal);
-    if (wait === null) throw refusal;
-    const seconds = Math.max(1, Math.ceil(wait / 1000));
-    throw new AppError("RateLimited", `too many requests for this ${what}; retry in ${seconds} s`, seconds);
-  }
-}
-
-/**
- * rate-limiter-flexible refuses with a `RateLimiterRes`. Checked by shape, not `instanceof`: the
- * limiter is made in one bundle and consumed in another, each with its own copy of the class.
- */
-function msBeforeNext(refusal: unknown): number | null {
-  const value = (refusal as { msBeforeNext?: unknown } | null)?.msBeforeNext;
-  return typeof value === "number" && Number.isFinite(value) ? value : null;
+  const wait = app.limiter ? await app.limiter.take(who) : null;
+  if (wait !== null) throw new AppError("RateLimited", `too many requests for this ${what}; retry in ${wait} s`, wait);
 }

@@ -29,8 +29,14 @@ export function requireLead(actor: Actor, what: string): void {
   if (!mayLead(actor)) throw new AppError("Forbidden", `${what} needs a lead or an admin key`);
 }
 
-/** The author columns of a version and the actor columns of an event. */
-export function authorOf(actor: Actor): { userId: number | null; keyId: number | null; sessionId: string | null } {
+/** Who did something, as rows name them: the author columns of a version, the actor columns of an event. */
+export interface Author {
+  userId: number | null;
+  keyId: number | null;
+  sessionId: string | null;
+}
+
+export function authorOf(actor: Actor): Author {
   if (actor.kind === "person") return { userId: actor.userId, keyId: null, sessionId: null };
   if (actor.kind === "key") return { userId: null, keyId: actor.keyId, sessionId: actor.sessionId };
   return { userId: null, keyId: null, sessionId: null };

@@ -1,7 +1,7 @@
 import type { Db } from "@/db/client";
 import { skillEvents } from "@/db/schema";
 import type { TeamId } from "../teams/teams";
-import { authorOf, type Actor } from "./actor";
+import { authorOf, type Actor, type Author } from "./actor";
 
 /** Every kind of event the history holds (§8.4, §10), in the order a skill's life meets them. */
 export const SKILL_EVENT_KINDS = [
@@ -28,11 +28,12 @@ export async function recordEvent(
   teamId: TeamId,
   skillName: string,
   kind: SkillEventKind,
-  actor: Actor,
+  actor: Actor | Author,
   version: number | null,
   detail: Record<string, unknown> = {},
 ): Promise<void> {
-  const author = authorOf(actor);
+  // Work finished by another instance than the one it was started on names its author by the ids it kept.
+  const author = "kind" in actor ? authorOf(actor) : actor;
   await db.insert(skillEvents).values({
     teamId,
     skillName,

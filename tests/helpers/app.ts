@@ -112,6 +112,14 @@ export async function startTestApp(kind: TestDbKind, options: TestAppOptions = {
   };
 }
 
+/**
+ * A second instance of the app on the same database, as another process behind a load balancer
+ * would be: its own caches, buffers and limits, the same rows. Install it to send requests to it.
+ */
+export function anotherInstance(app: App, options: TestAppOptions = {}): App {
+  return buildApp({ ...app.database, close: async () => {} }, options);
+}
+
 function buildApp(database: Database, options: TestAppOptions): App {
   return createApp({
     database,

@@ -1,8 +1,9 @@
 import { eq } from "drizzle-orm";
 import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
-import { skillViews } from "@/db/schema";
-import { errorOf, startTestApp, useTestApp } from "../helpers/app";
+import { evalResults, evalRuns, skillViews } from "@/db/schema";
+import { recoverRuns } from "@/lib/activation/runs";
+import { anotherInstance, errorOf, startTestApp, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 import { mockAnswer } from "../helpers/judge";
 
@@ -370,6 +371,61 @@ describe("cancelling a model run", () => {
       }
     } finally {
       await t.close();
+    }
+  });
+});
+
+/**
+ * Durable runs (issue 14): an instance that dies mid-run stops renewing its lease; another takes the
+ * run over and finishes it from the case-runs already written, asking the model only for the rest.
+ */
+describe.each(testDbKinds)("a model run whose instance died, on %s", (kind) => {
+  // Never settles: the first instance stays stopped, as a killed process does.
+  const dead = new Promise<void>(() => {});
+  let answered = 0;
+  // The first instance answers two prompts, then hangs on the third as a stopped process would.
+  const working = activationModel();
+  const dying = new MockLanguageModelV3({
+    modelId: "activation-mock",
+    doGenerate: async (options) => {
+      const last = options.prompt[options.prompt.length - 1]!;
+      if (last.role !== "tool" && ++answered > 2) await dead;
+      return working.doGenerate(options);
+    },
+  });
+  const t = useTestApp(kind, { model: { model: dying, id: "mock:activation" }, judgeConcurrency: 1 });
+
+  it("is finished by another instance, keeping the case-runs already done", async () => {
+    const started = await (await t.call("POST", "/api/v1/evals/runs", { json: { promptSet: PROMPTS, activator: "model" } })).json();
+    await expect.poll(async () => (await t.app.db.select().from(evalResults).where(eq(evalResults.runId, started.id))).length).toBe(2);
+    // The instance dies: its timers stop with it, and a lease is not renewed past its end.
+    await t.app.close();
+    await t.app.db
+      .update(evalRuns)
+      .set({ leaseUntil: new Date(Date.now() - 1000) })
+      .where(eq(evalRuns.id, started.id));
+
+    const model = activationModel();
+    const other = anotherInstance(t.app, { model: { model, id: "mock:activation" }, judgeConcurrency: 1 });
+    try {
+      expect(await recoverRuns(other)).toEqual([started.id]);
+      // Nothing is left to take over while the new owner holds the lease.
+      expect(await recoverRuns(anotherInstance(t.app))).toEqual([]);
+      await expect
+        .poll(async () => (await t.app.db.select().from(evalRuns).where(eq(evalRuns.id, started.id)))[0]?.status)
+        .toBe("finished");
+      const [run] = await t.app.db.select().from(evalRuns).where(eq(evalRuns.id, started.id));
+      expect([run!.leaseOwner, run!.done, run!.caseRuns]).toEqual([other.work.instanceId, PROMPTS.cases.length, PROMPTS.cases.length]);
+      // The second instance asked the model only for the case-runs the first had not written.
+      const prompts = model.doGenerateCalls.filter((call) => call.prompt[call.prompt.length - 1]!.role !== "tool");
+      expect(prompts.length).toBe(PROMPTS.cases.length - 2);
+      const report = await (await t.call("GET", `/api/v1/evals/runs/${started.id}`)).json();
+      expect(report.results.map((r: { id: string; passed: boolean }) => [r.id, r.passed])).toEqual(
+        PROMPTS.cases.map((c) => [c.id, true]).sort(([a], [b]) => String(a).localeCompare(String(b))),
+      );
+      expect(report.metrics.activationRate).toBe(1);
+    } finally {
+      await other.close();
     }
   });
 });

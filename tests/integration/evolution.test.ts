@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { evaluationCases, learnedSkillVersions, learnedSkills, observations, skillEvents } from "@/db/schema";
+import { evaluationCases, evaluations, learnedSkillVersions, learnedSkills, observations, skillEvents } from "@/db/schema";
+import { recoverEvaluations, startEvaluation } from "@/lib/evolution/evaluate";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { approveAmendment } from "@/lib/evolution/promote";
-import { errorOf, startTestApp, useTestApp } from "../helpers/app";
+import { anotherInstance, errorOf, startTestApp, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 import { judgeJson, mockJudge, taskOf } from "../helpers/judge";
 
@@ -486,6 +487,82 @@ describe("without a model", () => {
       expect((await t.call("GET", "/api/v1/listing")).status).toBe(200);
     } finally {
       await t.close();
+    }
+  });
+});
+
+/**
+ * Durable evaluations (issue 14): when the instance judging one dies, another takes it over, judges
+ * only the cases left, stores the verdict and promotes, naming who started it.
+ */
+describe.each(testDbKinds)("an evaluation whose instance died, on %s", (kind) => {
+  let judged = 0;
+  // The first instance judges two cases, then hangs as a stopped process would.
+  const dying = mockJudge(async (prompt) => {
+    if (++judged > 2) await new Promise<void>(() => {});
+    return judgeFor(prompt);
+  });
+  const t = useTestApp(kind, { model: dying, judgeConcurrency: 1 });
+
+  it("is finished by another instance from the cases already judged, and promotes as the first would have", async () => {
+    const created = await t.call("POST", "/api/v1/skills", {
+      json: {
+        name: "deploy-guide",
+        description: "Guides deploys. Use when deploying.",
+        body: "# deploy-guide\n\n1. Do the thing.\n",
+        status: "active",
+      },
+    });
+    expect(created.status).toBe(201);
+    const tasks = ["better: deploy the api", "better: deploy the worker", "better: deploy the web", "same: deploy docs"];
+    const observed = await t.call("POST", "/api/v1/observations", {
+      json: { observations: tasks.map((task) => ({ skill: "deploy-guide", task, category: "deploy", outcome: "failure" })) },
+    });
+    expect(observed.status).toBe(201);
+    const amendment = await (
+      await t.call("POST", "/api/v1/skills/deploy-guide/amendments", {
+        json: { body: "# deploy-guide\n\n1. Tag the release.\n2. Do the thing.\n", rationale: "failures forgot the tag" },
+      })
+    ).json();
+    const member = { app: t.app, team: t.alpha.team };
+    const { evaluationId } = await startEvaluation(member.app, { ...member.team, autoPromote: true }, { kind: "system" }, amendment.id);
+    await expect
+      .poll(async () => (await t.app.db.select().from(evaluations).where(eq(evaluations.id, evaluationId)))[0]?.casesDone)
+      .toBe(2);
+    await t.app.close();
+    await t.app.db
+      .update(evaluations)
+      .set({ leaseUntil: new Date(Date.now() - 1000) })
+      .where(eq(evaluations.id, evaluationId));
+
+    const judge = mockJudge(judgeFor);
+    const other = anotherInstance(t.app, { model: judge, judgeConcurrency: 1 });
+    try {
+      expect(await recoverEvaluations(other)).toEqual([evaluationId]);
+      await expect
+        .poll(async () => (await t.app.db.select().from(evaluations).where(eq(evaluations.id, evaluationId)))[0]?.status)
+        .toBe("finished");
+      // Only the two cases the first instance had not judged were asked of the second.
+      expect(judge.model.doGenerateCalls.length).toBe(2);
+      const report = await (await t.call("GET", `/api/v1/evaluations/${evaluationId}`)).json();
+      expect([report.verdict, report.improved, report.unchanged, report.casesDone, report.promotedVersion]).toEqual([
+        "improved",
+        3,
+        1,
+        4,
+        2,
+      ]);
+      const [row] = await t.app.db.select().from(evaluations).where(eq(evaluations.id, evaluationId));
+      expect(row!.leaseOwner).toBe(other.work.instanceId);
+      const events = await t.app.db.select().from(skillEvents).where(eq(skillEvents.skillName, "deploy-guide"));
+      expect(events.map((e) => [e.kind, e.version])).toEqual([
+        ["created", 1],
+        ["amended", 1],
+        ["evaluated", 1],
+        ["promoted", 2],
+      ]);
+    } finally {
+      await other.close();
     }
   });
 });

@@ -1,0 +1,93 @@
+import { eq, sql } from "drizzle-orm";
+import { LRUCache } from "lru-cache";
+import type { Db } from "@/db/client";
+import { rateLimits } from "@/db/schema";
+
+const WINDOW_MS = 60_000;
+/** Share of a window's allowance an instance claims at once. */
+const CHUNKS_PER_WINDOW = 20;
+
+/** What an instance may still spend of a key's current window without asking the database. */
+interface Lease {
+  left: number;
+  /** When the window ends, by this instance's clock. */
+  endsAt: number;
+  /** The window's whole allowance is claimed: refuse until it ends, without asking again. */
+  spent: boolean;
+}
+
+/**
+ * Requests per minute per API key (or install link), shared by every instance on the database
+ * (issue 14). A window starts at a key's first request and lasts a minute, as in-memory limiters
+ * do. Each instance claims the window's allowance from the key's row in chunks of a twentieth and
+ * spends them from memory, so only one request in a chunk waits on the database. The limit is
+ * never exceeded across instances; a key may be refused early by what other instances claimed
+ * and did not spend — at most a chunk each (docs/decisions.md).
+ */
+export class SharedRateLimit {
+  private readonly leases = new LRUCache<string, Lease>({ max: 100_000 });
+  /** One claim per key at a time from this instance: concurrent requests wait for it. */
+  private readonly claims = new Map<string, Promise<Lease>>();
+  private readonly chunk: number;
+
+  constructor(
+    private readonly db: Db,
+    readonly perMinute: number,
+  ) {
+    this.chunk = Math.max(1, Math.ceil(perMinute / CHUNKS_PER_WINDOW));
+  }
+
+  /** Spends one request of `who`'s window: null when allowed, else the whole seconds until it may retry. */
+  async take(who: string): Promise<number | null> {
+    for (;;) {
+      let lease = this.leases.get(who);
+      if (!lease || Date.now() >= lease.endsAt) lease = await this.claimOnce(who);
+      if (lease.left > 0) {
+        lease.left--;
+        return null;
+      }
+      if (lease.spent) return Math.max(1, Math.ceil((lease.endsAt - Date.now()) / 1000));
+      // This instance spent its chunk: claim the next one, then try again.
+      await this.claimOnce(who);
+    }
+  }
+
+  private claimOnce(who: string): Promise<Lease> {
+    let pending = this.claims.get(who);
+    if (!pending) {
+      pending = this.claim(who).finally(() => this.claims.delete(who));
+      this.claims.set(who, pending);
+    }
+    return pending;
+  }
+
+  /** Takes up to a chunk of the key's current window (a new window when the last one ended), by the database's clock. */
+  private async claim(who: string): Promise<Lease> {
+    const { granted, msLeft } = await this.db.transaction(async (tx) => {
+      await tx
+        .insert(rateLimits)
+        .values({ key: who, windowStart: sql`now()`, used: 0 })
+        .onConflictDoNothing();
+      const [row] = await tx
+        .select({
+          ended: sql<boolean>`${rateLimits.windowStart} <= now() - interval '1 minute'`,
+          used: rateLimits.used,
+          msLeft: sql<number>`extract(epoch from (${rateLimits.windowStart} + interval '1 minute' - now())) * 1000`.mapWith(Number),
+        })
+        .from(rateLimits)
+        .where(eq(rateLimits.key, who))
+        .for("update");
+      if (!row) throw new Error(`the rate-limit row of ${who} was just made sure of, yet is not there`);
+      const used = row.ended ? 0 : row.used;
+      const take = Math.max(0, Math.min(this.chunk, this.perMinute - used));
+      await tx
+        .update(rateLimits)
+        .set(row.ended ? { windowStart: sql`now()`, used: take } : { used: used + take })
+        .where(eq(rateLimits.key, who));
+      return { granted: take, msLeft: row.ended ? WINDOW_MS : Math.max(0, row.msLeft) };
+    });
+    const lease = { left: granted, endsAt: Date.now() + msLeft, spent: granted === 0 };
+    this.leases.set(who, lease);
+    return lease;
+  }
+}

@@ -1,0 +1,125 @@
+import { randomBytes } from "node:crypto";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import pg from "pg";
+import { describe, expect, it } from "vitest";
+import { startOpenAiStub } from "../helpers/openai-stub";
+import { startServer, type RunningServer } from "../helpers/server";
+
+const KEY = "sg_instances_test_key_0000000000001";
+const LIMIT_KEY = "sg_instances_test_key_0000000000002";
+const LIMIT = 400;
+
+/**
+ * Several instances of the built app on one PostgreSQL (issue 14): a key's limit is one limit, an MCP
+ * session moves between them, and a run whose instance is killed is finished by the other.
+ */
+describe.runIf(process.env.TEST_DATABASE_URL)("two instances on one PostgreSQL", () => {
+  it("share a rate limit, an MCP session and a run the killed one was working on", async () => {
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    const name = `skillgate_instances_${randomBytes(6).toString("hex")}`;
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${name}`;
+    // Loads systematic-debugging for prompts about a bug, nothing otherwise; slow enough to be killed mid-run.
+    const model = await startOpenAiStub(
+      ({ prompt, afterTool }) =>
+        afterTool
+          ? "Following it."
+          : /bug/.test(prompt)
+            ? { tool: "skill_view", args: { name: "systematic-debugging" } }
+            : "No skill applies.",
+      250,
+    );
+    const env = {
+      DATABASE_URL: url.toString(),
+      SKILLGATE_DEMO: "0",
+      SKILLGATE_INIT_TEAM: "multi,limits",
+      SKILLGATE_INIT_API_KEY: `${KEY},${LIMIT_KEY}`,
+      SKILLGATE_RATE_LIMIT: String(LIMIT),
+      SKILLGATE_LEASE_SECONDS: "3",
+      SKILLGATE_JUDGE_CONCURRENCY: "1",
+      SKILLGATE_MODEL: "openai-compatible:stub",
+      SKILLGATE_OPENAI_BASE_URL: model.baseUrl,
+    };
+    const servers: RunningServer[] = [];
+    try {
+      const first = await startServer(env);
+      servers.push(first);
+      const second = await startServer(env);
+      servers.push(second);
+      const headers = { authorization: `Bearer ${KEY}`, "content-type": "application/json" };
+
+      // One limit for a key, whichever instance answers: requests alternate until both refuse, and
+      // exactly the limit got through (each instance claims it in chunks of a twentieth).
+      let admitted = 0;
+      for (let i = 0, refusedInARow = 0; refusedInARow < 4; i++) {
+        const res = await fetch(`${(i % 2 ? second : first).url}/api/v1/listing`, { headers: { authorization: `Bearer ${LIMIT_KEY}` } });
+        if (res.status === 200) admitted++;
+        refusedInARow = res.status === 429 ? refusedInARow + 1 : 0;
+      }
+      expect(admitted).toBe(LIMIT);
+
+      // An MCP session opened on the first instance continues on the second.
+      let target = first.url;
+      const client = new Client({ name: "instances-test", version: "1.0.0" });
+      const transport = new StreamableHTTPClientTransport(new URL(`${first.url}/api/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${KEY}` } },
+        fetch: (input, init) => fetch(String(input).replace(first.url, target), init),
+      });
+      await client.connect(transport);
+      target = second.url;
+      const listed = (await client.callTool({ name: "skill_list", arguments: {} })) as { isError?: boolean; content: { text: string }[] };
+      expect(listed.isError).toBeUndefined();
+      expect(listed.content[0]!.text).toContain("- systematic-debugging:");
+      const viewed = (await client.callTool({ name: "skill_view", arguments: { name: "writing-plans" } })) as { isError?: boolean };
+      expect(viewed.isError).toBeUndefined();
+      await client.close();
+      // The view the second instance recorded is counted once, read from either instance.
+      const usage = async (server: RunningServer) => {
+        const body = (await (await fetch(`${server.url}/api/v1/usage`, { headers })).json()) as {
+          skills: { name: string; views30d: number; sessions: number }[];
+        };
+        return body.skills.find((skill) => skill.name === "writing-plans");
+      };
+      await expect.poll(() => usage(first), { timeout: 10_000 }).toMatchObject({ views30d: 1, sessions: 1 });
+      expect(await usage(second)).toMatchObject({ views30d: 1, sessions: 1 });
+
+      // A model run started on the first instance, which is killed halfway, is finished by the second.
+      const promptSet = {
+        name: "multi",
+        cases: [
+          { id: "D1", prompt: "Find the root cause of this bug", expected: ["systematic-debugging"] },
+          { id: "G1", prompt: "What is the capital of France?", expectNone: true },
+        ],
+      };
+      const started = await fetch(`${first.url}/api/v1/evals/runs`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ promptSet, activator: "model", trials: 4 }),
+      });
+      expect(started.status).toBe(201);
+      const run = (await started.json()) as { id: number };
+      const report = async () =>
+        (await (await fetch(`${second.url}/api/v1/evals/runs/${run.id}`, { headers })).json()) as {
+          status: string;
+          done: number;
+          caseRuns: number;
+          metrics?: { activationRate: number };
+        };
+      await expect.poll(async () => (await report()).done, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+      first.process.kill("SIGKILL");
+      const doneWhenKilled = (await report()).done;
+      expect(doneWhenKilled).toBeLessThan(8);
+      await expect.poll(async () => (await report()).status, { timeout: 30_000, interval: 500 }).toBe("finished");
+      const finished = await report();
+      expect([finished.done, finished.caseRuns, finished.metrics?.activationRate]).toEqual([8, 8, 1]);
+    } finally {
+      for (const server of servers) await server.stop();
+      await model.close();
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    }
+  });
+});

@@ -1,0 +1,95 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { apiKeys, rateLimits } from "@/db/schema";
+import { installApp } from "@/lib/app/boot";
+import type { App } from "@/lib/app/app";
+import { anotherInstance, errorOf, useTestApp } from "../helpers/app";
+import { testDbKinds } from "../helpers/db";
+
+const LIMIT = 40;
+
+/**
+ * A key's limit holds across instances (issue 14): each instance claims the window's allowance in
+ * chunks (here 2 of 40) from one row, so together they never admit more than the limit.
+ */
+describe.each(testDbKinds)("the rate limit shared by instances on %s", (kind) => {
+  const t = useTestApp(kind, { rateLimitPerMinute: LIMIT });
+
+  /** Sends `count` listing requests to `app` as the only installed instance; the statuses it answered. */
+  async function through(app: App, count: number): Promise<number[]> {
+    const putBack = installApp(app);
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < count; i++) statuses.push((await t.call("GET", "/api/v1/listing")).status);
+      return statuses;
+    } finally {
+      putBack();
+    }
+  }
+  /** The rate-limit name of alpha's admin key: its id. */
+  const alphaKey = async () => {
+    const [key] = await t.app.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.teamId, t.alpha.team.id));
+    return String(key!.id);
+  };
+  /** What the shared row says the key's window has given out. */
+  const usedInWindow = async () => {
+    const [row] = await t.app.db
+      .select()
+      .from(rateLimits)
+      .where(eq(rateLimits.key, await alphaKey()));
+    return row?.used;
+  };
+  const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
+
+  it("admits exactly the limit across two instances, one after the other, and says when to retry", async () => {
+    const other = anotherInstance(t.app, { rateLimitPerMinute: LIMIT });
+    try {
+      // The first instance claims chunks of 2: 26 for its 25 requests, one left unspent.
+      expect(count(await through(t.app, 25), 200)).toBe(25);
+      const second = await through(other, 20);
+      expect([count(second, 200), count(second, 429)]).toEqual([14, 6]);
+      // The first spends what it had claimed, then is refused too: 40 in all.
+      expect(await through(t.app, 2)).toEqual([200, 429]);
+      const refused = await t.call("GET", "/api/v1/listing");
+      const seconds = Number(refused.headers.get("retry-after"));
+      expect(seconds).toBeGreaterThanOrEqual(1);
+      expect(seconds).toBeLessThanOrEqual(60);
+      expect(await errorOf(refused)).toEqual({ code: "RateLimited", message: `too many requests for this API key; retry in ${seconds} s` });
+      expect(await usedInWindow()).toBe(LIMIT);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("never admits more than the limit when two instances take requests at once", async () => {
+    const other = anotherInstance(t.app, { rateLimitPerMinute: LIMIT });
+    try {
+      const key = await alphaKey();
+      const burst = (app: App) => Promise.all(Array.from({ length: 30 }, () => app.limiter!.take(key)));
+      const [first, second] = await Promise.all([burst(t.app), burst(other)]);
+      const admitted = [...first, ...second].filter((wait) => wait === null).length;
+      // At most a chunk stranded in each instance's memory.
+      expect(admitted).toBeLessThanOrEqual(LIMIT);
+      expect(admitted).toBeGreaterThanOrEqual(LIMIT - 2);
+      expect(await usedInWindow()).toBe(LIMIT);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("starts a new window a minute after the last began", async () => {
+    expect(count(await through(t.app, LIMIT + 1), 429)).toBe(1);
+    await t.app.db
+      .update(rateLimits)
+      .set({ windowStart: new Date(Date.now() - 61_000) })
+      .where(eq(rateLimits.key, await alphaKey()));
+    // This instance still remembers the old window's end: a fresh one sees the new window at once.
+    const other = anotherInstance(t.app, { rateLimitPerMinute: LIMIT });
+    try {
+      expect(await through(other, 1)).toEqual([200]);
+      expect(await usedInWindow()).toBe(2);
+    } finally {
+      await other.close();
+    }
+  });
+});
