@@ -17,6 +17,8 @@ const schema = z.object({
   SKILLGATE_INIT_USER_PASSWORD: z.string().optional(),
   SKILLGATE_RATE_LIMIT: z.coerce.number().int().min(0).default(6000),
   SKILLGATE_VIEW_FLUSH_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
+  SKILLGATE_FLUSH_VIEWS_AFTER_RESPONSE: z.enum(["0", "1"]).optional(),
+  VERCEL: z.string().optional(),
   SKILLGATE_MODEL: z.string().optional(),
   SKILLGATE_OPENAI_BASE_URL: z.url().optional(),
   SKILLGATE_OPENAI_API_KEY: z.string().optional(),
@@ -57,6 +59,8 @@ export interface Env {
   rateLimitPerMinute: number;
   /** How long views wait in memory before they are written (they are also written at 500, and on shutdown). */
   viewFlushMs: number;
+  /** Write buffered views once each response is sent (Next's after()): on a serverless platform, before the function is frozen. */
+  flushViewsAfterResponse: boolean;
   github: { id: string; secret: string } | null;
   model: ModelConfig;
   /** Judge calls of one evaluation in flight at once. */
@@ -116,6 +120,10 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     init,
     rateLimitPerMinute: e.SKILLGATE_RATE_LIMIT,
     viewFlushMs: e.SKILLGATE_VIEW_FLUSH_MS,
+    // On Vercel a function may be frozen as soon as it has answered: write the views before that.
+    flushViewsAfterResponse: e.SKILLGATE_FLUSH_VIEWS_AFTER_RESPONSE
+      ? e.SKILLGATE_FLUSH_VIEWS_AFTER_RESPONSE === "1"
+      : e.VERCEL !== undefined,
     github: e.AUTH_GITHUB_ID && e.AUTH_GITHUB_SECRET ? { id: e.AUTH_GITHUB_ID, secret: e.AUTH_GITHUB_SECRET } : null,
     model: {
       spec: e.SKILLGATE_MODEL,

@@ -34,6 +34,8 @@ export interface App {
   mailer: Mailer | null;
   /** This instance's id and background timers (leases on runs). */
   work: InstanceWork;
+  /** Write buffered views once each response is sent, not only on the interval (serverless). */
+  flushViewsAfterResponse: boolean;
   close(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export interface AppOptions {
   mailer?: Mailer | null;
   /** How long a lease on a run or evaluation lasts without renewal (default 30 s). */
   leaseMs?: number;
+  flushViewsAfterResponse?: boolean;
 }
 
 /** ASVS level 2 (V3.3.2): 30 idle minutes, 12 hours in all. */
@@ -83,6 +86,7 @@ export function createApp(options: AppOptions): App {
     judgeConcurrency: options.judgeConcurrency ?? 4,
     mailer: options.mailer ?? null,
     work,
+    flushViewsAfterResponse: options.flushViewsAfterResponse ?? false,
     close: async () => {
       work.stopAll();
       await views.flush();

@@ -54,6 +54,7 @@ async function boot(): Promise<App> {
       sessionPolicy: config.sessions,
       mailer: config.mail ? smtpMailer(config.mail.smtpUrl, config.mail.from) : null,
       leaseMs: config.leaseSeconds * 1000,
+      flushViewsAfterResponse: config.flushViewsAfterResponse,
     });
     await deleteExpiredSessions(app.db, app.sessionPolicy);
     await deleteIdleMcpSessions(app.db);

@@ -45,7 +45,9 @@ export function agentRoute<P extends RouteParams = Record<string, never>>(
       // Next gives no params at all to a route without dynamic segments.
       const params = ((await context.params) ?? {}) as P;
       refuseNulInPath(params);
-      return await handler({ req, params, app, auth, sessionId, actor });
+      const response = await handler({ req, params, app, auth, sessionId, actor });
+      app.views.flushAfterResponse(app.flushViewsAfterResponse);
+      return response;
     } catch (error) {
       return errorResponse(error);
     }

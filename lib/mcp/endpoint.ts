@@ -71,5 +71,6 @@ async function serve(app: App, auth: KeyAuth, sessionId: string, req: Request): 
     return await transport.handleRequest(req);
   } finally {
     await server.close();
+    app.views.flushAfterResponse(app.flushViewsAfterResponse);
   }
 }

@@ -1,3 +1,4 @@
+import { after } from "next/server";
 import { inSlices } from "@/db/batches";
 import type { Db } from "@/db/client";
 import { describeDatabaseError, isDatabaseOutage } from "@/db/outage";
@@ -42,6 +43,14 @@ export class ViewRecorder {
       this.timer = setTimeout(() => void this.flush(), this.options.intervalMs);
       this.timer.unref();
     }
+  }
+
+  /**
+   * Where views must not wait for the interval — a serverless function is frozen once it has
+   * answered — the buffer is written right after the response is sent (Next's `after`).
+   */
+  flushAfterResponse(enabled: boolean): void {
+    if (enabled && this.buffer.length > 0) after(() => this.flush());
   }
 
   get pending(): number {

@@ -226,4 +226,34 @@ describe("the built server under operation", () => {
       }
     },
   );
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    "writes a view as soon as the response is sent when views flush after each response (serverless), not at the next interval",
+    async () => {
+      const scratch = await scratchDatabase();
+      const server = await startServer({
+        DATABASE_URL: scratch.url,
+        SKILLGATE_DEMO: "0",
+        SKILLGATE_INIT_TEAM: "ops",
+        SKILLGATE_INIT_API_KEY: KEY,
+        // An hour: only the after-response flush can write the view within the test.
+        SKILLGATE_VIEW_FLUSH_MS: "3600000",
+        SKILLGATE_FLUSH_VIEWS_AFTER_RESPONSE: "1",
+      });
+      const rows = new pg.Client({ connectionString: scratch.url });
+      try {
+        await rows.connect();
+        const viewed = await fetch(`${server.url}/api/v1/skills/writing-plans`, {
+          headers: { authorization: `Bearer ${KEY}`, "x-agent-session": "serverless-1" },
+        });
+        expect(viewed.status).toBe(200);
+        await expect
+          .poll(async () => (await rows.query("select skill_name, session_id from skill_views")).rows, { timeout: 5_000 })
+          .toEqual([{ skill_name: "writing-plans", session_id: "serverless-1" }]);
+      } finally {
+        await rows.end();
+        await server.stop();
+        await scratch.drop();
+      }
+    },
+  );
 });
