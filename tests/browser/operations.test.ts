@@ -58,6 +58,18 @@ async function scratchDatabase(): Promise<{ url: string; drop(): Promise<void> }
   };
 }
 
+/** The "ops" team, its key and its lead, on the given database. */
+function opsOn(databaseUrl: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    SKILLGATE_DEMO: "0",
+    SKILLGATE_INIT_TEAM: "ops",
+    SKILLGATE_INIT_API_KEY: KEY,
+    SKILLGATE_INIT_USER_EMAIL: LOGIN.email,
+    SKILLGATE_INIT_USER_PASSWORD: LOGIN.password,
+  };
+}
+
 describe("the built server under operation", () => {
   it("answers 429 with the seconds to wait once a key used its minute, on REST and on MCP", async () => {
     const server = await startServer({
@@ -151,13 +163,7 @@ describe("the built server under operation", () => {
     async () => {
       const scratch = await scratchDatabase();
       const proxy = await startFreezingProxy(scratch.url);
-      const server = await startServer({
-        DATABASE_URL: proxy.url,
-        SKILLGATE_DEMO: "0",
-        SKILLGATE_INIT_TEAM: "ops",
-        SKILLGATE_INIT_USER_EMAIL: LOGIN.email,
-        SKILLGATE_INIT_USER_PASSWORD: LOGIN.password,
-      });
+      const server = await startServer(opsOn(proxy.url));
       const browser = await launchBrowser();
       try {
         const page = await browser.newPage();
@@ -194,13 +200,7 @@ describe("the built server under operation", () => {
     "says a page failed inside the team's pages, with their navigation and a way to try again, when a query breaks",
     async () => {
       const scratch = await scratchDatabase();
-      const server = await startServer({
-        DATABASE_URL: scratch.url,
-        SKILLGATE_DEMO: "0",
-        SKILLGATE_INIT_TEAM: "ops",
-        SKILLGATE_INIT_USER_EMAIL: LOGIN.email,
-        SKILLGATE_INIT_USER_PASSWORD: LOGIN.password,
-      });
+      const server = await startServer(opsOn(scratch.url));
       const browser = await launchBrowser();
       const broken = new pg.Client({ connectionString: scratch.url });
       try {
@@ -230,12 +230,9 @@ describe("the built server under operation", () => {
     "writes a view as soon as the response is sent when views flush after each response (serverless), not at the next interval",
     async () => {
       const scratch = await scratchDatabase();
+      // An hour: only the after-response flush can write the view within the test.
       const server = await startServer({
-        DATABASE_URL: scratch.url,
-        SKILLGATE_DEMO: "0",
-        SKILLGATE_INIT_TEAM: "ops",
-        SKILLGATE_INIT_API_KEY: KEY,
-        // An hour: only the after-response flush can write the view within the test.
+        ...opsOn(scratch.url),
         SKILLGATE_VIEW_FLUSH_MS: "3600000",
         SKILLGATE_FLUSH_VIEWS_AFTER_RESPONSE: "1",
       });
