@@ -145,3 +145,24 @@ export const rateLimits = pgTable("rate_limits", {
   windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
   used: integer("used").notNull(),
 });
+
+/**
+ * Failed sign-ins counted per account and address, per address and per account (lib/auth/sign-in-throttle.ts),
+ * shared by every instance so a guesser gets one allowance however many instances answer.
+ */
+export const signInFailures = pgTable("sign_in_failures", {
+  key: text("key").primaryKey(),
+  windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+  failures: integer("failures").notNull(),
+});
+
+/** Addresses an account signed in from: a crowd of other addresses cannot lock its owner out there. */
+export const signInKnownAddresses = pgTable(
+  "sign_in_known_addresses",
+  {
+    account: text("account").notNull(),
+    address: text("address").notNull(),
+    seenAt: timestamp("seen_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.account, t.address] })],
+);

@@ -80,7 +80,7 @@ export function createApp(options: AppOptions): App {
     catalogs: new CatalogCache(database.db, statics),
     views,
     limiter: perMinute > 0 ? new SharedRateLimit(database.db, perMinute) : null,
-    signInThrottle: new SignInThrottle(),
+    signInThrottle: new SignInThrottle(database.db),
     sessionPolicy: options.sessionPolicy ?? DEFAULT_SESSION_POLICY,
     model: options.model ?? null,
     judgeConcurrency: options.judgeConcurrency ?? 4,

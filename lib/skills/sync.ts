@@ -1,5 +1,5 @@
-import { and, eq, inArray, max } from "drizzle-orm";
-import { inSlices } from "@/db/batches";
+import { and, eq, inArray, max, sql } from "drizzle-orm";
+import { inSizedSlices, inSlices } from "@/db/batches";
 import type { Db } from "@/db/client";
 import { only } from "@/db/rows";
 import { teams, workspaceInvalidFolders, workspaceSkillFiles, workspaceSkills, workspaceSkillVersions } from "@/db/schema";
@@ -200,15 +200,17 @@ function applyTree(db: Db, teamId: TeamId, plan: TreePlan): Promise<Applied> {
       ).map((row) => [row.name, row.errors.join("\n")]),
     );
     const summary: SyncSummary = { added: [], updated: [], unchanged: [], removed: [] };
+    const toWrite: SyncFolder[] = [];
     for (const folder of plan.folders) {
       const existing = served.get(folder.name);
       if (existing?.tree === folder.treeSha256) {
         summary.unchanged.push(folder.name);
         continue;
       }
-      await writeFolder(tx, teamId, folder);
+      toWrite.push(folder);
       (existing ? summary.updated : summary.added).push(folder.name);
     }
+    await writeFolders(tx, teamId, toWrite);
     // An invalid folder keeps its last valid version serving (§2.1): it is in the tree, not removed.
     const inTree = new Set([...plan.folders, ...plan.invalid].map((folder) => folder.name));
     const gone = [...served.keys()].filter((name) => !inTree.has(name));
@@ -233,34 +235,61 @@ function applyTree(db: Db, teamId: TeamId, plan: TreePlan): Promise<Applied> {
   });
 }
 
-async function writeFolder(tx: Db, teamId: TeamId, folder: SyncFolder): Promise<void> {
-  // Numbering continues across removals: a vN of a name always means the same bytes.
-  const [{ latest } = { latest: 0 }] = await tx
-    .select({ latest: max(workspaceSkillVersions.version) })
-    .from(workspaceSkillVersions)
-    .where(and(eq(workspaceSkillVersions.teamId, teamId), eq(workspaceSkillVersions.name, folder.name)));
-  const version = (latest ?? 0) + 1;
-  const { parsed } = folder;
-  await tx.insert(workspaceSkillVersions).values({
-    teamId,
-    name: folder.name,
-    version,
-    frontmatter: parsed.frontmatter,
-    body: parsed.body,
-    sha256: sha256Hex(folder.skillMd),
-    treeSha256: folder.treeSha256,
-  });
-  const row = { currentVersion: version, description: parsed.description, warnings: parsed.warnings, updatedAt: new Date() };
-  await tx
-    .insert(workspaceSkills)
-    .values({ teamId, name: folder.name, ...row })
-    .onConflictDoUpdate({ target: [workspaceSkills.teamId, workspaceSkills.name], set: row });
-  await tx
-    .delete(workspaceSkillFiles)
-    .where(and(eq(workspaceSkillFiles.teamId, teamId), eq(workspaceSkillFiles.name, folder.name)));
-  for (const files of inSlices(folder.files)) {
-    await tx.insert(workspaceSkillFiles).values(
-      files.map((file) => ({
+/**
+ * Writes the new version of every changed folder in a few statements per thousand folders, not
+ * four per folder: a 10,000-skill sync holds the transaction (and, on the embedded database, the
+ * only connection) for seconds, not minutes (issue 14).
+ */
+async function writeFolders(tx: Db, teamId: TeamId, folders: SyncFolder[]): Promise<void> {
+  for (const slice of inSizedSlices(folders, (folder) => folder.skillMd.length * 2)) {
+    const names = slice.map((folder) => folder.name);
+    // Numbering continues across removals: a vN of a name always means the same bytes.
+    const latest = new Map(
+      (
+        await tx
+          .select({ name: workspaceSkillVersions.name, latest: max(workspaceSkillVersions.version) })
+          .from(workspaceSkillVersions)
+          .where(and(eq(workspaceSkillVersions.teamId, teamId), inArray(workspaceSkillVersions.name, names)))
+          .groupBy(workspaceSkillVersions.name)
+      ).map((row) => [row.name, row.latest ?? 0]),
+    );
+    const versions = slice.map((folder) => ({ folder, version: (latest.get(folder.name) ?? 0) + 1 }));
+    await tx.insert(workspaceSkillVersions).values(
+      versions.map(({ folder, version }) => ({
+        teamId,
+        name: folder.name,
+        version,
+        frontmatter: folder.parsed.frontmatter,
+        body: folder.parsed.body,
+        sha256: sha256Hex(folder.skillMd),
+        treeSha256: folder.treeSha256,
+      })),
+    );
+    const updatedAt = new Date();
+    await tx
+      .insert(workspaceSkills)
+      .values(
+        versions.map(({ folder, version }) => ({
+          teamId,
+          name: folder.name,
+          currentVersion: version,
+          description: folder.parsed.description,
+          warnings: folder.parsed.warnings,
+          updatedAt,
+        })),
+      )
+      .onConflictDoUpdate({
+        target: [workspaceSkills.teamId, workspaceSkills.name],
+        set: {
+          currentVersion: sql`excluded.current_version`,
+          description: sql`excluded.description`,
+          warnings: sql`excluded.warnings`,
+          updatedAt: sql`excluded.updated_at`,
+        },
+      });
+    await tx.delete(workspaceSkillFiles).where(and(eq(workspaceSkillFiles.teamId, teamId), inArray(workspaceSkillFiles.name, names)));
+    const files = slice.flatMap((folder) =>
+      folder.files.map((file) => ({
         teamId,
         name: folder.name,
         path: file.path,
@@ -270,5 +299,6 @@ async function writeFolder(tx: Db, teamId: TeamId, folder: SyncFolder): Promise<
         executable: file.executable,
       })),
     );
+    for (const rows of inSizedSlices(files, (file) => file.size)) await tx.insert(workspaceSkillFiles).values(rows);
   }
 }
