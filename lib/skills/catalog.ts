@@ -213,29 +213,44 @@ export async function loadCatalog(db: Db, statics: StaticCatalog, teamId: TeamId
 
 
 /** The shape of `GET /api/v1/skills` (§11.1): listed, shadowed and draft skills, then every diagnostic. */
+/** Every skill the team can see, in the order `GET /api/v1/skills` lists them: active, shadowed, drafts, then invalid folders. */
+export function catalogEntries(catalog: Catalog): (CatalogSkill | InvalidCatalogFolder)[] {
+  return [...catalog.active, ...catalog.shadowed, ...catalog.drafts, ...catalog.invalid];
+}
+
+/** One entry as `GET /api/v1/skills` describes it. Called per page: a 10,000-skill catalog is not mapped whole on every request. */
+export function describeEntry(entry: CatalogSkill | InvalidCatalogFolder) {
+  if ("errors" in entry) {
+    return {
+      name: entry.name,
+      source: "file" as const,
+      scope: entry.scope,
+      version: null,
+      description: "",
+      status: "invalid" as const,
+      folder: entry.folder,
+      errors: entry.errors,
+    };
+  }
+  return {
+    name: entry.name,
+    source: entry.source,
+    scope: entry.scope,
+    version: entry.version,
+    description: entry.description,
+    status: entry.status,
+    folder: entry.folder,
+    ...(entry.provenance && { provenance: entry.provenance }),
+    ...(entry.pinned && { pinned: true as const }),
+  };
+}
+
+export function catalogDiagnostics(catalog: Catalog): string[] {
+  return [...catalog.diagnostics, ...catalog.warnings];
+}
+
 export function describeCatalog(catalog: Catalog) {
-  const skills = [...catalog.active, ...catalog.shadowed, ...catalog.drafts].map((skill) => ({
-    name: skill.name,
-    source: skill.source,
-    scope: skill.scope,
-    version: skill.version,
-    description: skill.description,
-    status: skill.status,
-    folder: skill.folder,
-    ...(skill.provenance && { provenance: skill.provenance }),
-    ...(skill.pinned && { pinned: true as const }),
-  }));
-  const invalid = catalog.invalid.map((folder) => ({
-    name: folder.name,
-    source: "file" as const,
-    scope: folder.scope,
-    version: null,
-    description: "",
-    status: "invalid" as const,
-    folder: folder.folder,
-    errors: folder.errors,
-  }));
-  return { skills: [...skills, ...invalid], diagnostics: [...catalog.diagnostics, ...catalog.warnings] };
+  return { skills: catalogEntries(catalog).map(describeEntry), diagnostics: catalogDiagnostics(catalog) };
 }
 
 /**

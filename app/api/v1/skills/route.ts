@@ -4,13 +4,13 @@ import { otherMethods } from "@/lib/http/methods";
 import { paginate } from "@/lib/http/page";
 import { json } from "@/lib/http/respond";
 import { route } from "@/lib/http/route";
-import { describeCatalog } from "@/lib/skills/catalog";
+import { catalogDiagnostics, catalogEntries, describeEntry } from "@/lib/skills/catalog";
 
 /** GET /api/v1/skills — every skill the team can see, shadowed and draft ones included, with diagnostics. */
 export const GET = route(listSkills, async ({ query }, { app, auth }) => {
-  const { skills, diagnostics } = describeCatalog(await app.catalogs.catalog(auth.team));
-  const page = paginate(skills, query);
-  return json({ skills: page.items, diagnostics, nextCursor: page.nextCursor });
+  const catalog = await app.catalogs.catalog(auth.team);
+  const page = paginate(catalogEntries(catalog), query);
+  return json({ skills: page.items.map(describeEntry), diagnostics: catalogDiagnostics(catalog), nextCursor: page.nextCursor });
 });
 
 /** POST /api/v1/skills — a learned skill: a draft unless an admin key asks for "active" (§6.1). */
