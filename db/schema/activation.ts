@@ -45,7 +45,7 @@ export const evalRuns = pgTable(
     done: integer("done").notNull().default(0),
     metrics: jsonb("metrics").$type<Record<string, unknown>>(),
     error: text("error"),
-    // The instance working on a running model run, until when (lib/activation/run-worker.ts): one
+    // The worker on a running model run, until when (lib/app/leases.ts): one
     // whose lease ran out is taken over by another instance, which goes on from the cases done.
     leaseOwner: text("lease_owner"),
     leaseUntil: timestamp("lease_until", { withTimezone: true }),

@@ -17,7 +17,8 @@ import { activationMetrics, casePasses, type CaseRun } from "./metrics";
 import { modelActivate } from "./model-activator";
 import { getPromptSet, parsePromptSet } from "./prompt-sets";
 import type { InstanceWork } from "../app/work";
-import { claimExpired, holdLease, leaseEnd, stillOwned, type Lease } from "../app/leases";
+import { claimExpired, holdLease, leaseEnd, leaseToken, stillOwned, type Lease } from "../app/leases";
+import { isDatabaseOutage } from "@/db/outage";
 import { getTeam, type TeamId } from "../teams/teams";
 
 /** Activation runs (§9): one catalog state, one activator, every case × trial. */
@@ -47,43 +48,41 @@ export async function startRun(
   const trials = imported ? Math.max(...imported.map((r) => r.trial)) : (request.trials ?? 1);
   const settings: ListingSettings = { cap: team.listingCap, descMax: team.descMax, loadHint: team.loadHint };
   const [listing, catalog] = await Promise.all([deps.catalogs.listing(team, settings), deps.catalogs.catalog(team)]);
-  const inserted = await deps.db
-    .insert(evalRuns)
-    .values({
-      teamId: team.id,
-      promptSetName: set.name,
-      cases: set.cases,
-      activator: request.activator,
-      modelId: model?.id ?? null,
-      trials,
-      status: "running",
-      leaseOwner: deps.work.instanceId,
-      leaseUntil: leaseEnd(deps.work),
-      listingText: listing.text,
-      skillVersions: Object.fromEntries(catalog.active.map((skill) => [skill.name, skill.version])),
-      caseRuns: imported ? imported.length : set.cases.length * trials,
-    })
-    .returning({ id: evalRuns.id });
-  const runId = only(inserted).id;
-  if (model) return { runId, activator: request.activator, done: workOnRun(deps, runId) };
-  // Lexical and imported runs are worked out here and now: nothing of them is left to resume.
-  const work = async (): Promise<CaseRun[]> => {
-    if (imported) return imported;
-    const index = lexicalIndex(listingDocuments(listing));
-    return set.cases.flatMap((c) =>
-      Array.from({ length: trials }, (_, t) => ({ caseId: c.id, trial: t + 1, loaded: index.activate(c.prompt) })),
-    );
-  };
-  const done = work()
-    .then((runs) => finishRun(deps.db, runId, set.cases, runs))
-    .catch(async (error: unknown) => {
-      logUnexpected(`activation run ${runId} failed`, error);
-      await deps.db
-        .update(evalRuns)
-        .set({ status: "failed", error: failureMessage(error), finishedAt: new Date() })
-        .where(and(eq(evalRuns.id, runId), eq(evalRuns.status, "running")));
-    });
-  return { runId, activator: request.activator, done };
+  // Lexical and imported runs are worked out before anything is written, and written whole in one
+  // transaction: no instance ever sees them half done. A model run is written running, leased.
+  const measured = model
+    ? null
+    : (imported ??
+      (() => {
+        const index = lexicalIndex(listingDocuments(listing));
+        return set.cases.flatMap((c) =>
+          Array.from({ length: trials }, (_, t) => ({ caseId: c.id, trial: t + 1, loaded: index.activate(c.prompt) })),
+        );
+      })());
+  const token = leaseToken(deps.work);
+  const runId = await deps.db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(evalRuns)
+      .values({
+        teamId: team.id,
+        promptSetName: set.name,
+        cases: set.cases,
+        activator: request.activator,
+        modelId: model?.id ?? null,
+        trials,
+        status: "running",
+        leaseOwner: measured ? null : token,
+        leaseUntil: measured ? null : leaseEnd(deps.work),
+        listingText: listing.text,
+        skillVersions: Object.fromEntries(catalog.active.map((skill) => [skill.name, skill.version])),
+        caseRuns: imported ? imported.length : set.cases.length * trials,
+      })
+      .returning({ id: evalRuns.id });
+    const id = only(inserted).id;
+    if (measured) await finishRun(tx, id, set.cases, measured);
+    return id;
+  });
+  return { runId, activator: request.activator, done: measured ? Promise.resolve() : workOnRun(deps, runId, token) };
 }
 
 /** Results from an external harness: each names a case; trials number in the order they arrive. */
@@ -114,11 +113,11 @@ function importedRuns(cases: PromptCase[], results: NonNullable<RunRequest["resu
  * already written (recoverRuns). Writing twice is harmless: a result is kept once, and only a
  * running run is finished.
  */
-export async function workOnRun(deps: RunDeps, runId: number): Promise<void> {
-  const [row] = await deps.db.select().from(evalRuns).where(eq(evalRuns.id, runId));
-  if (!row || row.status !== "running") return;
-  const lease = holdLease(deps.db, deps.work, evalRuns, runId);
+export async function workOnRun(deps: RunDeps, runId: number, token: string): Promise<void> {
+  const lease = holdLease(deps.db, deps.work, evalRuns, runId, token);
   try {
+    const [row] = await deps.db.select().from(evalRuns).where(eq(evalRuns.id, runId));
+    if (!row || row.status !== "running") return;
     const model = requireModel(deps.model);
     const team = await getTeam(deps.db, row.teamId as TeamId);
     const written = await results(deps.db, runId);
@@ -127,16 +126,16 @@ export async function workOnRun(deps: RunDeps, runId: number): Promise<void> {
       .flatMap((c) => Array.from({ length: row.trials }, (_, t) => ({ c, trial: t + 1 })))
       .filter(({ c, trial }) => !done.has(`${c.id}#${trial}`));
     await modelRuns(deps, team, model, runId, remaining, row.listingText, lease);
-    if (!(await stillOwned(deps.db, deps.work, evalRuns, runId, lease))) return;
+    if (!(await stillOwned(deps.db, evalRuns, runId, lease))) return;
     await finishRun(deps.db, runId, row.cases, await results(deps.db, runId));
   } catch (error) {
-    if (lease.lost()) return;
+    // An outage leaves the run running: its lease runs out and an instance takes it over later.
+    if (lease.lost() || isDatabaseOutage(error)) return;
     logUnexpected(`activation run ${runId} failed`, error);
-    // Never a rejection: nobody awaits a background run, and a failure to say it failed is only logged.
     await deps.db
       .update(evalRuns)
       .set({ status: "failed", error: failureMessage(error), finishedAt: new Date() })
-      .where(and(eq(evalRuns.id, runId), eq(evalRuns.status, "running"), eq(evalRuns.leaseOwner, deps.work.instanceId)))
+      .where(and(eq(evalRuns.id, runId), eq(evalRuns.status, "running"), eq(evalRuns.leaseOwner, token)))
       .catch((failure: unknown) => logUnexpected(`marking activation run ${runId} failed`, failure));
   } finally {
     lease.release();
@@ -160,7 +159,7 @@ async function modelRuns(
   await Promise.all(
     jobs.map(({ c, trial }) =>
       limit(async () => {
-        if (!(await stillOwned(deps.db, deps.work, evalRuns, runId, lease))) return;
+        if (!(await stillOwned(deps.db, evalRuns, runId, lease))) return;
         const loaded = await modelActivate(model, listingText, c.prompt, bodyOf);
         const kept = await deps.db
           .insert(evalResults)
@@ -193,13 +192,13 @@ async function results(db: Db, runId: number): Promise<CaseRun[]> {
 export async function recoverRuns(deps: RunDeps): Promise<number[]> {
   const taken: number[] = [];
   for (;;) {
-    const id = await claimExpired(deps.db, deps.work, evalRuns);
-    if (id === null) return taken;
-    const [claimed] = await deps.db.select({ id: evalRuns.id, activator: evalRuns.activator }).from(evalRuns).where(eq(evalRuns.id, id));
-    if (!claimed) continue;
+    const claimed = await claimExpired(deps.db, deps.work, evalRuns);
+    if (claimed === null) return taken;
     taken.push(claimed.id);
-    if (claimed.activator === "model") {
-      void workOnRun(deps, claimed.id);
+    const [run] = await deps.db.select({ activator: evalRuns.activator }).from(evalRuns).where(eq(evalRuns.id, claimed.id));
+    if (run?.activator === "model") {
+      // Never awaited, so it must never reject: workOnRun catches what it can and this logs the rest.
+      workOnRun(deps, claimed.id, claimed.token).catch((error: unknown) => logUnexpected(`activation run ${claimed.id}`, error));
     } else {
       await deps.db
         .update(evalRuns)

@@ -9,6 +9,7 @@ import { recoverRuns } from "../activation/runs";
 import { smtpMailer } from "../mail/mailer";
 import { deleteExpiredSessions } from "../auth/dashboard-sessions";
 import { deleteIdleMcpSessions } from "../mcp/sessions";
+import { deleteStaleSignInFailures } from "../auth/sign-in-throttle";
 
 /**
  * The process-wide app. It lives on `globalThis` because Next bundles route handlers, pages and
@@ -41,9 +42,10 @@ async function boot(): Promise<App> {
     neon: config.neonDriver,
     statementTimeoutMs: config.statementTimeoutMs,
   });
+  let app: App | undefined;
   try {
     await database.migrate();
-    const app = createApp({
+    app = createApp({
       database,
       builtinSkillsDir: config.builtinSkillsDir,
       globalSkillsDir: config.globalSkillsDir,
@@ -57,21 +59,25 @@ async function boot(): Promise<App> {
       flushViewsAfterResponse: config.flushViewsAfterResponse,
     });
     await deleteExpiredSessions(app.db, app.sessionPolicy);
-    await deleteIdleMcpSessions(app.db);
-    // Runs another instance (or this one, before a restart) left behind are taken over, now and
-    // whenever a lease runs out; a run a live instance works on is left to it (issue 14).
-    const recover = async () => {
-      await recoverRuns(app);
-      await recoverEvaluations(app);
-    };
-    await recover();
-    app.work.every(app.work.leaseMs / 2, recover);
     await applyInitConfig(app.db, config.init);
     if (config.demo) await seedDemo(app);
+    // Runs and evaluations another instance (or this one, before a restart) left behind are taken
+    // over, now and whenever a lease runs out; work a live instance holds is left to it (issue 14).
+    // The same tick forgets what has expired: idle MCP sessions, sign-in failures past their window.
+    const running = app;
+    const tick = async () => {
+      await recoverRuns(running);
+      await recoverEvaluations(running);
+      await deleteIdleMcpSessions(running.db);
+      await deleteStaleSignInFailures(running.db);
+    };
+    await tick();
+    app.work.every(app.work.leaseMs / 2, tick);
     closeOnSignals(app);
     console.log(`skillgate: database ready (${database.kind}, ${database.location})`);
     return app;
   } catch (error) {
+    app?.work.stopAll();
     await database.close().catch(() => {});
     throw error;
   }

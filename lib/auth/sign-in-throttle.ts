@@ -116,6 +116,12 @@ export class SignInThrottle {
   }
 }
 
+/** Forgets counters whose longest window has ended: they refuse nothing any more. */
+export async function deleteStaleSignInFailures(db: Db): Promise<void> {
+  const longest = Math.max(...Object.values(POLICY).map((limit) => limit.seconds));
+  await db.delete(signInFailures).where(sql`${signInFailures.windowStart} < now() - ${longest}::int * interval '1 second'`);
+}
+
 /**
  * The client's address: the last hop of X-Forwarded-For — the one the proxy in front of us added
  * (Next adds the socket's address when there is no proxy). A client can prepend anything, never

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import pLimit from "p-limit";
 import type { Db } from "@/db/client";
 import { only } from "@/db/rows";
@@ -6,7 +6,8 @@ import { amendments, evaluationCases, evaluations, observations } from "@/db/sch
 import { isAppError, specError } from "../errors";
 import { authorOf, SYSTEM, type Actor, type Author } from "../learned/actor";
 import type { InstanceWork } from "../app/work";
-import { claimExpired, holdLease, leaseEnd, stillOwned } from "../app/leases";
+import { claimExpired, holdLease, leaseEnd, leaseToken, stillOwned } from "../app/leases";
+import { isDatabaseOutage } from "@/db/outage";
 import { getTeam, type TeamId } from "../teams/teams";
 import { recordEvent } from "../learned/events";
 import { updateLearned } from "../learned/write";
@@ -50,6 +51,7 @@ export async function startEvaluation(deps: EvaluationDeps, team: EvaluationTeam
   await amendmentTexts(deps.db, deps.catalogs, team, amendment);
   const cases = await selectTestCases(deps.db, team.id, amendment.skillName);
   const startedBy = authorOf(actor);
+  const token = leaseToken(deps.work);
   const evaluationId = await deps.db.transaction(async (tx) => {
     const rows = await tx
       .insert(evaluations)
@@ -64,7 +66,7 @@ export async function startEvaluation(deps: EvaluationDeps, team: EvaluationTeam
         startedByUserId: startedBy.userId,
         startedByKeyId: startedBy.keyId,
         startedSession: startedBy.sessionId,
-        leaseOwner: deps.work.instanceId,
+        leaseOwner: token,
         leaseUntil: leaseEnd(deps.work),
       })
       .returning({ id: evaluations.id });
@@ -76,7 +78,7 @@ export async function startEvaluation(deps: EvaluationDeps, team: EvaluationTeam
     }
     return id;
   });
-  return { evaluationId, done: workOnEvaluation(deps, evaluationId) };
+  return { evaluationId, done: workOnEvaluation(deps, evaluationId, token) };
 }
 
 /**
@@ -84,12 +86,12 @@ export async function startEvaluation(deps: EvaluationDeps, team: EvaluationTeam
  * Holds the evaluation's lease while it works (lib/app/leases.ts): when its instance dies, another
  * takes it over and judges only what was left. Never rejects: nobody awaits background work.
  */
-export async function workOnEvaluation(deps: EvaluationDeps, evaluationId: number): Promise<void> {
-  const [row] = await deps.db.select().from(evaluations).where(eq(evaluations.id, evaluationId));
-  if (!row || row.status !== "running") return;
-  const lease = holdLease(deps.db, deps.work, evaluations, evaluationId);
-  const owned = () => stillOwned(deps.db, deps.work, evaluations, evaluationId, lease);
+export async function workOnEvaluation(deps: EvaluationDeps, evaluationId: number, token: string): Promise<void> {
+  const lease = holdLease(deps.db, deps.work, evaluations, evaluationId, token);
+  const owned = () => stillOwned(deps.db, evaluations, evaluationId, lease);
   try {
+    const [row] = await deps.db.select().from(evaluations).where(eq(evaluations.id, evaluationId));
+    if (!row || row.status !== "running") return;
     const judge = requireModel(deps.model);
     const team = await getTeam(deps.db, row.teamId as TeamId);
     const amendment = await getAmendment(deps.db, team.id, row.amendmentId);
@@ -138,16 +140,16 @@ export async function workOnEvaluation(deps: EvaluationDeps, evaluationId: numbe
         }),
       ),
     );
-    if (!(await owned())) return;
     const startedBy = { userId: row.startedByUserId, keyId: row.startedByKeyId, sessionId: row.startedSession };
-    await finish(deps, team, startedBy, amendment, evaluationId);
+    await finish(deps, team, startedBy, amendment, evaluationId, token);
   } catch (error) {
-    if (lease.lost()) return;
+    // An outage leaves the evaluation running: its lease runs out and an instance takes it over later.
+    if (lease.lost() || isDatabaseOutage(error)) return;
     logUnexpected(`evaluation ${evaluationId} failed`, error);
     await deps.db
       .update(evaluations)
       .set({ status: "failed", error: failureMessage(error), finishedAt: new Date() })
-      .where(and(eq(evaluations.id, evaluationId), eq(evaluations.status, "running"), eq(evaluations.leaseOwner, deps.work.instanceId)))
+      .where(and(eq(evaluations.id, evaluationId), eq(evaluations.status, "running"), eq(evaluations.leaseOwner, token)))
       .catch((failure: unknown) => logUnexpected(`marking evaluation ${evaluationId} failed`, failure));
   } finally {
     lease.release();
@@ -158,10 +160,11 @@ export async function workOnEvaluation(deps: EvaluationDeps, evaluationId: numbe
 export async function recoverEvaluations(deps: EvaluationDeps): Promise<number[]> {
   const taken: number[] = [];
   for (;;) {
-    const id = await claimExpired(deps.db, deps.work, evaluations);
-    if (id === null) return taken;
-    taken.push(id);
-    void workOnEvaluation(deps, id);
+    const claimed = await claimExpired(deps.db, deps.work, evaluations);
+    if (claimed === null) return taken;
+    taken.push(claimed.id);
+    // Never awaited, so it must never reject: workOnEvaluation catches what it can and this logs the rest.
+    workOnEvaluation(deps, claimed.id, claimed.token).catch((error: unknown) => logUnexpected(`evaluation ${claimed.id}`, error));
   }
 }
 
@@ -178,29 +181,33 @@ async function finish(
   startedBy: Author,
   amendment: AmendmentRow,
   evaluationId: number,
+  token: string,
 ): Promise<void> {
   const cases = await deps.db.select().from(evaluationCases).where(eq(evaluationCases.evaluationId, evaluationId));
   const judged = cases.filter((c) => c.status === "judged").map(judgedScores);
   const result = verdictOf(judged);
-  await deps.db
+  // Only the worker that holds the lease finishes: a stalled one that woke up finds the row someone
+  // else's and leaves the verdict, the event and any promotion to that one. The row says finished
+  // last, once everything it reports (event, promotion) is written.
+  const finished = await deps.db
     .update(evaluations)
     .set({
-      status: "finished",
       verdict: result.verdict,
       delta: result.delta,
       improved: result.improved,
       regressed: result.regressed,
       unchanged: result.unchanged,
       failedToJudge: cases.length - judged.length,
-      finishedAt: new Date(),
     })
-    .where(eq(evaluations.id, evaluationId));
+    .where(and(eq(evaluations.id, evaluationId), eq(evaluations.status, "running"), eq(evaluations.leaseOwner, token)))
+    .returning({ id: evaluations.id });
+  if (finished.length === 0) return;
   // With auto-promotion off, an improved learned skill waits for a lead (§10); anything else is just evaluated.
   const awaitsApproval = result.verdict === "improved" && amendment.skillSource === "learned" && !team.autoPromote;
   await deps.db
     .update(amendments)
     .set({ status: awaitsApproval ? "awaiting-approval" : "evaluated" })
-    .where(eq(amendments.id, amendment.id));
+    .where(and(eq(amendments.id, amendment.id), inArray(amendments.status, ["pending", "evaluated", "awaiting-approval"])));
   await recordEvent(deps.db, team.id, amendment.skillName, "evaluated", startedBy, amendment.baseVersion, {
     evaluationId,
     amendmentId: amendment.id,
@@ -208,7 +215,10 @@ async function finish(
     delta: result.delta,
   });
   const promotion = await autoPromote(deps, team, startedBy, amendment, evaluationId, result.verdict);
-  await deps.db.update(evaluations).set(promotion).where(eq(evaluations.id, evaluationId));
+  await deps.db
+    .update(evaluations)
+    .set({ ...promotion, status: "finished", finishedAt: new Date() })
+    .where(eq(evaluations.id, evaluationId));
 }
 
 /** Automatic promotion happens only on `improved`, when the team allows it, for a learned skill (§8.4). */

@@ -45,9 +45,11 @@ export function agentRoute<P extends RouteParams = Record<string, never>>(
       // Next gives no params at all to a route without dynamic segments.
       const params = ((await context.params) ?? {}) as P;
       refuseNulInPath(params);
-      const response = await handler({ req, params, app, auth, sessionId, actor });
-      app.views.flushAfterResponse(app.flushViewsAfterResponse);
-      return response;
+      try {
+        return await handler({ req, params, app, auth, sessionId, actor });
+      } finally {
+        app.views.flushAfterResponse(app.flushViewsAfterResponse);
+      }
     } catch (error) {
       return errorResponse(error);
     }

@@ -211,8 +211,6 @@ export async function loadCatalog(db: Db, statics: StaticCatalog, teamId: TeamId
   return resolveCatalog(candidates, drafts, invalid);
 }
 
-
-/** The shape of `GET /api/v1/skills` (§11.1): listed, shadowed and draft skills, then every diagnostic. */
 /** Every skill the team can see, in the order `GET /api/v1/skills` lists them: active, shadowed, drafts, then invalid folders. */
 export function catalogEntries(catalog: Catalog): (CatalogSkill | InvalidCatalogFolder)[] {
   return [...catalog.active, ...catalog.shadowed, ...catalog.drafts, ...catalog.invalid];

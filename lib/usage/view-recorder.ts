@@ -50,7 +50,12 @@ export class ViewRecorder {
    * answered — the buffer is written right after the response is sent (Next's `after`).
    */
   flushAfterResponse(enabled: boolean): void {
-    if (enabled && this.buffer.length > 0) after(() => this.flush());
+    if (!enabled || this.buffer.length === 0) return;
+    try {
+      after(() => this.flush());
+    } catch {
+      // Outside a request (a script, a test): the interval writes them.
+    }
   }
 
   get pending(): number {

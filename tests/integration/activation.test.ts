@@ -415,7 +415,11 @@ describe.each(testDbKinds)("a model run whose instance died, on %s", (kind) => {
         .poll(async () => (await t.app.db.select().from(evalRuns).where(eq(evalRuns.id, started.id)))[0]?.status)
         .toBe("finished");
       const [run] = await t.app.db.select().from(evalRuns).where(eq(evalRuns.id, started.id));
-      expect([run!.leaseOwner, run!.done, run!.caseRuns]).toEqual([other.work.instanceId, PROMPTS.cases.length, PROMPTS.cases.length]);
+      expect([run!.leaseOwner?.startsWith(`${other.work.instanceId}:`), run!.done, run!.caseRuns]).toEqual([
+        true,
+        PROMPTS.cases.length,
+        PROMPTS.cases.length,
+      ]);
       // The second instance asked the model only for the case-runs the first had not written.
       const prompts = model.doGenerateCalls.filter((call) => call.prompt[call.prompt.length - 1]!.role !== "tool");
       expect(prompts.length).toBe(PROMPTS.cases.length - 2);

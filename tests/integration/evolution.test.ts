@@ -553,7 +553,7 @@ describe.each(testDbKinds)("an evaluation whose instance died, on %s", (kind) =>
         2,
       ]);
       const [row] = await t.app.db.select().from(evaluations).where(eq(evaluations.id, evaluationId));
-      expect(row!.leaseOwner).toBe(other.work.instanceId);
+      expect(row!.leaseOwner?.startsWith(`${other.work.instanceId}:`)).toBe(true);
       const events = await t.app.db.select().from(skillEvents).where(eq(skillEvents.skillName, "deploy-guide"));
       expect(events.map((e) => [e.kind, e.version])).toEqual([
         ["created", 1],
@@ -564,5 +564,56 @@ describe.each(testDbKinds)("an evaluation whose instance died, on %s", (kind) =>
     } finally {
       await other.close();
     }
+  });
+});
+
+/**
+ * An instance that takes back an evaluation it is itself still judging (its renewals held up past
+ * the lease) must not finish it twice: the claim's token moves the work to the new worker, and the
+ * old one stops at its next check.
+ */
+describe.each(testDbKinds)("an evaluation taken back by its own instance, on %s", (kind) => {
+  let release: () => void = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let calls = 0;
+  const slow = mockJudge(async (prompt) => {
+    calls++;
+    await gate;
+    return judgeFor(prompt);
+  });
+  const t = useTestApp(kind, { model: slow, judgeConcurrency: 1 });
+
+  it("records one verdict, one event and one promotion", async () => {
+    await t.call("POST", "/api/v1/skills", {
+      json: { name: "deploy-guide", description: "Guides deploys. Use when deploying.", body: "# d\n\n1. x\n", status: "active" },
+    });
+    await t.call("POST", "/api/v1/observations", {
+      json: {
+        observations: ["better: a", "better: b"].map((task) => ({ skill: "deploy-guide", task, category: "deploy", outcome: "failure" })),
+      },
+    });
+    const amendment = await (
+      await t.call("POST", "/api/v1/skills/deploy-guide/amendments", { json: { body: "# d\n\n1. tag\n2. x\n", rationale: "tag" } })
+    ).json();
+    const { evaluationId, done } = await startEvaluation(t.app, { ...t.alpha.team, autoPromote: true }, { kind: "system" }, amendment.id);
+    await expect.poll(() => calls).toBe(1);
+    await t.app.db
+      .update(evaluations)
+      .set({ leaseUntil: new Date(Date.now() - 1000) })
+      .where(eq(evaluations.id, evaluationId));
+    expect(await recoverEvaluations(t.app)).toEqual([evaluationId]);
+    release();
+    await done;
+    await expect
+      .poll(async () => (await t.app.db.select().from(evaluations).where(eq(evaluations.id, evaluationId)))[0]?.status)
+      .toBe("finished");
+    // Let the taken-over worker settle too.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const events = await t.app.db.select().from(skillEvents).where(eq(skillEvents.skillName, "deploy-guide"));
+    expect(events.map((e) => e.kind)).toEqual(["created", "amended", "evaluated", "promoted"]);
+    const [row] = await t.app.db.select().from(evaluations).where(eq(evaluations.id, evaluationId));
+    expect([row!.verdict, row!.promotedVersion, row!.casesDone]).toEqual(["improved", 2, 2]);
   });
 });
