@@ -9,6 +9,7 @@ import type { SessionPolicy } from "../auth/dashboard-sessions";
 import type { Mailer } from "../mail/mailer";
 import { SharedRateLimit } from "../http/rate-limit";
 import { InstanceWork } from "./work";
+import { releaseLeases } from "./leases";
 import { SignInThrottle } from "../auth/sign-in-throttle";
 
 /**
@@ -89,6 +90,9 @@ export function createApp(options: AppOptions): App {
     flushViewsAfterResponse: options.flushViewsAfterResponse ?? false,
     close: async () => {
       work.stopAll();
+      await releaseLeases(database.db, work).catch(() => {
+        // The database is away: the leases run out on their own.
+      });
       await views.flush();
       await database.close();
     },

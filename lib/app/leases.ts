@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, like, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { evalRuns, evaluations } from "@/db/schema";
 import type { InstanceWork } from "./work";
@@ -72,4 +72,18 @@ export async function claimExpired(db: Db, work: InstanceWork, table: LeasedTabl
     )
     .returning({ id: table.id });
   return claimed ? { id: claimed.id, token } : null;
+}
+
+/**
+ * On a clean shutdown: the leases this instance holds end now, so another instance (or this one
+ * after its restart) takes the work over at once instead of a lease later.
+ */
+export async function releaseLeases(db: Db, work: InstanceWork): Promise<void> {
+  const mine = `${work.instanceId}:%`;
+  for (const table of [evalRuns, evaluations] as LeasedTable[]) {
+    await db
+      .update(table)
+      .set({ leaseUntil: sql`clock_timestamp()` })
+      .where(and(eq(table.status, "running"), like(table.leaseOwner, mine)));
+  }
 }
