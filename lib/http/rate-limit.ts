@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { rateLimits } from "@/db/schema";
 
 const WINDOW_MS = 60_000;
-/** Share of a window's allowance an instance claims at once. */
+/** The most an instance claims of a window at once: a twentieth of it. */
 const CHUNKS_PER_WINDOW = 20;
 
 /** What an instance may still spend of a key's current window without asking the database. */
@@ -14,15 +14,19 @@ interface Lease {
   endsAt: number;
   /** The window's whole allowance is claimed: refuse until it ends, without asking again. */
   spent: boolean;
+  /** How much the next claim asks for: doubled after each claim while this instance keeps needing more. */
+  nextClaim: number;
 }
 
 /**
  * Requests per minute per API key (or install link), shared by every instance on the database
  * (issue 14). A window starts at a key's first request and lasts a minute, as in-memory limiters
- * do. Each instance claims the window's allowance from the key's row in chunks of a twentieth and
- * spends them from memory, so only one request in a chunk waits on the database. The limit is
- * never exceeded across instances; a key may be refused early by what other instances claimed
- * and did not spend — at most a chunk each (docs/decisions.md).
+ * do. Each instance claims the window's allowance from the key's row in chunks and spends them from
+ * memory, so only one request in a chunk waits on the database. A chunk starts at one request and
+ * doubles while the instance keeps needing more, up to a twentieth of the limit: a busy key costs a
+ * few claims a minute, and many short-lived instances (serverless) hold back little they do not
+ * use. The limit is never exceeded across instances; a key may be refused early by what other
+ * instances claimed and did not spend — at most a chunk each (docs/decisions.md).
  */
 export class SharedRateLimit {
   private readonly leases = new LRUCache<string, Lease>({ max: 100_000 });
@@ -63,30 +67,33 @@ export class SharedRateLimit {
 
   /** Takes up to a chunk of the key's current window (a new window when the last one ended), by the database's clock. */
   private async claim(who: string): Promise<Lease> {
+    const size = Math.min(this.chunk, this.leases.get(who)?.nextClaim ?? 1);
     const { granted, msLeft } = await this.db.transaction(async (tx) => {
       await tx
         .insert(rateLimits)
-        .values({ key: who, windowStart: sql`now()`, used: 0 })
+        .values({ key: who, windowStart: sql`clock_timestamp()`, used: 0 })
         .onConflictDoNothing();
       const [row] = await tx
         .select({
-          ended: sql<boolean>`${rateLimits.windowStart} <= now() - interval '1 minute'`,
+          ended: sql<boolean>`${rateLimits.windowStart} <= clock_timestamp() - interval '1 minute'`,
           used: rateLimits.used,
-          msLeft: sql<number>`extract(epoch from (${rateLimits.windowStart} + interval '1 minute' - now())) * 1000`.mapWith(Number),
+          msLeft: sql<number>`extract(epoch from (${rateLimits.windowStart} + interval '1 minute' - clock_timestamp())) * 1000`.mapWith(
+            Number,
+          ),
         })
         .from(rateLimits)
         .where(eq(rateLimits.key, who))
         .for("update");
       if (!row) throw new Error(`the rate-limit row of ${who} was just made sure of, yet is not there`);
       const used = row.ended ? 0 : row.used;
-      const take = Math.max(0, Math.min(this.chunk, this.perMinute - used));
+      const take = Math.max(0, Math.min(size, this.perMinute - used));
       await tx
         .update(rateLimits)
-        .set(row.ended ? { windowStart: sql`now()`, used: take } : { used: used + take })
+        .set(row.ended ? { windowStart: sql`clock_timestamp()`, used: take } : { used: used + take })
         .where(eq(rateLimits.key, who));
       return { granted: take, msLeft: row.ended ? WINDOW_MS : Math.max(0, row.msLeft) };
     });
-    const lease = { left: granted, endsAt: Date.now() + msLeft, spent: granted === 0 };
+    const lease = { left: granted, endsAt: Date.now() + msLeft, spent: granted === 0, nextClaim: Math.min(this.chunk, size * 2) };
     this.leases.set(who, lease);
     return lease;
   }

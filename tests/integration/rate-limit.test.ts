@@ -44,12 +44,13 @@ describe.each(testDbKinds)("the rate limit shared by instances on %s", (kind) =>
   it("admits exactly the limit across two instances, one after the other, and says when to retry", async () => {
     const other = anotherInstance(t.app, { rateLimitPerMinute: LIMIT });
     try {
-      // The first instance claims chunks of 2: 26 for its 25 requests, one left unspent.
+      // Claims start at one request and double up to a twentieth (2 of 40): the first instance
+      // claims 1 + 2 × 12 for its 25 requests, the second the 15 left.
       expect(count(await through(t.app, 25), 200)).toBe(25);
       const second = await through(other, 20);
-      expect([count(second, 200), count(second, 429)]).toEqual([14, 6]);
-      // The first spends what it had claimed, then is refused too: 40 in all.
-      expect(await through(t.app, 2)).toEqual([200, 429]);
+      expect([count(second, 200), count(second, 429)]).toEqual([15, 5]);
+      // Nothing is left for the first either: 40 in all.
+      expect(await through(t.app, 2)).toEqual([429, 429]);
       const refused = await t.call("GET", "/api/v1/listing");
       const seconds = Number(refused.headers.get("retry-after"));
       expect(seconds).toBeGreaterThanOrEqual(1);
@@ -77,6 +78,16 @@ describe.each(testDbKinds)("the rate limit shared by instances on %s", (kind) =>
     }
   });
 
+  it("claims one request first, then twice as much each time the instance needs more, up to a twentieth", async () => {
+    const used: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      await through(t.app, 1);
+      used.push((await usedInWindow()) ?? 0);
+    }
+    // Claims of 1, 2 (the cap for 40), then 2 again once those are spent.
+    expect(used).toEqual([1, 3, 3, 5]);
+  });
+
   it("starts a new window a minute after the last began", async () => {
     expect(count(await through(t.app, LIMIT + 1), 429)).toBe(1);
     await t.app.db
@@ -87,7 +98,7 @@ describe.each(testDbKinds)("the rate limit shared by instances on %s", (kind) =>
     const other = anotherInstance(t.app, { rateLimitPerMinute: LIMIT });
     try {
       expect(await through(other, 1)).toEqual([200]);
-      expect(await usedInWindow()).toBe(2);
+      expect(await usedInWindow()).toBe(1);
     } finally {
       await other.close();
     }
