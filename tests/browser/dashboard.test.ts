@@ -327,6 +327,10 @@ describe("the dashboard in Chromium", () => {
       "The judge found this amendment neutral, and flaky-test-triage has moved on from v1 to v3 since: it can no longer be put live. Propose it again against v3 to have it judged.",
     );
     expect(await page.locator('form[aria-label="Override"]').count()).toBe(0);
+    // The amendment's author is named as version rows and events name theirs.
+    expect(await page.textContent('[data-testid="amendment-caption"]')).toMatch(
+      /^Amendment #\d+ against v1, written by an agent: key coding-agents · session e2e-checkout, on \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\. Why: “the e2e checkout run missed a network timeout”$/,
+    );
   });
 
   it("shows a loading bar from the click until the next page is there", async () => {
