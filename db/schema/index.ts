@@ -5,3 +5,4 @@ export * from "./ledger";
 export * from "./evolution";
 export * from "./activation";
 export * from "./mcp";
+export * from "./usage";

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { inSlices } from "@/db/batches";
 import { and, eq, gt, inArray } from "drizzle-orm";
 import {
   amendments,
@@ -7,9 +8,7 @@ import {
   learnedSkills,
   learnedSkillVersions,
   listingSnapshots,
-  observations,
   skillEvents,
-  skillViews,
   workspaceSkills,
   workspaceSkillVersions,
 } from "@/db/schema";
@@ -32,6 +31,9 @@ import { composeSkillMd } from "../skills/skill-md";
 import { syncWorkspace } from "../skills/sync";
 import { readDiskTree, type TreeFile } from "../skills/tree";
 import { ensureTeam, setMembership, type TeamId } from "../teams/teams";
+import { writeObservations } from "../evolution/observations";
+import { writeViews } from "../usage/rollups";
+import type { SkillView } from "../usage/view-recorder";
 import { recordedJudge } from "./recorded-judge";
 
 /**
@@ -212,7 +214,7 @@ async function recordRuns(app: App, teamId: TeamId, pick: (daysAgo: number) => b
       createdAt,
     };
   });
-  if (rows.length > 0) await app.db.insert(observations).values(rows);
+  await writeObservations(app.db, rows);
 }
 
 const d = (correctness: number, completeness: number, adherence: number) => ({ correctness, completeness, adherence });
@@ -333,7 +335,7 @@ const SESSION_PATTERNS: { skills: string[]; everyDays: number }[] = [
 async function seedViews(app: App, teamId: TeamId): Promise<void> {
   const now = Date.now();
   const served = await versionsServed(app, teamId);
-  const views: (typeof skillViews.$inferInsert)[] = [];
+  const views: SkillView[] = [];
   for (let day = 29; day >= 0; day--) {
     for (const [p, pattern] of SESSION_PATTERNS.entries()) {
       if (day % pattern.everyDays !== 0) continue;
@@ -345,7 +347,7 @@ async function seedViews(app: App, teamId: TeamId): Promise<void> {
       });
     }
   }
-  await app.db.insert(skillViews).values(views);
+  for (const slice of inSlices(views)) await writeViews(app.db, slice);
 }
 
 const ROUTING = {

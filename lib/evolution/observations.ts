@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { observations } from "@/db/schema";
+import { observations, observationTotals } from "@/db/schema";
 import { versionsThatRan } from "../skills/catalog";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import type { TeamId } from "../teams/teams";
@@ -33,8 +33,34 @@ export async function recordObservations(
     sessionId: input.sessionId ?? author.sessionId,
     keyId: author.keyId,
   }));
-  const inserted = await db.insert(observations).values(rows).returning({ id: observations.id });
-  return inserted.map((row) => row.id);
+  return writeObservations(db, rows);
+}
+
+/** Writes observations with their per-version totals (db/schema/usage.ts) in one transaction; returns their ids. */
+export async function writeObservations(db: Db, rows: (typeof observations.$inferInsert)[]): Promise<number[]> {
+  if (rows.length === 0) return [];
+  return db.transaction(async (tx) => {
+    const inserted = await tx.insert(observations).values(rows).returning({ id: observations.id });
+    const totals = new Map<string, { teamId: number; skillName: string; version: number; runs: number; successes: number }>();
+    for (const row of rows) {
+      const key = JSON.stringify([row.teamId, row.skillName, row.version]);
+      let total = totals.get(key);
+      if (!total) totals.set(key, (total = { teamId: row.teamId, skillName: row.skillName, version: row.version, runs: 0, successes: 0 }));
+      total.runs += 1;
+      if (row.outcome === "success") total.successes += 1;
+    }
+    await tx
+      .insert(observationTotals)
+      .values([...totals.values()])
+      .onConflictDoUpdate({
+        target: [observationTotals.teamId, observationTotals.skillName, observationTotals.version],
+        set: {
+          runs: sql`${observationTotals.runs} + excluded.runs`,
+          successes: sql`${observationTotals.successes} + excluded.successes`,
+        },
+      });
+    return inserted.map((row) => row.id);
+  });
 }
 
 export interface ObservationFilter {
@@ -68,13 +94,13 @@ export async function listObservations(db: Db, teamId: TeamId, skill: string, fi
 export async function successRates(db: Db, teamId: TeamId): Promise<Map<string, { runs: number; rate: number | null }>> {
   const rows = await db
     .select({
-      skill: observations.skillName,
-      runs: sql<number>`count(*)`.mapWith(Number),
-      successes: sql<number>`count(*) filter (where ${observations.outcome} = 'success')`.mapWith(Number),
+      skill: observationTotals.skillName,
+      runs: sql<number>`sum(${observationTotals.runs})`.mapWith(Number),
+      successes: sql<number>`sum(${observationTotals.successes})`.mapWith(Number),
     })
-    .from(observations)
-    .where(eq(observations.teamId, teamId))
-    .groupBy(observations.skillName);
+    .from(observationTotals)
+    .where(eq(observationTotals.teamId, teamId))
+    .groupBy(observationTotals.skillName);
   return new Map(rows.map((row) => [row.skill, { runs: row.runs, rate: row.runs === 0 ? null : row.successes / row.runs }]));
 }
 

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { evalResults, evalRuns, observations, skillViews } from "@/db/schema";
+import { evalResults, evalRuns, observationTotals, skillViewTotals } from "@/db/schema";
 import type { TeamId } from "../teams/teams";
 import type { SkillSource } from "./catalog";
 
@@ -30,19 +30,20 @@ export async function versionEvidence(
 ): Promise<Map<number, VersionEvidence>> {
   const [views, runs, recall] = await Promise.all([
     db
-      .select({ version: skillViews.version, count: sql<number>`count(*)::int` })
-      .from(skillViews)
-      .where(and(eq(skillViews.teamId, teamId), eq(skillViews.skillName, skill.name), inArray(skillViews.source, viewSources(skill.source))))
-      .groupBy(skillViews.version),
+      .select({ version: skillViewTotals.version, count: sql<number>`sum(${skillViewTotals.views})::int` })
+      .from(skillViewTotals)
+      .where(
+        and(
+          eq(skillViewTotals.teamId, teamId),
+          eq(skillViewTotals.skillName, skill.name),
+          inArray(skillViewTotals.source, viewSources(skill.source)),
+        ),
+      )
+      .groupBy(skillViewTotals.version),
     db
-      .select({
-        version: observations.version,
-        total: sql<number>`count(*)::int`,
-        succeeded: sql<number>`(count(*) filter (where ${observations.outcome} = 'success'))::int`,
-      })
-      .from(observations)
-      .where(and(eq(observations.teamId, teamId), eq(observations.skillName, skill.name)))
-      .groupBy(observations.version),
+      .select({ version: observationTotals.version, total: observationTotals.runs, succeeded: observationTotals.successes })
+      .from(observationTotals)
+      .where(and(eq(observationTotals.teamId, teamId), eq(observationTotals.skillName, skill.name))),
     recallByVersion(db, teamId, skill.name),
   ]);
   const evidence = new Map<number, VersionEvidence>();

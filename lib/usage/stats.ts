@@ -1,59 +1,71 @@
 import { and, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { skillViews } from "@/db/schema";
+import { skillViewDays, skillViewTotals } from "@/db/schema";
 import type { TeamId } from "../teams/teams";
+import { daysBefore } from "./rollups";
+
+/**
+ * Usage read from the rollups (db/schema/usage.ts), never from the views themselves: a row per
+ * skill per day of the window, so the cost does not grow with history. Windows are whole UTC
+ * days: "7 days" is today and the six days before it.
+ */
 
 export interface SkillUsage {
   views7d: number;
   views30d: number;
   lastViewedAt: Date | null;
-  /** Distinct agent sessions that loaded it in the last 30 days. */
+  /** Agent sessions whose first load of it fell in the last 30 days. */
   sessions: number;
 }
 
-const DAY = 24 * 60 * 60 * 1000;
-
-/** Views per skill over the last 7 and 30 days, and the sessions behind them, computed in SQL. */
+/** Usage of every skill ever viewed, by name. */
 export async function usageBySkill(db: Db, teamId: TeamId, now = new Date()): Promise<Map<string, SkillUsage>> {
-  const weekAgo = new Date(now.getTime() - 7 * DAY);
-  const monthAgo = new Date(now.getTime() - 30 * DAY);
-  const rows = await db
-    .select({
-      name: skillViews.skillName,
-      views7d: sql<number>`count(*) filter (where ${skillViews.viewedAt} >= ${weekAgo.toISOString()}::timestamptz)`.mapWith(Number),
-      views30d: sql<number>`count(*) filter (where ${skillViews.viewedAt} >= ${monthAgo.toISOString()}::timestamptz)`.mapWith(Number),
-      lastViewedAt: sql<string | null>`max(${skillViews.viewedAt})`,
-      sessions:
-        sql<number>`count(distinct ${skillViews.sessionId}) filter (where ${skillViews.viewedAt} >= ${monthAgo.toISOString()}::timestamptz)`.mapWith(
-          Number,
-        ),
-    })
-    .from(skillViews)
-    .where(eq(skillViews.teamId, teamId))
-    .groupBy(skillViews.skillName);
+  const [recent, totals] = await Promise.all([
+    db
+      .select({
+        name: skillViewDays.skillName,
+        views7d: sql<number>`sum(${skillViewDays.views}) filter (where ${skillViewDays.day} >= ${daysBefore(now, 6)})`.mapWith(Number),
+        views30d: sql<number>`sum(${skillViewDays.views})`.mapWith(Number),
+        sessions: sql<number>`sum(${skillViewDays.sessions})`.mapWith(Number),
+      })
+      .from(skillViewDays)
+      .where(and(eq(skillViewDays.teamId, teamId), gte(skillViewDays.day, daysBefore(now, 29))))
+      .groupBy(skillViewDays.skillName),
+    db
+      .select({ name: skillViewTotals.skillName, lastViewedAt: sql<string>`max(${skillViewTotals.lastViewedAt})` })
+      .from(skillViewTotals)
+      .where(eq(skillViewTotals.teamId, teamId))
+      .groupBy(skillViewTotals.skillName),
+  ]);
+  const inWindow = new Map(recent.map((row) => [row.name, row]));
   return new Map(
-    rows.map((row) => [
-      row.name,
-      {
-        views7d: row.views7d,
-        views30d: row.views30d,
-        lastViewedAt: row.lastViewedAt ? new Date(row.lastViewedAt) : null,
-        sessions: row.sessions,
-      },
-    ]),
+    totals.map((row) => {
+      const seen = inWindow.get(row.name);
+      return [
+        row.name,
+        {
+          views7d: seen?.views7d ?? 0,
+          views30d: seen?.views30d ?? 0,
+          sessions: seen?.sessions ?? 0,
+          lastViewedAt: new Date(row.lastViewedAt),
+        },
+      ];
+    }),
   );
 }
 
 /** Views in the last 7 days and in the 7 days before: the headline trend. */
 export async function weeklyViewTrend(db: Db, teamId: TeamId, now = new Date()): Promise<{ thisWeek: number; lastWeek: number }> {
-  const weekAgo = new Date(now.getTime() - 7 * DAY);
-  const twoWeeksAgo = new Date(now.getTime() - 14 * DAY);
   const [row] = await db
     .select({
-      thisWeek: sql<number>`count(*) filter (where ${skillViews.viewedAt} >= ${weekAgo.toISOString()}::timestamptz)`.mapWith(Number),
-      lastWeek: sql<number>`count(*) filter (where ${skillViews.viewedAt} < ${weekAgo.toISOString()}::timestamptz)`.mapWith(Number),
+      thisWeek: sql<number>`coalesce(sum(${skillViewDays.views}) filter (where ${skillViewDays.day} >= ${daysBefore(now, 6)}), 0)`.mapWith(
+        Number,
+      ),
+      lastWeek: sql<number>`coalesce(sum(${skillViewDays.views}) filter (where ${skillViewDays.day} < ${daysBefore(now, 6)}), 0)`.mapWith(
+        Number,
+      ),
     })
-    .from(skillViews)
-    .where(and(eq(skillViews.teamId, teamId), gte(skillViews.viewedAt, twoWeeksAgo)));
+    .from(skillViewDays)
+    .where(and(eq(skillViewDays.teamId, teamId), gte(skillViewDays.day, daysBefore(now, 13))));
   return row ?? { thisWeek: 0, lastWeek: 0 };
 }

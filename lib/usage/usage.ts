@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
+import { daysBefore, type UtcDay } from "./rollups";
 import { usageBySkill } from "./stats";
 
 /**
@@ -8,21 +9,19 @@ import { usageBySkill } from "./stats";
  * views, so they never count here.
  */
 
-const DAY = 24 * 60 * 60 * 1000;
-
 export interface SkillUsageRow {
   name: string;
   views7d: number;
   views30d: number;
   lastViewedAt: string | null;
-  /** Distinct agent sessions that loaded it in the last 30 days. */
+  /** Agent sessions whose first load of it fell in the last 30 days. */
   sessions: number;
 }
 
 export interface CoLoadedPair {
   a: string;
   b: string;
-  /** Sessions (last 30 days) that loaded both. */
+  /** Sessions that loaded both, counted on the day the later of the two was first loaded (last 30 days). */
   sessions: number;
   /** Of the sessions that loaded the rarer of the two, the share that loaded both: near 1 means merge candidates. */
   share: number;
@@ -38,10 +37,9 @@ export interface UsageDeps {
 
 export async function usageReport({ db, catalogs, views }: UsageDeps, team: CatalogKey, now = new Date()) {
   await views.flush();
-  const monthAgo = new Date(now.getTime() - 30 * DAY);
   const [usage, pairs, catalog] = await Promise.all([
     usageBySkill(db, team.id, now),
-    coLoaded(db, team.id, monthAgo),
+    coLoaded(db, team.id, daysBefore(now, 29)),
     catalogs.catalog(team),
   ]);
   const skills: SkillUsageRow[] = [...usage.entries()]
@@ -57,22 +55,29 @@ export async function usageReport({ db, catalogs, views }: UsageDeps, team: Cata
   return { skills, neverLoaded, coLoaded: pairs };
 }
 
-/** Pairs of skills loaded in the same sessions; the SQL joins each session's distinct loads with themselves. */
-async function coLoaded(db: Db, teamId: number, since: Date): Promise<CoLoadedPair[]> {
+/**
+ * Pairs of skills loaded in the same sessions, from the pair rollup: `share` divides by the
+ * sessions of the rarer skill in the same window (capped at 1, since a pair counts on the day of
+ * its later load and a skill's session on the day of its first).
+ */
+async function coLoaded(db: Db, teamId: number, since: UtcDay): Promise<CoLoadedPair[]> {
   const result = await db.execute(sql`
-    with loads as (
-      select distinct session_id, skill_name from skill_views
-      where team_id = ${teamId} and session_id is not null and viewed_at >= ${since.toISOString()}::timestamptz
+    with pairs as (
+      select skill_a as a, skill_b as b, sum(sessions)::int as sessions from co_loaded_days
+      where team_id = ${teamId} and day >= ${since}
+      group by skill_a, skill_b
+      having sum(sessions) >= 2
     ),
-    per_skill as (select skill_name, count(*) as sessions from loads group by skill_name)
-    select x.skill_name as a, y.skill_name as b, count(*)::int as sessions,
-           count(*)::float / least(px.sessions, py.sessions) as share
-    from loads x
-    join loads y on x.session_id = y.session_id and x.skill_name < y.skill_name
-    join per_skill px on px.skill_name = x.skill_name
-    join per_skill py on py.skill_name = y.skill_name
-    group by x.skill_name, y.skill_name, px.sessions, py.sessions
-    having count(*) >= 2
+    per_skill as (
+      select skill_name, sum(sessions) as sessions from skill_view_days
+      where team_id = ${teamId} and day >= ${since}
+      group by skill_name
+    )
+    select pairs.a, pairs.b, pairs.sessions,
+           least(1, pairs.sessions::float / greatest(1, least(pa.sessions, pb.sessions))) as share
+    from pairs
+    join per_skill pa on pa.skill_name = pairs.a
+    join per_skill pb on pb.skill_name = pairs.b
     order by sessions desc, share desc, a, b
     limit 50`);
   const rows = (result as unknown as { rows: { a: string; b: string; sessions: number; share: number }[] }).rows;

@@ -2,8 +2,8 @@ import { after } from "next/server";
 import { inSlices } from "@/db/batches";
 import type { Db } from "@/db/client";
 import { describeDatabaseError, isDatabaseOutage } from "@/db/outage";
-import { skillViews } from "@/db/schema";
 import type { TeamId } from "../teams/teams";
+import { writeViews } from "./rollups";
 
 const MAX_BUFFERED = 100_000;
 
@@ -87,7 +87,7 @@ export class ViewRecorder {
   /** Writes the views; returns those to retry because the database could not be reached. */
   private async write(views: SkillView[]): Promise<SkillView[]> {
     try {
-      await this.db.insert(skillViews).values(views);
+      await writeViews(this.db, views);
       return [];
     } catch (error) {
       if (isDatabaseOutage(error)) return views;

@@ -3,6 +3,7 @@ import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { evalResults, evalRuns, skillViews } from "@/db/schema";
 import { recoverRuns } from "@/lib/activation/runs";
+import { writeViews } from "@/lib/usage/rollups";
 import { anotherInstance, errorOf, startTestApp, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 import { mockAnswer } from "../helpers/judge";
@@ -249,18 +250,16 @@ describe.each(testDbKinds)("activation on %s", (kind) => {
       sessionId,
       viewedAt: new Date(now - daysAgo * 86_400_000),
     });
-    await t.app.db
-      .insert(skillViews)
-      .values([
-        view("systematic-debugging", "s1", 1),
-        view("test-driven-development", "s1", 1),
-        view("systematic-debugging", "s2", 3),
-        view("test-driven-development", "s2", 3),
-        view("systematic-debugging", "s3", 10),
-        view("test-driven-development", "s3", 10),
-        view("systematic-debugging", "s3", 10),
-        view("writing-plans", "s4", 40),
-      ]);
+    await writeViews(t.app.db, [
+      view("systematic-debugging", "s1", 1),
+      view("test-driven-development", "s1", 1),
+      view("systematic-debugging", "s2", 3),
+      view("test-driven-development", "s2", 3),
+      view("systematic-debugging", "s3", 10),
+      view("test-driven-development", "s3", 10),
+      view("systematic-debugging", "s3", 10),
+      view("writing-plans", "s4", 40),
+    ]);
     const usage = await (await t.call("GET", "/api/v1/usage")).json();
     expect(usage.skills).toEqual([
       { name: "systematic-debugging", views7d: 2, views30d: 4, lastViewedAt: expect.any(String), sessions: 3 },

@@ -1,0 +1,160 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { coLoadedDays, sessionLoads, skillViewDays, skillViews, skillViewTotals } from "@/db/schema";
+import type { SkillView } from "./view-recorder";
+
+/**
+ * Views are written with their rollups (db/schema/usage.ts) in one transaction, so a reader of
+ * the rollups never sees a view the rollups miss, nor the other way round.
+ *
+ * Writers take one transaction-scoped advisory lock: a pair of skills loaded in one session is
+ * counted when the second of the two loads is written, and two instances writing a session's two
+ * loads at once would otherwise each miss the other's. Views are written in batches (one per
+ * flush interval per instance), so this serializes little.
+ */
+const VIEW_ROLLUP_LOCK = 7_310_014;
+
+export type UtcDay = string & { readonly __brand: "UtcDay" };
+
+export function utcDay(at: Date): UtcDay {
+  return at.toISOString().slice(0, 10) as UtcDay;
+}
+
+/** The UTC day `days` before the day of `now`. */
+export function daysBefore(now: Date, days: number): UtcDay {
+  return utcDay(new Date(now.getTime() - days * 86_400_000));
+}
+
+interface Load {
+  teamId: number;
+  sessionId: string;
+  skillName: string;
+  firstViewedAt: Date;
+}
+
+export async function writeViews(db: Db, views: SkillView[]): Promise<void> {
+  if (views.length === 0) return;
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${VIEW_ROLLUP_LOCK})`);
+    await tx.insert(skillViews).values(views);
+    const fresh = await insertFirstLoads(tx, views);
+    await addViewDays(tx, views, fresh);
+    await addViewTotals(tx, views);
+    await addPairs(tx, fresh);
+  });
+}
+
+/** The loads that are a session's first of their skill; returns those not already recorded. */
+async function insertFirstLoads(tx: Db, views: SkillView[]): Promise<Load[]> {
+  const firsts = new Map<string, Load>();
+  for (const view of views) {
+    if (!view.sessionId) continue;
+    const key = JSON.stringify([view.teamId, view.sessionId, view.skillName]);
+    const seen = firsts.get(key);
+    if (!seen || view.viewedAt < seen.firstViewedAt) {
+      firsts.set(key, { teamId: view.teamId, sessionId: view.sessionId, skillName: view.skillName, firstViewedAt: view.viewedAt });
+    }
+  }
+  if (firsts.size === 0) return [];
+  return tx
+    .insert(sessionLoads)
+    .values([...firsts.values()])
+    .onConflictDoNothing()
+    .returning();
+}
+
+async function addViewDays(tx: Db, views: SkillView[], fresh: Load[]): Promise<void> {
+  const rows = new Map<string, { teamId: number; skillName: string; day: UtcDay; views: number; sessions: number }>();
+  const row = (teamId: number, skillName: string, day: UtcDay) => {
+    const key = JSON.stringify([teamId, skillName, day]);
+    let found = rows.get(key);
+    if (!found) rows.set(key, (found = { teamId, skillName, day, views: 0, sessions: 0 }));
+    return found;
+  };
+  for (const view of views) row(view.teamId, view.skillName, utcDay(view.viewedAt)).views += 1;
+  for (const load of fresh) row(load.teamId, load.skillName, utcDay(load.firstViewedAt)).sessions += 1;
+  await tx
+    .insert(skillViewDays)
+    .values([...rows.values()])
+    .onConflictDoUpdate({
+      target: [skillViewDays.teamId, skillViewDays.day, skillViewDays.skillName],
+      set: {
+        views: sql`${skillViewDays.views} + excluded.views`,
+        sessions: sql`${skillViewDays.sessions} + excluded.sessions`,
+      },
+    });
+}
+
+async function addViewTotals(tx: Db, views: SkillView[]): Promise<void> {
+  const rows = new Map<string, { teamId: number; skillName: string; source: string; version: number; views: number; lastViewedAt: Date }>();
+  for (const view of views) {
+    const key = JSON.stringify([view.teamId, view.skillName, view.source, view.version]);
+    const found = rows.get(key);
+    if (!found) rows.set(key, { ...view, views: 1, lastViewedAt: view.viewedAt });
+    else {
+      found.views += 1;
+      if (view.viewedAt > found.lastViewedAt) found.lastViewedAt = view.viewedAt;
+    }
+  }
+  await tx
+    .insert(skillViewTotals)
+    .values(
+      [...rows.values()].map(({ teamId, skillName, source, version, views, lastViewedAt }) => ({
+        teamId,
+        skillName,
+        source,
+        version,
+        views,
+        lastViewedAt,
+      })),
+    )
+    .onConflictDoUpdate({
+      target: [skillViewTotals.teamId, skillViewTotals.skillName, skillViewTotals.source, skillViewTotals.version],
+      set: {
+        views: sql`${skillViewTotals.views} + excluded.views`,
+        lastViewedAt: sql`greatest(${skillViewTotals.lastViewedAt}, excluded.last_viewed_at)`,
+      },
+    });
+}
+
+/**
+ * Each new first load pairs with every load its session already had, and with the other new
+ * loads of its session once; the pair counts on the day of the later of the two loads.
+ */
+async function addPairs(tx: Db, fresh: Load[]): Promise<void> {
+  if (fresh.length === 0) return;
+  const sessionsByTeam = new Map<number, Set<string>>();
+  for (const load of fresh) sessionsByTeam.set(load.teamId, (sessionsByTeam.get(load.teamId) ?? new Set()).add(load.sessionId));
+  const isFresh = new Set(fresh.map((load) => JSON.stringify([load.teamId, load.sessionId, load.skillName])));
+  const pairs = new Map<string, { teamId: number; skillA: string; skillB: string; day: UtcDay; sessions: number }>();
+  for (const [teamId, sessions] of sessionsByTeam) {
+    const loads = await tx
+      .select()
+      .from(sessionLoads)
+      .where(and(eq(sessionLoads.teamId, teamId), inArray(sessionLoads.sessionId, [...sessions])));
+    const bySession = new Map<string, Load[]>();
+    for (const load of loads) bySession.set(load.sessionId, [...(bySession.get(load.sessionId) ?? []), load]);
+    for (const ofSession of bySession.values()) {
+      const newOnes = ofSession.filter((load) => isFresh.has(JSON.stringify([teamId, load.sessionId, load.skillName])));
+      const oldOnes = ofSession.filter((load) => !isFresh.has(JSON.stringify([teamId, load.sessionId, load.skillName])));
+      newOnes.forEach((load, i) => {
+        for (const other of [...oldOnes, ...newOnes.slice(i + 1)]) {
+          const [skillA, skillB] = [load.skillName, other.skillName].sort();
+          const day = utcDay(load.firstViewedAt > other.firstViewedAt ? load.firstViewedAt : other.firstViewedAt);
+          const key = JSON.stringify([teamId, skillA, skillB, day]);
+          const found = pairs.get(key);
+          if (found) found.sessions += 1;
+          else pairs.set(key, { teamId, skillA: skillA!, skillB: skillB!, day, sessions: 1 });
+        }
+      });
+    }
+  }
+  if (pairs.size === 0) return;
+  await tx
+    .insert(coLoadedDays)
+    .values([...pairs.values()])
+    .onConflictDoUpdate({
+      target: [coLoadedDays.teamId, coLoadedDays.day, coLoadedDays.skillA, coLoadedDays.skillB],
+      set: { sessions: sql`${coLoadedDays.sessions} + excluded.sessions` },
+    });
+}
