@@ -1,82 +1,34 @@
-"use client";
-
 import Link from "next/link";
-import { useMemo, useState } from "react";
 import type { SkillHealthRow } from "@/lib/overview/overview";
+import { isNumeric, PAGE_SIZE, sourceLabel, tableSearch, type SortKey, type TablePage, type TableQuery } from "@/lib/overview/table";
+import { SkillHealthFilters } from "./skill-health-filters";
 
-type SortKey = "name" | "source" | "version" | "status" | "lint" | "views7d" | "views30d" | "lastViewedAt" | "successRate" | "recall";
-
-const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
+const COLUMNS: { key: SortKey; label: string }[] = [
   { key: "name", label: "Skill" },
   { key: "source", label: "Source" },
-  { key: "version", label: "Version", numeric: true },
+  { key: "version", label: "Version" },
   { key: "status", label: "Status" },
   { key: "lint", label: "Lint" },
-  { key: "views7d", label: "Views 7d", numeric: true },
-  { key: "views30d", label: "Views 30d", numeric: true },
+  { key: "views7d", label: "Views 7d" },
+  { key: "views30d", label: "Views 30d" },
   { key: "lastViewedAt", label: "Last viewed" },
-  { key: "successRate", label: "Success", numeric: true },
-  { key: "recall", label: "Recall", numeric: true },
+  { key: "successRate", label: "Success" },
+  { key: "recall", label: "Recall" },
 ];
 
-function sortValue(row: SkillHealthRow, key: SortKey): string | number {
-  if (key === "lint") return row.lint.length;
-  if (key === "lastViewedAt") return row.lastViewedAt ?? "";
-  if (key === "successRate") return row.successRate ?? -1;
-  if (key === "recall") return row.recall ?? -1;
-  if (key === "source") return sourceLabel(row);
-  return row[key];
-}
-
-export function sourceLabel(row: Pick<SkillHealthRow, "source" | "folder">): string {
-  return row.source === "file" ? `file ${row.folder}` : row.source;
-}
-
-/** The overview's skill health table: sortable by any column, filterable by text and status. */
-export function SkillHealthTable({ team, rows }: { team: string; rows: SkillHealthRow[] }) {
-  const [query, setQuery] = useState("");
-  const [status, setStatus] = useState("all");
-  const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: "name", descending: false });
-  const shown = useMemo(() => {
-    const needle = query.trim().toLowerCase();
-    return rows
-      .filter(
-        (row) =>
-          status === "all" || (status === "never" ? row.neverLoaded : status === "lint" ? row.lint.length > 0 : row.status === status),
-      )
-      .filter((row) => needle === "" || row.name.includes(needle) || sourceLabel(row).includes(needle))
-      .sort((a, b) => {
-        const x = sortValue(a, sort.key);
-        const y = sortValue(b, sort.key);
-        const order = x < y ? -1 : x > y ? 1 : a.name < b.name ? -1 : 1;
-        return sort.descending ? -order : order;
-      });
-  }, [rows, query, status, sort]);
+/**
+ * The overview's skill health table: one page of it, filtered and sorted on the server
+ * (lib/overview/table.ts). Sorting and paging are links, so they work before any script runs.
+ */
+export function SkillHealthTable({ team, table, query }: { team: string; table: TablePage; query: TableQuery }) {
+  const href = (change: Partial<TableQuery>) => `/t/${team}${tableSearch({ ...query, page: 1, ...change })}`;
+  const first = (table.page - 1) * PAGE_SIZE + 1;
   return (
     <div className="rounded-lg border border-slate-200 bg-white">
       <div className="flex flex-wrap items-center gap-3 border-b border-slate-200 p-3">
-        <input
-          aria-label="Filter skills"
-          placeholder="Filter by name or source"
-          value={query}
-          onChange={(event) => setQuery(event.target.value)}
-          className="w-64 rounded-md border border-slate-300 px-3 py-1.5 text-sm"
-        />
-        <select
-          aria-label="Show"
-          value={status}
-          onChange={(event) => setStatus(event.target.value)}
-          className="rounded-md border border-slate-300 px-2 py-1.5 text-sm"
-        >
-          <option value="all">All skills</option>
-          <option value="active">In the listing</option>
-          <option value="shadowed">Shadowed</option>
-          <option value="draft">Drafts</option>
-          <option value="never">Never loaded</option>
-          <option value="lint">With lint findings</option>
-        </select>
+        <SkillHealthFilters action={`/t/${team}`} query={query} />
         <span className="ml-auto text-sm text-slate-500" data-testid="row-count">
-          {shown.length} of {rows.length} skills
+          {table.matching} of {table.total} skills
         </span>
       </div>
       <table className="w-full text-sm">
@@ -85,24 +37,23 @@ export function SkillHealthTable({ team, rows }: { team: string; rows: SkillHeal
             {COLUMNS.map((column) => (
               <th
                 key={column.key}
-                className={`px-3 py-2 ${column.numeric ? "text-right" : ""}`}
-                aria-sort={sort.key === column.key ? (sort.descending ? "descending" : "ascending") : "none"}
+                className={`px-3 py-2 ${isNumeric(column.key) ? "text-right" : ""}`}
+                aria-sort={query.sort === column.key ? (query.descending ? "descending" : "ascending") : "none"}
               >
-                <button
+                <Link
                   className="font-medium uppercase hover:text-slate-900"
-                  onClick={() =>
-                    setSort({ key: column.key, descending: sort.key === column.key ? !sort.descending : column.numeric === true })
-                  }
+                  href={href({ sort: column.key, descending: query.sort === column.key ? !query.descending : isNumeric(column.key) })}
+                  scroll={false}
                 >
                   {column.label}
-                  {sort.key === column.key ? (sort.descending ? " ↓" : " ↑") : ""}
-                </button>
+                  {query.sort === column.key ? (query.descending ? " ↓" : " ↑") : ""}
+                </Link>
               </th>
             ))}
           </tr>
         </thead>
         <tbody>
-          {shown.map((row) => (
+          {table.rows.map((row: SkillHealthRow) => (
             <tr
               key={`${row.name}/${row.status}/${sourceLabel(row)}`}
               className="border-t border-slate-100 align-top"
@@ -170,6 +121,28 @@ export function SkillHealthTable({ team, rows }: { team: string; rows: SkillHeal
           ))}
         </tbody>
       </table>
+      {table.matching === 0 && <p className="border-t border-slate-100 px-3 py-4 text-sm text-slate-500">No skill matches this filter.</p>}
+      {table.pages > 1 && (
+        <nav className="flex flex-wrap items-center gap-3 border-t border-slate-200 p-3 text-sm" aria-label="Pages of skills">
+          {table.page > 1 ? (
+            <Link href={href({ page: table.page - 1 })} className="text-indigo-700 hover:underline" rel="prev">
+              ← Previous
+            </Link>
+          ) : (
+            <span className="text-slate-400">← Previous</span>
+          )}
+          <span className="text-slate-600" data-testid="page-of">
+            Page {table.page} of {table.pages} · skills {first}–{first + table.rows.length - 1}
+          </span>
+          {table.page < table.pages ? (
+            <Link href={href({ page: table.page + 1 })} className="text-indigo-700 hover:underline" rel="next">
+              Next →
+            </Link>
+          ) : (
+            <span className="text-slate-400">Next →</span>
+          )}
+        </nav>
+      )}
     </div>
   );
 }

@@ -43,8 +43,10 @@ export const teams = pgTable(
     descMax: integer("desc_max").notNull().default(60),
     loadHint: text("load_hint").notNull().default("skill_view"),
     autoPromote: boolean("auto_promote").notNull().default(true),
-    // Bumped by every catalog change; rendered listings are cached against it.
+    // Bumped by every change to what the listing can show (active, shadowed, invalid); catalogs and
+    // rendered listings are cached against it. A change to drafts alone bumps drafts_revision.
     catalogRevision: integer("catalog_revision").notNull().default(0),
+    draftsRevision: integer("drafts_revision").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("teams_slug_key").on(t.slug)],

@@ -31,11 +31,13 @@ export interface KeyAuth {
     loadHint: string;
     autoPromote: boolean;
     catalogRevision: number;
+    draftsRevision: number;
   };
 }
 
 /** The team columns an authenticated request needs, read with its key (or install link) in one query. */
-export const AUTH_TEAM_COLUMNS = "t.id as team_id, t.slug, t.listing_cap, t.desc_max, t.load_hint, t.auto_promote, t.catalog_revision";
+export const AUTH_TEAM_COLUMNS =
+  "t.id as team_id, t.slug, t.listing_cap, t.desc_max, t.load_hint, t.auto_promote, t.catalog_revision, t.drafts_revision";
 
 export interface AuthTeamRow {
   team_id: number;
@@ -45,6 +47,7 @@ export interface AuthTeamRow {
   load_hint: string;
   auto_promote: boolean;
   catalog_revision: number;
+  drafts_revision: number;
 }
 
 export function authTeam(row: AuthTeamRow): KeyAuth["team"] {
@@ -56,6 +59,7 @@ export function authTeam(row: AuthTeamRow): KeyAuth["team"] {
     loadHint: row.load_hint,
     autoPromote: row.auto_promote,
     catalogRevision: row.catalog_revision,
+    draftsRevision: row.drafts_revision,
   };
 }
 

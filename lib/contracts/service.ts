@@ -26,6 +26,17 @@ export const health = defineOperation({
   },
 });
 
+export const live = defineOperation({
+  operationId: "live",
+  method: "GET",
+  path: "/api/live",
+  tag: "service",
+  summary: "Liveness: the process answers; touches nothing else (a load balancer's probe, and the bench's baseline)",
+  scope: null,
+  responses: { 200: json(z.strictObject({ status: z.literal("live") }), "the process answers") },
+  errors: [],
+});
+
 export const openApi = defineOperation({
   operationId: "openApi",
   method: "GET",
@@ -122,4 +133,4 @@ export const skillsIndexFile = defineOperation({
   errors: ["InvalidName", "SkillNotFound", "FileNotFound"],
 });
 
-export const SERVICE_OPERATIONS = [health, openApi, mcp, mcpStream, mcpEnd, skillsIndex, skillsIndexFile];
+export const SERVICE_OPERATIONS = [health, live, openApi, mcp, mcpStream, mcpEnd, skillsIndex, skillsIndexFile];

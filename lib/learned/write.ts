@@ -4,7 +4,7 @@ import { learnedSkills, learnedSkillVersions } from "@/db/schema";
 import { AppError, skillNotFound, specError } from "../errors";
 import { sha256Hex } from "../hash";
 import { recordListingSnapshot } from "../listing/snapshots";
-import { bumpCatalogRevision, type CatalogCache } from "../skills/catalog-cache";
+import { bumpCatalogRevision, type CatalogCache, type CatalogPart } from "../skills/catalog-cache";
 import type { StaticCatalog } from "../skills/catalog";
 import { composeSkillMd, parseLearnedSkillMd, parseSkillMd, type ParsedSkill } from "../skills/skill-md";
 import type { TeamId } from "../teams/teams";
@@ -97,7 +97,7 @@ export async function insertLearnedIn(
     status: input.status,
     forkedFrom: input.forkedFrom ?? undefined,
   });
-  await bumpCatalogRevision(tx, teamId);
+  await bumpCatalogRevision(tx, teamId, partOf(input.status));
   return { name: parsed.name, version: 1, status: input.status };
 }
 
@@ -237,7 +237,7 @@ async function advance(
     throw versionConflict(row.name, now?.version ?? expected, expected);
   }
   await insertVersion(tx, row.id, version, parsed, actor, { ...meta, parentVersion: expected });
-  await bumpCatalogRevision(tx, row.teamId as TeamId);
+  await bumpCatalogRevision(tx, row.teamId as TeamId, partOf(row.status));
   return version;
 }
 
@@ -256,7 +256,8 @@ export async function promoteLearned(deps: Deps, teamId: TeamId, actor: Actor, n
       .returning({ version: learnedSkills.currentVersion });
     if (!promoted) throw specError("NotADraft", `"${name}" is already active`);
     await recordEvent(tx, teamId, name, "promoted", actor, promoted.version);
-    await bumpCatalogRevision(tx, teamId);
+    await bumpCatalogRevision(tx, teamId, "drafts");
+    await bumpCatalogRevision(tx, teamId, "listed");
     return promoted.version;
   });
   await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} promoted`);
@@ -292,7 +293,7 @@ export async function archiveLearned(deps: Deps, teamId: TeamId, actor: Actor, n
       .returning({ id: learnedSkills.id });
     if (!archived) throw alreadyArchived(name);
     await recordEvent(tx, teamId, name, "archived", actor, row.currentVersion, { from: row.status });
-    await bumpCatalogRevision(tx, teamId);
+    await bumpCatalogRevision(tx, teamId, partOf(row.status));
     return row.status === "active";
   });
   if (wasActive) await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} archived`);
@@ -318,7 +319,7 @@ export async function restoreLearned(deps: Deps, teamId: TeamId, actor: Actor, n
       .returning({ id: learnedSkills.id });
     if (!back) throw skillExists(name);
     await recordEvent(tx, teamId, name, "restored", actor, row.currentVersion, { status });
-    await bumpCatalogRevision(tx, teamId);
+    await bumpCatalogRevision(tx, teamId, partOf(status));
     return { version: row.currentVersion, status };
   });
   if (restored.status === "active") await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} restored`);
@@ -339,7 +340,7 @@ export async function pinLearned(deps: Deps, teamId: TeamId, actor: Actor, name:
     const { description } = parseSkillMd(target.frontmatter + target.body);
     await tx.update(learnedSkills).set({ pinnedVersion: version, pinnedDescription: description }).where(eq(learnedSkills.id, row.id));
     await recordEvent(tx, teamId, name, "pinned", actor, version, { latest: row.currentVersion });
-    await bumpCatalogRevision(tx, teamId);
+    await bumpCatalogRevision(tx, teamId, partOf(row.status));
     return row.status === "active";
   });
   if (active) await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} pinned to v${version}`);
@@ -356,9 +357,14 @@ export async function unpinLearned(deps: Deps, teamId: TeamId, actor: Actor, nam
       throw new AppError("NotPinned", `'${name}' is not pinned: agents already get its latest version, v${row.currentVersion}`);
     await tx.update(learnedSkills).set({ pinnedVersion: null, pinnedDescription: null }).where(eq(learnedSkills.id, row.id));
     await recordEvent(tx, teamId, name, "unpinned", actor, row.currentVersion, { was: pinned.version });
-    await bumpCatalogRevision(tx, teamId);
+    await bumpCatalogRevision(tx, teamId, partOf(row.status));
     return { active: row.status === "active", version: row.currentVersion };
   });
   if (result.active) await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} unpinned`);
   return { name, pinnedVersion: null, version: result.version };
+}
+
+/** The part of the catalog a learned skill of this status is in: drafts never reach the listing. */
+function partOf(status: string): CatalogPart {
+  return status === "draft" ? "drafts" : "listed";
 }

@@ -8,6 +8,7 @@ import type { Team, TeamId } from "../teams/teams";
 import { usageBySkill, weeklyViewTrend } from "../usage/stats";
 import type { UsageDeps } from "../usage/usage";
 import { successRates } from "../evolution/observations";
+import { DEFAULT_QUERY, tablePage, type TablePage, type TableQuery } from "./table";
 
 /** One row of the overview's skill health table. */
 export interface SkillHealthRow {
@@ -37,7 +38,8 @@ export interface SkillHealthRow {
 }
 
 export interface TeamOverview {
-  rows: SkillHealthRow[];
+  /** The page of the skill health table the query asked for. */
+  table: TablePage;
   headline: {
     listed: number;
     drafts: number;
@@ -66,7 +68,12 @@ export interface InvalidFolderRow {
   serving: number | null;
 }
 
-export async function teamOverview({ db, catalogs, views }: UsageDeps, team: Team, now = new Date()): Promise<TeamOverview> {
+export async function teamOverview(
+  { db, catalogs, views }: UsageDeps,
+  team: Team,
+  query: TableQuery = DEFAULT_QUERY,
+  now = new Date(),
+): Promise<TeamOverview> {
   await views.flush();
   const [catalog, usage, trend, listing, outcomes, tiers, runs] = await Promise.all([
     catalogs.catalog(team),
@@ -90,7 +97,7 @@ export async function teamOverview({ db, catalogs, views }: UsageDeps, team: Tea
     };
   });
   return {
-    rows,
+    table: tablePage(rows, query),
     headline: {
       listed: catalog.active.length,
       drafts: catalog.drafts.length,

@@ -6,14 +6,21 @@ import { teams } from "@/db/schema";
 import { renderListing, type ListingSettings, type RenderedListing } from "../listing/render";
 import { sha256Hex } from "../hash";
 import type { TeamId } from "../teams/teams";
-import { loadCatalog, type Catalog, type StaticCatalog } from "./catalog";
+import { loadDrafts, loadListedCatalog, withDrafts, type Catalog, type CatalogSkill, type StaticCatalog } from "./catalog";
 import type { StaticSkill } from "./folders";
 
-/** What a cached catalog is keyed by: every catalog change bumps the team's revision. */
+/**
+ * What a cached catalog is keyed by: a change to what the listing can show bumps the team's
+ * catalog revision, a change to drafts alone its drafts revision (`bumpCatalogRevision`).
+ */
 export interface CatalogKey {
   id: TeamId;
   catalogRevision: number;
+  draftsRevision: number;
 }
+
+/** Which part of a team's catalog a write changed: what the listing can show, or drafts alone. */
+export type CatalogPart = "listed" | "drafts";
 
 export interface TeamListing extends RenderedListing {
   etag: string;
@@ -32,6 +39,8 @@ export interface VersionContent {
  * process is seen at once. Everything here belongs to one app and its database.
  */
 export class CatalogCache {
+  private readonly listed = new LRUCache<string, Promise<Catalog>>({ max: 256 });
+  private readonly drafts = new LRUCache<string, Promise<CatalogSkill[]>>({ max: 256 });
   private readonly catalogs = new LRUCache<string, Promise<Catalog>>({ max: 256 });
   private readonly listings = new LRUCache<string, TeamListing>({ max: 1024 });
   /** A version's bytes never change, so a cached version is never stale. Bounded by size. */
@@ -50,23 +59,27 @@ export class CatalogCache {
     return this.statics.skills.find((skill) => skill.name === name && skill.scope === scope);
   }
 
+  /** The whole catalog: the listed part and the drafts, each loaded again only when its own revision moved. */
   catalog(team: CatalogKey): Promise<Catalog> {
-    const key = `${team.id}:${team.catalogRevision}`;
-    let catalog = this.catalogs.get(key);
-    if (!catalog) {
-      catalog = loadCatalog(this.db, this.statics, team.id);
-      // A failed load (database down) must not be remembered.
-      catalog.catch(() => this.catalogs.delete(key));
-      this.catalogs.set(key, catalog);
-    }
-    return catalog;
+    return remembered(this.catalogs, `${team.id}:${team.catalogRevision}:${team.draftsRevision}`, async () => {
+      const [listed, drafts] = await Promise.all([this.listedCatalog(team), this.teamDrafts(team)]);
+      return withDrafts(listed, drafts);
+    });
+  }
+
+  private listedCatalog(team: CatalogKey): Promise<Catalog> {
+    return remembered(this.listed, `${team.id}:${team.catalogRevision}`, () => loadListedCatalog(this.db, this.statics, team.id));
+  }
+
+  private teamDrafts(team: CatalogKey): Promise<CatalogSkill[]> {
+    return remembered(this.drafts, `${team.id}:${team.draftsRevision}`, () => loadDrafts(this.db, team.id));
   }
 
   async listing(team: CatalogKey, settings: ListingSettings): Promise<TeamListing> {
     const key = `${team.id}:${team.catalogRevision}:${settings.cap}:${settings.descMax}:${settings.loadHint}`;
     const cached = this.listings.get(key);
     if (cached) return cached;
-    const catalog = await this.catalog(team);
+    const catalog = await this.listedCatalog(team);
     const rendered = renderListing(catalog.active, catalog.diagnostics, settings);
     const listing = { ...rendered, etag: `"${sha256Hex(rendered.text)}"` };
     this.listings.set(key, listing);
@@ -74,12 +87,30 @@ export class CatalogCache {
   }
 }
 
-/** Called inside every transaction that changes what a team's catalog holds. */
-export async function bumpCatalogRevision(db: Db, teamId: TeamId): Promise<number> {
+/** A load in flight or done, shared by every request for the same key; a failed load (database down) is not remembered. */
+function remembered<T>(cache: LRUCache<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  let value = cache.get(key);
+  if (!value) {
+    value = load();
+    value.catch(() => cache.delete(key));
+    cache.set(key, value);
+  }
+  return value;
+}
+
+/**
+ * Called inside every transaction that changes what a team's catalog holds, naming the part it
+ * changed: a draft written, edited or archived leaves the listing and the listed catalog cached.
+ */
+export async function bumpCatalogRevision(db: Db, teamId: TeamId, part: CatalogPart): Promise<CatalogKey> {
   const rows = await db
     .update(teams)
-    .set({ catalogRevision: sql`${teams.catalogRevision} + 1` })
+    .set(
+      part === "listed"
+        ? { catalogRevision: sql`${teams.catalogRevision} + 1` }
+        : { draftsRevision: sql`${teams.draftsRevision} + 1` },
+    )
     .where(eq(teams.id, teamId))
-    .returning({ revision: teams.catalogRevision });
-  return only(rows).revision;
+    .returning({ catalogRevision: teams.catalogRevision, draftsRevision: teams.draftsRevision });
+  return { id: teamId, ...only(rows) };
 }

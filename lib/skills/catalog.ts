@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { AppError, skillNotFound } from "../errors";
 import { learnedSkills, workspaceInvalidFolders, workspaceSkills } from "@/db/schema";
@@ -74,6 +74,8 @@ export interface Catalog {
   diagnostics: string[];
   /** `[invalid] …` then `[warning] …` lines: shown in the API and dashboard, not the listing. */
   warnings: string[];
+  /** What a name resolves to (§4): the active skill of that name, else the draft. */
+  named: ReadonlyMap<string, CatalogSkill>;
 }
 
 /** The label a collision diagnostic uses for a skill: `builtin`, `learned`, `file global/x`, `file skills/x`. */
@@ -108,7 +110,18 @@ export function resolveCatalog(candidates: CatalogSkill[], drafts: CatalogSkill[
     ...invalid.flatMap((folder) => invalidLines(folder.folder, folder.errors)),
     ...candidates.concat(drafts).flatMap((skill) => skill.warnings),
   ];
-  return { active, shadowed, drafts, invalid, diagnostics, warnings };
+  return { active, shadowed, drafts, invalid, diagnostics, warnings, named: namedSkills(active, drafts) };
+}
+
+/** The catalog with these drafts: drafts never shadow and are not listed, so they join a resolved catalog as they are. */
+export function withDrafts(listed: Catalog, drafts: CatalogSkill[]): Catalog {
+  return { ...listed, drafts, named: namedSkills(listed.active, drafts) };
+}
+
+function namedSkills(active: CatalogSkill[], drafts: CatalogSkill[]): Map<string, CatalogSkill> {
+  const named = new Map<string, CatalogSkill>(drafts.map((skill) => [skill.name, skill]));
+  for (const skill of active) named.set(skill.name, skill);
+  return named;
 }
 
 export interface StaticCatalog {
@@ -131,7 +144,12 @@ export function staticCatalogSkill(skill: StaticSkill): CatalogSkill {
   };
 }
 
-export async function loadCatalog(db: Db, statics: StaticCatalog, teamId: TeamId): Promise<Catalog> {
+/**
+ * The part of a team's catalog the listing is made of: built-in and global skills, the workspace,
+ * invalid folders and active learned skills, resolved. Drafts are loaded apart (`loadDrafts`), so
+ * writing a draft does not reload this.
+ */
+export async function loadListedCatalog(db: Db, statics: StaticCatalog, teamId: TeamId): Promise<Catalog> {
   const [workspace, workspaceInvalid, learned] = await Promise.all([
     db
       .select({
@@ -147,23 +165,7 @@ export async function loadCatalog(db: Db, statics: StaticCatalog, teamId: TeamId
       .from(workspaceInvalidFolders)
       .where(eq(workspaceInvalidFolders.teamId, teamId))
       .orderBy(asc(workspaceInvalidFolders.name)),
-    db
-      .select({
-        id: learnedSkills.id,
-        name: learnedSkills.name,
-        description: learnedSkills.description,
-        version: learnedSkills.currentVersion,
-        pinnedVersion: learnedSkills.pinnedVersion,
-        pinnedDescription: learnedSkills.pinnedDescription,
-        status: learnedSkills.status,
-        sourceKind: learnedSkills.sourceKind,
-        sourceRef: learnedSkills.sourceRef,
-        reason: learnedSkills.reason,
-        createdAt: learnedSkills.createdAt,
-        forkedFrom: learnedSkills.forkedFrom,
-      })
-      .from(learnedSkills)
-      .where(and(eq(learnedSkills.teamId, teamId), inArray(learnedSkills.status, ["active", "draft"]))),
+    learnedOf(db, teamId, "active"),
   ]);
   const candidates: CatalogSkill[] = statics.skills.map(staticCatalogSkill);
   for (const row of workspace) {
@@ -180,35 +182,55 @@ export async function loadCatalog(db: Db, statics: StaticCatalog, teamId: TeamId
       provenance: null,
     });
   }
-  const drafts: CatalogSkill[] = [];
-  for (const row of learned) {
-    const skill: CatalogSkill = {
-      name: row.name as SkillName,
-      description: row.pinnedDescription ?? row.description,
-      source: "learned",
-      scope: "learned",
-      version: row.pinnedVersion ?? row.version,
-      ...(row.pinnedVersion !== null && { pinned: { latest: row.version } }),
-      folder: null,
-      status: row.status === "draft" ? "draft" : "active",
-      warnings: [],
-      learnedId: row.id,
-      provenance: {
-        source: row.sourceKind,
-        ref: row.sourceRef,
-        reason: row.reason,
-        createdAt: row.createdAt.toISOString(),
-        forkedFrom: row.forkedFrom,
-      },
-    };
-    (row.status === "draft" ? drafts : candidates).push(skill);
-  }
-  drafts.sort((a, b) => compareCodePoints(a.name, b.name));
+  candidates.push(...learned);
   const invalid: InvalidCatalogFolder[] = [
     ...statics.invalid.map((folder) => ({ name: folder.name, scope: "global" as const, folder: folder.folder, errors: folder.errors })),
     ...workspaceInvalid.map((row) => ({ name: row.name, scope: "workspace" as const, folder: workspaceFolderLabel(row.name), errors: row.errors })),
   ];
-  return resolveCatalog(candidates, drafts, invalid);
+  return resolveCatalog(candidates, [], invalid);
+}
+
+/** The team's learned drafts, by name. */
+export async function loadDrafts(db: Db, teamId: TeamId): Promise<CatalogSkill[]> {
+  return (await learnedOf(db, teamId, "draft")).sort((a, b) => compareCodePoints(a.name, b.name));
+}
+
+async function learnedOf(db: Db, teamId: TeamId, status: "active" | "draft"): Promise<CatalogSkill[]> {
+  const rows = await db
+    .select({
+      id: learnedSkills.id,
+      name: learnedSkills.name,
+      description: learnedSkills.description,
+      version: learnedSkills.currentVersion,
+      pinnedVersion: learnedSkills.pinnedVersion,
+      pinnedDescription: learnedSkills.pinnedDescription,
+      sourceKind: learnedSkills.sourceKind,
+      sourceRef: learnedSkills.sourceRef,
+      reason: learnedSkills.reason,
+      createdAt: learnedSkills.createdAt,
+      forkedFrom: learnedSkills.forkedFrom,
+    })
+    .from(learnedSkills)
+    .where(and(eq(learnedSkills.teamId, teamId), eq(learnedSkills.status, status)));
+  return rows.map((row) => ({
+    name: row.name as SkillName,
+    description: row.pinnedDescription ?? row.description,
+    source: "learned",
+    scope: "learned",
+    version: row.pinnedVersion ?? row.version,
+    ...(row.pinnedVersion !== null && { pinned: { latest: row.version } }),
+    folder: null,
+    status,
+    warnings: [],
+    learnedId: row.id,
+    provenance: {
+      source: row.sourceKind,
+      ref: row.sourceRef,
+      reason: row.reason,
+      createdAt: row.createdAt.toISOString(),
+      forkedFrom: row.forkedFrom,
+    },
+  }));
 }
 
 /** Every skill the team can see, in the order `GET /api/v1/skills` lists them: active, shadowed, drafts, then invalid folders. */

@@ -8,7 +8,7 @@ import { sha256Hex } from "../hash";
 import { decodeUtf8 } from "../text";
 import type { TeamId } from "../teams/teams";
 import { recordListingSnapshot } from "../listing/snapshots";
-import { bumpCatalogRevision, type CatalogCache } from "./catalog-cache";
+import { bumpCatalogRevision, type CatalogCache, type CatalogKey } from "./catalog-cache";
 import type { Catalog } from "./catalog";
 import type { SkillName } from "./name";
 import { readSkillMd, type ParsedSkill } from "./skill-md";
@@ -163,12 +163,13 @@ export async function syncWorkspace(
   }
   const { changes, revision, changed } = await applyTree(db, teamId, plan);
   if (changed > 0) await recordListingSnapshot(db, catalogs, teamId, `sync: ${changed} folder(s) changed`);
-  return { changes, invalid, ignored, catalog: await catalogs.catalog({ id: teamId, catalogRevision: revision }) };
+  return { changes, invalid, ignored, catalog: await catalogs.catalog(revision) };
 }
 
 interface Applied {
   changes: SyncSummary;
-  revision: number;
+  /** The team's revisions once the tree is applied. */
+  revision: CatalogKey;
   /** Folders whose served content, or whose errors, changed. */
   changed: number;
 }
@@ -177,7 +178,7 @@ function applyTree(db: Db, teamId: TeamId, plan: TreePlan): Promise<Applied> {
   return db.transaction(async (tx) => {
     // Concurrent syncs of one team apply one after the other, each a whole tree.
     const rows = await tx
-      .select({ revision: teams.catalogRevision })
+      .select({ id: teams.id, catalogRevision: teams.catalogRevision, draftsRevision: teams.draftsRevision })
       .from(teams)
       .where(eq(teams.id, teamId))
       .for("update");
@@ -230,7 +231,7 @@ function applyTree(db: Db, teamId: TeamId, plan: TreePlan): Promise<Applied> {
         await tx.insert(workspaceInvalidFolders).values(folders.map((folder) => ({ teamId, name: folder.name, errors: folder.errors })));
       }
     }
-    const revision = changed > 0 ? await bumpCatalogRevision(tx, teamId) : locked.revision;
+    const revision = changed > 0 ? await bumpCatalogRevision(tx, teamId, "listed") : { ...locked, id: teamId };
     return { changes: summary, revision, changed };
   });
 }

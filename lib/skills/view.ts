@@ -34,7 +34,7 @@ export function skillViewText(content: SkillContent): string {
 /** Active skills by precedence, then the team's drafts (§4). */
 export async function resolveSkill(catalogs: CatalogCache, team: CatalogKey, name: string): Promise<CatalogSkill> {
   const catalog = await catalogs.catalog(team);
-  const skill = catalog.active.find((s) => s.name === name) ?? catalog.drafts.find((s) => s.name === name);
+  const skill = catalog.named.get(name);
   if (!skill) throw skillNotFound(name);
   return skill;
 }

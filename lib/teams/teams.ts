@@ -17,6 +17,7 @@ export interface Team {
   loadHint: string;
   autoPromote: boolean;
   catalogRevision: number;
+  draftsRevision: number;
 }
 
 export function teamSlugProblem(slug: string): string | null {
@@ -41,6 +42,7 @@ const teamColumns = {
   loadHint: teams.loadHint,
   autoPromote: teams.autoPromote,
   catalogRevision: teams.catalogRevision,
+  draftsRevision: teams.draftsRevision,
 };
 
 export async function findTeam(db: Db, slug: string): Promise<Team | null> {

@@ -139,12 +139,12 @@ async function addPairs(tx: Db, fresh: Load[]): Promise<void> {
       const oldOnes = ofSession.filter((load) => !isFresh.has(JSON.stringify([teamId, load.sessionId, load.skillName])));
       newOnes.forEach((load, i) => {
         for (const other of [...oldOnes, ...newOnes.slice(i + 1)]) {
-          const [skillA, skillB] = [load.skillName, other.skillName].sort();
+          const [skillA, skillB] = load.skillName < other.skillName ? [load.skillName, other.skillName] : [other.skillName, load.skillName];
           const day = utcDay(load.firstViewedAt > other.firstViewedAt ? load.firstViewedAt : other.firstViewedAt);
           const key = JSON.stringify([teamId, skillA, skillB, day]);
           const found = pairs.get(key);
           if (found) found.sessions += 1;
-          else pairs.set(key, { teamId, skillA: skillA!, skillB: skillB!, day, sessions: 1 });
+          else pairs.set(key, { teamId, skillA, skillB, day, sessions: 1 });
         }
       });
     }

@@ -111,11 +111,58 @@ describe("the dashboard in Chromium", () => {
     expect(await page.textContent('[data-stat="Collisions"]')).toBe("2");
     // A success rate says how many recorded runs it rests on.
     expect(await page.locator('tr[data-skill="release-checklist"] td').nth(8).textContent()).toBe("57% of 7");
+    // Filters apply on the server: choosing what to show navigates at once, text on Enter.
     await page.selectOption('select[aria-label="Show"]', "never");
+    await page.waitForURL(/show=never/);
     expect(await page.textContent('[data-testid="row-count"]')).toBe("3 of 18 skills");
     await page.selectOption('select[aria-label="Show"]', "all");
+    await page.waitForURL(/show=all/);
     await page.fill('input[aria-label="Filter skills"]', "global");
+    await page.press('input[aria-label="Filter skills"]', "Enter");
+    await page.waitForURL(/q=global/);
     expect(await page.textContent('[data-testid="row-count"]')).toBe("2 of 18 skills");
+    expect(await page.locator('nav[aria-label="Pages of skills"]').count()).toBe(0);
+  });
+
+  it("pages a large catalog on the server, sorted and filtered over the whole of it", async () => {
+    const files = [...Array(120)].map((_, i) => {
+      const name = `bulk-skill-${String(i).padStart(3, "0")}`;
+      return {
+        path: `${name}/SKILL.md`,
+        content: `---\nname: ${name}\ndescription: Does bulk task ${i}. Use when task ${i} comes up.\n---\n# ${name}\n`,
+      };
+    });
+    const sync = (body: unknown) =>
+      fetch(`${baseUrl}/api/v1/skills/sync`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${OTHER_TEAM_KEY}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    expect((await sync({ files })).status).toBe(200);
+    try {
+      const html = await (await page.goto(`${baseUrl}/t/other-team`))!.text();
+      expect(await page.textContent('[data-testid="row-count"]')).toBe("129 of 129 skills");
+      expect(await page.locator("tbody tr").count()).toBe(50);
+      expect(html).not.toContain("bulk-skill-119");
+      expect(await page.textContent('[data-testid="page-of"]')).toBe("Page 1 of 3 · skills 1–50");
+      await page.click('nav[aria-label="Pages of skills"] >> text=Next →');
+      await page.waitForURL(`${baseUrl}/t/other-team?page=2`);
+      expect(await page.locator("tbody tr").first().getAttribute("data-skill")).toBe("bulk-skill-050");
+      // Sorting by name descending starts over on page 1, from the end of the whole catalog.
+      await page.click("th >> text=Skill");
+      await page.waitForURL(`${baseUrl}/t/other-team?sort=name&dir=desc`);
+      const names = await page.locator("tbody tr").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-skill")));
+      expect(names.length).toBe(50);
+      expect(names[0]).toBe("writing-plans");
+      expect(names).toEqual([...names].sort().reverse());
+      await page.fill('input[aria-label="Filter skills"]', "bulk-skill-11");
+      await page.press('input[aria-label="Filter skills"]', "Enter");
+      await page.waitForURL(/q=bulk-skill-11/);
+      expect(await page.textContent('[data-testid="row-count"]')).toBe("10 of 129 skills");
+      expect(await page.locator("tbody tr").first().getAttribute("data-skill")).toBe("bulk-skill-119");
+    } finally {
+      await sync({ files: [] });
+    }
   });
 
   it("switches teams, and shows nothing of a team the person is not in", async () => {

@@ -213,5 +213,8 @@ describe("outages", () => {
     expect(res.status).toBe(503);
     expect(await errorOf(res)).toEqual({ code: "DatabaseUnavailable", message: "the database is unavailable; try again shortly" });
     expect((await t.call("GET", "/api/health", { key: null })).status).toBe(503);
+    // Liveness says the process answers, which it still does.
+    const live = await t.call("GET", "/api/live", { key: null });
+    expect([live.status, await live.json()]).toEqual([200, { status: "live" }]);
   });
 });

@@ -54,7 +54,7 @@ describe.each(testDbKinds)("usage reads what this instance acknowledged, on %s",
     expect(t.app.views.pending).toBe(1);
     const overview = await teamOverview(t.app, t.alpha.team);
     expect(overview.headline.viewsThisWeek).toBe(6);
-    expect(overview.rows.find((row) => row.name === "writing-plans")).toMatchObject({ views7d: 4, views30d: 4, neverLoaded: false });
+    expect(overview.table.rows.find((row) => row.name === "writing-plans")).toMatchObject({ views7d: 4, views30d: 4, neverLoaded: false });
     expect(t.app.views.pending).toBe(0);
   });
 });

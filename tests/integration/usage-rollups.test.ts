@@ -141,7 +141,7 @@ describe.each(testDbKinds)("usage rollups, on %s", (kind) => {
     const next = random(7);
     const views = [...Array(200)].map(() =>
       view(
-        SKILLS[Math.floor(next() * 3)]!,
+        SKILLS[Math.floor(next() * 3)] as string,
         next() < 0.2 ? null : `m${Math.floor(next() * 15)}`,
         new Date(now.getTime() - next() * 40 * DAY),
       ),

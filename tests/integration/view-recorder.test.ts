@@ -58,7 +58,7 @@ describe.each(testDbKinds)("the view recorder on %s", (kind) => {
     const outage = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
     const flaky = new Proxy(database.db, {
       get: (target, property, receiver) =>
-        property === "insert" && down ? () => ({ values: () => Promise.reject(outage) }) : Reflect.get(target, property, receiver),
+        property === "transaction" && down ? () => Promise.reject(outage) : Reflect.get(target, property, receiver),
     }) as Db;
     const recorder = new ViewRecorder(flaky, { batchSize: 1000, intervalMs: 60_000 });
     recorder.record(view("kept-1"));

@@ -4,15 +4,23 @@ import { roleAtLeast } from "@/lib/auth/scopes";
 import { NewSkillForm } from "@/components/new-skill-form";
 import { createSkillAction } from "./actions";
 import { teamOverview } from "@/lib/overview/overview";
+import { parseTableQuery } from "@/lib/overview/table";
 import { SkillHealthTable } from "@/components/skill-health-table";
 import { Stat } from "@/components/stat";
 
 export const metadata: Metadata = { title: "Overview" };
 
-export default async function OverviewPage({ params }: { params: Promise<{ team: string }> }) {
+export default async function OverviewPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ team: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { team: slug } = await params;
   const { app, team, role } = await requireMember(slug);
-  const { rows, headline, invalid, diagnostics } = await teamOverview(app, team);
+  const query = parseTableQuery(await searchParams);
+  const { table, headline, invalid, diagnostics } = await teamOverview(app, team, query);
   const trend = headline.viewsThisWeek - headline.viewsLastWeek;
   return (
     <div className="space-y-6">
@@ -95,7 +103,7 @@ export default async function OverviewPage({ params }: { params: Promise<{ team:
           </ul>
         </section>
       )}
-      <SkillHealthTable team={slug} rows={rows} />
+      <SkillHealthTable team={slug} table={table} query={query} />
       {roleAtLeast(role, "editor") && <NewSkillForm descMax={team.descMax} action={createSkillAction.bind(null, slug)} />}
     </div>
   );

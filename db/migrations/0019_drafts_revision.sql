@@ -1,0 +1,1 @@
+ALTER TABLE "teams" ADD COLUMN "drafts_revision" integer DEFAULT 0 NOT NULL;

@@ -1,0 +1,117 @@
+import type { SkillHealthRow } from "./overview";
+
+/**
+ * The overview's skill health table is filtered, sorted and cut into pages on the server: a
+ * catalog of 10,000 skills must not send 10,000 rows to the browser (docs/decisions.md, "Flat
+ * catalogs"). The query lives in the page's URL, so a filtered, sorted page can be linked.
+ */
+
+export const SORT_KEYS = [
+  "name",
+  "source",
+  "version",
+  "status",
+  "lint",
+  "views7d",
+  "views30d",
+  "lastViewedAt",
+  "successRate",
+  "recall",
+] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+
+export const SHOW = ["all", "active", "shadowed", "draft", "never", "lint"] as const;
+export type Show = (typeof SHOW)[number];
+
+export const PAGE_SIZE = 50;
+
+export interface TableQuery {
+  /** Text the name or source contains. */
+  q: string;
+  show: Show;
+  sort: SortKey;
+  descending: boolean;
+  page: number;
+}
+
+export const DEFAULT_QUERY: TableQuery = { q: "", show: "all", sort: "name", descending: false, page: 1 };
+
+/** The query from a page's search params; anything it does not recognise is left at its default (a stale link still opens). */
+export function parseTableQuery(params: Record<string, string | string[] | undefined>): TableQuery {
+  const one = (key: string) => {
+    const value = params[key];
+    return typeof value === "string" ? value : undefined;
+  };
+  const sort = SORT_KEYS.find((key) => key === one("sort")) ?? DEFAULT_QUERY.sort;
+  const page = Number(one("page"));
+  return {
+    q: (one("q") ?? "").trim().toLowerCase().slice(0, 200),
+    show: SHOW.find((show) => show === one("show")) ?? DEFAULT_QUERY.show,
+    sort,
+    descending: one("dir") === "desc" ? true : one("dir") === "asc" ? false : isNumeric(sort),
+    page: Number.isInteger(page) && page >= 1 ? page : 1,
+  };
+}
+
+/** The search params that open this query: defaults left out, so the plain overview stays `/t/<team>`. */
+export function tableSearch(query: TableQuery): string {
+  const params = new URLSearchParams();
+  if (query.q) params.set("q", query.q);
+  if (query.show !== "all") params.set("show", query.show);
+  if (query.sort !== "name" || query.descending) params.set("sort", query.sort);
+  if (query.descending !== isNumeric(query.sort)) params.set("dir", query.descending ? "desc" : "asc");
+  if (query.page > 1) params.set("page", String(query.page));
+  const search = params.toString();
+  return search ? `?${search}` : "";
+}
+
+/** Numbers sort largest first when a column is first chosen; text sorts A to Z. */
+export function isNumeric(key: SortKey): boolean {
+  return key === "version" || key === "views7d" || key === "views30d" || key === "successRate" || key === "recall";
+}
+
+export interface TablePage {
+  rows: SkillHealthRow[];
+  /** Rows that match the filter, over every page. */
+  matching: number;
+  /** Rows of the whole catalog. */
+  total: number;
+  page: number;
+  pages: number;
+}
+
+export function tablePage(rows: SkillHealthRow[], query: TableQuery, pageSize = PAGE_SIZE): TablePage {
+  const matching = rows
+    .filter((row) => shows(row, query.show))
+    .filter((row) => query.q === "" || row.name.includes(query.q) || sourceLabel(row).includes(query.q))
+    .sort((a, b) => {
+      const x = sortValue(a, query.sort);
+      const y = sortValue(b, query.sort);
+      const order = x < y ? -1 : x > y ? 1 : 0;
+      if (order !== 0) return query.descending ? -order : order;
+      return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+    });
+  const pages = Math.max(1, Math.ceil(matching.length / pageSize));
+  const page = Math.min(query.page, pages);
+  return { rows: matching.slice((page - 1) * pageSize, page * pageSize), matching: matching.length, total: rows.length, page, pages };
+}
+
+function shows(row: SkillHealthRow, show: Show): boolean {
+  if (show === "all") return true;
+  if (show === "never") return row.neverLoaded;
+  if (show === "lint") return row.lint.length > 0;
+  return row.status === show;
+}
+
+function sortValue(row: SkillHealthRow, key: SortKey): string | number {
+  if (key === "lint") return row.lint.length;
+  if (key === "lastViewedAt") return row.lastViewedAt ?? "";
+  if (key === "successRate") return row.successRate ?? -1;
+  if (key === "recall") return row.recall ?? -1;
+  if (key === "source") return sourceLabel(row);
+  return row[key];
+}
+
+export function sourceLabel(row: Pick<SkillHealthRow, "source" | "folder">): string {
+  return row.source === "file" ? `file ${row.folder}` : row.source;
+}
