@@ -99,7 +99,7 @@ function incoming(skillMd: string, origin: string | null): Incoming {
 
 /** Imports a tree of learned skill folders, all or nothing. Learned skills hold only SKILL.md. */
 export async function importLearned(deps: Deps, teamId: TeamId, actor: Actor, tree: Tree, origin: string | null) {
-  const { folders, invalid } = planTree(filterTree(tree).files);
+  const { folders, invalid } = await planTree(filterTree(tree).files);
   if (invalid.length > 0)
     throw invalidTree(
       invalid.flatMap((folder) => invalidLines(folder.name, folder.errors)),

@@ -45,7 +45,7 @@ export class CatalogCache {
   private readonly listings = new LRUCache<string, TeamListing>({ max: 1024 });
   /** A version's bytes never change, so a cached version is never stale. Bounded by size. */
   readonly contents = new LRUCache<string, VersionContent>({
-    maxSize: 64 * 1024 * 1024,
+    maxSize: 128 * 1024 * 1024,
     sizeCalculation: (value) => value.frontmatter.length + value.body.length + 64,
   });
 

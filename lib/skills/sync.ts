@@ -1,4 +1,4 @@
-import { and, eq, inArray, max, sql } from "drizzle-orm";
+import { and, eq, inArray, max, or, sql } from "drizzle-orm";
 import { inSizedSlices, inSlices } from "@/db/batches";
 import type { Db } from "@/db/client";
 import { only } from "@/db/rows";
@@ -58,7 +58,7 @@ export interface SyncSummary {
 }
 
 /** Groups filtered files into skill folders and checks each: valid ones to apply, invalid ones with all their errors. */
-export function planTree(files: TreeFile[]): TreePlan {
+export async function planTree(files: TreeFile[]): Promise<TreePlan> {
   const byFolder = new Map<string, Map<string, TreeFile>>();
   for (const file of files) {
     const slash = file.path.indexOf("/");
@@ -71,7 +71,9 @@ export function planTree(files: TreeFile[]): TreePlan {
     byFolder.set(folder, entries);
   }
   const plan: TreePlan = { folders: [], invalid: [] };
-  for (const [folder, entries] of [...byFolder.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
+  for (const [i, [folder, entries]] of [...byFolder.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).entries()) {
+    // Parsing and hashing a large tree is CPU work: other requests get their turn every few hundred folders.
+    if (i > 0 && i % 250 === 0) await new Promise((resolve) => setImmediate(resolve));
     checkFileAndFolder(folder, entries);
     const planned = planFolder(folder, entries);
     if ("errors" in planned) plan.invalid.push(planned);
@@ -153,7 +155,7 @@ export async function syncWorkspace(
   options: { strict?: boolean } = {},
 ): Promise<SyncResult> {
   const { files, ignored } = filterTree(tree);
-  const plan = planTree(files);
+  const plan = await planTree(files);
   const invalid = plan.invalid.map((folder) => ({ folder: workspaceFolderLabel(folder.name), errors: folder.errors }));
   if (options.strict && invalid.length > 0) {
     throw invalidTree(
@@ -161,7 +163,8 @@ export async function syncWorkspace(
       invalid.length,
     );
   }
-  const { changes, revision, changed } = await applyTree(db, teamId, plan);
+  const staged = await stageVersions(db, teamId, plan.folders);
+  const { changes, revision, changed } = await applyTree(db, teamId, plan, staged);
   if (changed > 0) await recordListingSnapshot(db, catalogs, teamId, `sync: ${changed} folder(s) changed`);
   return { changes, invalid, ignored, catalog: await catalogs.catalog(revision) };
 }
@@ -174,7 +177,45 @@ interface Applied {
   changed: number;
 }
 
-function applyTree(db: Db, teamId: TeamId, plan: TreePlan): Promise<Applied> {
+/** Versions written ahead of the switch, by folder name: the number given and the tree it holds. */
+type Staged = Map<string, { version: number; treeSha256: string }>;
+
+/**
+ * Writes the new versions of the folders that changed before the transaction that switches the
+ * workspace to them, each slice in a short transaction of its own: the bulk of a large sync (its
+ * text) no longer holds the team's row, or the embedded database's only connection, for seconds —
+ * other requests run between slices. A version nobody points to is never served; the switch
+ * deletes the ones it did not use (a concurrent sync got there first).
+ */
+async function stageVersions(db: Db, teamId: TeamId, folders: SyncFolder[]): Promise<Staged> {
+  const served = new Map(
+    (
+      await db
+        .select({ name: workspaceSkills.name, tree: workspaceSkillVersions.treeSha256 })
+        .from(workspaceSkills)
+        .innerJoin(workspaceSkillVersions, servedVersion)
+        .where(eq(workspaceSkills.teamId, teamId))
+    ).map((row) => [row.name, row.tree]),
+  );
+  const changed = folders.filter((folder) => served.get(folder.name) !== folder.treeSha256);
+  const staged: Staged = new Map();
+  for (const slice of inSizedSlices(changed, (folder) => folder.skillMd.length * 2, STAGED_BYTES)) {
+    const written = await db.transaction(async (tx) => {
+      // Numbers are taken under the team's row, so two syncs staging at once never take the same.
+      await tx.select({ id: teams.id }).from(teams).where(eq(teams.id, teamId)).for("update");
+      return insertVersions(tx, teamId, slice);
+    });
+    for (const { folder, version } of written) staged.set(folder.name, { version, treeSha256: folder.treeSha256 });
+    // Let requests queued behind this slice run before the next one.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return staged;
+}
+
+/** About this much text per staging transaction: a few hundred folders, a fraction of a second on the embedded database. */
+const STAGED_BYTES = 512 * 1024;
+
+function applyTree(db: Db, teamId: TeamId, plan: TreePlan, staged: Staged): Promise<Applied> {
   return db.transaction(async (tx) => {
     // Concurrent syncs of one team apply one after the other, each a whole tree.
     const rows = await tx
@@ -211,7 +252,32 @@ function applyTree(db: Db, teamId: TeamId, plan: TreePlan): Promise<Applied> {
       toWrite.push(folder);
       (existing ? summary.updated : summary.added).push(folder.name);
     }
-    await writeFolders(tx, teamId, toWrite);
+    // A staged version is used when it holds this tree and comes after what is served: numbers only rise.
+    const isReady = (folder: SyncFolder) => {
+      const ahead = staged.get(folder.name);
+      return ahead?.treeSha256 === folder.treeSha256 && ahead.version > (served.get(folder.name)?.version ?? 0);
+    };
+    const ready = toWrite.filter(isReady);
+    const late = toWrite.filter((folder) => !isReady(folder));
+    await pointSkills(
+      tx,
+      teamId,
+      ready.map((folder) => ({ folder, version: (staged.get(folder.name) as { version: number }).version })),
+    );
+    // A folder another sync changed after this one staged it: a new version, numbered after that sync's.
+    await pointSkills(tx, teamId, await insertVersions(tx, teamId, late));
+    const used = new Set(ready.map((folder) => folder.name as string));
+    const unused = [...staged].filter(([name]) => !used.has(name));
+    for (const slice of inSlices(unused)) {
+      await tx
+        .delete(workspaceSkillVersions)
+        .where(
+          and(
+            eq(workspaceSkillVersions.teamId, teamId),
+            or(...slice.map(([name, { version }]) => and(eq(workspaceSkillVersions.name, name), eq(workspaceSkillVersions.version, version)))),
+          ),
+        );
+    }
     // An invalid folder keeps its last valid version serving (§2.1): it is in the tree, not removed.
     const inTree = new Set([...plan.folders, ...plan.invalid].map((folder) => folder.name));
     const gone = [...served.keys()].filter((name) => !inTree.has(name));
@@ -237,14 +303,13 @@ function applyTree(db: Db, teamId: TeamId, plan: TreePlan): Promise<Applied> {
 }
 
 /**
- * Writes the new version of every changed folder in a few statements per thousand folders, not
- * four per folder: a 10,000-skill sync holds the transaction (and, on the embedded database, the
- * only connection) for seconds, not minutes (issue 14).
+ * New versions of these folders, a few statements per thousand folders rather than one per folder;
+ * numbering continues across removals, so a vN of a name always means the same bytes.
  */
-async function writeFolders(tx: Db, teamId: TeamId, folders: SyncFolder[]): Promise<void> {
+async function insertVersions(tx: Db, teamId: TeamId, folders: SyncFolder[]): Promise<{ folder: SyncFolder; version: number }[]> {
+  const written: { folder: SyncFolder; version: number }[] = [];
   for (const slice of inSizedSlices(folders, (folder) => folder.skillMd.length * 2)) {
     const names = slice.map((folder) => folder.name);
-    // Numbering continues across removals: a vN of a name always means the same bytes.
     const latest = new Map(
       (
         await tx
@@ -266,11 +331,20 @@ async function writeFolders(tx: Db, teamId: TeamId, folders: SyncFolder[]): Prom
         treeSha256: folder.treeSha256,
       })),
     );
+    written.push(...versions);
+  }
+  return written;
+}
+
+/** Points each skill at its new version, with its description and supporting files. */
+async function pointSkills(tx: Db, teamId: TeamId, versions: { folder: SyncFolder; version: number }[]): Promise<void> {
+  for (const slice of inSizedSlices(versions, ({ folder }) => folder.files.reduce((sum, file) => sum + file.content.byteLength, 0))) {
+    const names = slice.map(({ folder }) => folder.name);
     const updatedAt = new Date();
     await tx
       .insert(workspaceSkills)
       .values(
-        versions.map(({ folder, version }) => ({
+        slice.map(({ folder, version }) => ({
           teamId,
           name: folder.name,
           currentVersion: version,
@@ -289,7 +363,7 @@ async function writeFolders(tx: Db, teamId: TeamId, folders: SyncFolder[]): Prom
         },
       });
     await tx.delete(workspaceSkillFiles).where(and(eq(workspaceSkillFiles.teamId, teamId), inArray(workspaceSkillFiles.name, names)));
-    const files = slice.flatMap((folder) =>
+    const files = slice.flatMap(({ folder }) =>
       folder.files.map((file) => ({
         teamId,
         name: folder.name,

@@ -18,35 +18,90 @@ export interface LoadOptions {
   body?: string;
   seconds?: number;
   warmUpSeconds?: number;
+  /** Paths requested once each before the warm-up: a server that has run a while has served them. */
+  touch?: string[];
 }
 
-export async function load(baseUrl: string, options: LoadOptions): Promise<Load> {
-  const run = async (seconds: number) => {
-    const { path } = options;
-    const result = await autocannon({
-      url: baseUrl,
-      connections: options.connections ?? 32,
-      duration: seconds,
-      headers: { ...options.headers, ...(options.body && { "content-type": "application/json" }) },
-      requests: [
-        {
-          method: options.method ?? "GET",
-          body: options.body,
-          setupRequest: (request) => ({ ...request, path: typeof path === "string" ? path : path() }),
-        },
-      ],
-    });
-    if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-      throw new Error(
-        `${typeof path === "string" ? path : path()}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
-      );
-    }
-    return result;
+/** Requests `touch` once each, then runs the route for the warm-up: what a server that has run a while has done. */
+async function warmUp(baseUrl: string, options: LoadOptions): Promise<void> {
+  const touch = [...(options.touch ?? [])];
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      for (let next = touch.pop(); next !== undefined; next = touch.pop()) {
+        const res = await fetch(`${baseUrl}${next}`, { headers: options.headers });
+        if (!res.ok) throw new Error(`${next}: ${res.status}`);
+        await res.arrayBuffer();
+      }
+    }),
+  );
+  await run(baseUrl, options, options.warmUpSeconds ?? 2);
+}
+
+async function run(baseUrl: string, options: LoadOptions, seconds: number): Promise<Load> {
+  const { path } = options;
+  const result = await autocannon({
+    url: baseUrl,
+    connections: options.connections ?? 32,
+    duration: seconds,
+    headers: { ...options.headers, ...(options.body && { "content-type": "application/json" }) },
+    requests: [
+      {
+        method: options.method ?? "GET",
+        body: options.body,
+        setupRequest: (request) => ({ ...request, path: typeof path === "string" ? path : path() }),
+      },
+    ],
+  });
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(
+      `${typeof path === "string" ? path : path()}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
+  }
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    bytes: result.throughput.total / Math.max(result.requests.total, 1),
   };
-  await run(options.warmUpSeconds ?? 2);
-  const result = await run(options.seconds ?? 6);
-  const sample = await fetch(`${baseUrl}${typeof options.path === "string" ? options.path : options.path()}`, { headers: options.headers });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bytes: (await sample.arrayBuffer()).byteLength };
+}
+
+/** One route: warmed up, then measured. */
+export async function load(baseUrl: string, options: LoadOptions): Promise<Load> {
+  await warmUp(baseUrl, options);
+  return run(baseUrl, options, options.seconds ?? 6);
+}
+
+/**
+ * Two routes measured in turns, `rounds` times, each after its warm-up: drift on a shared machine
+ * (another process, a slow minute) hits both alike. Figures are the medians of the rounds; the
+ * ratio is the median of each round's ratio of requests per second.
+ */
+export async function paired(
+  baseUrl: string,
+  route: LoadOptions,
+  baseline: LoadOptions,
+  rounds = 3,
+): Promise<{ route: Load; baseline: Load; ratio: number }> {
+  await warmUp(baseUrl, baseline);
+  await warmUp(baseUrl, route);
+  const turns: { route: Load; baseline: Load }[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const b = await run(baseUrl, baseline, route.seconds ?? 3);
+    const r = await run(baseUrl, route, route.seconds ?? 3);
+    turns.push({ route: r, baseline: b });
+  }
+  const med = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] as number;
+  const of = (pick: (turn: { route: Load; baseline: Load }) => Load): Load => ({
+    rps: med(turns.map((turn) => pick(turn).rps)),
+    p50: med(turns.map((turn) => pick(turn).p50)),
+    p99: med(turns.map((turn) => pick(turn).p99)),
+    bytes: med(turns.map((turn) => pick(turn).bytes)),
+  });
+  return {
+    route: of((turn) => turn.route),
+    baseline: of((turn) => turn.baseline),
+    ratio: med(turns.map((turn) => turn.route.rps / turn.baseline.rps)),
+  };
 }
 
 /** What others see while a heavy write holds the database: latency of one route for as long as `work` runs. */

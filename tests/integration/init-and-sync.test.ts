@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { and, eq, max } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { apiKeys, memberships, teams, users, workspaceSkills } from "@/db/schema";
+import { apiKeys, memberships, teams, users, workspaceSkills, workspaceSkillVersions } from "@/db/schema";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
 import { verifyCredentials } from "@/lib/auth/users";
 import { readEnv } from "@/lib/env";
@@ -71,5 +71,46 @@ describe.each(testDbKinds)("headless start-up and concurrent syncs on %s", (kind
     const tag = [...tags][0]!.slice(5, 6);
     const expected = trees[["a", "b", "c", "d"].indexOf(tag)]!.map((f) => f.path.split("/")[0]).sort();
     expect(rows.map((row) => row.name)).toEqual(expected);
+  });
+
+  it("numbers versions upward and points each skill at its own content when syncs of the same folders race", async () => {
+    const tree = (tag: string) =>
+      ["one", "two", "three"].map((name) => ({
+        path: `${name}/SKILL.md`,
+        content: skillMd(name, `Tree ${tag}. Use when testing.`, `${tag}\n`),
+      }));
+    // Twice each of three trees, all at once: some syncs find their tree already served by a twin.
+    const results = await Promise.all(
+      ["a", "b", "c", "a", "b", "c"].map((tag) => t.call("POST", "/api/v1/skills/sync", { json: { files: tree(tag) } })),
+    );
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    const served = await t.app.db
+      .select({
+        name: workspaceSkills.name,
+        version: workspaceSkills.currentVersion,
+        description: workspaceSkills.description,
+        body: workspaceSkillVersions.body,
+      })
+      .from(workspaceSkills)
+      .innerJoin(
+        workspaceSkillVersions,
+        and(
+          eq(workspaceSkillVersions.teamId, workspaceSkills.teamId),
+          eq(workspaceSkillVersions.name, workspaceSkills.name),
+          eq(workspaceSkillVersions.version, workspaceSkills.currentVersion),
+        ),
+      )
+      .where(eq(workspaceSkills.teamId, t.alpha.team.id))
+      .orderBy(workspaceSkills.name);
+    expect(served.map((row) => row.name)).toEqual(["one", "three", "two"]);
+    for (const row of served) expect(row.body).toBe(`${row.description.slice(5, 6)}\n`);
+    const versions = await t.app.db
+      .select({ name: workspaceSkillVersions.name, latest: max(workspaceSkillVersions.version) })
+      .from(workspaceSkillVersions)
+      .where(eq(workspaceSkillVersions.teamId, t.alpha.team.id))
+      .groupBy(workspaceSkillVersions.name)
+      .orderBy(workspaceSkillVersions.name);
+    // The served version is the newest: none staged by a sync that lost its turn is left above it.
+    expect(versions.map((row) => [row.name, row.latest])).toEqual(served.map((row) => [row.name, row.version]));
   });
 });
