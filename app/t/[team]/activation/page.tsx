@@ -232,8 +232,8 @@ export default async function ActivationPage({
                     <td className="py-1 font-mono text-xs">
                       {pair.a} + {pair.b}
                     </td>
-                    <td className="py-1 text-right tabular-nums">{pair.sessions} sessions</td>
-                    <td className="py-1 text-right tabular-nums">{Math.round(pair.share * 100)}%</td>
+                    <td className="py-1 pl-2 text-right whitespace-nowrap tabular-nums">{pair.sessions} sessions</td>
+                    <td className="py-1 pl-3 text-right tabular-nums">{Math.round(pair.share * 100)}%</td>
                     <td className="py-1 pl-2">
                       {pair.share >= 0.8 && (
                         <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900">merge?</span>
