@@ -3,9 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
-import pg from "pg";
 import { openDatabase, type Database } from "../db/client";
 import { only } from "../db/rows";
 import { ledgerRecords, ledgers } from "../db/schema";
@@ -17,6 +15,7 @@ import { ensureTeam } from "../lib/teams/teams";
 import { buildIfNeeded } from "./build-if-needed.mjs";
 import { startServer, type RunningServer } from "../tests/helpers/server";
 import { launchBrowser, signInAt } from "../tests/helpers/browser";
+import { scratchDatabase } from "../tests/helpers/scratch-database";
 import { load, loadDuring, paired, type LoadOptions } from "./bench/load";
 import { LARGE_CATALOG, SMALL_CATALOG, seed, skillTree, TEAM } from "./bench/seed";
 
@@ -267,20 +266,8 @@ async function scratch(
       drop: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   }
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  const name = `skillgate_bench_${randomBytes(4).toString("hex")}`;
-  await admin.query(`create database ${name}`);
-  const url = new URL(serverUrl as string);
-  url.pathname = `/${name}`;
-  return {
-    open: () => openDatabase({ url: url.toString() }),
-    env: { DATABASE_URL: url.toString() },
-    drop: async () => {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
+  const database = await scratchDatabase("skillgate_bench", serverUrl);
+  return { open: () => openDatabase({ url: database.url }), env: { DATABASE_URL: database.url }, drop: database.drop };
 }
 
 /** A dashboard session cookie, from signing in in Chromium as a person does. */

@@ -2,6 +2,7 @@ import { and, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { observations, observationTotals } from "@/db/schema";
 import { versionsThatRan } from "../skills/catalog";
+import { entryOf } from "../usage/rollups";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import type { TeamId } from "../teams/teams";
 import type { ObservationInput } from "../contracts/evolution";
@@ -42,12 +43,10 @@ export async function writeObservations(db: Db, rows: (typeof observations.$infe
   return db.transaction(async (tx) => {
     const inserted = await tx.insert(observations).values(rows).returning({ id: observations.id });
     const totals = new Map<string, { teamId: number; skillName: string; version: number; runs: number; successes: number }>();
-    for (const row of rows) {
-      const key = JSON.stringify([row.teamId, row.skillName, row.version]);
-      let total = totals.get(key);
-      if (!total) totals.set(key, (total = { teamId: row.teamId, skillName: row.skillName, version: row.version, runs: 0, successes: 0 }));
+    for (const { teamId, skillName, version, outcome } of rows) {
+      const total = entryOf(totals, [teamId, skillName, version], () => ({ teamId, skillName, version, runs: 0, successes: 0 }));
       total.runs += 1;
-      if (row.outcome === "success") total.successes += 1;
+      if (outcome === "success") total.successes += 1;
     }
     await tx
       .insert(observationTotals)

@@ -85,8 +85,8 @@ export function collisionLabel(skill: Pick<CatalogSkill, "source" | "folder">): 
 
 const PRECEDENCE: Record<ListingScope, number> = { builtin: 0, global: 1, workspace: 2, learned: 3 };
 
-/** Pure: decides winners and losers among active candidates of every source. */
-export function resolveCatalog(candidates: CatalogSkill[], drafts: CatalogSkill[], invalid: InvalidCatalogFolder[] = []): Catalog {
+/** Pure: decides winners and losers among active candidates of every source; drafts join the result later (`withDrafts`). */
+export function resolveCatalog(candidates: CatalogSkill[], invalid: InvalidCatalogFolder[] = []): Catalog {
   const byName = new Map<string, [CatalogSkill, ...CatalogSkill[]]>();
   for (const skill of candidates) {
     const list = byName.get(skill.name);
@@ -108,9 +108,9 @@ export function resolveCatalog(candidates: CatalogSkill[], drafts: CatalogSkill[
   active.sort((a, b) => PRECEDENCE[a.scope] - PRECEDENCE[b.scope] || compareCodePoints(a.name, b.name));
   const warnings = [
     ...invalid.flatMap((folder) => invalidLines(folder.folder, folder.errors)),
-    ...candidates.concat(drafts).flatMap((skill) => skill.warnings),
+    ...candidates.flatMap((skill) => skill.warnings),
   ];
-  return { active, shadowed, drafts, invalid, diagnostics, warnings, named: namedSkills(active, drafts) };
+  return { active, shadowed, drafts: [], invalid, diagnostics, warnings, named: namedSkills(active, []) };
 }
 
 /** The catalog with these drafts: drafts never shadow and are not listed, so they join a resolved catalog as they are. */
@@ -187,7 +187,7 @@ export async function loadListedCatalog(db: Db, statics: StaticCatalog, teamId: 
     ...statics.invalid.map((folder) => ({ name: folder.name, scope: "global" as const, folder: folder.folder, errors: folder.errors })),
     ...workspaceInvalid.map((row) => ({ name: row.name, scope: "workspace" as const, folder: workspaceFolderLabel(row.name), errors: row.errors })),
   ];
-  return resolveCatalog(candidates, [], invalid);
+  return resolveCatalog(candidates, invalid);
 }
 
 /** The team's learned drafts, by name. */

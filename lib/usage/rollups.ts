@@ -25,6 +25,14 @@ export function daysBefore(now: Date, days: number): UtcDay {
   return utcDay(new Date(now.getTime() - days * 86_400_000));
 }
 
+/** The entry of `map` under `key` (its parts joined as JSON), made by `create` the first time: how a batch is summed into rollup rows. */
+export function entryOf<T>(map: Map<string, T>, key: readonly unknown[], create: () => T): T {
+  const id = JSON.stringify(key);
+  let entry = map.get(id);
+  if (entry === undefined) map.set(id, (entry = create()));
+  return entry;
+}
+
 interface Load {
   teamId: number;
   sessionId: string;
@@ -65,12 +73,8 @@ async function insertFirstLoads(tx: Db, views: SkillView[]): Promise<Load[]> {
 
 async function addViewDays(tx: Db, views: SkillView[], fresh: Load[]): Promise<void> {
   const rows = new Map<string, { teamId: number; skillName: string; day: UtcDay; views: number; sessions: number }>();
-  const row = (teamId: number, skillName: string, day: UtcDay) => {
-    const key = JSON.stringify([teamId, skillName, day]);
-    let found = rows.get(key);
-    if (!found) rows.set(key, (found = { teamId, skillName, day, views: 0, sessions: 0 }));
-    return found;
-  };
+  const row = (teamId: number, skillName: string, day: UtcDay) =>
+    entryOf(rows, [teamId, skillName, day], () => ({ teamId, skillName, day, views: 0, sessions: 0 }));
   for (const view of views) row(view.teamId, view.skillName, utcDay(view.viewedAt)).views += 1;
   for (const load of fresh) row(load.teamId, load.skillName, utcDay(load.firstViewedAt)).sessions += 1;
   await tx
@@ -87,27 +91,21 @@ async function addViewDays(tx: Db, views: SkillView[], fresh: Load[]): Promise<v
 
 async function addViewTotals(tx: Db, views: SkillView[]): Promise<void> {
   const rows = new Map<string, { teamId: number; skillName: string; source: string; version: number; views: number; lastViewedAt: Date }>();
-  for (const view of views) {
-    const key = JSON.stringify([view.teamId, view.skillName, view.source, view.version]);
-    const found = rows.get(key);
-    if (!found) rows.set(key, { ...view, views: 1, lastViewedAt: view.viewedAt });
-    else {
-      found.views += 1;
-      if (view.viewedAt > found.lastViewedAt) found.lastViewedAt = view.viewedAt;
-    }
+  for (const { teamId, skillName, source, version, viewedAt } of views) {
+    const total = entryOf(rows, [teamId, skillName, source, version], () => ({
+      teamId,
+      skillName,
+      source,
+      version,
+      views: 0,
+      lastViewedAt: viewedAt,
+    }));
+    total.views += 1;
+    if (viewedAt > total.lastViewedAt) total.lastViewedAt = viewedAt;
   }
   await tx
     .insert(skillViewTotals)
-    .values(
-      [...rows.values()].map(({ teamId, skillName, source, version, views, lastViewedAt }) => ({
-        teamId,
-        skillName,
-        source,
-        version,
-        views,
-        lastViewedAt,
-      })),
-    )
+    .values([...rows.values()])
     .onConflictDoUpdate({
       target: [skillViewTotals.teamId, skillViewTotals.skillName, skillViewTotals.source, skillViewTotals.version],
       set: {
@@ -132,19 +130,17 @@ async function addPairs(tx: Db, fresh: Load[]): Promise<void> {
       .select()
       .from(sessionLoads)
       .where(and(eq(sessionLoads.teamId, teamId), inArray(sessionLoads.sessionId, [...sessions])));
-    const bySession = new Map<string, Load[]>();
-    for (const load of loads) bySession.set(load.sessionId, [...(bySession.get(load.sessionId) ?? []), load]);
-    for (const ofSession of bySession.values()) {
-      const newOnes = ofSession.filter((load) => isFresh.has(JSON.stringify([teamId, load.sessionId, load.skillName])));
-      const oldOnes = ofSession.filter((load) => !isFresh.has(JSON.stringify([teamId, load.sessionId, load.skillName])));
+    const bySession = new Map<string, { newOnes: Load[]; oldOnes: Load[] }>();
+    for (const load of loads) {
+      const session = entryOf(bySession, [load.sessionId], () => ({ newOnes: [], oldOnes: [] }));
+      (isFresh.has(JSON.stringify([teamId, load.sessionId, load.skillName])) ? session.newOnes : session.oldOnes).push(load);
+    }
+    for (const { newOnes, oldOnes } of bySession.values()) {
       newOnes.forEach((load, i) => {
         for (const other of [...oldOnes, ...newOnes.slice(i + 1)]) {
           const [skillA, skillB] = load.skillName < other.skillName ? [load.skillName, other.skillName] : [other.skillName, load.skillName];
           const day = utcDay(load.firstViewedAt > other.firstViewedAt ? load.firstViewedAt : other.firstViewedAt);
-          const key = JSON.stringify([teamId, skillA, skillB, day]);
-          const found = pairs.get(key);
-          if (found) found.sessions += 1;
-          else pairs.set(key, { teamId, skillA, skillB, day, sessions: 1 });
+          entryOf(pairs, [teamId, skillA, skillB, day], () => ({ teamId, skillA, skillB, day, sessions: 0 })).sessions += 1;
         }
       });
     }

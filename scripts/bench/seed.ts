@@ -1,11 +1,11 @@
 // The bench's data, written before the server starts (the embedded database has one owner at a time).
-import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { createApp } from "../../lib/app/app";
 import { syncWorkspace } from "../../lib/skills/sync";
 import type { Tree } from "../../lib/skills/tree";
 import { ensureTeam, type TeamId } from "../../lib/teams/teams";
+import { rollupBackfillStatements } from "../../tests/helpers/rollup-backfill";
 
 /** Teams: two of 100 skills with 1,000 and 1,000,000 views and observations, one of 10,000 skills, one to sync into. */
 export const TEAM = { thousand: "rows-1k", million: "rows-1m", large: "skills-10k", syncTarget: "sync-target" } as const;
@@ -70,8 +70,7 @@ async function history(db: Database["db"], teamId: TeamId, rows: number): Promis
 
 /** The rollups of history written in bulk, by the same statements the migration that made them backfills with. */
 async function backfillRollups(db: Database["db"]): Promise<void> {
-  const migration = readFileSync("db/migrations/0018_usage_rollups.sql", "utf8");
-  for (const statement of migration.slice(migration.indexOf("-- Backfill")).split("--> statement-breakpoint")) {
+  for (const statement of rollupBackfillStatements()) {
     await db.execute(sql.raw(statement));
   }
 }

@@ -1,9 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { startOpenAiStub } from "../helpers/openai-stub";
+import { scratchDatabase } from "../helpers/scratch-database";
 import { startServer, type RunningServer } from "../helpers/server";
 
 const KEY = "sg_instances_test_key_0000000000001";
@@ -16,12 +15,7 @@ const LIMIT = 400;
  */
 describe.runIf(process.env.TEST_DATABASE_URL)("two instances on one PostgreSQL", () => {
   it("share a rate limit, an MCP session and a run the killed one was working on", async () => {
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    const name = `skillgate_instances_${randomBytes(6).toString("hex")}`;
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const url = new URL(process.env.TEST_DATABASE_URL!);
-    url.pathname = `/${name}`;
+    const scratch = await scratchDatabase("skillgate_instances");
     // Loads systematic-debugging for prompts about a bug, nothing otherwise; slow enough to be killed mid-run.
     const model = await startOpenAiStub(
       ({ prompt, afterTool }) =>
@@ -33,7 +27,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("two instances on one PostgreSQL",
       250,
     );
     const env = {
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: scratch.url,
       SKILLGATE_DEMO: "0",
       SKILLGATE_INIT_TEAM: "multi,limits",
       SKILLGATE_INIT_API_KEY: `${KEY},${LIMIT_KEY}`,
@@ -118,8 +112,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("two instances on one PostgreSQL",
     } finally {
       for (const server of servers) await server.stop();
       await model.close();
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
+      await scratch.drop();
     }
   });
 });

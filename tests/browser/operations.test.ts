@@ -9,6 +9,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { launchBrowser, signInAt } from "../helpers/browser";
 import { startFreezingProxy } from "../helpers/freezing-proxy";
+import { scratchDatabase } from "../helpers/scratch-database";
 import { freePort, startServer } from "../helpers/server";
 
 const KEY = "sg_operations_test_key_00000000001";
@@ -39,23 +40,6 @@ async function runToExit(dataDir: string): Promise<{ code: number | null; output
       resolve({ code, output });
     });
   });
-}
-
-/** A database of its own on the test server, dropped afterwards. */
-async function scratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-  const name = `skillgate_ops_${randomBytes(6).toString("hex")}`;
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(process.env.TEST_DATABASE_URL!);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
 }
 
 /** The "ops" team, its key and its lead, on the given database. */
@@ -161,7 +145,7 @@ describe("the built server under operation", () => {
   it.runIf(process.env.TEST_DATABASE_URL)(
     "shows a 503 page that says the database is unavailable while PostgreSQL is frozen, and the dashboard again after",
     async () => {
-      const scratch = await scratchDatabase();
+      const scratch = await scratchDatabase("skillgate_ops");
       const proxy = await startFreezingProxy(scratch.url);
       const server = await startServer(opsOn(proxy.url));
       const browser = await launchBrowser();
@@ -199,7 +183,7 @@ describe("the built server under operation", () => {
   it.runIf(process.env.TEST_DATABASE_URL)(
     "says a page failed inside the team's pages, with their navigation and a way to try again, when a query breaks",
     async () => {
-      const scratch = await scratchDatabase();
+      const scratch = await scratchDatabase("skillgate_ops");
       const server = await startServer(opsOn(scratch.url));
       const browser = await launchBrowser();
       const broken = new pg.Client({ connectionString: scratch.url });
@@ -229,7 +213,7 @@ describe("the built server under operation", () => {
   it.runIf(process.env.TEST_DATABASE_URL)(
     "writes a view as soon as the response is sent when views flush after each response (serverless), not at the next interval",
     async () => {
-      const scratch = await scratchDatabase();
+      const scratch = await scratchDatabase("skillgate_ops");
       // An hour: only the after-response flush can write the view within the test.
       const server = await startServer({
         ...opsOn(scratch.url),

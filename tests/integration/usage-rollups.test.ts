@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { coLoadedDays, observations, observationTotals, sessionLoads, skillViewDays, skillViews, skillViewTotals } from "@/db/schema";
@@ -6,6 +5,7 @@ import { daysBefore, writeViews } from "@/lib/usage/rollups";
 import type { SkillView } from "@/lib/usage/view-recorder";
 import { anotherInstance, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
+import { rollupBackfillStatements } from "../helpers/rollup-backfill";
 
 const DAY = 86_400_000;
 
@@ -160,8 +160,7 @@ describe.each(testDbKinds)("usage rollups, on %s", (kind) => {
     for (const table of ["session_loads", "skill_view_days", "skill_view_totals", "co_loaded_days", "observation_totals"]) {
       await t.app.db.execute(sql.raw(`delete from ${table}`));
     }
-    const migration = readFileSync("db/migrations/0018_usage_rollups.sql", "utf8");
-    const backfill = migration.slice(migration.indexOf("-- Backfill")).split("--> statement-breakpoint");
+    const backfill = rollupBackfillStatements();
     expect(backfill.length).toBe(5);
     for (const statement of backfill) await t.app.db.execute(sql.raw(statement));
 
