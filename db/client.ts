@@ -4,6 +4,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import * as schema from "./schema";
 import { lockDataDir } from "./data-dir-lock";
+import { listenOnServer, TeamChangeFeed, TEAM_CHANGES_CHANNEL } from "./team-changes";
 
 /**
  * The one place that picks a database driver (SPEC §13): no URL → embedded PGlite in a folder;
@@ -26,6 +27,12 @@ export interface Database {
    * frozen database answers 503 at once instead of holding every request.
    */
   query<T>(text: string, params: unknown[]): Promise<T[]>;
+  /**
+   * Changes to teams and their keys, from any instance; null where the driver cannot listen
+   * (Neon's serverless driver), and nothing about a key is cached there. A change is heard before
+   * the write that made it returns on this instance, so a request after it never sees the old one.
+   */
+  teamChanges: TeamChangeFeed | null;
   migrate(): Promise<void>;
   close(): Promise<void>;
 }
@@ -69,13 +76,20 @@ async function openPglite(dataDir: string): Promise<Database> {
     const client = new PGlite(inMemory ? dataDir : path.resolve(dataDir));
     await client.waitReady;
     const db = drizzle({ client, schema });
+    // One process owns the embedded database, and PGlite calls back before the write returns.
+    const teamChanges = new TeamChangeFeed();
+    const unlisten = await client.listen(TEAM_CHANGES_CHANNEL, (payload) => teamChanges.noticed(payload));
+    teamChanges.setLive(true);
     return {
       db: db as unknown as Db,
       kind: "pglite",
       location: inMemory ? dataDir : path.resolve(dataDir),
       query: async <T>(text: string, params: unknown[]) => (await client.query<T>(text, params)).rows,
+      teamChanges,
       migrate: () => migrate(db, { migrationsFolder: MIGRATIONS_FOLDER }),
       close: async () => {
+        teamChanges.setLive(false);
+        await unlisten();
         await client.close();
         await releaseLock();
       },
@@ -121,14 +135,27 @@ async function openNodePostgres(url: string, statementTimeoutMs: number): Promis
   const { default: pg } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-  const pool = new pg.Pool({ ...serverPoolOptions(url, statementTimeoutMs), statement_timeout: statementTimeoutMs });
+  const teamChanges = new TeamChangeFeed();
+  const pool = new pg.Pool({
+    ...serverPoolOptions(url, statementTimeoutMs),
+    statement_timeout: statementTimeoutMs,
+    // Every connection listens too: PostgreSQL tells a listening connection of its own transaction's
+    // notices before the commit returns, so this instance forgets a changed key before it answers.
+    onConnect: async (client: import("pg").ClientBase) => {
+      client.on("notification", (notice) => teamChanges.noticed(notice.payload));
+      await client.query(`listen ${TEAM_CHANGES_CHANNEL}`);
+    },
+  });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on("error", () => {});
+  // The pool's connections come and go: one connection of its own hears other instances' changes.
+  const listener = listenOnServer(pg.Client, url, teamChanges);
   return {
     db: drizzle({ client: pool, schema }) as unknown as Db,
     kind: "postgres",
     location: describeUrl(url),
     query: async <T>(text: string, params: unknown[]) => (await pool.query(fastQuery(text, params))).rows as T[],
+    teamChanges,
     migrate: async () => {
       // The advisory lock belongs to a session: lock, migrate and unlock on one connection.
       const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: FAST_QUERY_TIMEOUT_MS });
@@ -140,7 +167,10 @@ async function openNodePostgres(url: string, statementTimeoutMs: number): Promis
         await client.end();
       }
     },
-    close: () => pool.end(),
+    close: async () => {
+      await listener.stop();
+      await pool.end();
+    },
   };
 }
 
@@ -160,6 +190,7 @@ async function openNeon(url: string, statementTimeoutMs: number): Promise<Databa
     kind: "neon",
     location: describeUrl(url),
     query: async <T>(text: string, params: unknown[]) => (await pool.query(fastQuery(text, params))).rows as T[],
+    teamChanges: null,
     migrate: async () => {
       const client = new Client({ connectionString: url, connectionTimeoutMillis: FAST_QUERY_TIMEOUT_MS });
       await client.connect();

@@ -11,6 +11,7 @@ import { SharedRateLimit } from "../http/rate-limit";
 import { InstanceWork } from "./work";
 import { releaseLeases } from "./leases";
 import { SignInThrottle } from "../auth/sign-in-throttle";
+import { KeyAuthCache } from "../auth/key-cache";
 
 /**
  * Everything a request needs that lives as long as the process: the database, the skills read
@@ -21,6 +22,8 @@ export interface App {
   database: Database;
   db: Db;
   catalogs: CatalogCache;
+  /** What each API key authenticates as, forgotten when its team or keys change. */
+  keys: KeyAuthCache;
   views: ViewRecorder;
   /** Per API key; null when rate limiting is off. */
   limiter: SharedRateLimit | null;
@@ -75,10 +78,12 @@ export function createApp(options: AppOptions): App {
   const views = new ViewRecorder(database.db, options.viewBatch);
   const perMinute = options.rateLimitPerMinute ?? 0;
   const work = new InstanceWork(options.leaseMs);
+  const keys = new KeyAuthCache(database, database.teamChanges);
   return {
     database,
     db: database.db,
     catalogs: new CatalogCache(database.db, statics),
+    keys,
     views,
     limiter: perMinute > 0 ? new SharedRateLimit(database.db, perMinute) : null,
     signInThrottle: new SignInThrottle(database.db),
@@ -90,6 +95,7 @@ export function createApp(options: AppOptions): App {
     flushViewsAfterResponse: options.flushViewsAfterResponse ?? false,
     close: async () => {
       work.stopAll();
+      keys.close();
       await releaseLeases(database.db, work).catch(() => {
         // The database is away: the leases run out on their own.
       });

@@ -22,7 +22,7 @@ export function hashApiKey(key: string): string {
 
 export interface KeyAuth {
   keyId: number;
-  scopes: string[];
+  scopes: readonly string[];
   team: {
     id: TeamId;
     slug: string;
@@ -74,11 +74,15 @@ interface AuthRow extends AuthTeamRow {
   scopes: string[];
 }
 
-/** The key's team, settings and catalog revision in one query: the hot path of every agent request. */
-export async function authenticateApiKey(database: Pick<Database, "query">, key: string): Promise<KeyAuth | null> {
-  const [row] = await database.query<AuthRow>(AUTHENTICATE, [hashApiKey(key)]);
+/**
+ * The key's team, settings and catalog revisions in one query, by the key's hash; frozen, as the
+ * App's cache hands the same one to every request (lib/auth/key-cache.ts).
+ */
+export async function readKeyAuth(database: Pick<Database, "query">, keyHash: string): Promise<KeyAuth | null> {
+  const [row] = await database.query<AuthRow>(AUTHENTICATE, [keyHash]);
   if (!row) return null;
-  return { keyId: row.key_id, scopes: row.scopes, team: authTeam(row) };
+  const auth = { keyId: row.key_id, scopes: Object.freeze(row.scopes), team: Object.freeze(authTeam(row)) };
+  return Object.freeze(auth);
 }
 
 export interface NewApiKey {

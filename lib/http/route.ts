@@ -1,6 +1,6 @@
 import { getApp } from "../app/boot";
 import type { App } from "../app/app";
-import { authenticateApiKey, type KeyAuth } from "../auth/api-keys";
+import type { KeyAuth } from "../auth/api-keys";
 import { authenticateInstallLink } from "../teams/install-links";
 import { grants, type Scope } from "../auth/scopes";
 import { AppError } from "../errors";
@@ -101,7 +101,7 @@ export async function authenticateRequest(app: App, req: Request): Promise<KeyAu
   const header = req.headers.get("authorization");
   const key = header ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
   if (!key) throw new AppError("Unauthorized", "send the team's API key as Authorization: Bearer <key>");
-  const auth = await authenticateApiKey(app.database, key);
+  const auth = await app.keys.authenticate(key);
   if (!auth) throw new AppError("Unauthorized", "this API key is not valid or was revoked");
   await takeRateLimit(app, String(auth.keyId), "API key");
   return auth;

@@ -4,7 +4,7 @@ import { AppError } from "../errors";
 /** Who is changing a learned skill: a signed-in person, an agent with an API key, or start-up itself (the demo seed). */
 export type Actor =
   | { kind: "person"; userId: number; email: string; role: Role }
-  | { kind: "key"; keyId: number; scopes: string[]; sessionId: string | null }
+  | { kind: "key"; keyId: number; scopes: readonly string[]; sessionId: string | null }
   | { kind: "system" };
 
 export const SYSTEM: Actor = { kind: "system" };

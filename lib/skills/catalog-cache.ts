@@ -35,8 +35,9 @@ export interface VersionContent {
 
 /**
  * Resolved catalogs and rendered listings, per team and catalog revision, and the content of
- * versions. The revision is read with the request's team (one query), so a change made by any
- * process is seen at once. Everything here belongs to one app and its database.
+ * versions. The revisions come with what the request's key authenticates as (lib/auth/key-cache.ts),
+ * which every instance forgets when the team's row changes, so a change made by any process is seen
+ * as soon as its notice arrives. Everything here belongs to one app and its database.
  */
 export class CatalogCache {
   private readonly listed = new LRUCache<string, Promise<Catalog>>({ max: 256 });

@@ -1,6 +1,6 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { coLoadedDays, sessionLoads, skillViewDays, skillViews, skillViewTotals } from "@/db/schema";
+import { sessionLoads } from "@/db/schema";
 import type { SkillView } from "./view-recorder";
 
 /**
@@ -33,6 +33,16 @@ export function entryOf<T>(map: Map<string, T>, key: readonly unknown[], create:
   return entry;
 }
 
+/**
+ * Rows sent as one JSON parameter and read back by the server, for the columns named (as the JSON
+ * keys, with their types): drizzle builds a many-row insert with a parameter per value, which cost
+ * the server twelve times the CPU — 36 ms against 3 ms for a flush of 500 views — and the
+ * database half again as long. Views are written on every `skill_view`, so this is the hot path.
+ */
+function recordset(rows: readonly object[], columns: string): SQL {
+  return sql`select * from json_to_recordset(${JSON.stringify(rows)}::json) as r(${sql.raw(columns)})`;
+}
+
 interface Load {
   teamId: number;
   sessionId: string;
@@ -44,7 +54,9 @@ export async function writeViews(db: Db, views: SkillView[]): Promise<void> {
   if (views.length === 0) return;
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${VIEW_ROLLUP_LOCK})`);
-    await tx.insert(skillViews).values(views);
+    await tx.execute(sql`
+      insert into skill_views (team_id, skill_name, source, version, key_id, session_id, viewed_at)
+      ${recordset(views, `"teamId" integer, "skillName" text, source text, version integer, "keyId" integer, "sessionId" text, "viewedAt" timestamptz`)}`);
     const fresh = await insertFirstLoads(tx, views);
     await addViewDays(tx, views, fresh);
     await addViewTotals(tx, views);
@@ -77,16 +89,11 @@ async function addViewDays(tx: Db, views: SkillView[], fresh: Load[]): Promise<v
     entryOf(rows, [teamId, skillName, day], () => ({ teamId, skillName, day, views: 0, sessions: 0 }));
   for (const view of views) row(view.teamId, view.skillName, utcDay(view.viewedAt)).views += 1;
   for (const load of fresh) row(load.teamId, load.skillName, utcDay(load.firstViewedAt)).sessions += 1;
-  await tx
-    .insert(skillViewDays)
-    .values([...rows.values()])
-    .onConflictDoUpdate({
-      target: [skillViewDays.teamId, skillViewDays.day, skillViewDays.skillName],
-      set: {
-        views: sql`${skillViewDays.views} + excluded.views`,
-        sessions: sql`${skillViewDays.sessions} + excluded.sessions`,
-      },
-    });
+  await tx.execute(sql`
+    insert into skill_view_days (team_id, skill_name, day, views, sessions)
+    ${recordset([...rows.values()], `"teamId" integer, "skillName" text, day date, views integer, sessions integer`)}
+    on conflict (team_id, day, skill_name) do update
+      set views = skill_view_days.views + excluded.views, sessions = skill_view_days.sessions + excluded.sessions`);
 }
 
 async function addViewTotals(tx: Db, views: SkillView[]): Promise<void> {
@@ -103,16 +110,12 @@ async function addViewTotals(tx: Db, views: SkillView[]): Promise<void> {
     total.views += 1;
     if (viewedAt > total.lastViewedAt) total.lastViewedAt = viewedAt;
   }
-  await tx
-    .insert(skillViewTotals)
-    .values([...rows.values()])
-    .onConflictDoUpdate({
-      target: [skillViewTotals.teamId, skillViewTotals.skillName, skillViewTotals.source, skillViewTotals.version],
-      set: {
-        views: sql`${skillViewTotals.views} + excluded.views`,
-        lastViewedAt: sql`greatest(${skillViewTotals.lastViewedAt}, excluded.last_viewed_at)`,
-      },
-    });
+  await tx.execute(sql`
+    insert into skill_view_totals (team_id, skill_name, source, version, views, last_viewed_at)
+    ${recordset([...rows.values()], `"teamId" integer, "skillName" text, source text, version integer, views integer, "lastViewedAt" timestamptz`)}
+    on conflict (team_id, skill_name, source, version) do update
+      set views = skill_view_totals.views + excluded.views,
+          last_viewed_at = greatest(skill_view_totals.last_viewed_at, excluded.last_viewed_at)`);
 }
 
 /**
@@ -146,11 +149,8 @@ async function addPairs(tx: Db, fresh: Load[]): Promise<void> {
     }
   }
   if (pairs.size === 0) return;
-  await tx
-    .insert(coLoadedDays)
-    .values([...pairs.values()])
-    .onConflictDoUpdate({
-      target: [coLoadedDays.teamId, coLoadedDays.day, coLoadedDays.skillA, coLoadedDays.skillB],
-      set: { sessions: sql`${coLoadedDays.sessions} + excluded.sessions` },
-    });
+  await tx.execute(sql`
+    insert into co_loaded_days (team_id, skill_a, skill_b, day, sessions)
+    ${recordset([...pairs.values()], `"teamId" integer, "skillA" text, "skillB" text, day date, sessions integer`)}
+    on conflict (team_id, day, skill_a, skill_b) do update set sessions = co_loaded_days.sessions + excluded.sessions`);
 }

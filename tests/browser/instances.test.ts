@@ -11,10 +11,11 @@ const LIMIT = 400;
 
 /**
  * Several instances of the built app on one PostgreSQL (issue 14): a key's limit is one limit, an MCP
- * session moves between them, and a run whose instance is killed is finished by the other.
+ * session moves between them, a change made on one is served by the other, and a run whose
+ * instance is killed is finished by the other.
  */
 describe.runIf(process.env.TEST_DATABASE_URL)("two instances on one PostgreSQL", () => {
-  it("share a rate limit, an MCP session and a run the killed one was working on", async () => {
+  it("share a rate limit, an MCP session, a catalog change and a run the killed one was working on", async () => {
     const scratch = await scratchDatabase("skillgate_instances");
     // Loads systematic-debugging for prompts about a bug, nothing otherwise; slow enough to be killed mid-run.
     const model = await startOpenAiStub(
@@ -79,6 +80,21 @@ describe.runIf(process.env.TEST_DATABASE_URL)("two instances on one PostgreSQL",
       };
       await expect.poll(() => usage(first), { timeout: 10_000 }).toMatchObject({ views30d: 1, sessions: 1 });
       expect(await usage(second)).toMatchObject({ views30d: 1, sessions: 1 });
+
+      // What a key authenticates as is cached in each instance: a sync on the first is listed by the
+      // second once the database's notice arrives, not after the cache's minute.
+      const listing = async (server: RunningServer) => (await fetch(`${server.url}/api/v1/listing`, { headers })).text();
+      expect(await listing(second)).not.toContain("cross-instance");
+      const skillMd = "---\nname: cross-instance\ndescription: Crosses instances. Use when testing.\n---\n# Cross\n";
+      const synced = await fetch(`${first.url}/api/v1/skills/sync`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ files: [{ path: "cross-instance/SKILL.md", content: skillMd }] }),
+      });
+      expect(synced.status).toBe(200);
+      await expect
+        .poll(() => listing(second), { timeout: 2_000, interval: 20 })
+        .toContain("- cross-instance: Crosses instances. Use when testing.");
 
       // A model run started on the first instance, which is killed halfway, is finished by the second.
       const promptSet = {

@@ -1,7 +1,6 @@
 import { and, eq, max } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { apiKeys, memberships, teams, users, workspaceSkills, workspaceSkillVersions } from "@/db/schema";
-import { authenticateApiKey } from "@/lib/auth/api-keys";
 import { verifyCredentials } from "@/lib/auth/users";
 import { readEnv } from "@/lib/env";
 import { applyInitConfig } from "@/lib/teams/init";
@@ -21,8 +20,8 @@ describe.each(testDbKinds)("headless start-up and concurrent syncs on %s", (kind
     });
     await applyInitConfig(t.app.db, env.init);
     await applyInitConfig(t.app.db, env.init);
-    const red = await authenticateApiKey(t.app.database, "sg_red_key_0123456789");
-    const blue = await authenticateApiKey(t.app.database, "sg_blue_key_0123456789");
+    const red = await t.app.keys.authenticate("sg_red_key_0123456789");
+    const blue = await t.app.keys.authenticate("sg_blue_key_0123456789");
     expect(red?.team.slug).toBe("red");
     expect(blue?.team.slug).toBe("blue");
     expect(red?.scopes).toEqual(["read", "write", "admin"]);
