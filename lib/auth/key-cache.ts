@@ -16,7 +16,12 @@ const ENTRY_TTL_MS = 60_000;
  * Unknown keys are never kept, so random keys cannot fill the cache.
  */
 export class KeyAuthCache {
-  private readonly entries = new LRUCache<string, KeyAuth>({ max: 10_000, ttl: ENTRY_TTL_MS });
+  private readonly entries = new LRUCache<string, Entry>({ max: 10_000, ttl: ENTRY_TTL_MS });
+  /**
+   * Changes heard per team: an entry read before its team's last change is stale. A notice comes
+   * once from each listening connection, so forgetting a team must cost nothing, not a scan.
+   */
+  private readonly teamChanges = new Map<number, number>();
   /** Counts changes heard: a read that a change overtook is not kept, as it may hold what the change replaced. */
   private changesHeard = 0;
   private readonly unsubscribe: () => void;
@@ -32,10 +37,12 @@ export class KeyAuthCache {
     const hash = hashApiKey(key);
     const live = this.feed?.live ?? false;
     const cached = live ? this.entries.get(hash) : undefined;
-    if (cached) return cached;
+    if (cached && cached.teamChanges === this.changesOf(cached.auth.team.id)) return cached.auth;
     const before = this.changesHeard;
     const auth = await readKeyAuth(this.database, hash);
-    if (auth && live && this.feed?.live && this.changesHeard === before) this.entries.set(hash, auth);
+    if (auth && live && this.feed?.live && this.changesHeard === before) {
+      this.entries.set(hash, { auth, teamChanges: this.changesOf(auth.team.id) });
+    }
     return auth;
   }
 
@@ -44,13 +51,19 @@ export class KeyAuthCache {
     this.entries.clear();
   }
 
+  private changesOf(teamId: number): number {
+    return this.teamChanges.get(teamId) ?? 0;
+  }
+
   private forget(change: TeamChange): void {
     this.changesHeard++;
-    if (change === "all") {
-      this.entries.clear();
-      return;
-    }
-    const stale = [...this.entries.entries()].filter(([, auth]) => auth.team.id === change);
-    for (const [hash] of stale) this.entries.delete(hash);
+    if (change === "all") this.entries.clear();
+    else this.teamChanges.set(change, this.changesOf(change) + 1);
   }
+}
+
+interface Entry {
+  auth: KeyAuth;
+  /** Its team's changes heard when it was read. */
+  teamChanges: number;
 }
