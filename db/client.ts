@@ -4,7 +4,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import * as schema from "./schema";
 import { lockDataDir } from "./data-dir-lock";
-import { listenOnServer, TeamChangeFeed, TEAM_CHANGES_CHANNEL } from "./team-changes";
+import { listenOn, listenOnServer, TeamChangeFeed, TEAM_CHANGES_CHANNEL } from "./team-changes";
 
 /**
  * The one place that picks a database driver (SPEC §13): no URL → embedded PGlite in a folder;
@@ -141,10 +141,7 @@ async function openNodePostgres(url: string, statementTimeoutMs: number): Promis
     statement_timeout: statementTimeoutMs,
     // Every connection listens too: PostgreSQL tells a listening connection of its own transaction's
     // notices before the commit returns, so this instance forgets a changed key before it answers.
-    onConnect: async (client: import("pg").ClientBase) => {
-      client.on("notification", (notice) => teamChanges.noticed(notice.payload));
-      await client.query(`listen ${TEAM_CHANGES_CHANNEL}`);
-    },
+    onConnect: (client: import("pg").ClientBase) => listenOn(client, teamChanges),
   });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on("error", () => {});

@@ -40,6 +40,12 @@ export class TeamChangeFeed {
   }
 }
 
+/** Has `client` pass every notice of a team change to `feed`. */
+export async function listenOn(client: import("pg").ClientBase, feed: TeamChangeFeed): Promise<void> {
+  client.on("notification", (notice) => feed.noticed(notice.payload));
+  await client.query(`listen ${TEAM_CHANGES_CHANNEL}`);
+}
+
 /** How long the listening connection waits before connecting again after it dropped or could not connect. */
 const RECONNECT_MS = 500;
 /** How often the listening connection proves it still reaches the server, and how long an answer may take. */
@@ -66,7 +72,6 @@ export function listenOnServer(Client: typeof import("pg").Client, url: string, 
   const run = async () => {
     while (!stopped) {
       const client = new Client({ connectionString: url, connectionTimeoutMillis: 3_000, application_name: "skillgate-listener" });
-      client.on("notification", (notice) => feed.noticed(notice.payload));
       // A dropped connection also ends the client, which the loop waits for.
       client.on("error", () => {});
       const lost = new Promise<void>((resolve) => {
@@ -75,7 +80,7 @@ export function listenOnServer(Client: typeof import("pg").Client, url: string, 
       });
       try {
         await client.connect();
-        await client.query(`listen ${TEAM_CHANGES_CHANNEL}`);
+        await listenOn(client, feed);
       } catch {
         void client.end().catch(() => {});
         await pause();

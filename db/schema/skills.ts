@@ -180,7 +180,9 @@ export const skillViews = pgTable(
     sessionId: text("session_id"),
     viewedAt: timestamp("viewed_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("skill_views_team_skill_time_idx").on(t.teamId, t.skillName, t.viewedAt)],
+  // Reads go to the rollups (db/schema/usage.ts): this index serves a team's views by time (deleting a
+  // team, trimming history) and, unlike one led by the skill name, takes each new view at its end.
+  (t) => [index("skill_views_team_time_idx").on(t.teamId, t.viewedAt)],
 );
 
 /** One row per catalog change: the listing's size over time for the budget page. */

@@ -21,7 +21,7 @@ export class KeyAuthCache {
    * Changes heard per team: an entry read before its team's last change is stale. A notice comes
    * once from each listening connection, so forgetting a team must cost nothing, not a scan.
    */
-  private readonly teamChanges = new Map<number, number>();
+  private readonly changesPerTeam = new Map<number, number>();
   /** Counts changes heard: a read that a change overtook is not kept, as it may hold what the change replaced. */
   private changesHeard = 0;
   private readonly unsubscribe: () => void;
@@ -37,11 +37,11 @@ export class KeyAuthCache {
     const hash = hashApiKey(key);
     const live = this.feed?.live ?? false;
     const cached = live ? this.entries.get(hash) : undefined;
-    if (cached && cached.teamChanges === this.changesOf(cached.auth.team.id)) return cached.auth;
+    if (cached && cached.changesOfTeamWhenRead === this.changesOf(cached.auth.team.id)) return cached.auth;
     const before = this.changesHeard;
     const auth = await readKeyAuth(this.database, hash);
     if (auth && live && this.feed?.live && this.changesHeard === before) {
-      this.entries.set(hash, { auth, teamChanges: this.changesOf(auth.team.id) });
+      this.entries.set(hash, { auth, changesOfTeamWhenRead: this.changesOf(auth.team.id) });
     }
     return auth;
   }
@@ -52,18 +52,17 @@ export class KeyAuthCache {
   }
 
   private changesOf(teamId: number): number {
-    return this.teamChanges.get(teamId) ?? 0;
+    return this.changesPerTeam.get(teamId) ?? 0;
   }
 
   private forget(change: TeamChange): void {
     this.changesHeard++;
     if (change === "all") this.entries.clear();
-    else this.teamChanges.set(change, this.changesOf(change) + 1);
+    else this.changesPerTeam.set(change, this.changesOf(change) + 1);
   }
 }
 
 interface Entry {
   auth: KeyAuth;
-  /** Its team's changes heard when it was read. */
-  teamChanges: number;
+  changesOfTeamWhenRead: number;
 }

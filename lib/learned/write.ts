@@ -256,8 +256,7 @@ export async function promoteLearned(deps: Deps, teamId: TeamId, actor: Actor, n
       .returning({ version: learnedSkills.currentVersion });
     if (!promoted) throw specError("NotADraft", `"${name}" is already active`);
     await recordEvent(tx, teamId, name, "promoted", actor, promoted.version);
-    await bumpCatalogRevision(tx, teamId, "drafts");
-    await bumpCatalogRevision(tx, teamId, "listed");
+    await bumpCatalogRevision(tx, teamId, "both");
     return promoted.version;
   });
   await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} promoted`);

@@ -102,15 +102,15 @@ function remembered<T>(cache: LRUCache<string, Promise<T>>, key: string, load: (
 /**
  * Called inside every transaction that changes what a team's catalog holds, naming the part it
  * changed: a draft written, edited or archived leaves the listing and the listed catalog cached.
+ * Promoting a draft changes both, in one update (each update of a team's row is announced to every
+ * instance).
  */
-export async function bumpCatalogRevision(db: Db, teamId: TeamId, part: CatalogPart): Promise<CatalogKey> {
+export async function bumpCatalogRevision(db: Db, teamId: TeamId, part: CatalogPart | "both"): Promise<CatalogKey> {
+  const listed = { catalogRevision: sql`${teams.catalogRevision} + 1` };
+  const drafts = { draftsRevision: sql`${teams.draftsRevision} + 1` };
   const rows = await db
     .update(teams)
-    .set(
-      part === "listed"
-        ? { catalogRevision: sql`${teams.catalogRevision} + 1` }
-        : { draftsRevision: sql`${teams.draftsRevision} + 1` },
-    )
+    .set(part === "listed" ? listed : part === "drafts" ? drafts : { ...listed, ...drafts })
     .where(eq(teams.id, teamId))
     .returning({ catalogRevision: teams.catalogRevision, draftsRevision: teams.draftsRevision });
   return { id: teamId, ...only(rows) };

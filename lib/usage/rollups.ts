@@ -1,6 +1,5 @@
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { sessionLoads } from "@/db/schema";
 import type { SkillView } from "./view-recorder";
 
 /**
@@ -34,123 +33,91 @@ export function entryOf<T>(map: Map<string, T>, key: readonly unknown[], create:
 }
 
 /**
- * Rows sent as one JSON parameter and read back by the server, for the columns named (as the JSON
- * keys, with their types): drizzle builds a many-row insert with a parameter per value, and a flush
- * of 500 views cost this server 36 ms of CPU that way against 10 ms this way, and took 55 ms from
- * start to commit against 21 ms. Views are written on every `skill_view`, so this is the hot path.
+ * The views of a batch, sent as one JSON parameter and read back by the server as rows: drizzle
+ * builds a many-row insert with a parameter per value, and a batch of 500 views cost this server
+ * 36 ms of CPU that way. Times go as epoch milliseconds, because turning 500 dates into text
+ * costs more than the rest of the batch.
  */
-function recordset(rows: readonly object[], columns: string): SQL {
-  return sql`select * from json_to_recordset(${JSON.stringify(rows)}::json) as r(${sql.raw(columns)})`;
+function viewRows(views: readonly SkillView[]): string {
+  return JSON.stringify(
+    views.map((view) => ({
+      teamId: view.teamId,
+      skillName: view.skillName,
+      source: view.source,
+      version: view.version,
+      keyId: view.keyId,
+      sessionId: view.sessionId,
+      at: view.viewedAt.getTime(),
+    })),
+  );
 }
 
-interface Load {
-  teamId: number;
-  sessionId: string;
-  skillName: string;
-  firstViewedAt: Date;
-}
-
+/**
+ * One statement writes the views and every rollup they change, summed by the server: the sums
+ * and the session pairs cost it less than building them here, and the server is the one that
+ * has the loads a session already had. Statements in one WITH share one snapshot, so
+ * `session_loads` read in `pairs` holds the loads from before this batch, and `firsts` the
+ * loads this batch adds; a new load pairs with each earlier load of its session, and two new
+ * loads pair once. A pair counts on the day of the later of its two loads.
+ */
 export async function writeViews(db: Db, views: SkillView[]): Promise<void> {
   if (views.length === 0) return;
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${VIEW_ROLLUP_LOCK})`);
     await tx.execute(sql`
-      insert into skill_views (team_id, skill_name, source, version, key_id, session_id, viewed_at)
-      ${recordset(views, `"teamId" integer, "skillName" text, source text, version integer, "keyId" integer, "sessionId" text, "viewedAt" timestamptz`)}`);
-    const fresh = await insertFirstLoads(tx, views);
-    await addViewDays(tx, views, fresh);
-    await addViewTotals(tx, views);
-    await addPairs(tx, fresh);
+      with viewed as (
+        select "teamId" as team_id, "skillName" as skill_name, source, version, "keyId" as key_id, "sessionId" as session_id,
+               to_timestamp(at / 1000.0) as viewed_at
+        from json_to_recordset(${viewRows(views)}::json)
+          as r("teamId" integer, "skillName" text, source text, version integer, "keyId" integer, "sessionId" text, at double precision)
+      ),
+      recorded as (
+        insert into skill_views (team_id, skill_name, source, version, key_id, session_id, viewed_at)
+        select team_id, skill_name, source, version, key_id, session_id, viewed_at from viewed
+      ),
+      firsts as (
+        insert into session_loads (team_id, session_id, skill_name, first_viewed_at)
+        select team_id, session_id, skill_name, min(viewed_at) from viewed
+        where session_id is not null
+        group by team_id, session_id, skill_name
+        on conflict do nothing
+        returning team_id, session_id, skill_name, first_viewed_at
+      ),
+      days as (
+        insert into skill_view_days (team_id, skill_name, day, views, sessions)
+        select team_id, skill_name, day, sum(views), sum(sessions)
+        from (
+          select team_id, skill_name, (viewed_at at time zone 'UTC')::date as day, 1 as views, 0 as sessions from viewed
+          union all
+          select team_id, skill_name, (first_viewed_at at time zone 'UTC')::date, 0, 1 from firsts
+        ) counted
+        group by team_id, skill_name, day
+        on conflict (team_id, day, skill_name) do update
+          set views = skill_view_days.views + excluded.views, sessions = skill_view_days.sessions + excluded.sessions
+      ),
+      totals as (
+        insert into skill_view_totals (team_id, skill_name, source, version, views, last_viewed_at)
+        select team_id, skill_name, source, version, count(*), max(viewed_at) from viewed
+        group by team_id, skill_name, source, version
+        on conflict (team_id, skill_name, source, version) do update
+          set views = skill_view_totals.views + excluded.views,
+              last_viewed_at = greatest(skill_view_totals.last_viewed_at, excluded.last_viewed_at)
+      ),
+      pairs as (
+        insert into co_loaded_days (team_id, skill_a, skill_b, day, sessions)
+        select load.team_id, least(load.skill_name, other.skill_name), greatest(load.skill_name, other.skill_name),
+               (greatest(load.first_viewed_at, other.first_viewed_at) at time zone 'UTC')::date, count(*)
+        from firsts load
+        join (
+          select team_id, session_id, skill_name, first_viewed_at, false as fresh from session_loads
+          where (team_id, session_id) in (select team_id, session_id from firsts)
+          union all
+          select team_id, session_id, skill_name, first_viewed_at, true from firsts
+        ) other on other.team_id = load.team_id and other.session_id = load.session_id
+               and (not other.fresh or load.skill_name < other.skill_name)
+        group by 1, 2, 3, 4
+        on conflict (team_id, day, skill_a, skill_b) do update set sessions = co_loaded_days.sessions + excluded.sessions
+      )
+      select 1`);
   });
-}
-
-/** The loads that are a session's first of their skill; returns those not already recorded. */
-async function insertFirstLoads(tx: Db, views: SkillView[]): Promise<Load[]> {
-  const firsts = new Map<string, Load>();
-  for (const view of views) {
-    if (!view.sessionId) continue;
-    const key = JSON.stringify([view.teamId, view.sessionId, view.skillName]);
-    const seen = firsts.get(key);
-    if (!seen || view.viewedAt < seen.firstViewedAt) {
-      firsts.set(key, { teamId: view.teamId, sessionId: view.sessionId, skillName: view.skillName, firstViewedAt: view.viewedAt });
-    }
-  }
-  if (firsts.size === 0) return [];
-  return tx
-    .insert(sessionLoads)
-    .values([...firsts.values()])
-    .onConflictDoNothing()
-    .returning();
-}
-
-async function addViewDays(tx: Db, views: SkillView[], fresh: Load[]): Promise<void> {
-  const rows = new Map<string, { teamId: number; skillName: string; day: UtcDay; views: number; sessions: number }>();
-  const row = (teamId: number, skillName: string, day: UtcDay) =>
-    entryOf(rows, [teamId, skillName, day], () => ({ teamId, skillName, day, views: 0, sessions: 0 }));
-  for (const view of views) row(view.teamId, view.skillName, utcDay(view.viewedAt)).views += 1;
-  for (const load of fresh) row(load.teamId, load.skillName, utcDay(load.firstViewedAt)).sessions += 1;
-  await tx.execute(sql`
-    insert into skill_view_days (team_id, skill_name, day, views, sessions)
-    ${recordset([...rows.values()], `"teamId" integer, "skillName" text, day date, views integer, sessions integer`)}
-    on conflict (team_id, day, skill_name) do update
-      set views = skill_view_days.views + excluded.views, sessions = skill_view_days.sessions + excluded.sessions`);
-}
-
-async function addViewTotals(tx: Db, views: SkillView[]): Promise<void> {
-  const rows = new Map<string, { teamId: number; skillName: string; source: string; version: number; views: number; lastViewedAt: Date }>();
-  for (const { teamId, skillName, source, version, viewedAt } of views) {
-    const total = entryOf(rows, [teamId, skillName, source, version], () => ({
-      teamId,
-      skillName,
-      source,
-      version,
-      views: 0,
-      lastViewedAt: viewedAt,
-    }));
-    total.views += 1;
-    if (viewedAt > total.lastViewedAt) total.lastViewedAt = viewedAt;
-  }
-  await tx.execute(sql`
-    insert into skill_view_totals (team_id, skill_name, source, version, views, last_viewed_at)
-    ${recordset([...rows.values()], `"teamId" integer, "skillName" text, source text, version integer, views integer, "lastViewedAt" timestamptz`)}
-    on conflict (team_id, skill_name, source, version) do update
-      set views = skill_view_totals.views + excluded.views,
-          last_viewed_at = greatest(skill_view_totals.last_viewed_at, excluded.last_viewed_at)`);
-}
-
-/**
- * Each new first load pairs with every load its session already had, and with the other new
- * loads of its session once; the pair counts on the day of the later of the two loads.
- */
-async function addPairs(tx: Db, fresh: Load[]): Promise<void> {
-  if (fresh.length === 0) return;
-  const sessionsByTeam = new Map<number, Set<string>>();
-  for (const load of fresh) sessionsByTeam.set(load.teamId, (sessionsByTeam.get(load.teamId) ?? new Set()).add(load.sessionId));
-  const isFresh = new Set(fresh.map((load) => JSON.stringify([load.teamId, load.sessionId, load.skillName])));
-  const pairs = new Map<string, { teamId: number; skillA: string; skillB: string; day: UtcDay; sessions: number }>();
-  for (const [teamId, sessions] of sessionsByTeam) {
-    const loads = await tx
-      .select()
-      .from(sessionLoads)
-      .where(and(eq(sessionLoads.teamId, teamId), inArray(sessionLoads.sessionId, [...sessions])));
-    const bySession = new Map<string, { newOnes: Load[]; oldOnes: Load[] }>();
-    for (const load of loads) {
-      const session = entryOf(bySession, [load.sessionId], () => ({ newOnes: [], oldOnes: [] }));
-      (isFresh.has(JSON.stringify([teamId, load.sessionId, load.skillName])) ? session.newOnes : session.oldOnes).push(load);
-    }
-    for (const { newOnes, oldOnes } of bySession.values()) {
-      newOnes.forEach((load, i) => {
-        for (const other of [...oldOnes, ...newOnes.slice(i + 1)]) {
-          const [skillA, skillB] = load.skillName < other.skillName ? [load.skillName, other.skillName] : [other.skillName, load.skillName];
-          const day = utcDay(load.firstViewedAt > other.firstViewedAt ? load.firstViewedAt : other.firstViewedAt);
-          entryOf(pairs, [teamId, skillA, skillB, day], () => ({ teamId, skillA, skillB, day, sessions: 0 })).sessions += 1;
-        }
-      });
-    }
-  }
-  if (pairs.size === 0) return;
-  await tx.execute(sql`
-    insert into co_loaded_days (team_id, skill_a, skill_b, day, sessions)
-    ${recordset([...pairs.values()], `"teamId" integer, "skillA" text, "skillB" text, day date, sessions integer`)}
-    on conflict (team_id, day, skill_a, skill_b) do update set sessions = co_loaded_days.sessions + excluded.sessions`);
 }
