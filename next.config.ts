@@ -6,12 +6,8 @@ const config: NextConfig = {
   // Skill folders are read from disk at run time; ship them with the server output.
   outputFileTracingIncludes: { "/**": ["./skills/**/*", "./db/migrations/**/*"] },
   poweredByHeader: false,
-  // The skills index lives where installers look for it; the handler lives with the API.
-  rewrites: async () => [
-    { source: "/.well-known/skills/:path*", destination: "/api/skills-index/:path*" },
-    // An install link: `npx skills add <origin>/i/<token>` reads <url>/.well-known/skills/… with no header.
-    { source: "/i/:token/.well-known/skills/:path*", destination: "/api/install-link/:token/:path*" },
-  ],
+  // No `rewrites`: Next compiles each one again on every request to a dynamic route. The
+  // installers' paths are rewritten by proxy.ts (lib/http/installer-paths.ts).
   // Headers every answer carries (ASVS V14.4); each page's Content-Security-Policy comes from proxy.ts.
   headers: async () => [
     {

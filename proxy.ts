@@ -2,20 +2,27 @@ import { NextResponse, type NextRequest } from "next/server";
 import { gateDashboardPage } from "@/lib/auth/page-gate";
 import { isHttps } from "@/lib/auth/session-cookie";
 import { env } from "@/lib/env";
+import { installerRoute } from "@/lib/http/installer-paths";
 import { isDecodablePath, undecodablePathResponse } from "@/lib/http/path-encoding";
 import { unavailablePage, UNAVAILABLE_RETRY_SECONDS } from "@/lib/http/unavailable-page";
 import { contentSecurityPolicy, newNonce, STRICT_TRANSPORT_SECURITY } from "@/lib/security/headers";
 
 /**
  * In front of every page (and of any /api path with a percent sign): refuses paths Next cannot
- * decode, gives each page its Content-Security-Policy nonce, and lets only live sessions into
- * the dashboard, answering 503 when the database that holds them is down. Agent routes never
+ * decode, sends installers' paths to the API routes that answer them, gives each page its
+ * Content-Security-Policy nonce, and lets only live sessions into the dashboard, answering 503 when the database that holds them is down. Agent routes never
  * pass through here: their hot path stays as it was.
  */
 export async function proxy(req: NextRequest): Promise<Response> {
   const path = req.nextUrl.pathname;
   if (!isDecodablePath(path)) return undecodablePathResponse(path);
   if (path.startsWith("/api/")) return NextResponse.next();
+  const installer = installerRoute(path);
+  if (installer) {
+    const url = req.nextUrl.clone();
+    url.pathname = installer;
+    return NextResponse.rewrite(url);
+  }
 
   const https = isHttps(req.headers);
   const nonce = newNonce();

@@ -4,11 +4,19 @@ import { parseWith } from "./body";
 
 /** The query string as an object, validated: unknown parameters are ignored, bad values are a 400. */
 export function readQuery<T extends z.ZodType>(req: Request, schema: T): z.infer<T> {
-  const params = Object.fromEntries(new URL(req.url).searchParams.entries());
+  const params = Object.fromEntries(queryOf(req.url));
   for (const [key, value] of Object.entries(params)) {
     if (value.includes("\u0000")) throw new AppError("InvalidQuery", `field "${key}": holds a NUL character (%00); remove it`);
   }
   return parseWith(schema, params, "InvalidQuery");
+}
+
+/** The query string's parameters, without parsing the whole URL: most agent requests carry none. */
+function queryOf(url: string): URLSearchParams {
+  const start = url.indexOf("?");
+  if (start < 0) return new URLSearchParams();
+  const end = url.indexOf("#", start);
+  return new URLSearchParams(url.slice(start + 1, end < 0 ? undefined : end));
 }
 
 /** True when the client already holds this exact representation. */

@@ -1,4 +1,5 @@
 import { AppError } from "../errors";
+import { installerRoute } from "./installer-paths";
 import { errorBody } from "./respond";
 
 /**
@@ -20,7 +21,7 @@ const UNDECODABLE = "the path holds a bad percent-encoding (each %XX must form v
 
 /** The 400 for such a path: the error envelope for the API (and the installers' index, with a key or a link), a line of text for a page. */
 export function undecodablePathResponse(rawPath: string): Response {
-  if (rawPath.startsWith("/api/") || rawPath.startsWith("/.well-known/skills/") || /^\/i\/[^/]+\/\.well-known\/skills\//.test(rawPath))
+  if (rawPath.startsWith("/api/") || installerRoute(rawPath) !== null)
     return Response.json(errorBody(new AppError("InvalidPath", UNDECODABLE)), { status: 400 });
   return new Response(`Bad request: ${UNDECODABLE}.\n`, { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
 }
