@@ -12,8 +12,8 @@ export function AmendmentChangeView({ change }: { change: AmendmentChange }) {
         The change
       </h2>
       <p className="mb-3 text-sm text-slate-700" data-testid="amendment-caption">
-        Amendment #{amendment.id} against v{amendment.baseVersion}, {ORIGIN[amendment.origin] ?? amendment.origin}: {change.author}, on{" "}
-        {amendment.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC. Why: “{amendment.rationale}”
+        Amendment #{amendment.id} against v{amendment.baseVersion}, {ORIGIN[amendment.origin] ?? amendment.origin}: {change.entry.author},
+        on {amendment.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC. Why: “{amendment.rationale}”
       </p>
       <SideBySide rows={change.rows} left={`v${amendment.baseVersion}`} right={`amendment #${amendment.id}`} />
     </section>

@@ -1,12 +1,12 @@
 import Link from "next/link";
 import type { VersionInfo } from "@/lib/learned/history";
+import { authorName } from "@/lib/learned/actor";
 
 export function authorLabel(version: Pick<VersionInfo, "author">): string {
   const { author } = version;
-  if (author.kind === "person") return author.email ?? "a person";
-  if (author.kind === "key") return `key ${author.keyName ?? author.keyId}${author.session ? ` · session ${author.session}` : ""}`;
-  if (author.kind === "system") return "Skillgate";
-  return author.kind === "sync" ? "workspace sync" : "shipped with Skillgate";
+  if (author.kind === "sync") return "workspace sync";
+  if (author.kind === "deployment") return "shipped with Skillgate";
+  return authorName(author);
 }
 
 /** Who made a version, when and why, and the evaluation behind it: said beside the diff it is about. */

@@ -1,6 +1,10 @@
 import { bigserial, doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
 import { teams, users } from "./teams";
 
+/** An amendment's states (§8.4). */
+export const AMENDMENT_STATES = ["pending", "evaluating", "evaluated", "awaiting-approval", "promoted", "rejected"] as const;
+export type AmendmentState = (typeof AMENDMENT_STATES)[number];
+
 /** One run of a skill (§8.1): the skill's history and the source of its test cases. */
 export const observations = pgTable(
   "observations",
@@ -43,16 +47,26 @@ export const amendments = pgTable(
     body: text("body"),
     rationale: text("rationale").notNull(),
     origin: text("origin", { enum: ["person", "agent", "generated"] }).notNull(),
-    // awaiting-approval: judged improved while the team's auto-promotion is off (§10); a lead approves or rejects.
-    status: text("status", { enum: ["pending", "evaluated", "awaiting-approval", "promoted", "rejected"] })
-      .notNull()
-      .default("pending"),
+    // The amendment's state (§8.4, lib/evolution/amendment-states.ts): every move is one conditional update of it.
+    status: text("status", { enum: AMENDMENT_STATES }).notNull().default("pending"),
     authorUserId: integer("author_user_id").references(() => users.id, { onDelete: "set null" }),
     authorKeyId: integer("author_key_id"),
     sessionId: text("session_id"),
+    // A lead's latest decision on it (approved, rejected, overridden): who, when and why.
+    decidedByUserId: integer("decided_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    decidedByKeyId: integer("decided_by_key_id"),
+    decidedSession: text("decided_session"),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    decisionReason: text("decision_reason"),
+    // Its rejection, kept after a later override so the amendment always says it was rejected.
+    rejectedByUserId: integer("rejected_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    rejectedByKeyId: integer("rejected_by_key_id"),
+    rejectedSession: text("rejected_session"),
+    rejectedAt: timestamp("rejected_at", { withTimezone: true }),
+    rejectionReason: text("rejection_reason"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("amendments_team_skill_idx").on(t.teamId, t.skillName)],
+  (t) => [index("amendments_team_skill_idx").on(t.teamId, t.skillName), index("amendments_team_status_idx").on(t.teamId, t.status, t.id)],
 );
 
 export interface DimensionScores {

@@ -1,7 +1,19 @@
 import { z } from "zod";
 import { skillNameProblem } from "../skills/name";
 import { defineOperation, json } from "./operation";
-import { idParams, isoTime, nameParams, parseOneOrBatch, positiveIntText, sessionIdField, skillNameField, versionNumber } from "./fields";
+import { AMENDMENT_STATES } from "../evolution/amendment-states";
+import {
+  idParams,
+  isoTime,
+  nameParams,
+  nextCursor,
+  pageQuery,
+  parseOneOrBatch,
+  positiveIntText,
+  sessionIdField,
+  skillNameField,
+  versionNumber,
+} from "./fields";
 
 /** Observations, amendments and judged evaluations (§8). */
 
@@ -120,38 +132,67 @@ export const proposeAmendment = defineOperation({
 
 export const VERDICTS = ["improved", "regressed", "neutral", "inconclusive"] as const;
 
+const decisionSchema = z.strictObject({ by: z.string(), at: isoTime, reason: z.string().nullable() });
+
 export const amendmentSchema = z.strictObject({
   id: z.number().int(),
   skill: z.string(),
-  baseVersion: z.number().int(),
-  description: z.string().nullable(),
-  body: z.string().nullable(),
-  rationale: z.string(),
-  origin: z.enum(["person", "agent", "generated"]),
-  status: z.enum(["pending", "evaluated", "awaiting-approval", "promoted", "rejected"]),
+  status: z
+    .enum(AMENDMENT_STATES)
+    .describe("pending → evaluating → promoted | awaiting-approval | evaluated; awaiting-approval → promoted | rejected (§8.4)"),
+  verdict: z.enum(VERDICTS).nullable().describe("of its latest finished evaluation"),
+  delta: z.number().nullable().describe("of its latest finished evaluation: mean of amended − original case scores"),
   createdAt: isoTime,
+  evaluatedAt: isoTime.nullable(),
+  decidedBy: z.string().nullable().describe("who made the latest decision on it (approved, rejected or overrode it)"),
+  decidedAt: isoTime.nullable(),
+  reason: z.string().nullable().describe("the reason given with that decision"),
+  rejection: decisionSchema.nullable().describe("its rejection, kept after any later override"),
+  author: z.string().describe("who proposed it"),
+  baseVersion: z.number().int().describe("the version of the skill it was written against"),
+  origin: z.enum(["person", "agent", "generated"]),
+  rationale: z.string(),
+  description: z.string().nullable().describe("the proposed description; null when it keeps the current one"),
+  body: z.string().nullable().describe("the proposed body; null when it keeps the current one"),
   evaluation: z
     .strictObject({
       id: z.number().int(),
-      amendmentId: z.number().int(),
       status: z.enum(["running", "finished", "failed"]),
       verdict: z.enum(VERDICTS).nullable(),
       promotedVersion: z.number().int().nullable(),
     })
     .nullable()
-    .describe("the latest evaluation"),
+    .describe("its latest evaluation, running or not"),
+});
+
+const amendmentList = z.strictObject({ amendments: z.array(amendmentSchema), nextCursor });
+
+export const listSkillAmendments = defineOperation({
+  operationId: "listSkillAmendments",
+  method: "GET",
+  path: "/api/v1/skills/{name}/amendments",
+  tag: "evolution",
+  summary: "The skill's amendments, newest first, with their state, latest verdict and decisions",
+  scope: "read",
+  params: nameParams,
+  query: pageQuery,
+  responses: { 200: json(amendmentList, "newest first") },
+  errors: ["InvalidName"],
 });
 
 export const listAmendments = defineOperation({
   operationId: "listAmendments",
   method: "GET",
-  path: "/api/v1/skills/{name}/amendments",
+  path: "/api/v1/amendments",
   tag: "evolution",
-  summary: "The skill's amendments, newest first, with their latest evaluation",
+  summary: "The team's amendments, newest first, by state and skill: ?status=awaiting-approval is a lead's queue",
   scope: "read",
-  params: nameParams,
-  responses: { 200: json(z.strictObject({ amendments: z.array(amendmentSchema) }), "newest first") },
-  errors: ["InvalidName"],
+  query: pageQuery.extend({
+    status: z.enum(AMENDMENT_STATES).optional().describe("only amendments in this state"),
+    skill: skillNameField.optional().describe("only amendments to this skill"),
+  }),
+  responses: { 200: json(amendmentList, "newest first") },
+  errors: [],
 });
 
 export const generateAmendment = defineOperation({
@@ -213,11 +254,15 @@ export const evaluateAmendment = defineOperation({
   scope: "write",
   params: idParams,
   responses: { 200: json(evaluationReportSchema, "the finished evaluation") },
-  errors: ["AmendmentNotFound", "AlreadyPromoted", "NoModel", "VersionConflict"],
+  errors: ["AmendmentNotFound", "AmendmentStateChanged", "NoModel", "VersionConflict"],
 });
 
 export const promoteAmendmentBody = z.strictObject({
-  reason: z.string().max(5000).optional().describe("required for a lead's override of a verdict other than improved"),
+  reason: z
+    .string()
+    .max(5000)
+    .optional()
+    .describe("required for a manual override: promoting an amendment that is pending, evaluated or rejected"),
 });
 
 export const promoteAmendment = defineOperation({
@@ -225,7 +270,8 @@ export const promoteAmendment = defineOperation({
   method: "POST",
   path: "/api/v1/amendments/{id}/promote",
   tag: "evolution",
-  summary: "Promote by hand: an improved amendment, or a lead's override with a written reason",
+  summary:
+    "Promote by hand (lead or admin key): an amendment awaiting approval is approved; one pending, evaluated or rejected is a manual override that needs a written reason",
   scope: "write",
   params: idParams,
   body: { schema: promoteAmendmentBody },
@@ -235,7 +281,7 @@ export const promoteAmendment = defineOperation({
       "the skill's new version",
     ),
   },
-  errors: ["AmendmentNotFound", "ReasonRequired", "AlreadyPromoted", "VersionConflict", "BuiltInImmutable", "FileSkillReadOnly"],
+  errors: ["AmendmentNotFound", "ReasonRequired", "AmendmentStateChanged", "VersionConflict", "BuiltInImmutable", "FileSkillReadOnly"],
 });
 
 export const approveAmendment = defineOperation({
@@ -252,7 +298,7 @@ export const approveAmendment = defineOperation({
       "the skill's new version",
     ),
   },
-  errors: ["AmendmentNotFound", "NotAwaitingApproval", "AlreadyPromoted", "VersionConflict"],
+  errors: ["AmendmentNotFound", "AmendmentStateChanged", "VersionConflict", "BuiltInImmutable", "FileSkillReadOnly"],
 });
 
 export const rejectAmendmentBody = z.strictObject({ reason: z.string().min(1).max(5000).describe("why it is not going live") });
@@ -267,7 +313,7 @@ export const rejectAmendment = defineOperation({
   params: idParams,
   body: { schema: rejectAmendmentBody },
   responses: { 200: json(z.strictObject({ id: z.number().int(), status: z.literal("rejected") }), "rejected") },
-  errors: ["AmendmentNotFound", "NotAwaitingApproval", "ReasonRequired"],
+  errors: ["AmendmentNotFound", "AmendmentStateChanged", "ReasonRequired"],
 });
 
 export const getEvaluation = defineOperation({
@@ -286,6 +332,7 @@ export const EVOLUTION_OPERATIONS = [
   recordObservations,
   listObservations,
   proposeAmendment,
+  listSkillAmendments,
   listAmendments,
   generateAmendment,
   evaluateAmendment,

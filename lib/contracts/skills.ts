@@ -224,21 +224,33 @@ export const promoteSkill = defineOperation({
   errors: ["InvalidName", "SkillNotFound", "NameCollision", "NotADraft"],
 });
 
-export const rollbackBody = z.strictObject({ toVersion: versionNumber.describe("the version whose content becomes the next version") });
+export const rollbackBody = z.strictObject({
+  toVersion: versionNumber.describe("the version whose content becomes the next version"),
+  expectedVersion: versionNumber
+    .optional()
+    .describe("the current version the rollback was decided on; a stale one is refused with VersionConflict"),
+});
 
 export const rollbackSkill = defineOperation({
   operationId: "rollbackSkill",
   method: "POST",
   path: "/api/v1/skills/{name}/rollback",
   tag: "skills",
-  summary: "A new version with the content of toVersion (lead or admin key); nothing is deleted",
+  summary:
+    "A new version with the content of toVersion (lead or admin key); nothing is deleted. When that content is already current, nothing changes",
   scope: "write",
   params: nameParams,
   body: { schema: rollbackBody },
   responses: {
-    200: json(z.strictObject({ name: z.string(), version: z.number().int(), revertOf: z.number().int() }), "the new current version"),
+    200: json(
+      z.union([
+        z.strictObject({ name: z.string(), version: z.number().int(), revertOf: z.number().int() }),
+        z.strictObject({ name: z.string(), version: z.number().int(), unchanged: z.literal(true) }),
+      ]),
+      "the new current version, or the current one with unchanged: true when it already has that content",
+    ),
   },
-  errors: ["InvalidName", "SkillNotFound", "VersionNotFound", "BuiltInImmutable", "FileSkillReadOnly"],
+  errors: ["InvalidName", "SkillNotFound", "VersionNotFound", "VersionConflict", "BuiltInImmutable", "FileSkillReadOnly"],
 });
 
 export const pinBody = z.strictObject({ version: versionNumber.describe("the version agents get until unpinned") });

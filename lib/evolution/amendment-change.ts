@@ -1,14 +1,15 @@
 import { desc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { apiKeys, evaluations, users } from "@/db/schema";
+import { evaluations } from "@/db/schema";
 import { sideBySide, type DiffRow } from "../learned/side-by-side";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
-import { amendmentTexts, getAmendment, type AmendmentRow } from "./amendments";
+import { amendmentTexts, getAmendment, listAmendments, type AmendmentEntry, type AmendmentRow } from "./amendments";
 
-/** An amendment as a lead reviews it (§10): who proposed it, when and why, the change itself, and its evaluations. */
+/** An amendment as a lead reviews it (§10): its state and the decisions on it, who proposed it, the change itself, and its evaluations. */
 export interface AmendmentChange {
   amendment: AmendmentRow;
-  author: string;
+  /** As every list shows it: state, author, decisions, rejection. */
+  entry: AmendmentEntry;
   rows: DiffRow[];
   evaluations: {
     id: number;
@@ -22,9 +23,9 @@ export interface AmendmentChange {
 
 export async function amendmentChange(db: Db, catalogs: CatalogCache, team: CatalogKey, id: number): Promise<AmendmentChange> {
   const amendment = await getAmendment(db, team.id, id);
-  const [texts, author, judged] = await Promise.all([
+  const [texts, [entry], judged] = await Promise.all([
     amendmentTexts(db, catalogs, team, amendment),
-    authorName(db, amendment),
+    listAmendments(db, team.id, { id }),
     db
       .select({
         id: evaluations.id,
@@ -38,19 +39,6 @@ export async function amendmentChange(db: Db, catalogs: CatalogCache, team: Cata
       .where(eq(evaluations.amendmentId, id))
       .orderBy(desc(evaluations.id)),
   ]);
-  return { amendment, author, rows: sideBySide(texts.original, texts.amended), evaluations: judged };
-}
-
-/** Named as version rows and history events name their authors: the email, "key ci-bot · session 7f3a", or "Skillgate". */
-async function authorName(db: Db, amendment: AmendmentRow): Promise<string> {
-  if (amendment.authorUserId !== null) {
-    const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, amendment.authorUserId));
-    return user?.email ?? "a person who has left";
-  }
-  const session = amendment.sessionId ? ` · session ${amendment.sessionId}` : "";
-  if (amendment.authorKeyId !== null) {
-    const [key] = await db.select({ name: apiKeys.name }).from(apiKeys).where(eq(apiKeys.id, amendment.authorKeyId));
-    return `key ${key?.name ?? amendment.authorKeyId}${session}`;
-  }
-  return "Skillgate";
+  if (!entry) throw new Error(`amendment #${id} was read and then not listed`);
+  return { amendment, entry, rows: sideBySide(texts.original, texts.amended), evaluations: judged };
 }

@@ -1,11 +1,12 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq, inArray, lt } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { generateObject } from "ai";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { only } from "@/db/rows";
-import { amendments, evaluations } from "@/db/schema";
+import { amendments, apiKeys, evaluations, users, type AmendmentState } from "@/db/schema";
 import { AppError, specError } from "../errors";
-import { authorOf, type Actor } from "../learned/actor";
+import { authorName, authorOf, namedAuthor, type Actor } from "../learned/actor";
 import { recordEvent } from "../learned/events";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import { composeSkillMd, parseSkillMd } from "../skills/skill-md";
@@ -13,6 +14,7 @@ import { loadSkillContent, resolveSkill } from "../skills/view";
 import type { TeamId } from "../teams/teams";
 import { requireModel, type ConfiguredModel } from "./model";
 import { selectTestCases } from "./observations";
+import type { Verdict } from "./verdict";
 
 /** Amendments (§8.2): proposed changes with no authority of their own. */
 
@@ -132,14 +134,86 @@ export async function generateAmendment(
   return proposeAmendment(db, catalogs, team, actor, name, { description, body: object.body, rationale: object.rationale }, "generated");
 }
 
-/** A skill's amendments, newest first, each with its latest evaluation's verdict. */
-export async function listAmendments(db: Db, teamId: TeamId, name: string) {
+export interface AmendmentFilter {
+  id?: number;
+  status?: AmendmentState;
+  skill?: string;
+  /** Newest first: only amendments with a smaller id (the previous page's last). */
+  beforeId?: number;
+  limit?: number;
+}
+
+/** A decision on an amendment as the dashboard and the API say it: who, when, why. */
+export interface AmendmentDecision {
+  by: string;
+  at: string;
+  reason: string | null;
+}
+
+/** An amendment as every list shows it (§8.4): its state, its latest verdict, and the lead's decisions on it. */
+export interface AmendmentEntry {
+  id: number;
+  skill: string;
+  status: AmendmentState;
+  verdict: Verdict | null;
+  delta: number | null;
+  createdAt: string;
+  evaluatedAt: string | null;
+  /** Who made the latest decision (approved, rejected or overrode it), and why. */
+  decidedBy: string | null;
+  decidedAt: string | null;
+  reason: string | null;
+  /** Its rejection, which stays after any override. */
+  rejection: AmendmentDecision | null;
+  author: string;
+  baseVersion: number;
+  origin: "person" | "agent" | "generated";
+  rationale: string;
+  /** The proposed description and body; null where it leaves them as they are. */
+  description: string | null;
+  body: string | null;
+  /** Its latest evaluation, running or not. */
+  evaluation: { id: number; status: "running" | "finished" | "failed"; verdict: Verdict | null; promotedVersion: number | null } | null;
+}
+
+const authorKey = alias(apiKeys, "author_key");
+const authorUser = alias(users, "author_user");
+const deciderKey = alias(apiKeys, "decider_key");
+const deciderUser = alias(users, "decider_user");
+const rejecterKey = alias(apiKeys, "rejecter_key");
+const rejecterUser = alias(users, "rejecter_user");
+
+/** A team's amendments, newest first, filtered by state and skill (`GET /api/v1/amendments`, a lead's queue). */
+export async function listAmendments(db: Db, teamId: TeamId, filter: AmendmentFilter = {}): Promise<AmendmentEntry[]> {
   const rows = await db
-    .select()
+    .select({
+      amendment: amendments,
+      authorEmail: authorUser.email,
+      authorKeyName: authorKey.name,
+      deciderEmail: deciderUser.email,
+      deciderKeyName: deciderKey.name,
+      rejecterEmail: rejecterUser.email,
+      rejecterKeyName: rejecterKey.name,
+    })
     .from(amendments)
-    .where(and(eq(amendments.teamId, teamId), eq(amendments.skillName, name)))
-    .orderBy(desc(amendments.id));
-  const evaluated =
+    .leftJoin(authorUser, eq(authorUser.id, amendments.authorUserId))
+    .leftJoin(authorKey, eq(authorKey.id, amendments.authorKeyId))
+    .leftJoin(deciderUser, eq(deciderUser.id, amendments.decidedByUserId))
+    .leftJoin(deciderKey, eq(deciderKey.id, amendments.decidedByKeyId))
+    .leftJoin(rejecterUser, eq(rejecterUser.id, amendments.rejectedByUserId))
+    .leftJoin(rejecterKey, eq(rejecterKey.id, amendments.rejectedByKeyId))
+    .where(
+      and(
+        eq(amendments.teamId, teamId),
+        filter.id !== undefined ? eq(amendments.id, filter.id) : undefined,
+        filter.status ? eq(amendments.status, filter.status) : undefined,
+        filter.skill ? eq(amendments.skillName, filter.skill) : undefined,
+        filter.beforeId !== undefined ? lt(amendments.id, filter.beforeId) : undefined,
+      ),
+    )
+    .orderBy(desc(amendments.id))
+    .limit(filter.limit ?? 500);
+  const judged =
     rows.length === 0
       ? []
       : await db
@@ -148,29 +222,72 @@ export async function listAmendments(db: Db, teamId: TeamId, name: string) {
             amendmentId: evaluations.amendmentId,
             status: evaluations.status,
             verdict: evaluations.verdict,
+            delta: evaluations.delta,
             promotedVersion: evaluations.promotedVersion,
+            finishedAt: evaluations.finishedAt,
           })
           .from(evaluations)
           .where(
             inArray(
               evaluations.amendmentId,
-              rows.map((row) => row.id),
+              rows.map((row) => row.amendment.id),
             ),
           )
           .orderBy(desc(evaluations.id));
   return rows.map((row) => {
-    const latest = evaluated.find((e) => e.amendmentId === row.id) ?? null;
+    const a = row.amendment;
+    const latest = judged.find((e) => e.amendmentId === a.id) ?? null;
+    const finished = judged.find((e) => e.amendmentId === a.id && e.status === "finished") ?? null;
+    const decider = namedAuthor({
+      userId: a.decidedByUserId,
+      email: row.deciderEmail,
+      keyId: a.decidedByKeyId,
+      keyName: row.deciderKeyName,
+      session: a.decidedSession,
+    });
+    const rejecter = namedAuthor({
+      userId: a.rejectedByUserId,
+      email: row.rejecterEmail,
+      keyId: a.rejectedByKeyId,
+      keyName: row.rejecterKeyName,
+      session: a.rejectedSession,
+    });
     return {
-      id: row.id,
-      skill: row.skillName,
-      baseVersion: row.baseVersion,
-      description: row.description,
-      body: row.body,
-      rationale: row.rationale,
-      origin: row.origin,
-      status: row.status,
-      createdAt: row.createdAt.toISOString(),
-      evaluation: latest,
+      id: a.id,
+      skill: a.skillName,
+      status: a.status,
+      verdict: finished?.verdict ?? null,
+      delta: finished?.delta ?? null,
+      createdAt: a.createdAt.toISOString(),
+      evaluatedAt: finished?.finishedAt?.toISOString() ?? null,
+      decidedBy: a.decidedAt ? authorName(decider) : null,
+      decidedAt: a.decidedAt?.toISOString() ?? null,
+      reason: a.decisionReason,
+      rejection: a.rejectedAt ? { by: authorName(rejecter), at: a.rejectedAt.toISOString(), reason: a.rejectionReason } : null,
+      author: authorName(
+        namedAuthor({
+          userId: a.authorUserId,
+          email: row.authorEmail,
+          keyId: a.authorKeyId,
+          keyName: row.authorKeyName,
+          session: a.sessionId,
+        }),
+      ),
+      baseVersion: a.baseVersion,
+      origin: a.origin,
+      rationale: a.rationale,
+      description: a.description,
+      body: a.body,
+      evaluation: latest && { id: latest.id, status: latest.status, verdict: latest.verdict, promotedVersion: latest.promotedVersion },
     };
   });
+}
+
+/** How many amendments wait for a lead's approval: the navigation's and the overview's count. */
+export async function awaitingApprovalCount(db: Db, teamId: TeamId): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(amendments)
+    .where(and(eq(amendments.teamId, teamId), eq(amendments.status, "awaiting-approval")));
+  return row?.n ?? 0;
 }

@@ -1,8 +1,8 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import pLimit from "p-limit";
 import type { Db } from "@/db/client";
 import { only } from "@/db/rows";
-import { amendments, evaluationCases, evaluations, observations } from "@/db/schema";
+import { evaluationCases, evaluations, observations } from "@/db/schema";
 import { isAppError, specError } from "../errors";
 import { authorOf, SYSTEM, type Actor, type Author } from "../learned/actor";
 import type { InstanceWork } from "../app/work";
@@ -10,10 +10,13 @@ import { claimExpired, holdLease, leaseEnd, leaseToken, stillOwned } from "../ap
 import { isDatabaseOutage } from "@/db/outage";
 import { getTeam, type TeamId } from "../teams/teams";
 import { recordEvent } from "../learned/events";
-import { updateLearned } from "../learned/write";
 import { unifiedPatch } from "../learned/history";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import { amendmentTexts, getAmendment, type AmendmentRow } from "./amendments";
+import { amendmentStateChanged, moveAmendment, MOVES } from "./amendment-states";
+import { applyAmendmentIn } from "./promote";
+import { recordListingSnapshot } from "../listing/snapshots";
+import type { StaticCatalog } from "../skills/catalog";
 import { logUnexpected } from "../http/respond";
 import { failureMessage } from "./failure-message";
 import { JUDGE_PROMPT_VERSION, judgeCase } from "./judge";
@@ -47,12 +50,16 @@ export interface Started {
 export async function startEvaluation(deps: EvaluationDeps, team: EvaluationTeam, actor: Actor, amendmentId: number): Promise<Started> {
   const judge = requireModel(deps.model);
   const amendment = await getAmendment(deps.db, team.id, amendmentId);
+  if (!(MOVES.evaluate.from as readonly string[]).includes(amendment.status))
+    throw amendmentStateChanged(amendmentId, amendment.status, "evaluate");
   // The amended text must still make a skill before anything is judged.
   await amendmentTexts(deps.db, deps.catalogs, team, amendment);
   const cases = await selectTestCases(deps.db, team.id, amendment.skillName);
   const startedBy = authorOf(actor);
   const token = leaseToken(deps.work);
   const evaluationId = await deps.db.transaction(async (tx) => {
+    // Of concurrent evaluations of one amendment exactly one starts; the others are told it is evaluating.
+    await moveAmendment(tx, team.id, amendmentId, "evaluate", "evaluating");
     const rows = await tx
       .insert(evaluations)
       .values({
@@ -146,11 +153,9 @@ export async function workOnEvaluation(deps: EvaluationDeps, evaluationId: numbe
     // An outage leaves the evaluation running: its lease runs out and an instance takes it over later.
     if (lease.lost() || isDatabaseOutage(error)) return;
     logUnexpected(`evaluation ${evaluationId} failed`, error);
-    await deps.db
-      .update(evaluations)
-      .set({ status: "failed", error: failureMessage(error), finishedAt: new Date() })
-      .where(and(eq(evaluations.id, evaluationId), eq(evaluations.status, "running"), eq(evaluations.leaseOwner, token)))
-      .catch((failure: unknown) => logUnexpected(`marking evaluation ${evaluationId} failed`, failure));
+    await failEvaluation(deps.db, evaluationId, token, failureMessage(error)).catch((failure: unknown) =>
+      logUnexpected(`marking evaluation ${evaluationId} failed`, failure),
+    );
   } finally {
     lease.release();
   }
@@ -175,6 +180,12 @@ function judgedScores(c: typeof evaluationCases.$inferSelect): JudgedCase {
   return { original, amended };
 }
 
+/**
+ * Stores the verdict and moves the amendment on, in one transaction fenced by the lease token: the
+ * evaluation's result, the amendment's state, the `evaluated` event and any automatic promotion
+ * are written together or not at all, so a worker that took over after a crash never writes a
+ * second event, and a stalled one that woke up finds the row someone else's and writes nothing.
+ */
 async function finish(
   deps: EvaluationDeps,
   team: EvaluationTeam,
@@ -183,101 +194,99 @@ async function finish(
   evaluationId: number,
   token: string,
 ): Promise<void> {
-  const cases = await deps.db.select().from(evaluationCases).where(eq(evaluationCases.evaluationId, evaluationId));
-  const judged = cases.filter((c) => c.status === "judged").map(judgedScores);
-  const result = verdictOf(judged);
-  // Only the worker that holds the lease finishes: a stalled one that woke up finds the row someone
-  // else's and leaves the verdict, the event and any promotion to that one. The row says finished
-  // last, once everything it reports (event, promotion) is written.
-  const finished = await deps.db
-    .update(evaluations)
-    .set({
+  const promoted = await deps.db.transaction(async (tx) => {
+    const cases = await tx.select().from(evaluationCases).where(eq(evaluationCases.evaluationId, evaluationId));
+    const judged = cases.filter((c) => c.status === "judged").map(judgedScores);
+    const result = verdictOf(judged);
+    const [fenced] = await tx
+      .update(evaluations)
+      .set({
+        status: "finished",
+        finishedAt: new Date(),
+        verdict: result.verdict,
+        delta: result.delta,
+        improved: result.improved,
+        regressed: result.regressed,
+        unchanged: result.unchanged,
+        failedToJudge: cases.length - judged.length,
+      })
+      .where(and(eq(evaluations.id, evaluationId), eq(evaluations.status, "running"), eq(evaluations.leaseOwner, token)))
+      .returning({ id: evaluations.id });
+    if (!fenced) return null;
+    await recordEvent(tx, team.id, amendment.skillName, "evaluated", startedBy, amendment.baseVersion, {
+      evaluationId,
+      amendmentId: amendment.id,
       verdict: result.verdict,
       delta: result.delta,
-      improved: result.improved,
-      regressed: result.regressed,
-      unchanged: result.unchanged,
-      failedToJudge: cases.length - judged.length,
-    })
-    .where(and(eq(evaluations.id, evaluationId), eq(evaluations.status, "running"), eq(evaluations.leaseOwner, token)))
-    .returning({ id: evaluations.id });
-  if (finished.length === 0) return;
-  // With auto-promotion off, an improved learned skill waits for a lead (§10); anything else is just evaluated.
-  const awaitsApproval = result.verdict === "improved" && amendment.skillSource === "learned" && !team.autoPromote;
-  await deps.db
-    .update(amendments)
-    .set({ status: awaitsApproval ? "awaiting-approval" : "evaluated" })
-    .where(and(eq(amendments.id, amendment.id), inArray(amendments.status, ["pending", "evaluated", "awaiting-approval"])));
-  await recordEvent(deps.db, team.id, amendment.skillName, "evaluated", startedBy, amendment.baseVersion, {
-    evaluationId,
-    amendmentId: amendment.id,
-    verdict: result.verdict,
-    delta: result.delta,
+    });
+    const outcome = await settle(tx, deps.catalogs.statics, team, startedBy, amendment, evaluationId, result.verdict);
+    await tx.update(evaluations).set(outcome).where(eq(evaluations.id, evaluationId));
+    return outcome.promotedVersion;
   });
-  const promotion = await autoPromote(deps, team, startedBy, amendment, evaluationId, result.verdict);
-  await deps.db
-    .update(evaluations)
-    .set({ ...promotion, status: "finished", finishedAt: new Date() })
-    .where(eq(evaluations.id, evaluationId));
+  if (promoted !== null) await recordListingSnapshot(deps.db, deps.catalogs, team.id, `amendment #${amendment.id} promoted`);
 }
 
-/** Automatic promotion happens only on `improved`, when the team allows it, for a learned skill (§8.4). */
-async function autoPromote(
-  deps: EvaluationDeps,
+/**
+ * Where a verdict leaves the amendment (§8.4): promoted on `improved` when the team promotes on its
+ * own and the skill is learned; awaiting a lead's approval on `improved` otherwise for a learned
+ * skill; evaluated in every other case (a built-in or file skill gets a patch instead).
+ */
+async function settle(
+  tx: Db,
+  statics: StaticCatalog,
   team: EvaluationTeam,
   startedBy: Author,
   amendment: AmendmentRow,
   evaluationId: number,
   verdict: Verdict,
 ): Promise<{ promotedVersion: number | null; promotionNote: string | null }> {
-  if (verdict !== "improved")
-    return { promotedVersion: null, promotionNote: `not promoted: the verdict is ${verdict}; a lead can override with a written reason` };
-  if (amendment.skillSource !== "learned") {
-    return { promotedVersion: null, promotionNote: `${amendment.skillSource} skills change in the repository: apply the patch and sync` };
+  const evaluated = async (promotionNote: string) => {
+    await moveAmendment(tx, team.id, amendment.id, "finish", "evaluated");
+    return { promotedVersion: null, promotionNote };
+  };
+  if (verdict !== "improved") return evaluated(`not promoted: the verdict is ${verdict}; a lead can override with a written reason`);
+  if (amendment.skillSource !== "learned")
+    return evaluated(`${amendment.skillSource} skills change in the repository: apply the patch and sync`);
+  if (!team.autoPromote) {
+    await moveAmendment(tx, team.id, amendment.id, "finish", "awaiting-approval");
+    return { promotedVersion: null, promotionNote: "awaiting a lead's approval: auto-promotion is off for this team" };
   }
-  if (!team.autoPromote) return { promotedVersion: null, promotionNote: "awaiting a lead's approval: auto-promotion is off for this team" };
   try {
-    const { version } = await applyAmendment(deps, team, SYSTEM, amendment, evaluationId, "promoted", {
-      trigger: startedBy.keyId !== null ? `key ${startedBy.keyId}` : startedBy.userId !== null ? "person" : "system",
-      auto: true,
+    // A savepoint: a promotion refused (the skill moved on, say) leaves the verdict to be stored.
+    const version = await tx.transaction(async (savepoint) => {
+      await moveAmendment(savepoint, team.id, amendment.id, "finish", "promoted");
+      const applied = await applyAmendmentIn(savepoint, statics, team, SYSTEM, amendment, evaluationId, "promoted", {
+        trigger: startedBy.keyId !== null ? `key ${startedBy.keyId}` : startedBy.userId !== null ? "person" : "system",
+        auto: true,
+      });
+      return applied.version;
     });
     return { promotedVersion: version, promotionNote: null };
   } catch (error) {
-    if (isAppError(error)) return { promotedVersion: null, promotionNote: `not promoted: ${error.message}` };
+    if (isAppError(error) && error.code !== "AmendmentStateChanged") return evaluated(`not promoted: ${error.message}`);
     throw error;
   }
 }
 
-/** Makes the amendment the skill's next version, against the version it was written for. */
-export async function applyAmendment(
-  deps: Pick<EvaluationDeps, "db" | "catalogs">,
-  team: EvaluationTeam,
-  actor: Actor,
-  amendment: AmendmentRow,
-  evaluationId: number | null,
-  event: "promoted" | "overridden" | "approved",
-  detail: Record<string, unknown> = {},
-): Promise<{ version: number }> {
-  const result = await updateLearned(deps, team.id, actor, amendment.skillName, {
-    description: amendment.description ?? undefined,
-    body: amendment.body ?? undefined,
-    expected: { version: amendment.baseVersion },
-    reason: `amendment #${amendment.id}: ${amendment.rationale}`,
-    event,
-    evaluationId,
-    eventDetail: { amendmentId: amendment.id, evaluationId, ...detail },
-    alsoWrite: async (tx) => void (await tx.update(amendments).set({ status: "promoted" }).where(eq(amendments.id, amendment.id))),
-  }).catch(async (error: unknown) => {
-    if (!isAppError(error) || error.code !== "VersionConflict") throw error;
-    // The client sent no version: say what moved. Most often another promotion of this very amendment won.
-    const now = await getAmendment(deps.db, team.id, amendment.id);
-    if (now.status === "promoted") throw specError("AlreadyPromoted", `amendment #${amendment.id} is already promoted`);
-    throw specError(
-      "VersionConflict",
-      `amendment #${amendment.id} was written against v${amendment.baseVersion} of "${amendment.skillName}", which has changed since; propose it again against the current version`,
-    );
+/**
+ * An evaluation that could not finish: marked failed (only by the worker holding it) and its
+ * amendment back where it was — evaluated when an earlier evaluation gave it a verdict, else pending.
+ */
+async function failEvaluation(db: Db, evaluationId: number, token: string, error: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [failed] = await tx
+      .update(evaluations)
+      .set({ status: "failed", error, finishedAt: new Date() })
+      .where(and(eq(evaluations.id, evaluationId), eq(evaluations.status, "running"), eq(evaluations.leaseOwner, token)))
+      .returning({ teamId: evaluations.teamId, amendmentId: evaluations.amendmentId });
+    if (!failed) return;
+    const [earlier] = await tx
+      .select({ id: evaluations.id })
+      .from(evaluations)
+      .where(and(eq(evaluations.amendmentId, failed.amendmentId), eq(evaluations.status, "finished")))
+      .limit(1);
+    await moveAmendment(tx, failed.teamId as TeamId, failed.amendmentId, "fail", earlier ? "evaluated" : "pending");
   });
-  return result;
 }
 
 export interface EvaluationReport {

@@ -3,6 +3,7 @@ import type { Db } from "@/db/client";
 import { apiKeys, evaluations, skillEvents, users } from "@/db/schema";
 import type { TeamId } from "../teams/teams";
 import { SKILL_EVENT_KINDS } from "../learned/events";
+import { authorName, namedAuthor } from "../learned/actor";
 
 /** The promotion history (§8.4, §10): the team's event log, newest first, with who did each thing. */
 
@@ -43,7 +44,7 @@ export async function teamHistory(
     skill: event.skillName,
     kind: event.kind,
     version: event.version,
-    actor: email ?? (keyName ? `key ${keyName}${event.sessionId ? ` · session ${event.sessionId}` : ""}` : "Skillgate"),
+    actor: authorName(namedAuthor({ userId: event.actorUserId, email, keyId: event.actorKeyId, keyName, session: event.sessionId })),
     detail: event.detail,
   }));
 }

@@ -1,86 +1,81 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { amendments, evaluations } from "@/db/schema";
-import { AppError, specError } from "../errors";
+import { evaluations, type AmendmentState } from "@/db/schema";
+import { isAppError, specError } from "../errors";
+import { authorOf, requireLead, type Actor } from "../learned/actor";
 import { recordEvent } from "../learned/events";
-import { requireLead, requireWriteActive, type Actor } from "../learned/actor";
+import { changeLearnedIn } from "../learned/write";
 import { nameHolder, notLearned } from "../learned/store";
-import type { CatalogCache } from "../skills/catalog-cache";
-import type { EvaluationTeam } from "./evaluate";
-import { getAmendment } from "./amendments";
-import { applyAmendment } from "./evaluate";
+import { recordListingSnapshot } from "../listing/snapshots";
+import type { StaticCatalog } from "../skills/catalog";
+import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
+import { getAmendment, type AmendmentRow } from "./amendments";
+import { amendmentStateChanged, moveAmendment, MOVES } from "./amendment-states";
 
 /**
- * Promotes an amendment by hand (§8.4, §10). One awaiting approval (judged `improved` while the
- * team's auto-promotion is off) is a lead's approval; any other not judged `improved` is a lead's
- * manual override and needs a written reason; an improved one of a team that promotes on its own
- * (promotion failed, say, on a conflict) needs an editor.
+ * A lead's decisions on an amendment (§8.4, §10): approve one judged improved, reject it with a
+ * reason, or put live anything else with a written reason (a manual override). Each is one
+ * transaction that starts with the amendment's conditional move, so of two leads clicking approve
+ * and reject at once exactly one decides, and nothing goes live after a rejection.
+ */
+
+export interface PromotionDeps {
+  db: Db;
+  catalogs: CatalogCache;
+}
+
+export interface Promoted {
+  name: string;
+  version: number;
+  evaluationId: number | null;
+  override: boolean;
+}
+
+/**
+ * `POST /api/v1/amendments/<id>/promote`: awaiting approval, it is the lead's approval; pending,
+ * evaluated or rejected, a lead's manual override, which needs a written reason.
  */
 export async function promoteAmendment(
-  deps: { db: Db; catalogs: CatalogCache },
-  team: EvaluationTeam,
+  deps: PromotionDeps,
+  team: CatalogKey,
   actor: Actor,
   amendmentId: number,
   reason?: string,
-): Promise<{ name: string; version: number; evaluationId: number | null; override: boolean }> {
+): Promise<Promoted> {
   const amendment = await getAmendment(deps.db, team.id, amendmentId);
-  if (amendment.status === "promoted") throw specError("AlreadyPromoted", `amendment #${amendmentId} is already promoted`);
-  const [latest] = await deps.db
-    .select()
-    .from(evaluations)
-    .where(and(eq(evaluations.amendmentId, amendmentId), eq(evaluations.status, "finished")))
-    .orderBy(desc(evaluations.id))
-    .limit(1);
-  const override = latest?.verdict !== "improved";
-  const approval = amendment.status === "awaiting-approval";
-  const overrideReason = reason?.trim() ?? "";
-  if (approval) {
+  const state = amendment.status;
+  if (state === "awaiting-approval") {
     requireLead(actor, "approving an amendment");
-  } else if (override) {
-    requireLead(actor, "promoting an amendment its evaluation did not find improved");
-    if (overrideReason === "") {
-      throw specError(
-        "ReasonRequired",
-        `promoting amendment #${amendmentId} against its verdict (${latest?.verdict ?? "not evaluated"}) needs a written reason`,
-      );
-    }
-  } else {
-    requireWriteActive(actor, "promoting an amendment");
+    return decideToPromote(deps, team, actor, amendment, "approve", reason?.trim() || null);
   }
+  if (!(MOVES.override.from as readonly AmendmentState[]).includes(state)) throw amendmentStateChanged(amendmentId, state, "override");
+  // A built-in or file skill changes in its repository: no reason makes its amendment go live here.
   const holder = await nameHolder(deps.db, deps.catalogs.statics, team.id, amendment.skillName);
   if (holder) throw notLearned(amendment.skillName, holder);
-  const evaluationId = latest?.id ?? null;
-  const event = approval ? "approved" : override ? "overridden" : "promoted";
-  const { version } = await applyAmendment(deps, team, actor, amendment, evaluationId, event, {
-    ...(override && { overrideReason, verdict: latest?.verdict ?? null }),
-  });
-  if (evaluationId !== null) {
-    await deps.db
-      .update(evaluations)
-      .set({
-        promotedVersion: version,
-        promotionNote: approval ? `approved by ${actorLabel(actor)}` : override ? `manual override: ${overrideReason}` : null,
-      })
-      .where(eq(evaluations.id, evaluationId));
+  requireLead(actor, `promoting an amendment that is ${state} (a manual override)`);
+  const why = reason?.trim() ?? "";
+  if (why === "") {
+    throw specError(
+      "ReasonRequired",
+      `promoting amendment #${amendmentId}, which is ${state}, is a manual override: it needs a written reason`,
+    );
   }
-  return { name: amendment.skillName, version, evaluationId, override };
+  return decideToPromote(deps, team, actor, amendment, "override", why);
 }
 
-/** A lead approves an amendment awaiting approval: it becomes the skill's next version, recorded as `approved` (§10). */
-export async function approveAmendment(deps: { db: Db; catalogs: CatalogCache }, team: EvaluationTeam, actor: Actor, amendmentId: number) {
+/** `POST /api/v1/amendments/<id>/approve`: a lead puts an amendment awaiting approval live, recorded as `approved`. */
+export async function approveAmendment(deps: PromotionDeps, team: CatalogKey, actor: Actor, amendmentId: number) {
   requireLead(actor, "approving an amendment");
   const amendment = await getAmendment(deps.db, team.id, amendmentId);
-  if (amendment.status !== "awaiting-approval") {
-    throw new AppError("NotAwaitingApproval", `amendment #${amendmentId} is not awaiting approval (it is ${amendment.status})`);
-  }
-  const { name, version, evaluationId } = await promoteAmendment(deps, team, actor, amendmentId);
+  if (amendment.status !== "awaiting-approval") throw amendmentStateChanged(amendmentId, amendment.status, "approve");
+  const { name, version, evaluationId } = await decideToPromote(deps, team, actor, amendment, "approve", null);
   return { id: amendmentId, name, version, evaluationId };
 }
 
-/** A lead rejects an amendment awaiting approval, with a reason; it is recorded in the history (§10). */
+/** `POST /api/v1/amendments/<id>/reject`: a lead refuses an amendment awaiting approval, saying why; it never goes live unless a lead later overrides. */
 export async function rejectAmendment(
   db: Db,
-  team: EvaluationTeam,
+  team: CatalogKey,
   actor: Actor,
   amendmentId: number,
   reason: string,
@@ -88,28 +83,112 @@ export async function rejectAmendment(
   requireLead(actor, "rejecting an amendment");
   const why = reason.trim();
   if (why === "") throw specError("ReasonRequired", `rejecting amendment #${amendmentId} needs a written reason`);
+  const amendment = await getAmendment(db, team.id, amendmentId);
+  const by = authorOf(actor);
   return db.transaction(async (tx) => {
-    const amendment = await getAmendment(tx, team.id, amendmentId);
-    const rows = await tx
-      .update(amendments)
-      .set({ status: "rejected" })
-      .where(and(eq(amendments.id, amendmentId), eq(amendments.status, "awaiting-approval")))
-      .returning({ id: amendments.id });
-    if (rows.length === 0) {
-      throw new AppError("NotAwaitingApproval", `amendment #${amendmentId} is not awaiting approval (it is ${amendment.status})`);
-    }
+    const at = new Date();
+    await moveAmendment(tx, team.id, amendmentId, "reject", "rejected", {
+      ...decision(actor, why, at),
+      rejectedByUserId: by.userId,
+      rejectedByKeyId: by.keyId,
+      rejectedSession: by.sessionId,
+      rejectedAt: at,
+      rejectionReason: why,
+    });
     await tx
       .update(evaluations)
-      .set({ promotionNote: `rejected by a lead: ${why}` })
+      .set({ promotionNote: `rejected: ${why}` })
       .where(and(eq(evaluations.amendmentId, amendmentId), eq(evaluations.status, "finished")));
     await recordEvent(tx, team.id, amendment.skillName, "rejected", actor, amendment.baseVersion, { amendmentId, reason: why });
     return { id: amendmentId, status: "rejected" as const };
   });
 }
 
-/** Who did it, as the evaluation page says it. */
-function actorLabel(actor: Actor): string {
-  if (actor.kind === "person") return actor.email;
-  if (actor.kind === "key") return `API key ${actor.keyId}`;
-  return "Skillgate";
+/** The decision columns an approval, rejection or override writes on the amendment. */
+function decision(actor: Actor, reason: string | null, at: Date) {
+  const by = authorOf(actor);
+  return { decidedByUserId: by.userId, decidedByKeyId: by.keyId, decidedSession: by.sessionId, decidedAt: at, decisionReason: reason };
+}
+
+/** Approve or override: the move to promoted, the new version and the evaluation's link to it, in one transaction. */
+async function decideToPromote(
+  deps: PromotionDeps,
+  team: CatalogKey,
+  actor: Actor,
+  amendment: AmendmentRow,
+  move: "approve" | "override",
+  reason: string | null,
+): Promise<Promoted> {
+  const latest = await latestVerdict(deps.db, amendment.id);
+  const override = move === "override";
+  const version = await deps.db.transaction(async (tx) => {
+    await moveAmendment(tx, team.id, amendment.id, move, "promoted", decision(actor, reason, new Date()), [amendment.status]);
+    const applied = await applyAmendmentIn(
+      tx,
+      deps.catalogs.statics,
+      team,
+      actor,
+      amendment,
+      latest?.id ?? null,
+      override ? "overridden" : "approved",
+      {
+        ...(override && { overrideReason: reason, verdict: latest?.verdict ?? null, wasState: amendment.status }),
+        ...(!override && reason && { reason }),
+      },
+    );
+    if (latest) {
+      await tx
+        .update(evaluations)
+        .set({ promotedVersion: applied.version, promotionNote: override ? `manual override: ${reason}` : "approved by a lead" })
+        .where(eq(evaluations.id, latest.id));
+    }
+    return applied.version;
+  });
+  await recordListingSnapshot(deps.db, deps.catalogs, team.id, `amendment #${amendment.id} ${override ? "overridden" : "approved"}`);
+  return { name: amendment.skillName, version, evaluationId: latest?.id ?? null, override };
+}
+
+/** The amendment's latest finished evaluation: the one a promotion links to. */
+async function latestVerdict(db: Db, amendmentId: number) {
+  const [latest] = await db
+    .select({ id: evaluations.id, verdict: evaluations.verdict })
+    .from(evaluations)
+    .where(and(eq(evaluations.amendmentId, amendmentId), eq(evaluations.status, "finished")))
+    .orderBy(desc(evaluations.id))
+    .limit(1);
+  return latest ?? null;
+}
+
+/**
+ * Makes the amendment the skill's next version, against the version it was written for, inside
+ * the caller's transaction (the one that moves the amendment to promoted).
+ */
+export async function applyAmendmentIn(
+  tx: Db,
+  statics: StaticCatalog,
+  team: CatalogKey,
+  actor: Actor,
+  amendment: AmendmentRow,
+  evaluationId: number | null,
+  event: "promoted" | "overridden" | "approved",
+  detail: Record<string, unknown> = {},
+): Promise<{ version: number }> {
+  try {
+    return await changeLearnedIn(tx, statics, team.id, actor, amendment.skillName, {
+      description: amendment.description ?? undefined,
+      body: amendment.body ?? undefined,
+      expected: { version: amendment.baseVersion },
+      reason: `amendment #${amendment.id}: ${amendment.rationale}`,
+      event,
+      evaluationId,
+      eventDetail: { amendmentId: amendment.id, evaluationId, ...detail },
+    });
+  } catch (error) {
+    if (!isAppError(error) || error.code !== "VersionConflict") throw error;
+    // The client sent no version: say what moved and what to do.
+    throw specError(
+      "VersionConflict",
+      `amendment #${amendment.id} was written against v${amendment.baseVersion} of "${amendment.skillName}", which has changed since; propose it again against the current version`,
+    );
+  }
 }

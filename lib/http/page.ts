@@ -21,3 +21,28 @@ function decodeCursor(cursor: string): number {
   if (!match) throw new AppError("InvalidQuery", 'field "cursor": is not a cursor this API gave out');
   return Number(match[1]);
 }
+
+/** A cursor for lists read newest first by id: the last id of the page. */
+export function idCursor(lastId: number): string {
+  return Buffer.from(`i${lastId}`).toString("base64url");
+}
+
+/** The id an `idCursor` carries; a cursor this API did not give out is a 400. */
+export function readIdCursor(cursor: string | undefined): number | undefined {
+  if (cursor === undefined) return undefined;
+  const match = /^i(\d{1,10})$/.exec(Buffer.from(cursor, "base64url").toString());
+  if (!match) throw new AppError("InvalidQuery", 'field "cursor": is not a cursor this API gave out');
+  return Number(match[1]);
+}
+
+/** One page of a list read newest first by id: asks for one more than the page to know whether another follows. */
+export async function pageById<T extends { id: number }>(
+  query: { limit?: number; cursor?: string },
+  read: (filter: { beforeId?: number; limit: number }) => Promise<T[]>,
+): Promise<Page<T>> {
+  const limit = query.limit ?? DEFAULT_PAGE;
+  const rows = await read({ beforeId: readIdCursor(query.cursor), limit: limit + 1 });
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > limit && last ? idCursor(last.id) : null };
+}

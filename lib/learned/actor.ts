@@ -47,3 +47,32 @@ export function provenanceOf(actor: Actor): { kind: "agent" | "user"; ref: strin
   if (actor.kind === "person") return { kind: "user", ref: actor.email };
   return { kind: "agent", ref: actor.kind === "key" ? actor.sessionId : null };
 }
+
+/** An author as people are told of them: a person (by email), a key (by name, with the agent session), or Skillgate itself. */
+export type NamedAuthor =
+  | { kind: "person"; email: string | null }
+  | { kind: "key"; keyId: number; keyName: string | null; session: string | null }
+  | { kind: "system" };
+
+/** The author columns of a row (version, event, amendment decision) joined to the person's email and the key's name. */
+export function namedAuthor(row: {
+  userId: number | null;
+  email: string | null;
+  keyId: number | null;
+  keyName: string | null;
+  session: string | null;
+}): NamedAuthor {
+  if (row.userId !== null) return { kind: "person", email: row.email };
+  if (row.keyId !== null) return { kind: "key", keyId: row.keyId, keyName: row.keyName, session: row.session };
+  return { kind: "system" };
+}
+
+/**
+ * Who did something, in words, wherever the dashboard says it (versions, history events,
+ * amendments and the decisions on them): the email, "key ci-bot · session 7f3a", or "Skillgate".
+ */
+export function authorName(author: NamedAuthor): string {
+  if (author.kind === "person") return author.email ?? "a person who has left";
+  if (author.kind === "key") return `key ${author.keyName ?? author.keyId}${author.session ? ` · session ${author.session}` : ""}`;
+  return "Skillgate";
+}

@@ -6,16 +6,13 @@ import { learnedIdOf } from "../skills/catalog";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import { loadSkillContent, resolveSkill } from "../skills/view";
 import { listLearnedVersions } from "./store";
+import { namedAuthor, type NamedAuthor } from "./actor";
 import { boundedUnifiedPatch } from "./line-diff";
 
 /** Versions of the skill skill_view would serve, and diffs between any two (§6.2). */
 
-export type VersionAuthor =
-  | { kind: "person"; email: string | null }
-  | { kind: "key"; keyId: number; keyName: string | null; session: string | null }
-  | { kind: "sync" }
-  | { kind: "deployment" }
-  | { kind: "system" };
+/** Who made a version: a person, a key or Skillgate (learned skills), a workspace sync, or the deployment (built-in). */
+export type VersionAuthor = NamedAuthor | { kind: "sync" } | { kind: "deployment" };
 
 export interface VersionInfo {
   version: number;
@@ -78,12 +75,13 @@ async function learnedVersions(db: Db, skillId: number): Promise<VersionInfo[]> 
   return rows.map(({ version: v, authorEmail }) => ({
     version: v.version,
     createdAt: v.createdAt.toISOString(),
-    author:
-      v.authorKeyId !== null
-        ? { kind: "key", keyId: v.authorKeyId, keyName: keys.get(v.authorKeyId) ?? null, session: v.authorSession }
-        : v.authorUserId !== null
-          ? { kind: "person", email: authorEmail }
-          : { kind: "system" },
+    author: namedAuthor({
+      userId: v.authorUserId,
+      email: authorEmail,
+      keyId: v.authorKeyId,
+      keyName: v.authorKeyId === null ? null : (keys.get(v.authorKeyId) ?? null),
+      session: v.authorSession,
+    }),
     reason: v.reason,
     parentVersion: v.parentVersion,
     revertOf: v.revertOf,

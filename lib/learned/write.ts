@@ -142,12 +142,12 @@ async function insertVersion(
  * file skill of that name refuses the write. A skill archived meanwhile (the loser of two deletes)
  * is a conflict, not a missing skill.
  */
-async function writableLearned(deps: Deps, teamId: TeamId, name: string): Promise<LearnedRow> {
-  const holder = await nameHolder(deps.db, deps.catalogs.statics, teamId, name);
+async function writableLearned(tx: Db, statics: StaticCatalog, teamId: TeamId, name: string): Promise<LearnedRow> {
+  const holder = await nameHolder(tx, statics, teamId, name);
   if (holder) throw notLearned(name, holder);
-  const row = await findLiveLearned(deps.db, teamId, name, { lock: true });
+  const row = await findLiveLearned(tx, teamId, name, { lock: true });
   if (row) return row;
-  if (await findArchivedLearned(deps.db, teamId, name)) throw alreadyArchived(name);
+  if (await findArchivedLearned(tx, teamId, name)) throw alreadyArchived(name);
   throw skillNotFound(name);
 }
 
@@ -157,48 +157,65 @@ export interface LearnedChange {
   /** The version the change was made against, as a number or as that version's SHA-256 (an ETag). */
   expected: { version: number } | { sha256: string };
   reason?: string | null;
-  /** An amendment applied after its evaluation is logged as promoted (or overridden), not edited. */
+  /** An amendment applied after its evaluation is logged as promoted (or approved, or overridden), not edited. */
   event?: "edited" | "promoted" | "overridden" | "approved";
   /** The evaluation that justified this version; the version links it. */
   evaluationId?: number | null;
   eventDetail?: Record<string, unknown>;
-  /** More writes that belong to this change, in its transaction (an amendment marked promoted). */
-  alsoWrite?: (tx: Db) => Promise<void>;
+}
+
+export interface LearnedChanged {
+  name: string;
+  version: number;
+  /** False when the text was already the current one: no version was made. */
+  changed: boolean;
+  /** Whether the skill is in the listing (its snapshot is then due once the change commits). */
+  listed: boolean;
 }
 
 /** `PUT /api/v1/skills/<name>`: a new version, only against the current one (§6.2). */
 export async function updateLearned(deps: Deps, teamId: TeamId, actor: Actor, name: string, change: LearnedChange) {
+  const result = await deps.db.transaction((tx) => changeLearnedIn(tx, deps.catalogs.statics, teamId, actor, name, change));
+  if (result.changed && result.listed) await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} edited`);
+  return { name: result.name, version: result.version };
+}
+
+/**
+ * The same change inside a transaction the caller holds (an amendment is applied in the
+ * transaction that moves it to promoted); the caller records the listing's snapshot after commit.
+ */
+export async function changeLearnedIn(
+  tx: Db,
+  statics: StaticCatalog,
+  teamId: TeamId,
+  actor: Actor,
+  name: string,
+  change: LearnedChange,
+): Promise<LearnedChanged> {
   if (change.description === undefined && change.body === undefined) {
     throw new AppError("InvalidField", "send a new description, a new body or both");
   }
-  const result = await deps.db.transaction(async (tx) => {
-    const row = await writableLearned({ ...deps, db: tx }, teamId, name);
-    if (row.status === "active") requireWriteActive(actor, "changing an active skill");
-    const expectedVersion = await expectedVersionOf(tx, row, change.expected);
-    if (row.currentVersion !== expectedVersion) throw versionConflict(name, row.currentVersion, expectedVersion);
-    const current = await getLearnedVersion(tx, row.id, row.currentVersion);
-    if (!current) throw new Error(`learned skill "${name}" has no row for its current v${row.currentVersion}`);
-    const before = parseSkillMd(current.frontmatter + current.body);
-    const fields = before.fields as { name: string; description: string };
-    const text = composeSkillMd({ ...fields, description: change.description ?? row.description }, change.body ?? current.body);
-    if (text === current.frontmatter + current.body) {
-      await change.alsoWrite?.(tx);
-      return { name, version: row.currentVersion, changed: false };
-    }
-    const version = await advance(tx, row, expectedVersion, parseLearnedSkillMd(text, before), actor, {
-      reason: change.reason ?? null,
-      revertOf: null,
-      evaluationId: change.evaluationId ?? null,
-    });
-    await recordEvent(tx, teamId, name, change.event ?? "edited", actor, version, {
-      reason: change.reason ?? undefined,
-      ...change.eventDetail,
-    });
-    await change.alsoWrite?.(tx);
-    return { name, version, changed: true, active: row.status === "active" };
+  const row = await writableLearned(tx, statics, teamId, name);
+  if (row.status === "active") requireWriteActive(actor, "changing an active skill");
+  const expectedVersion = await expectedVersionOf(tx, row, change.expected);
+  if (row.currentVersion !== expectedVersion) throw versionConflict(name, row.currentVersion, expectedVersion);
+  const current = await getLearnedVersion(tx, row.id, row.currentVersion);
+  if (!current) throw new Error(`learned skill "${name}" has no row for its current v${row.currentVersion}`);
+  const before = parseSkillMd(current.frontmatter + current.body);
+  const fields = before.fields as { name: string; description: string };
+  const text = composeSkillMd({ ...fields, description: change.description ?? row.description }, change.body ?? current.body);
+  const listed = row.status === "active";
+  if (text === current.frontmatter + current.body) return { name, version: row.currentVersion, changed: false, listed };
+  const version = await advance(tx, row, expectedVersion, parseLearnedSkillMd(text, before), actor, {
+    reason: change.reason ?? null,
+    revertOf: null,
+    evaluationId: change.evaluationId ?? null,
   });
-  if (result.changed && result.active) await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} edited`);
-  return { name: result.name, version: result.version };
+  await recordEvent(tx, teamId, name, change.event ?? "edited", actor, version, {
+    reason: change.reason ?? undefined,
+    ...change.eventDetail,
+  });
+  return { name, version, changed: true, listed };
 }
 
 async function expectedVersionOf(tx: Db, row: LearnedRow, expected: LearnedChange["expected"]): Promise<number> {
@@ -263,27 +280,45 @@ export async function promoteLearned(deps: Deps, teamId: TeamId, actor: Actor, n
   return { name, version, status: "active" as const };
 }
 
-/** `POST …/rollback`: a new version with the content of v<toVersion>; nothing is deleted (§6.2). */
-export async function rollbackLearned(deps: Deps, teamId: TeamId, actor: Actor, name: string, toVersion: number) {
+export type RolledBack = { name: string; version: number; revertOf: number } | { name: string; version: number; unchanged: true };
+
+/**
+ * `POST …/rollback`: a new version with the content of v<toVersion>; nothing is deleted (§6.2).
+ * When that content is already the current one nothing changes, so a double click or a retry
+ * never makes a duplicate version; `expectedVersion`, like an update's, refuses a stale rollback.
+ */
+export async function rollbackLearned(
+  deps: Deps,
+  teamId: TeamId,
+  actor: Actor,
+  name: string,
+  toVersion: number,
+  expectedVersion?: number,
+): Promise<RolledBack> {
   requireLead(actor, "rolling back");
   const result = await deps.db.transaction(async (tx) => {
-    const row = await writableLearned({ ...deps, db: tx }, teamId, name);
+    const row = await writableLearned(tx, deps.catalogs.statics, teamId, name);
+    if (expectedVersion !== undefined && row.currentVersion !== expectedVersion)
+      throw versionConflict(name, row.currentVersion, expectedVersion);
     const target = await getLearnedVersion(tx, row.id, toVersion);
     if (!target) throw specError("VersionNotFound", `'${name}' has no v${toVersion}; it is at v${row.currentVersion}`);
+    const current = await getLearnedVersion(tx, row.id, row.currentVersion);
+    if (current?.sha256 === target.sha256) return { version: row.currentVersion, unchanged: true as const, listed: false };
     const parsed = parseSkillMd(target.frontmatter + target.body);
     const reason = `rollback to v${toVersion}`;
     const version = await advance(tx, row, row.currentVersion, parsed, actor, { reason, revertOf: toVersion });
     await recordEvent(tx, teamId, name, "rolled-back", actor, version, { revertOf: toVersion, from: row.currentVersion });
-    return { version, active: row.status === "active" };
+    return { version, unchanged: false as const, listed: row.status === "active" };
   });
-  if (result.active) await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} rolled back`);
+  if (result.unchanged) return { name, version: result.version, unchanged: true };
+  if (result.listed) await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} rolled back`);
   return { name, version: result.version, revertOf: toVersion };
 }
 
 /** `DELETE /api/v1/skills/<name>`: archives; the history stays and a lead can restore it. */
 export async function archiveLearned(deps: Deps, teamId: TeamId, actor: Actor, name: string) {
   const wasActive = await deps.db.transaction(async (tx) => {
-    const row = await writableLearned({ ...deps, db: tx }, teamId, name);
+    const row = await writableLearned(tx, deps.catalogs.statics, teamId, name);
     if (row.status === "active") requireWriteActive(actor, "archiving an active skill");
     const [archived] = await tx
       .update(learnedSkills)
@@ -333,7 +368,7 @@ export async function restoreLearned(deps: Deps, teamId: TeamId, actor: Actor, n
 export async function pinLearned(deps: Deps, teamId: TeamId, actor: Actor, name: string, version: number) {
   requireLead(actor, "pinning a version");
   const active = await deps.db.transaction(async (tx) => {
-    const row = await writableLearned({ ...deps, db: tx }, teamId, name);
+    const row = await writableLearned(tx, deps.catalogs.statics, teamId, name);
     const target = await getLearnedVersion(tx, row.id, version);
     if (!target) throw specError("VersionNotFound", `'${name}' has no v${version}; it is at v${row.currentVersion}`);
     const { description } = parseSkillMd(target.frontmatter + target.body);
@@ -350,7 +385,7 @@ export async function pinLearned(deps: Deps, teamId: TeamId, actor: Actor, name:
 export async function unpinLearned(deps: Deps, teamId: TeamId, actor: Actor, name: string) {
   requireLead(actor, "unpinning a version");
   const result = await deps.db.transaction(async (tx) => {
-    const row = await writableLearned({ ...deps, db: tx }, teamId, name);
+    const row = await writableLearned(tx, deps.catalogs.statics, teamId, name);
     const [pinned] = await tx.select({ version: learnedSkills.pinnedVersion }).from(learnedSkills).where(eq(learnedSkills.id, row.id));
     if (pinned?.version == null)
       throw new AppError("NotPinned", `'${name}' is not pinned: agents already get its latest version, v${row.currentVersion}`);

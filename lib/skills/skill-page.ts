@@ -53,7 +53,7 @@ export async function skillDetail(
       .from(learnedSkills)
       .where(and(eq(learnedSkills.teamId, team.id), ne(learnedSkills.status, "archived"), like(learnedSkills.forkedFrom, `${team.slug}/${name}@v%`))),
     listObservations(db, team.id, name, { limit: 50, ...observed }),
-    listAmendments(db, team.id, name),
+    listAmendments(db, team.id, { skill: name, limit: 100 }),
     versionEvidence(db, team.id, content.skill),
   ]);
   return {

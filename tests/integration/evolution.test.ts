@@ -296,13 +296,13 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
     expect(byAgent.status).toBe(403);
     expect(await errorOf(byAgent)).toEqual({
       code: "Forbidden",
-      message: "promoting an amendment its evaluation did not find improved needs a lead or an admin key",
+      message: "promoting an amendment that is evaluated (a manual override) needs a lead or an admin key",
     });
     const noReason = await t.call("POST", `/api/v1/amendments/${amendment.id}/promote`, { json: { reason: "  " } });
     expect(noReason.status).toBe(400);
     expect(await errorOf(noReason)).toEqual({
       code: "ReasonRequired",
-      message: `Error [ReasonRequired]: promoting amendment #${amendment.id} against its verdict (neutral) needs a written reason`,
+      message: `Error [ReasonRequired]: promoting amendment #${amendment.id}, which is evaluated, is a manual override: it needs a written reason`,
     });
     const ok = await t.call("POST", `/api/v1/amendments/${amendment.id}/promote`, {
       json: { reason: "the failed case is a known flaky runner" },
@@ -315,8 +315,16 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
       amendmentId: amendment.id,
     });
     expect(await errorOf(await t.call("POST", `/api/v1/amendments/${amendment.id}/promote`, { json: { reason: "again" } }))).toEqual({
-      code: "AlreadyPromoted",
-      message: `Error [AlreadyPromoted]: amendment #${amendment.id} is already promoted`,
+      code: "AmendmentStateChanged",
+      message: `Error [AmendmentStateChanged]: amendment #${amendment.id} is promoted; promoting it needs it pending, evaluated or rejected`,
+    });
+    const [listed] = (await (await t.call("GET", "/api/v1/amendments?skill=stale-skill")).json()).amendments;
+    expect(listed).toMatchObject({
+      status: "promoted",
+      verdict: "neutral",
+      decidedBy: expect.stringMatching(/^key /),
+      reason: "the failed case is a known flaky runner",
+      rejection: null,
     });
   });
 
@@ -350,12 +358,15 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
     expect((await t.call("GET", "/api/v1/skills/manual-skill")).headers.get("x-skill-version")).toBe("2");
     expect(await (await t.call("GET", `/api/v1/evaluations/${report.id}`)).json()).toMatchObject({
       promotedVersion: 2,
-      promotionNote: expect.stringMatching(/^approved by API key \d+$/),
+      promotionNote: "approved by a lead",
     });
     const again = await t.call("POST", `/api/v1/amendments/${first.id}/approve`);
     expect([again.status, await errorOf(again)]).toEqual([
       409,
-      { code: "NotAwaitingApproval", message: `amendment #${first.id} is not awaiting approval (it is promoted)` },
+      {
+        code: "AmendmentStateChanged",
+        message: `Error [AmendmentStateChanged]: amendment #${first.id} is promoted; approving it needs it awaiting-approval`,
+      },
     ]);
 
     const second = await amend("manual-skill", { body: "# manual\n\n1. Better still.\n", rationale: "even clearer" });
@@ -440,6 +451,7 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
       const [listed] = (await (await g.call("GET", "/api/v1/skills/gen-skill/amendments")).json()).amendments;
       expect(listed).toMatchObject({
         origin: "generated",
+        author: "key test",
         body: "# quiet\n\n1. Check partial runs first.\n",
         rationale: "three partial runs stopped early",
         status: "pending",

@@ -237,20 +237,21 @@ describe.each(testDbKinds)("one state change at a time on %s", (kind) => {
     expect(rows.map((row) => row.status)).toEqual(["active"]);
   });
 
-  it("applies 16 racing rollbacks one after the other: each makes a version, none claims a version the client never sent", async () => {
+  it("rolls back once when 16 rollbacks to one version race: one new version, fifteen answers that nothing changed", async () => {
     await create("raced-rollback");
     await t.call("PUT", "/api/v1/skills/raced-rollback", { json: { body: "# v2\n", expectedVersion: 1 } });
     const results = await Promise.all(
       Array.from({ length: 16 }, () => t.call("POST", "/api/v1/skills/raced-rollback/rollback", { json: { toVersion: 1 } })),
     );
     expect(await statuses(results)).toEqual(Array(16).fill(200));
-    const versions = (await Promise.all(results.map((res) => res.json())))
-      .map((body: { version: number }) => body.version)
-      .sort((a, b) => a - b);
-    expect(versions).toEqual(Array.from({ length: 16 }, (_, i) => i + 3));
-    expect(await events("raced-rollback", "rolled-back")).toBe(16);
+    const bodies = await Promise.all(results.map((res) => res.json()));
+    expect(bodies.filter((body) => "revertOf" in body)).toEqual([{ name: "raced-rollback", version: 3, revertOf: 1 }]);
+    expect(bodies.filter((body) => "unchanged" in body)).toEqual(Array(15).fill({ name: "raced-rollback", version: 3, unchanged: true }));
+    expect(await events("raced-rollback", "rolled-back")).toBe(1);
+    const [row] = await t.app.db.select().from(learnedSkills).where(eq(learnedSkills.name, "raced-rollback"));
+    expect(row!.currentVersion).toBe(3);
     expect(await (await t.call("GET", "/api/v1/skills/raced-rollback")).text()).toBe(
-      "[skill raced-rollback | learned | v18]\n# raced-rollback\n",
+      "[skill raced-rollback | learned | v3]\n# raced-rollback\n",
     );
   });
 
@@ -277,8 +278,8 @@ describe.each(testDbKinds)("one state change at a time on %s", (kind) => {
     );
     expect(await statuses(results)).toEqual([200, ...Array(7).fill(409)]);
     expect(await errorOf(results.find((r) => r.status === 409)!)).toEqual({
-      code: "AlreadyPromoted",
-      message: `Error [AlreadyPromoted]: amendment #${amendment.id} is already promoted`,
+      code: "AmendmentStateChanged",
+      message: `Error [AmendmentStateChanged]: amendment #${amendment.id} is promoted; promoting it needs it pending, evaluated or rejected`,
     });
     expect(await events("raced-amendment", "overridden")).toBe(1);
     expect(await (await t.call("GET", "/api/v1/skills/raced-amendment")).text()).toBe("[skill raced-amendment | learned | v2]\n# better\n");

@@ -49,10 +49,12 @@ export async function promoteAction(slug: string, name: string): Promise<ActionR
   });
 }
 
-export async function rollbackAction(slug: string, name: string, toVersion: number): Promise<ActionResult> {
-  return memberAction({ ...asEditor(slug, name), schema: rollbackBody, input: { toVersion } }, async (member, body, actor) => {
-    const { version } = await rollbackLearned(member.app, member.team.id, actor, name, body.toVersion);
-    return { ok: true, message: `Rolled back: v${version} has the content of v${body.toVersion}.`, version };
+/** Rolls back from the version the page showed as the latest: a stale page is told, a second click changes nothing. */
+export async function rollbackAction(slug: string, name: string, expectedVersion: number, toVersion: number): Promise<ActionResult> {
+  return memberAction({ ...asEditor(slug, name), schema: rollbackBody, input: { toVersion, expectedVersion } }, async (member, body, actor) => {
+    const rolled = await rollbackLearned(member.app, member.team.id, actor, name, body.toVersion, body.expectedVersion);
+    if ("unchanged" in rolled) return { ok: true, message: `Nothing to roll back: v${rolled.version} already has the content of v${body.toVersion}.`, version: rolled.version };
+    return { ok: true, message: `Rolled back: v${rolled.version} has the content of v${body.toVersion}.`, version: rolled.version };
   });
 }
 

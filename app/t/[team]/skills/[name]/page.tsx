@@ -9,6 +9,7 @@ import { parseSkillMd } from "@/lib/skills/skill-md";
 import { isSkillName } from "@/lib/skills/name";
 import { findArchivedLearned } from "@/lib/learned/store";
 import { skillDetail } from "@/lib/skills/skill-page";
+import { latestVersionOf } from "@/lib/skills/catalog";
 import type { LearnedRow } from "@/lib/learned/store";
 import { ActionButton } from "@/components/skill/action-button";
 import { BodyTabs } from "@/components/skill/body-tabs";
@@ -186,7 +187,7 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
           versions={detail.versions}
           evidence={detail.evidence}
           compare={detail.compare ? { from: detail.compare.from, to: detail.compare.to } : null}
-          rollback={isLearned && roleAtLeast(member.role, "lead") ? rollbackAction.bind(null, slug, name) : null}
+          rollback={isLearned && roleAtLeast(member.role, "lead") ? rollbackAction.bind(null, slug, name, latestVersionOf(content.skill)) : null}
           pinned={content.skill.pinned ? content.skill.version : null}
           pin={isLearned && roleAtLeast(member.role, "lead") ? pinAction.bind(null, slug, name) : null}
           unpin={isLearned && roleAtLeast(member.role, "lead") ? unpinAction.bind(null, slug, name) : null}

@@ -1,0 +1,32 @@
+-- Amendments take the states of §8.4: one whose evaluation is running is "evaluating" (the worker
+-- that finishes it moves it on from that state), and the decisions the history already records
+-- (approved, rejected, overridden) are written on the amendment, who, when and why.
+UPDATE "amendments" SET "status" = 'evaluating'
+WHERE "status" IN ('pending', 'evaluated')
+  AND EXISTS (SELECT 1 FROM "evaluations" e WHERE e."amendment_id" = "amendments"."id" AND e."status" = 'running');
+--> statement-breakpoint
+UPDATE "amendments" a SET
+  "rejected_by_user_id" = ev."actor_user_id",
+  "rejected_by_key_id" = ev."actor_key_id",
+  "rejected_session" = ev."session_id",
+  "rejected_at" = ev."at",
+  "rejection_reason" = ev."detail"->>'reason'
+FROM (
+  SELECT DISTINCT ON ("team_id", ("detail"->>'amendmentId')) *
+  FROM "skill_events" WHERE "kind" = 'rejected' AND "detail" ? 'amendmentId'
+  ORDER BY "team_id", ("detail"->>'amendmentId'), "id"
+) ev
+WHERE ev."team_id" = a."team_id" AND ev."detail"->>'amendmentId' = a."id"::text;
+--> statement-breakpoint
+UPDATE "amendments" a SET
+  "decided_by_user_id" = ev."actor_user_id",
+  "decided_by_key_id" = ev."actor_key_id",
+  "decided_session" = ev."session_id",
+  "decided_at" = ev."at",
+  "decision_reason" = COALESCE(ev."detail"->>'overrideReason', ev."detail"->>'reason')
+FROM (
+  SELECT DISTINCT ON ("team_id", ("detail"->>'amendmentId')) *
+  FROM "skill_events" WHERE "kind" IN ('approved', 'rejected', 'overridden') AND "detail" ? 'amendmentId'
+  ORDER BY "team_id", ("detail"->>'amendmentId'), "id" DESC
+) ev
+WHERE ev."team_id" = a."team_id" AND ev."detail"->>'amendmentId' = a."id"::text;
