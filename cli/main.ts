@@ -12,10 +12,13 @@ import { readDiskTree } from "../lib/skills/tree";
 
 const USAGE = `usage: skillgate <command>
 
-  sync <dir> [--strict]   push the skill folders in <dir> as the team's workspace skills
+  sync <dir> [--strict] [--dry-run] [--allow-empty]
+                          push the skill folders in <dir> as the team's workspace skills
                           (the whole tree: folders not in <dir> are removed); an invalid
                           folder is reported and not served; --strict refuses the whole
-                          tree when any folder is invalid, and nothing changes (for CI)
+                          tree when any folder is invalid, and nothing changes (for CI);
+                          --dry-run prints what would change and writes nothing; a <dir>
+                          with no skill folder is refused unless --allow-empty
   pull <dir> [--learned]  write the team's workspace and learned skills into <dir>, every
                           file with its executable bit; --learned: learned skills only
   listing                 print the skills listing agents get
@@ -63,12 +66,19 @@ interface SyncAnswer {
   diagnostics: string[];
   invalid: { folder: string; errors: string[] }[];
   ignored: string[];
+  dryRun: boolean;
 }
 
+const SYNC_FLAGS = { "--strict": "strict", "--dry-run": "dryRun", "--allow-empty": "allowEmpty" } as const;
+
 /** Sends `dir` as `tar -C dir .` would: the server's filter decides what is content, for every way a tree arrives. */
-async function sync(cfg: Config, dir: string, strict: boolean, out: (line: string) => void): Promise<void> {
+async function sync(cfg: Config, dir: string, flags: Set<string>, out: (line: string) => void): Promise<void> {
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${dir} is not a folder`);
-  const res = await request(cfg, `/api/v1/skills/sync${strict ? "?strict=true" : ""}`, {
+  const query = Object.entries(SYNC_FLAGS)
+    .filter(([flag]) => flags.has(flag))
+    .map(([, parameter]) => `${parameter}=true`)
+    .join("&");
+  const res = await request(cfg, `/api/v1/skills/sync${query ? `?${query}` : ""}`, {
     method: "POST",
     headers: { "content-type": "application/gzip" },
     body: new Uint8Array(await packTarGz(readDiskTree(dir))),
@@ -78,9 +88,18 @@ async function sync(cfg: Config, dir: string, strict: boolean, out: (line: strin
     if (result.changes[kind].length > 0) out(`${kind}: ${result.changes[kind].join(", ")}`);
   }
   if (result.ignored.length > 0) out(`ignored: ${result.ignored.join(", ")}`);
-  for (const line of result.diagnostics) out(line);
+  // A dry run's diagnostics are the catalog's as it is; what it says of the tree is its invalid folders.
+  const diagnostics = result.dryRun
+    ? result.invalid.flatMap(({ folder, errors }) => errors.map((error) => `[invalid] ${folder}: ${error}`))
+    : result.diagnostics;
+  for (const line of diagnostics) out(line);
   const served = result.changes.added.length + result.changes.updated.length + result.changes.unchanged.length;
-  out(`synced ${served} skill folder(s)${result.invalid.length > 0 ? `; ${result.invalid.length} invalid, not served as they are` : ""}`);
+  const invalid = result.invalid.length > 0 ? `; ${result.invalid.length} invalid, not served as they are` : "";
+  out(
+    result.dryRun
+      ? `dry run: would sync ${served} skill folder(s)${invalid}; nothing written`
+      : `synced ${served} skill folder(s)${invalid}`,
+  );
 }
 
 /** Writes every file of the export under `dir`, with its executable bit. */
@@ -115,7 +134,7 @@ export async function main(
 ): Promise<number> {
   const flags = new Set(argv.filter((word) => word.startsWith("--")));
   const [command, arg, ...extra] = argv.filter((word) => !word.startsWith("--"));
-  const allowed = command === "sync" ? ["--strict"] : command === "pull" ? ["--learned"] : [];
+  const allowed: string[] = command === "sync" ? Object.keys(SYNC_FLAGS) : command === "pull" ? ["--learned"] : [];
   try {
     if (argv.length === 0 || ["help", "--help", "-h"].includes(argv[0] ?? "")) {
       out(USAGE);
@@ -129,7 +148,7 @@ export async function main(
     }
     switch (command) {
       case "sync":
-        await sync(config(env), checkedArg(arg), flags.has("--strict"), out);
+        await sync(config(env), checkedArg(arg), flags, out);
         return 0;
       case "pull":
         await pull(config(env), checkedArg(arg), flags.has("--learned"), out);

@@ -61,6 +61,29 @@ export const workspaceSkillVersions = pgTable(
   (t) => [primaryKey({ columns: [t.teamId, t.name, t.version] })],
 );
 
+/**
+ * The text of versions a sync writes ahead of its switch, in short transactions of their own (a
+ * large tree must not hold the team's row for seconds). Nothing reads them but that sync's switch,
+ * which numbers them as versions and deletes them in its transaction: a sync that fails leaves no
+ * version anyone sees, and its rows are deleted after it (or by the tick, after a crash).
+ */
+export const workspaceStagedVersions = pgTable(
+  "workspace_staged_versions",
+  {
+    syncId: text("sync_id").notNull(),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    frontmatter: exactText("frontmatter").notNull(),
+    body: exactText("body").notNull(),
+    sha256: text("sha256").notNull(),
+    treeSha256: text("tree_sha256").notNull(),
+    stagedAt: timestamp("staged_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.syncId, t.name] }), index("workspace_staged_versions_time_idx").on(t.stagedAt)],
+);
+
 export const workspaceSkillFiles = pgTable(
   "workspace_skill_files",
   {

@@ -6,6 +6,7 @@ import { createApp, type App } from "./app";
 import { modelFromConfig } from "../evolution/model";
 import { recoverEvaluations } from "../evolution/evaluate";
 import { recoverRuns } from "../activation/runs";
+import { deleteAbandonedStaging } from "../skills/sync";
 import { smtpMailer } from "../mail/mailer";
 import { deleteExpiredSessions } from "../auth/dashboard-sessions";
 import { deleteIdleMcpSessions } from "../mcp/sessions";
@@ -63,13 +64,15 @@ async function boot(): Promise<App> {
     if (config.demo) await seedDemo(app);
     // Runs and evaluations another instance (or this one, before a restart) left behind are taken
     // over, now and whenever a lease runs out; work a live instance holds is left to it (issue 14).
-    // The same tick forgets what has expired: idle MCP sessions, sign-in failures past their window.
+    // The same tick forgets what has expired: idle MCP sessions, sign-in failures past their window,
+    // the staged text of a sync whose instance died before its switch.
     const running = app;
     const tick = async () => {
       await recoverRuns(running);
       await recoverEvaluations(running);
       await deleteIdleMcpSessions(running.db);
       await deleteStaleSignInFailures(running.db);
+      await deleteAbandonedStaging(running.db);
     };
     await tick();
     app.work.every(app.work.leaseMs / 2, tick);

@@ -86,6 +86,14 @@ export const syncQuery = z.object({
     .enum(["true", "false"])
     .optional()
     .describe("true (for CI): refuse the whole tree with 400 and every error when any folder is invalid; nothing changes"),
+  allowEmpty: z
+    .enum(["true", "false"])
+    .optional()
+    .describe("true: a tree with no skill folder empties the workspace; without it such a tree is refused with 409 EmptyTree"),
+  dryRun: z
+    .enum(["true", "false"])
+    .optional()
+    .describe("true: answer what the sync would add, update, remove, refuse and ignore, and write nothing"),
 });
 
 export const syncSkills = defineOperation({
@@ -93,7 +101,7 @@ export const syncSkills = defineOperation({
   method: "POST",
   path: "/api/v1/skills/sync",
   tag: "skills",
-  summary: "Replace the team's workspace skill tree (JSON files or an application/gzip tar) in one transaction",
+  summary: "Replace the team's workspace skill tree (JSON files or an application/gzip tar), all or nothing",
   description:
     "A folder that breaks a hard rule is kept as invalid, with every error, and is not served; its last valid version, if any, keeps serving. Files at the root of the tree, hidden entries (.git/, .DS_Store), node_modules and links are ignored and listed.",
   scope: "admin",
@@ -107,11 +115,12 @@ export const syncSkills = defineOperation({
         changes: z.strictObject({ added: names, updated: names, unchanged: names, removed: names }),
         invalid: z.array(z.strictObject({ folder: z.string(), errors: z.array(z.string()).min(1) })),
         ignored: z.array(z.string()).describe("what of the tree is not skill content; an ignored folder ends with /"),
+        dryRun: z.boolean().describe("true when nothing was written: changes are what the sync would do, skills the catalog as it is"),
       }),
       "the catalog as the sync left it, what changed, what is invalid and what was ignored",
     ),
   },
-  errors: ["BadRequest", "InvalidSkill", "InvalidPath", "InvalidName", "SyncConflict"],
+  errors: ["BadRequest", "InvalidSkill", "InvalidPath", "InvalidName", "SyncConflict", "EmptyTree"],
 });
 
 const viewHeaders: Record<string, HeaderSpec> = {

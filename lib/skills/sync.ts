@@ -1,8 +1,9 @@
-import { and, eq, inArray, max, or, sql } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import { and, eq, inArray, lt, max, sql } from "drizzle-orm";
 import { inSizedSlices, inSlices } from "@/db/batches";
 import type { Db } from "@/db/client";
 import { only } from "@/db/rows";
-import { teams, workspaceInvalidFolders, workspaceSkillFiles, workspaceSkills, workspaceSkillVersions } from "@/db/schema";
+import { teams, workspaceInvalidFolders, workspaceSkillFiles, workspaceSkills, workspaceSkillVersions, workspaceStagedVersions } from "@/db/schema";
 import { AppError, invalidSkill } from "../errors";
 import { sha256Hex } from "../hash";
 import { decodeUtf8 } from "../text";
@@ -13,7 +14,7 @@ import type { Catalog } from "./catalog";
 import type { SkillName } from "./name";
 import { readSkillMd, type ParsedSkill } from "./skill-md";
 import { SKILL_FOLDER_MAX_BYTES, SUPPORTING_FILE_MAX_BYTES } from "./paths";
-import { filterTree, type Tree, type TreeFile } from "./tree";
+import { filterTree, ignoredPart, type Tree, type TreeFile } from "./tree";
 
 /**
  * Workspace sync (§2.1, §11.1): the request is the team's whole tree of skill folders. It is
@@ -43,6 +44,8 @@ export interface InvalidFolder {
   /** The folder's name in the tree (a skill's name when it is valid). */
   name: string;
   errors: string[];
+  /** Whether it holds a SKILL.md at all: a folder without one is not a skill folder (a repository's `src/`, say). */
+  hasSkillMd: boolean;
 }
 
 export interface TreePlan {
@@ -118,7 +121,7 @@ function planFolder(folder: string, entries: Map<string, TreeFile>): SyncFolder 
       return { path, content: file.content, executable: file.executable, sha256: sha256Hex(file.content) };
     });
   if (total > SKILL_FOLDER_MAX_BYTES) errors.push(`folder "${folder}" is ${total} bytes; a skill folder may be at most 20 MiB`);
-  if (errors.length > 0 || parsed === null || skillMd === null) return { name: folder, errors };
+  if (errors.length > 0 || parsed === null || skillMd === null) return { name: folder, errors, hasSkillMd: skillMdFile !== undefined };
   // The executable bit is content: flipping it is a new version. Plain files hash as they always have.
   const lines = files.map((file) => `${file.path} ${file.sha256}${file.executable ? " +x" : ""}`);
   const treeSha256 = sha256Hex([`SKILL.md ${sha256Hex(skillMd)}`, ...lines].join("\n"));
@@ -138,22 +141,29 @@ export function invalidTree(lines: string[], folders: number): AppError {
   return invalidSkill(`${folders} folder(s) break hard rules, so nothing changed:\n${lines.join("\n")}`);
 }
 
+export interface SyncOptions {
+  /** Refuse the whole tree when any folder is invalid (`?strict=true`, for CI). */
+  strict?: boolean;
+  /** Let a tree with no skill folder empty the workspace (`?allowEmpty=true`). */
+  allowEmpty?: boolean;
+  /** Say what the sync would do, and write nothing (`?dryRun=true`). */
+  dryRun?: boolean;
+}
+
 export interface SyncResult {
   changes: SyncSummary;
   invalid: { folder: string; errors: string[] }[];
   ignored: string[];
-  /** The catalog as the sync left it. */
+  /** The catalog as the sync left it (as it is, for a dry run). */
   catalog: Catalog;
+  dryRun: boolean;
 }
 
-/** Applies the tree, then records the listing's new size when anything changed. */
-export async function syncWorkspace(
-  db: Db,
-  catalogs: CatalogCache,
-  teamId: TeamId,
-  tree: Tree,
-  options: { strict?: boolean } = {},
-): Promise<SyncResult> {
+/**
+ * Applies the tree, then records the listing's new size when anything changed. All or nothing:
+ * versions written ahead of the switch are invisible until it and deleted when it fails.
+ */
+export async function syncWorkspace(db: Db, catalogs: CatalogCache, teamId: TeamId, tree: Tree, options: SyncOptions = {}): Promise<SyncResult> {
   const { files, ignored } = filterTree(tree);
   const plan = await planTree(files);
   const invalid = plan.invalid.map((folder) => ({ folder: workspaceFolderLabel(folder.name), errors: folder.errors }));
@@ -163,10 +173,121 @@ export async function syncWorkspace(
       invalid.length,
     );
   }
-  const staged = await stageVersions(db, teamId, plan.folders);
-  const { changes, revision, changed } = await applyTree(db, teamId, plan, staged);
-  if (changed > 0) await recordListingSnapshot(db, catalogs, teamId, `sync: ${changed} folder(s) changed`);
-  return { changes, invalid, ignored, catalog: await catalogs.catalog(revision) };
+  const emptyTree = isEmptyTree(plan) && !options.allowEmpty ? hiddenSkillFolders(tree) : null;
+  if (options.dryRun) {
+    const { summary } = compareWithWorkspace(plan, await readWorkspace(db, teamId));
+    if (emptyTree && summary.removed.length > 0) throw emptyTreeRefusal(summary.removed.length, emptyTree);
+    const revision = only(
+      await db
+        .select({ id: teams.id, catalogRevision: teams.catalogRevision, draftsRevision: teams.draftsRevision })
+        .from(teams)
+        .where(eq(teams.id, teamId)),
+    );
+    return { changes: summary, invalid, ignored, catalog: await catalogs.catalog({ ...revision, id: teamId }), dryRun: true };
+  }
+  const syncId = randomUUID();
+  try {
+    const staged = await stageVersions(db, teamId, syncId, plan.folders);
+    const { changes, revision, changed } = await applyTree(db, teamId, plan, { syncId, staged, emptyTree });
+    if (changed > 0) await recordListingSnapshot(db, catalogs, teamId, `sync: ${changed} folder(s) changed`);
+    return { changes, invalid, ignored, catalog: await catalogs.catalog(revision), dryRun: false };
+  } finally {
+    // The switch deletes what it used; after a failure this is what is left. Should the database be
+    // away now, the instance's tick deletes staged rows that outlived any sync (deleteAbandonedStaging).
+    await db
+      .delete(workspaceStagedVersions)
+      .where(eq(workspaceStagedVersions.syncId, syncId))
+      .catch(() => undefined);
+  }
+}
+
+/** No folder with a SKILL.md at all: only ignored entries, loose files, or folders that are not skills. */
+function isEmptyTree(plan: TreePlan): boolean {
+  return plan.folders.length === 0 && plan.invalid.every((folder) => !folder.hasSkillMd);
+}
+
+/** Where the SKILL.md files the filter ignored sit (`.claude/skills/`), most first: what the sender most likely meant to sync. */
+function hiddenSkillFolders(tree: Tree): { count: number; parents: string[] } {
+  const parents = new Map<string, number>();
+  let count = 0;
+  for (const file of tree.files) {
+    const segments = file.path.split("/");
+    if (segments.at(-1) !== "SKILL.md" || segments.length < 3 || ignoredPart(file.path) === null) continue;
+    count += 1;
+    const parent = `${segments.slice(0, -2).join("/")}/`;
+    parents.set(parent, (parents.get(parent) ?? 0) + 1);
+  }
+  return { count, parents: [...parents].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).map(([parent]) => parent) };
+}
+
+/** `409 EmptyTree`: a tree with no skill folder would remove every workspace skill; the sender most likely sent the wrong folder. */
+function emptyTreeRefusal(removed: number, hidden: { count: number; parents: string[] }): AppError {
+  const where =
+    hidden.count > 0
+      ? ` Its ${hidden.count} SKILL.md file(s) sit under ${hidden.parents.slice(0, 3).join(", ")}, which the filter ignores (hidden folders are not content): sync that folder itself, e.g. skillgate sync <repository>/${hidden.parents[0]}.`
+      : "";
+  return new AppError(
+    "EmptyTree",
+    `the tree holds no skill folder (a folder with a SKILL.md), so this sync would remove all ${removed} workspace skill folder(s); nothing changed.${where} To empty the workspace on purpose, send ?allowEmpty=true (skillgate sync --allow-empty).`,
+  );
+}
+
+/** What the workspace serves now: each folder's version and tree, and the errors of each invalid folder. */
+interface Workspace {
+  served: Map<string, { name: string; version: number; tree: string }>;
+  wasInvalid: Map<string, string>;
+}
+
+async function readWorkspace(db: Db, teamId: TeamId): Promise<Workspace> {
+  const [served, invalid] = await Promise.all([
+    db
+      .select({ name: workspaceSkills.name, version: workspaceSkills.currentVersion, tree: workspaceSkillVersions.treeSha256 })
+      .from(workspaceSkills)
+      .innerJoin(workspaceSkillVersions, servedVersion)
+      .where(eq(workspaceSkills.teamId, teamId)),
+    db
+      .select({ name: workspaceInvalidFolders.name, errors: workspaceInvalidFolders.errors })
+      .from(workspaceInvalidFolders)
+      .where(eq(workspaceInvalidFolders.teamId, teamId)),
+  ]);
+  return {
+    served: new Map(served.map((row) => [row.name, row])),
+    wasInvalid: new Map(invalid.map((row) => [row.name, row.errors.join("\n")])),
+  };
+}
+
+interface Comparison {
+  summary: SyncSummary;
+  /** Valid folders whose content differs from what is served. */
+  toWrite: SyncFolder[];
+  /** Served skills whose folder is not in the tree. */
+  gone: string[];
+  /** Folders whose errors are new or different. */
+  newErrors: string[];
+}
+
+/** What applying the plan to this workspace changes: the same for a dry run and for the switch. */
+function compareWithWorkspace(plan: TreePlan, { served, wasInvalid }: Workspace): Comparison {
+  const summary: SyncSummary = { added: [], updated: [], unchanged: [], removed: [] };
+  const toWrite: SyncFolder[] = [];
+  for (const folder of plan.folders) {
+    const existing = served.get(folder.name);
+    if (existing?.tree === folder.treeSha256) {
+      summary.unchanged.push(folder.name);
+      continue;
+    }
+    toWrite.push(folder);
+    (existing ? summary.updated : summary.added).push(folder.name);
+  }
+  // An invalid folder keeps its last valid version serving (§2.1): it is in the tree, not removed.
+  const inTree = new Set([...plan.folders, ...plan.invalid].map((folder) => folder.name));
+  const gone = [...served.keys()].filter((name) => !inTree.has(name));
+  summary.removed = [...new Set([...gone, ...[...wasInvalid.keys()].filter((name) => !inTree.has(name))])].sort();
+  const nowInvalid = new Map(plan.invalid.map((folder) => [folder.name, folder.errors.join("\n")]));
+  const newErrors = [...new Set([...nowInvalid.keys(), ...wasInvalid.keys()])].filter(
+    (name) => inTree.has(name) && nowInvalid.get(name) !== wasInvalid.get(name),
+  );
+  return { summary, toWrite, gone, newErrors };
 }
 
 interface Applied {
@@ -177,45 +298,55 @@ interface Applied {
   changed: number;
 }
 
-/** Versions written ahead of the switch, by folder name: the number given and the tree it holds. */
-type Staged = Map<string, { version: number; treeSha256: string }>;
+/** Folders whose text this sync staged, by name: the tree each holds. */
+type Staged = Map<string, string>;
 
 /**
- * Writes the new versions of the folders that changed before the transaction that switches the
- * workspace to them, each slice in a short transaction of its own: the bulk of a large sync (its
- * text) no longer holds the team's row, or the embedded database's only connection, for seconds —
- * other requests run between slices. A version nobody points to is never served; the switch
- * deletes the ones it did not use (a concurrent sync got there first).
+ * Writes the text of the folders that changed before the transaction that switches the workspace
+ * to them, each slice in a short transaction of its own: the bulk of a large sync no longer holds
+ * the team's row, or the embedded database's only connection, for seconds — other requests run
+ * between slices. Staged text is no version until the switch numbers it.
  */
-async function stageVersions(db: Db, teamId: TeamId, folders: SyncFolder[]): Promise<Staged> {
-  const served = new Map(
-    (
-      await db
-        .select({ name: workspaceSkills.name, tree: workspaceSkillVersions.treeSha256 })
-        .from(workspaceSkills)
-        .innerJoin(workspaceSkillVersions, servedVersion)
-        .where(eq(workspaceSkills.teamId, teamId))
-    ).map((row) => [row.name, row.tree]),
-  );
-  const changed = folders.filter((folder) => served.get(folder.name) !== folder.treeSha256);
+async function stageVersions(db: Db, teamId: TeamId, syncId: string, folders: SyncFolder[]): Promise<Staged> {
+  const { served } = await readWorkspace(db, teamId);
+  const changed = folders.filter((folder) => served.get(folder.name)?.tree !== folder.treeSha256);
   const staged: Staged = new Map();
   for (const slice of inSizedSlices(changed, (folder) => folder.skillMd.length * 2, STAGED_BYTES)) {
-    const written = await db.transaction(async (tx) => {
-      // Numbers are taken under the team's row, so two syncs staging at once never take the same.
-      await tx.select({ id: teams.id }).from(teams).where(eq(teams.id, teamId)).for("update");
-      return insertVersions(tx, teamId, slice);
-    });
-    for (const { folder, version } of written) staged.set(folder.name, { version, treeSha256: folder.treeSha256 });
+    await db.insert(workspaceStagedVersions).values(
+      slice.map((folder) => ({
+        syncId,
+        teamId,
+        name: folder.name,
+        frontmatter: folder.parsed.frontmatter,
+        body: folder.parsed.body,
+        sha256: sha256Hex(folder.skillMd),
+        treeSha256: folder.treeSha256,
+      })),
+    );
+    for (const folder of slice) staged.set(folder.name, folder.treeSha256);
     // Let requests queued behind this slice run before the next one.
     await new Promise((resolve) => setImmediate(resolve));
   }
   return staged;
 }
 
-/** About this much text per staging transaction: a few hundred folders, a fraction of a second on the embedded database. */
+/** About this much text per staging statement: a few hundred folders, a fraction of a second on the embedded database. */
 const STAGED_BYTES = 512 * 1024;
 
-function applyTree(db: Db, teamId: TeamId, plan: TreePlan, staged: Staged): Promise<Applied> {
+/** A staged row that outlived its sync by this long belongs to a sync whose instance died. */
+const ABANDONED_STAGING_MS = 60 * 60 * 1000;
+
+/** Deletes staged text of syncs that died mid-way (their instance crashed before its own cleanup). */
+export async function deleteAbandonedStaging(db: Db): Promise<void> {
+  await db.delete(workspaceStagedVersions).where(lt(workspaceStagedVersions.stagedAt, new Date(Date.now() - ABANDONED_STAGING_MS)));
+}
+
+function applyTree(
+  db: Db,
+  teamId: TeamId,
+  plan: TreePlan,
+  sync: { syncId: string; staged: Staged; emptyTree: { count: number; parents: string[] } | null },
+): Promise<Applied> {
   return db.transaction(async (tx) => {
     // Concurrent syncs of one team apply one after the other, each a whole tree.
     const rows = await tx
@@ -224,72 +355,19 @@ function applyTree(db: Db, teamId: TeamId, plan: TreePlan, staged: Staged): Prom
       .where(eq(teams.id, teamId))
       .for("update");
     const locked = only(rows);
-    const served = new Map(
-      (
-        await tx
-          .select({ name: workspaceSkills.name, version: workspaceSkills.currentVersion, tree: workspaceSkillVersions.treeSha256 })
-          .from(workspaceSkills)
-          .innerJoin(workspaceSkillVersions, servedVersion)
-          .where(eq(workspaceSkills.teamId, teamId))
-      ).map((row) => [row.name, row]),
-    );
-    const wasInvalid = new Map(
-      (
-        await tx
-          .select({ name: workspaceInvalidFolders.name, errors: workspaceInvalidFolders.errors })
-          .from(workspaceInvalidFolders)
-          .where(eq(workspaceInvalidFolders.teamId, teamId))
-      ).map((row) => [row.name, row.errors.join("\n")]),
-    );
-    const summary: SyncSummary = { added: [], updated: [], unchanged: [], removed: [] };
-    const toWrite: SyncFolder[] = [];
-    for (const folder of plan.folders) {
-      const existing = served.get(folder.name);
-      if (existing?.tree === folder.treeSha256) {
-        summary.unchanged.push(folder.name);
-        continue;
-      }
-      toWrite.push(folder);
-      (existing ? summary.updated : summary.added).push(folder.name);
-    }
-    // A staged version is used when it holds this tree and comes after what is served: numbers only rise.
-    const isReady = (folder: SyncFolder) => {
-      const ahead = staged.get(folder.name);
-      return ahead?.treeSha256 === folder.treeSha256 && ahead.version > (served.get(folder.name)?.version ?? 0);
-    };
-    const ready = toWrite.filter(isReady);
-    const late = toWrite.filter((folder) => !isReady(folder));
-    await pointSkills(
-      tx,
-      teamId,
-      ready.map((folder) => ({ folder, version: (staged.get(folder.name) as { version: number }).version })),
-    );
-    // A folder another sync changed after this one staged it: a new version, numbered after that sync's.
+    const { summary, toWrite, gone, newErrors } = compareWithWorkspace(plan, await readWorkspace(tx, teamId));
+    if (sync.emptyTree && summary.removed.length > 0) throw emptyTreeRefusal(summary.removed.length, sync.emptyTree);
+    // Staged text is used when it holds this tree; a folder another sync changed after this one
+    // staged (or left alone), from memory. Either way numbered here, after what is there now.
+    const ready = toWrite.filter((folder) => sync.staged.get(folder.name) === folder.treeSha256);
+    const late = toWrite.filter((folder) => sync.staged.get(folder.name) !== folder.treeSha256);
+    await pointSkills(tx, teamId, await numberStaged(tx, teamId, sync.syncId, ready));
     await pointSkills(tx, teamId, await insertVersions(tx, teamId, late));
-    const used = new Set(ready.map((folder) => folder.name as string));
-    const unused = [...staged].filter(([name]) => !used.has(name));
-    for (const slice of inSlices(unused)) {
-      await tx
-        .delete(workspaceSkillVersions)
-        .where(
-          and(
-            eq(workspaceSkillVersions.teamId, teamId),
-            or(...slice.map(([name, { version }]) => and(eq(workspaceSkillVersions.name, name), eq(workspaceSkillVersions.version, version)))),
-          ),
-        );
-    }
-    // An invalid folder keeps its last valid version serving (§2.1): it is in the tree, not removed.
-    const inTree = new Set([...plan.folders, ...plan.invalid].map((folder) => folder.name));
-    const gone = [...served.keys()].filter((name) => !inTree.has(name));
-    summary.removed = [...new Set([...gone, ...[...wasInvalid.keys()].filter((name) => !inTree.has(name))])].sort();
+    await tx.delete(workspaceStagedVersions).where(eq(workspaceStagedVersions.syncId, sync.syncId));
     for (const names of inSlices(gone)) {
       await tx.delete(workspaceSkills).where(and(eq(workspaceSkills.teamId, teamId), inArray(workspaceSkills.name, names)));
       await tx.delete(workspaceSkillFiles).where(and(eq(workspaceSkillFiles.teamId, teamId), inArray(workspaceSkillFiles.name, names)));
     }
-    const nowInvalid = new Map(plan.invalid.map((folder) => [folder.name, folder.errors.join("\n")]));
-    const newErrors = [...new Set([...nowInvalid.keys(), ...wasInvalid.keys()])].filter(
-      (name) => inTree.has(name) && nowInvalid.get(name) !== wasInvalid.get(name),
-    );
     const changed = summary.added.length + summary.updated.length + summary.removed.length + newErrors.length;
     if (changed > 0) {
       await tx.delete(workspaceInvalidFolders).where(eq(workspaceInvalidFolders.teamId, teamId));
@@ -300,6 +378,42 @@ function applyTree(db: Db, teamId: TeamId, plan: TreePlan, staged: Staged): Prom
     const revision = changed > 0 ? await bumpCatalogRevision(tx, teamId, "listed") : { ...locked, id: teamId };
     return { changes: summary, revision, changed };
   });
+}
+
+/** Makes this sync's staged text of these folders versions, numbered after each name's latest, in one statement per slice. */
+async function numberStaged(tx: Db, teamId: TeamId, syncId: string, folders: SyncFolder[]): Promise<{ folder: SyncFolder; version: number }[]> {
+  const byName = new Map(folders.map((folder) => [folder.name as string, folder]));
+  const numbered: { folder: SyncFolder; version: number }[] = [];
+  for (const names of inSlices([...byName.keys()])) {
+    const latest = sql<number>`coalesce((select max(${workspaceSkillVersions.version}) from ${workspaceSkillVersions}
+      where ${workspaceSkillVersions.teamId} = ${workspaceStagedVersions.teamId} and ${workspaceSkillVersions.name} = ${workspaceStagedVersions.name}), 0) + 1`;
+    const rows = await tx
+      .insert(workspaceSkillVersions)
+      .select(
+        tx
+          .select({
+            teamId: workspaceStagedVersions.teamId,
+            name: workspaceStagedVersions.name,
+            version: latest.as("version"),
+            frontmatter: workspaceStagedVersions.frontmatter,
+            body: workspaceStagedVersions.body,
+            sha256: workspaceStagedVersions.sha256,
+            treeSha256: workspaceStagedVersions.treeSha256,
+            createdAt: sql<Date>`now()`.as("created_at"),
+          })
+          .from(workspaceStagedVersions)
+          .where(
+            and(
+              eq(workspaceStagedVersions.syncId, syncId),
+              eq(workspaceStagedVersions.teamId, teamId),
+              inArray(workspaceStagedVersions.name, names),
+            ),
+          ),
+      )
+      .returning({ name: workspaceSkillVersions.name, version: workspaceSkillVersions.version });
+    for (const row of rows) numbered.push({ folder: byName.get(row.name) as SyncFolder, version: row.version });
+  }
+  return numbered;
 }
 
 /**

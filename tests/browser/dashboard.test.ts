@@ -133,7 +133,7 @@ describe("the dashboard in Chromium", () => {
       };
     });
     const sync = (body: unknown) =>
-      fetch(`${baseUrl}/api/v1/skills/sync`, {
+      fetch(`${baseUrl}/api/v1/skills/sync?allowEmpty=true`, {
         method: "POST",
         headers: { authorization: `Bearer ${OTHER_TEAM_KEY}`, "content-type": "application/json" },
         body: JSON.stringify(body),
@@ -191,7 +191,7 @@ describe("the dashboard in Chromium", () => {
 
   it("shows invalid skill folders with every error, and the version that keeps serving", async () => {
     const sync = (files: { path: string; content: string }[]) =>
-      fetch(`${baseUrl}/api/v1/skills/sync`, {
+      fetch(`${baseUrl}/api/v1/skills/sync?allowEmpty=true`, {
         method: "POST",
         headers: { authorization: `Bearer ${OTHER_TEAM_KEY}`, "content-type": "application/json" },
         body: JSON.stringify({ files }),

@@ -120,6 +120,35 @@ describe("the skillgate CLI against the running app", () => {
     expect([badKey.code, badKey.stderr]).toEqual([1, "skillgate: 401: this API key is not valid or was revoked\n"]);
   });
 
+  it("refuses a repository root whose skills sit under .claude/skills (exit 1, nothing removed); --dry-run and --allow-empty say what would change", async () => {
+    const root = mkdtempSync(path.join(tmpdir(), "skillgate-cli-root-"));
+    mkdirSync(path.join(root, ".claude/skills/deploy-notes"), { recursive: true });
+    writeFileSync(path.join(root, "README.md"), "# Our service\n");
+    writeFileSync(path.join(root, ".claude/skills/deploy-notes/SKILL.md"), readFileSync(path.join(repo, "deploy-notes/SKILL.md")));
+    const refused = await cli("sync", root);
+    expect([refused.code, refused.stdout, refused.stderr]).toEqual([
+      1,
+      "",
+      "skillgate: 409: the tree holds no skill folder (a folder with a SKILL.md), so this sync would remove all 3 workspace skill folder(s); nothing changed. " +
+        "Its 1 SKILL.md file(s) sit under .claude/skills/, which the filter ignores (hidden folders are not content): sync that folder itself, e.g. skillgate sync <repository>/.claude/skills/. " +
+        "To empty the workspace on purpose, send ?allowEmpty=true (skillgate sync --allow-empty).\n",
+    ]);
+    const dry = await cli("sync", path.join(root, ".claude/skills"), "--dry-run");
+    expect([dry.code, dry.stderr, dry.stdout]).toEqual([
+      0,
+      "",
+      "unchanged: deploy-notes\nremoved: bad-skill, review-guide\ndry run: would sync 1 skill folder(s); nothing written\n",
+    ]);
+    const emptyDry = await cli("sync", root, "--allow-empty", "--dry-run");
+    expect([emptyDry.code, emptyDry.stdout]).toEqual([
+      0,
+      "removed: bad-skill, deploy-notes, review-guide\nignored: .claude/, README.md\ndry run: would sync 0 skill folder(s); nothing written\n",
+    ]);
+    // Nothing was written: the workspace serves what it served.
+    expect((await api("/api/v1/skills/review-guide")).status).toBe(200);
+    rmSync(root, { recursive: true, force: true });
+  });
+
   it("pulls the workspace and learned skills with every file and bit; --learned pulls learned skills only, identical to the export", async () => {
     await api("/api/v1/skills", {
       method: "POST",

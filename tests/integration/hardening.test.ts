@@ -143,7 +143,7 @@ describe.each(testDbKinds)("hostile input on %s", (kind) => {
     const one = await t.call("GET", "/api/v1/skills/many/files/data/10999.txt");
     expect(await one.text()).toBe("file 10999\n");
     // Removing the folder again removes all 11,000 rows.
-    const empty = await t.call("POST", "/api/v1/skills/sync", { json: { files: [] } });
+    const empty = await t.call("POST", "/api/v1/skills/sync?allowEmpty=true", { json: { files: [] } });
     expect((await empty.json()).changes.removed).toEqual(["many"]);
     expect(await t.app.db.$count(workspaceSkillFiles, eq(workspaceSkillFiles.teamId, t.alpha.team.id))).toBe(0);
   });

@@ -254,7 +254,7 @@ describe.each(testDbKinds)("a workspace folder that turns invalid on %s", (kind)
   it("removes an invalid folder that leaves the tree, and forgets its errors", async () => {
     await sync([{ path: "deploy/SKILL.md", content: v1 }]);
     await sync([{ path: "deploy/SKILL.md", content: "no frontmatter" }]);
-    const res = await (await sync([])).json();
+    const res = await (await t.call("POST", "/api/v1/skills/sync?allowEmpty=true", { json: { files: [] } })).json();
     expect([res.changes.removed, res.invalid, res.diagnostics]).toEqual([["deploy"], [], []]);
     expect(await t.app.db.$count(workspaceInvalidFolders)).toBe(0);
     expect((await t.call("GET", "/api/v1/skills/deploy")).status).toBe(404);

@@ -8,13 +8,15 @@ import { syncWorkspace } from "@/lib/skills/sync";
 import { viewSkillRoute } from "../view-handler";
 import { archiveSkillRoute, updateSkillRoute } from "../write-handlers";
 
-/** POST /api/v1/skills/sync — replace the team's workspace tree (JSON or a .tar.gz) in one transaction. */
+/** POST /api/v1/skills/sync — replace the team's workspace tree (JSON or a .tar.gz), all or nothing; ?dryRun=true only says what it would do. */
 export const POST = route(syncSkills, async ({ query }, { req, app, auth }) => {
   const tree = await readSyncTree(req);
-  const { changes, invalid, ignored, catalog } = await syncWorkspace(app.db, app.catalogs, auth.team.id, tree, {
+  const { changes, invalid, ignored, catalog, dryRun } = await syncWorkspace(app.db, app.catalogs, auth.team.id, tree, {
     strict: query.strict === "true",
+    allowEmpty: query.allowEmpty === "true",
+    dryRun: query.dryRun === "true",
   });
-  return json({ ...describeCatalog(catalog), changes, invalid, ignored });
+  return json({ ...describeCatalog(catalog), changes, invalid, ignored, dryRun });
 });
 
 // A skill may be named "sync": the other methods still reach it.
