@@ -15,6 +15,7 @@ export const errorStatus = {
   Forbidden: 403,
   BuiltInImmutable: 403,
   FileSkillReadOnly: 403,
+  InvitationNotYours: 403,
   NotFound: 404,
   SkillNotFound: 404,
   FileNotFound: 404,

@@ -10,6 +10,11 @@ export const users = pgTable(
     // scrypt hash in the form scrypt$N$r$p$salt$hash; null for GitHub-only people.
     passwordHash: text("password_hash"),
     githubId: text("github_id"),
+    // The verified addresses of the GitHub account, as of its latest sign-in: an invitation to any of them is this person's.
+    githubEmails: text("github_emails")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("users_email_key").on(t.email), uniqueIndex("users_github_id_key").on(t.githubId)],

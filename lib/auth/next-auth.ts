@@ -8,6 +8,7 @@ import { endDashboardSession, startDashboardSession } from "./dashboard-sessions
 import { clientAddress } from "./sign-in-throttle";
 import { checkPassword } from "./password-sign-in";
 import { ensureGithubUser } from "./users";
+import { githubVerifiedEmails } from "./github-emails";
 
 /**
  * Sign-in (§1, §13): GitHub when AUTH_GITHUB_ID and AUTH_GITHUB_SECRET are set, email and
@@ -59,7 +60,8 @@ export const { handlers, signIn, signOut } = NextAuth({
       const app = await getApp();
       if (account?.provider === "github" && profile) {
         const email = profile.email ?? `${String(profile.id)}@users.noreply.github.com`;
-        const person = await ensureGithubUser(app.db, String(profile.id), email, profile.name ?? null);
+        const verified = account.access_token ? await githubVerifiedEmails(account.access_token) : [];
+        const person = await ensureGithubUser(app.db, String(profile.id), email, profile.name ?? null, verified);
         token.uid = person.id;
       } else if (user?.id) {
         token.uid = Number(user.id);

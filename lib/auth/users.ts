@@ -54,16 +54,35 @@ export async function verifyCredentials(db: Db, email: string, password: string)
   return { id: row.id, email: row.email, name: row.name };
 }
 
-/** A GitHub sign-in: the account is matched by GitHub id, then by email. */
-export async function ensureGithubUser(db: Db, githubId: string, email: string, name: string | null): Promise<User> {
+/**
+ * A GitHub sign-in: the account is matched by GitHub id, then by email. The account's verified
+ * addresses are kept as of this sign-in: they are what an invitation is checked against.
+ */
+export async function ensureGithubUser(
+  db: Db,
+  githubId: string,
+  email: string,
+  name: string | null,
+  verifiedEmails: string[] = [],
+): Promise<User> {
   const [byGithub] = await db.select().from(users).where(eq(users.githubId, githubId));
-  if (byGithub) return { id: byGithub.id, email: byGithub.email, name: byGithub.name };
+  if (byGithub) {
+    await db.update(users).set({ githubEmails: verifiedEmails }).where(eq(users.id, byGithub.id));
+    return { id: byGithub.id, email: byGithub.email, name: byGithub.name };
+  }
   const rows = await db
     .insert(users)
-    .values({ email: normalizeEmail(email), name, githubId })
-    .onConflictDoUpdate({ target: users.email, set: { githubId } })
+    .values({ email: normalizeEmail(email), name, githubId, githubEmails: verifiedEmails })
+    .onConflictDoUpdate({ target: users.email, set: { githubId, githubEmails: verifiedEmails } })
     .returning({ id: users.id, email: users.email, name: users.name });
   return only(rows);
+}
+
+/** The addresses a person is known to own: the one they sign in with, and the verified ones of their GitHub account. */
+export async function ownedEmails(db: Db, userId: number): Promise<{ email: string; all: string[] } | null> {
+  const [row] = await db.select({ email: users.email, github: users.githubEmails }).from(users).where(eq(users.id, userId));
+  if (!row) return null;
+  return { email: row.email, all: [...new Set([normalizeEmail(row.email), ...row.github.map(normalizeEmail)])] };
 }
 
 export async function getUser(db: Db, id: number): Promise<User | null> {

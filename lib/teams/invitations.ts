@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { only } from "@/db/rows";
 import { invitations, teams } from "@/db/schema";
 import type { Role } from "../auth/scopes";
-import { normalizeEmail } from "../auth/users";
+import { normalizeEmail, ownedEmails } from "../auth/users";
 import { AppError } from "../errors";
 import { sha256Hex } from "../hash";
 import { logUnexpected } from "../http/respond";
@@ -14,8 +14,9 @@ import { getTeam, setMembership, type TeamId } from "./teams";
 
 /**
  * Invitations (§10): a lead invites a person by email with a role and gets a one-time link,
- * valid for 7 days. Accepting it makes whoever holds it — signed in, or with the password they
- * set — a member with that role. The token is stored as its SHA-256 and shown once.
+ * valid for 7 days. It belongs to its address: only a person signed in with that email (or a
+ * GitHub account that verified it) accepts it, and becomes a member with that role. The token is
+ * stored as its SHA-256 and shown once.
  */
 
 export type InvitationId = number & { readonly __brand: "InvitationId" };
@@ -189,15 +190,31 @@ export async function openInvitation(db: Db, token: string, now = new Date()): P
 export const invitationGone = () =>
   new AppError("InvitationNotFound", "this invitation has expired, was used or was withdrawn; ask a lead of the team for a new one");
 
+/** Whether this person may accept an invitation to `invited`: it belongs to its address (§10), compared case-insensitively. */
+export function isInvitee(owned: readonly string[], invited: string): boolean {
+  return owned.includes(normalizeEmail(invited));
+}
+
+/** `403 InvitationNotYours`: someone else opened the link; it stays unused for its owner. */
+export function notYourInvitation(invited: string, signedInAs: string): AppError {
+  return new AppError(
+    "InvitationNotYours",
+    `this invitation is for ${invited}, and you are signed in as ${signedInAs}; sign out and open the link again as ${invited}`,
+  );
+}
+
 /**
- * Makes `userId` a member with the invited role, once: the row is locked and marked used in the
- * same transaction, so two tabs accepting at once make one membership. A person already in the
- * team keeps the higher of the two roles.
+ * Makes `userId` a member with the invited role, once, if the invitation is theirs: the row is
+ * locked and marked used in the same transaction, so two tabs accepting at once make one
+ * membership. A person already in the team keeps the higher of the two roles.
  */
 export async function acceptInvitation(db: Db, token: string, userId: number, now = new Date()): Promise<OpenInvitation> {
   return db.transaction(async (tx) => {
     const invitation = await openInvitation(tx, token, now);
     if (!invitation) throw invitationGone();
+    const owned = await ownedEmails(tx, userId);
+    if (!owned) throw new AppError("Unauthorized", "sign in first, then accept");
+    if (!isInvitee(owned.all, invitation.email)) throw notYourInvitation(invitation.email, owned.email);
     const claimed = await tx
       .update(invitations)
       .set({ acceptedAt: now, acceptedBy: userId })

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { dashboardSessions, memberships } from "@/db/schema";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { startDashboardSession } from "@/lib/auth/dashboard-sessions";
-import { ensureUser } from "@/lib/auth/users";
+import { ensureGithubUser, ensureUser } from "@/lib/auth/users";
 import { acceptInvitation, openInvitation } from "@/lib/teams/invitations";
 import { setMembership } from "@/lib/teams/teams";
 import type { Role } from "@/lib/auth/scopes";
@@ -21,7 +21,7 @@ describe.each(testDbKinds)("members and invitations on %s", (kind) => {
   };
   const tokenOf = (url: string) => url.slice(url.lastIndexOf("/") + 1);
 
-  it("invites by email with a role: a one-time link for 7 days that makes whoever accepts it a member", async () => {
+  it("invites by email with a role: a one-time link for 7 days that makes the invited person a member", async () => {
     await member("lead@example.com", "lead");
     const before = Date.now();
     const res = await t.call("POST", "/api/v1/invitations", { json: { email: "New.Person@Example.com", role: "editor" } });
@@ -56,6 +56,48 @@ describe.each(testDbKinds)("members and invitations on %s", (kind) => {
       "this invitation has expired, was used or was withdrawn; ask a lead of the team for a new one",
     );
     expect((await (await t.call("GET", "/api/v1/invitations")).json()).invitations).toEqual([]);
+  });
+
+  it("lets only the invited address accept: anyone else is told whose it is and the link stays unused; 16 racing accepts make one member", async () => {
+    const editor = await member("editor@example.com", "editor");
+    const betaLead = await member("beta-lead@example.com", "lead", t.beta.team);
+    const invitation = await (await t.call("POST", "/api/v1/invitations", { json: { email: "Victim@Example.com", role: "lead" } })).json();
+    const token = tokenOf(invitation.url);
+    for (const [intruder, email] of [
+      [editor, "editor@example.com"],
+      [betaLead, "beta-lead@example.com"],
+    ] as const) {
+      await expect(acceptInvitation(t.app.db, token, intruder.id)).rejects.toThrow(
+        `this invitation is for victim@example.com, and you are signed in as ${email}; sign out and open the link again as victim@example.com`,
+      );
+    }
+    expect((await openInvitation(t.app.db, token))?.email).toBe("victim@example.com");
+    const roles = async () =>
+      (
+        await t.app.db
+          .select({ userId: memberships.userId, role: memberships.role })
+          .from(memberships)
+          .where(eq(memberships.teamId, t.alpha.team.id))
+      )
+        .map((row) => `${row.userId}:${row.role}`)
+        .sort();
+    expect(await roles()).toEqual([`${editor.id}:editor`]);
+
+    // A GitHub account proves the addresses GitHub verified; any other is someone else's.
+    const github = await ensureGithubUser(t.app.db, "4242", "octo@users.noreply.github.com", "Octo", ["octo@example.com"]);
+    await expect(acceptInvitation(t.app.db, token, github.id)).rejects.toThrow("this invitation is for victim@example.com");
+    const victim = await ensureGithubUser(t.app.db, "777", "victim-public@example.org", "Victim", ["victim@example.com"]);
+    const racers = Array.from({ length: 16 }, (_, i) => [victim, editor, github, betaLead][i % 4]!);
+    const results = await Promise.allSettled(racers.map((racer) => acceptInvitation(t.app.db, token, racer.id)));
+    const outcomes = results.map((result, i) => {
+      const who = racers[i]!.id === victim.id ? "victim" : "intruder";
+      return `${who}:${result.status === "fulfilled" ? "accepted" : (result.reason as { code: string }).code}`;
+    });
+    // The link is the invitee's once: one acceptance; their other tabs find it used; nobody else gets in, before or after.
+    expect(outcomes.filter((outcome) => outcome === "victim:accepted")).toHaveLength(1);
+    expect(outcomes.filter((outcome) => outcome === "victim:InvitationNotFound")).toHaveLength(3);
+    expect(outcomes.filter((outcome) => /^intruder:(InvitationNotYours|InvitationNotFound)$/.test(outcome))).toHaveLength(12);
+    expect(await roles()).toEqual([`${editor.id}:editor`, `${victim.id}:lead`].sort());
   });
 
   it("refuses to invite a member, withdraws an earlier link for the same email, and lets links expire", async () => {

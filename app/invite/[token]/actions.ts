@@ -6,7 +6,7 @@ import { redirect } from "next/navigation";
 import { getApp } from "@/lib/app/boot";
 import type { ActionResult } from "@/lib/actions/result";
 import { signedInUserId } from "@/lib/auth/member";
-import { signIn } from "@/lib/auth/next-auth";
+import { signIn, signOut } from "@/lib/auth/next-auth";
 import { accountKind, ensureUser } from "@/lib/auth/users";
 import { checkPassword, throttledText } from "@/lib/auth/password-sign-in";
 import { clientAddress } from "@/lib/auth/sign-in-throttle";
@@ -69,6 +69,11 @@ export async function acceptWithGithubAction(token: string): Promise<void> {
   await signIn("github", { redirectTo: `/invite/${token}` });
 }
 
+/** Signs the person out and brings them back to the invitation, to open it as the one it is for. */
+export async function signOutToInviteAction(token: string): Promise<void> {
+  await signOut({ redirectTo: `/invite/${token}` });
+}
+
 async function accept(token: string, userId: number): Promise<{ ok: true; slug: string } | (ActionResult & { ok: false })> {
   const app = await getApp();
   try {
@@ -76,6 +81,8 @@ async function accept(token: string, userId: number): Promise<{ ok: true; slug: 
     return { ok: true, slug: invitation.team.slug };
   } catch (error) {
     if (isAppError(error) && error.code === "InvitationNotFound") return { ok: false, message: gone.message };
+    if (isAppError(error) && error.code === "InvitationNotYours")
+      return { ok: false, message: `This invitation is not yours: ${error.message}.` };
     throw error;
   }
 }

@@ -3,10 +3,10 @@ import Link from "next/link";
 import { getApp } from "@/lib/app/boot";
 import { signedInUserId } from "@/lib/auth/member";
 import { signInMethod } from "@/lib/auth/next-auth";
-import { accountKind, getUser } from "@/lib/auth/users";
-import { openInvitation } from "@/lib/teams/invitations";
+import { accountKind, ownedEmails } from "@/lib/auth/users";
+import { isInvitee, openInvitation } from "@/lib/teams/invitations";
 import { AcceptSignedInForm, AcceptWithPasswordForm } from "@/components/invite-forms";
-import { acceptSignedInAction, acceptWithGithubAction, acceptWithPasswordAction } from "./actions";
+import { acceptSignedInAction, acceptWithGithubAction, acceptWithPasswordAction, signOutToInviteAction } from "./actions";
 
 export const metadata: Metadata = { title: "Join a team" };
 
@@ -22,7 +22,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
   const app = await getApp();
   const invitation = await openInvitation(app.db, token);
   const userId = await signedInUserId(app);
-  const user = userId ? await getUser(app.db, userId) : null;
+  const owned = userId ? await ownedEmails(app.db, userId) : null;
   return (
     <main className="flex min-h-screen items-center justify-center px-4">
       <div className="w-full max-w-md space-y-5 rounded-xl border border-slate-200 bg-white p-8 shadow-sm">
@@ -43,8 +43,21 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
                 {invitation.expiresAt.toISOString().slice(0, 16).replace("T", " ")} UTC.
               </p>
             </div>
-            {user ? (
-              <AcceptSignedInForm action={acceptSignedInAction.bind(null, token)} email={user.email} />
+            {owned && isInvitee(owned.all, invitation.email) ? (
+              <AcceptSignedInForm action={acceptSignedInAction.bind(null, token)} email={owned.email} />
+            ) : owned ? (
+              <div className="space-y-3" data-testid="not-yours">
+                <p role="alert" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-950">
+                  This invitation is for <strong>{invitation.email}</strong>, and you are signed in as <strong>{owned.email}</strong>. Only{" "}
+                  {invitation.email} can accept it; the link stays unused for them. If it is yours, sign out and open it again as{" "}
+                  {invitation.email}.
+                </p>
+                <form action={signOutToInviteAction.bind(null, token)}>
+                  <button className="w-full rounded-md border border-slate-300 px-4 py-2 font-medium hover:bg-slate-100">
+                    Sign out of {owned.email}
+                  </button>
+                </form>
+              </div>
             ) : signInMethod() === "github" ? (
               <form action={acceptWithGithubAction.bind(null, token)}>
                 <button className="w-full rounded-md bg-slate-900 px-4 py-2 font-medium text-white hover:bg-slate-700">

@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "github_emails" text[] DEFAULT '{}'::text[] NOT NULL;

@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { githubVerifiedEmails } from "@/lib/auth/github-emails";
+
+/** What a GitHub account proves (§10): the addresses GitHub verified, and nothing on a bad answer. */
+describe("a GitHub account's verified addresses", () => {
+  const answering = (status: number, body: unknown) => {
+    const seen: { url: string; auth: string | null }[] = [];
+    const fetchImpl = (async (url: string, init: RequestInit) => {
+      seen.push({ url, auth: new Headers(init.headers).get("authorization") });
+      return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+    }) as unknown as typeof fetch;
+    return { fetchImpl, seen };
+  };
+
+  it("keeps the verified ones, lowercased and once each, asking /user/emails with the account's token", async () => {
+    const { fetchImpl, seen } = answering(200, [
+      { email: "Octo@Example.com", verified: true, primary: true },
+      { email: "octo@example.com", verified: true, primary: false },
+      { email: "unverified@example.com", verified: false, primary: false },
+      { email: "work@corp.example", verified: true, primary: false },
+    ]);
+    expect(await githubVerifiedEmails("gho_token", fetchImpl)).toEqual(["octo@example.com", "work@corp.example"]);
+    expect(seen).toEqual([{ url: "https://api.github.com/user/emails", auth: "Bearer gho_token" }]);
+  });
+
+  it("proves nothing when GitHub refuses, answers something else, or cannot be reached", async () => {
+    expect(await githubVerifiedEmails("t", answering(401, { message: "Bad credentials" }).fetchImpl)).toEqual([]);
+    expect(await githubVerifiedEmails("t", answering(200, { emails: ["a@b.c"] }).fetchImpl)).toEqual([]);
+    const unreachable = (async () => {
+      throw new TypeError("fetch failed");
+    }) as unknown as typeof fetch;
+    expect(await githubVerifiedEmails("t", unreachable)).toEqual([]);
+  });
+});
