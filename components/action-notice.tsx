@@ -1,6 +1,6 @@
 "use client";
 
-import { createContext, useContext, useEffect, useState } from "react";
+import { createContext, useCallback, useContext, useEffect, useState } from "react";
 
 const NoticeContext = createContext<(message: string) => void>(() => {});
 
@@ -14,13 +14,15 @@ const SHOWN_MS = 10_000;
  */
 export function NoticeProvider({ children }: { children: React.ReactNode }) {
   const [notice, setNotice] = useState<{ message: string; id: number } | null>(null);
+  // One function for the provider's life: a form that says its result from an effect must not see a new one each render.
+  const notify = useCallback((message: string) => setNotice({ message, id: Date.now() }), []);
   useEffect(() => {
     if (!notice) return;
     const timer = setTimeout(() => setNotice(null), SHOWN_MS);
     return () => clearTimeout(timer);
   }, [notice]);
   return (
-    <NoticeContext value={(message) => setNotice({ message, id: Date.now() })}>
+    <NoticeContext value={notify}>
       {children}
       <div
         role="status"

@@ -4,11 +4,19 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { DASHBOARD_SECTIONS } from "@/lib/sections";
 
-function useSections(team: string) {
+/** What waits in a section, by its path: amendments awaiting a lead's approval in the history. */
+export type SectionCounts = Partial<Record<(typeof DASHBOARD_SECTIONS)[number]["href"], number>>;
+
+function useSections(team: string, counts: SectionCounts) {
   const pathname = usePathname();
   return DASHBOARD_SECTIONS.map((section) => {
     const href = `/t/${team}${section.href}`;
-    return { ...section, href, active: section.href === "" ? pathname === href : pathname.startsWith(href) };
+    return {
+      ...section,
+      href,
+      count: counts[section.href] ?? 0,
+      active: section.href === "" ? pathname === href : pathname.startsWith(href),
+    };
   });
 }
 
@@ -23,14 +31,24 @@ function SectionLink({ section, padding, idle }: { section: Section; padding: st
       className={`rounded-md text-sm font-medium ${padding} ${section.active ? "bg-white text-slate-900" : idle}`}
     >
       {section.label}
+      {section.count > 0 && (
+        <span
+          className="ml-1.5 rounded-full bg-amber-400 px-1.5 py-0.5 text-xs font-semibold text-slate-950"
+          data-testid="nav-count"
+          aria-label={`${section.count} awaiting approval`}
+        >
+          {section.count}
+        </span>
+      )}
     </Link>
   );
 }
 
 /** The dashboard's sections: links in a row on a wide screen, a menu that opens on a phone. */
-export function NavLinks({ team }: { team: string }) {
-  const sections = useSections(team);
+export function NavLinks({ team, counts = {} }: { team: string; counts?: SectionCounts }) {
+  const sections = useSections(team, counts);
   const current = sections.find((section) => section.active)?.label ?? "Sections";
+  const waiting = sections.reduce((sum, section) => sum + section.count, 0);
   return (
     <>
       <nav className="hidden gap-1 lg:flex" aria-label="Sections">
@@ -46,6 +64,14 @@ export function NavLinks({ team }: { team: string }) {
       <details className="relative lg:hidden" data-testid="nav-menu">
         <summary className="cursor-pointer list-none rounded-md border border-slate-600 px-3 py-1 text-sm font-medium text-white">
           {current} ▾
+          {waiting > 0 && (
+            <span
+              className="ml-1.5 rounded-full bg-amber-400 px-1.5 py-0.5 text-xs font-semibold text-slate-950"
+              aria-label={`${waiting} awaiting approval`}
+            >
+              {waiting}
+            </span>
+          )}
         </summary>
         <nav
           className="absolute left-0 z-10 mt-2 flex w-56 flex-col gap-1 rounded-md bg-slate-800 p-2 shadow-lg"

@@ -1,8 +1,9 @@
 "use client";
 
-import { useActionState, useState, useTransition } from "react";
+import { useActionState, useEffect, useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
 import { ActionMessage } from "@/components/action-message";
+import { useNotice } from "@/components/action-notice";
 import type { Scope } from "@/lib/auth/scopes";
 
 type FormAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
@@ -222,8 +223,13 @@ export function RoleForm({
   );
 }
 
+/** Removes a member; the row goes with them, so what happened is said in the page's notice. */
 export function RemoveMemberButton({ action, email }: { action: () => Promise<ActionResult>; email: string }) {
   const [state, formAction, pending] = useActionState(action, null);
+  const notify = useNotice();
+  useEffect(() => {
+    if (state?.ok) notify(state.message);
+  }, [state, notify]);
   return (
     <form
       action={formAction}
@@ -237,7 +243,7 @@ export function RemoveMemberButton({ action, email }: { action: () => Promise<Ac
       >
         Remove
       </button>
-      <ActionMessage state={state} />
+      {state && !state.ok && <ActionMessage state={state} />}
     </form>
   );
 }

@@ -100,6 +100,14 @@ export function specError(code: ErrorCode, text: string): AppError {
   return new AppError(code, `Error [${code}]: ${text}`);
 }
 
+/**
+ * What a person reads of an error on a page: the message without the agent-facing
+ * `Error [<Code>]: ` prefix, which is an interface for agents, not a sentence for people.
+ */
+export function pageMessage(error: AppError): string {
+  return error.message.replace(/^Error \[[A-Za-z]+\]: /, "");
+}
+
 export const skillNotFound = (name: string) =>
   specError("SkillNotFound", `No skill named '${name}'. Use skill_list to see available skills.`);
 

@@ -1,34 +1,64 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { useRouter } from "next/navigation";
+import { useActionState, useEffect, useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
 import { ActionMessage } from "@/components/action-message";
+import { useNotice } from "@/components/action-notice";
 
 type ReasonAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 
-/** A lead's approve and reject (with a reason) of an amendment awaiting approval (§10). */
-export function ApprovalForms({ approve, reject }: { approve: () => Promise<ActionResult>; reject: ReasonAction }) {
-  const [approved, approveAction, approving] = useActionState(approve, null);
+/**
+ * A lead's approve and reject (with a reason) of an amendment awaiting approval (§10). What they
+ * did is said in the page's notice: the forms go once the amendment has moved on.
+ */
+export function ApprovalForms({
+  amendmentId,
+  approve,
+  reject,
+}: {
+  amendmentId: number;
+  approve: () => Promise<ActionResult>;
+  reject: ReasonAction;
+}) {
+  const router = useRouter();
+  const notify = useNotice();
+  const [pending, startTransition] = useTransition();
+  const [refusal, setRefusal] = useState<ActionResult | null>(null);
   return (
-    <div className="space-y-4">
-      <form action={approveAction} aria-label="Approve">
+    <div className="space-y-3">
+      <div>
         <button
-          disabled={approving}
+          disabled={pending}
+          onClick={() => {
+            if (!window.confirm(`Approve amendment #${amendmentId}? It becomes the skill's next version, live for every agent.`)) return;
+            startTransition(async () => {
+              const outcome = await approve();
+              setRefusal(outcome.ok ? null : outcome);
+              if (!outcome.ok) return;
+              notify(outcome.message);
+              router.refresh();
+            });
+          }}
           className="rounded-md bg-emerald-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-600 disabled:opacity-50"
         >
           Approve and put live
         </button>
-        <ActionMessage state={approved} />
-      </form>
-      <ReasonForm name="Reject" label="Or reject it, saying why" button="Reject" action={reject} />
+        <ActionMessage state={refusal} />
+      </div>
+      <ReasonForm name={`Reject amendment #${amendmentId}`} label="Or reject it, saying why" button="Reject" action={reject} />
     </div>
   );
 }
 
-/** An action that needs a written reason (reject, override); the reason stays in the box when it is refused. */
+/** An action that needs a written reason (reject, override); the reason stays in the box when it is refused, and a success is said in the notice. */
 export function ReasonForm({ name, label, button, action }: { name: string; label: string; button: string; action: ReasonAction }) {
   const [state, formAction, pending] = useActionState(action, null);
   const [reason, setReason] = useState("");
+  const notify = useNotice();
+  useEffect(() => {
+    if (state?.ok) notify(state.message);
+  }, [state, notify]);
   return (
     <form action={formAction} className="space-y-2" aria-label={name}>
       <label className="block text-sm font-medium">
@@ -48,7 +78,7 @@ export function ReasonForm({ name, label, button, action }: { name: string; labe
       >
         {button}
       </button>
-      <ActionMessage state={state} />
+      {state && !state.ok && <ActionMessage state={state} />}
     </form>
   );
 }

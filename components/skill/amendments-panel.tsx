@@ -4,48 +4,61 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
+import type { AmendmentEntry } from "@/lib/evolution/amendments";
+import { AmendmentState } from "@/components/history/amendment-state";
+import { ApprovalForms, ReasonForm } from "@/components/history/approval-forms";
+import { useNotice } from "@/components/action-notice";
 
-export interface AmendmentView {
-  id: number;
-  baseVersion: number;
-  origin: string;
-  rationale: string;
-  status: string;
-  createdAt: string;
-  evaluation: { id: number; status: string; verdict: string | null; promotedVersion: number | null } | null;
-}
+type ReasonAction = (amendmentId: number, previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 
-interface Actions {
+export interface AmendmentActions {
   evaluate: (amendmentId: number) => Promise<ActionResult>;
-  promote: (amendmentId: number, reason: string) => Promise<ActionResult>;
+  approve: (amendmentId: number) => Promise<ActionResult>;
+  reject: ReasonAction;
+  override: ReasonAction;
   generate: (() => Promise<ActionResult>) | null;
 }
 
-/** Amendments of the skill: evaluate one, promote an improved one, or (a lead) override with a reason. */
+/** States an amendment can be evaluated from, and those a lead may override from (§8.4). */
+const EVALUABLE = new Set(["pending", "evaluated"]);
+const OVERRIDABLE = new Set(["pending", "evaluated", "rejected"]);
+
+/**
+ * The skill's amendments, each with its state and the decisions on it (a rejection says who, when
+ * and why). What can be done depends on the state: evaluate one pending or evaluated; a lead
+ * approves or rejects one awaiting approval, or overrides anything else not live, with a reason.
+ */
 export function AmendmentsPanel({
   slug,
   amendments,
   actions,
+  canEdit,
   isLead,
   hasModel,
+  appliesHere,
 }: {
   slug: string;
-  amendments: AmendmentView[];
-  actions: Actions;
+  amendments: AmendmentEntry[];
+  actions: AmendmentActions;
+  canEdit: boolean;
   isLead: boolean;
   hasModel: boolean;
+  /** Whether an amendment can go live here: a learned skill's can; a built-in or file skill's is a patch for its repository. */
+  appliesHere: boolean;
 }) {
   const router = useRouter();
-  const [result, setResult] = useState<ActionResult | null>(null);
-  const [reasons, setReasons] = useState<Record<number, string>>({});
+  const notify = useNotice();
+  const [refusal, setRefusal] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   const act = (work: () => Promise<ActionResult>, confirmText: string) => {
     if (!window.confirm(confirmText)) return;
     startTransition(async () => {
       const outcome = await work();
-      setResult(outcome);
-      if (outcome.ok && outcome.href) router.push(outcome.href);
-      else if (outcome.ok) router.refresh();
+      setRefusal(outcome.ok ? null : outcome.message);
+      if (!outcome.ok) return;
+      notify(outcome.message);
+      if (outcome.href) router.push(outcome.href);
+      else router.refresh();
     });
   };
   const { generate } = actions;
@@ -63,9 +76,9 @@ export function AmendmentsPanel({
         )}
         {!hasModel && <span className="text-xs text-slate-500">Set SKILLGATE_MODEL to evaluate or generate amendments.</span>}
       </div>
-      {result && (
-        <p role="status" className={`text-sm ${result.ok ? "text-emerald-700" : "text-red-700"}`}>
-          {result.message}
+      {refusal && (
+        <p role="alert" className="text-sm text-red-700">
+          {refusal}
         </p>
       )}
       {amendments.length === 0 ? (
@@ -79,78 +92,71 @@ export function AmendmentsPanel({
               <th className="py-1">From</th>
               <th className="py-1">Rationale</th>
               <th className="py-1">Evaluation</th>
+              <th className="py-1">State</th>
               <th className="py-1" />
             </tr>
           </thead>
           <tbody>
-            {amendments.map((a) => {
-              const verdict = a.evaluation?.verdict ?? null;
-              return (
-                <tr key={a.id} className="border-t border-slate-100 align-top" data-amendment={a.id}>
-                  <td className="py-1.5">
-                    <Link className="text-indigo-700 underline" href={`/t/${slug}/history/amendments/${a.id}`}>
-                      #{a.id}
+            {amendments.map((a) => (
+              <tr key={a.id} className="border-t border-slate-100 align-top" data-amendment={a.id} data-status={a.status}>
+                <td className="py-1.5">
+                  <Link className="text-indigo-700 underline" href={`/t/${slug}/history/amendments/${a.id}`}>
+                    #{a.id}
+                  </Link>
+                </td>
+                <td className="py-1.5">v{a.baseVersion}</td>
+                <td className="py-1.5">{a.author}</td>
+                <td className="py-1.5 text-slate-700">{a.rationale}</td>
+                <td className="py-1.5">
+                  {a.evaluation ? (
+                    <Link className="text-indigo-700 hover:underline" href={`/t/${slug}/history/evaluations/${a.evaluation.id}`}>
+                      #{a.evaluation.id} {a.evaluation.status === "finished" ? a.evaluation.verdict : a.evaluation.status}
                     </Link>
-                  </td>
-                  <td className="py-1.5">v{a.baseVersion}</td>
-                  <td className="py-1.5">{a.origin}</td>
-                  <td className="py-1.5 text-slate-700">{a.rationale}</td>
-                  <td className="py-1.5">
-                    {a.evaluation ? (
-                      <Link className="text-indigo-700 hover:underline" href={`/t/${slug}/history/evaluations/${a.evaluation.id}`}>
-                        #{a.evaluation.id} {a.evaluation.status === "finished" ? verdict : a.evaluation.status}
-                      </Link>
-                    ) : (
-                      "not evaluated"
-                    )}
-                    {a.status === "promoted" && <span className="ml-1 text-emerald-700">· promoted</span>}
-                  </td>
-                  <td className="space-y-1 py-1.5 text-right">
-                    {a.status !== "promoted" && hasModel && (
-                      <button
-                        disabled={pending}
-                        onClick={() => act(() => actions.evaluate(a.id), `Evaluate amendment #${a.id} against this skill's recorded runs?`)}
-                        className="rounded-md border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100"
-                      >
-                        Evaluate
-                      </button>
-                    )}
-                    {a.status !== "promoted" && verdict === "improved" && (
-                      <button
-                        disabled={pending}
-                        onClick={() => act(() => actions.promote(a.id, ""), `Promote amendment #${a.id}? It becomes the next version.`)}
-                        className="ml-1 rounded-md bg-emerald-700 px-2 py-0.5 text-xs text-white hover:bg-emerald-600"
-                      >
-                        Promote
-                      </button>
-                    )}
-                    {a.status !== "promoted" && verdict !== "improved" && isLead && (
-                      <span className="ml-1 inline-flex items-center gap-1">
-                        <input
-                          aria-label={`Reason to override amendment #${a.id}`}
-                          placeholder="reason to override"
-                          value={reasons[a.id] ?? ""}
-                          onChange={(e) => setReasons({ ...reasons, [a.id]: e.target.value })}
-                          className="w-40 rounded-md border border-slate-300 px-1 py-0.5 text-xs"
+                  ) : (
+                    "not evaluated"
+                  )}
+                </td>
+                <td className="max-w-xs py-1.5 text-xs">
+                  <AmendmentState entry={a} />
+                </td>
+                <td className="space-y-1 py-1.5 text-right">
+                  {canEdit && hasModel && EVALUABLE.has(a.status) && (
+                    <button
+                      disabled={pending}
+                      onClick={() => act(() => actions.evaluate(a.id), `Evaluate amendment #${a.id} against this skill's recorded runs?`)}
+                      className="rounded-md border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100"
+                    >
+                      Evaluate
+                    </button>
+                  )}
+                  {isLead && a.status === "awaiting-approval" && (
+                    <details className="text-left">
+                      <summary className="cursor-pointer text-xs font-medium text-amber-900">Approve or reject</summary>
+                      <div className="mt-2 w-64">
+                        <ApprovalForms
+                          amendmentId={a.id}
+                          approve={actions.approve.bind(null, a.id)}
+                          reject={actions.reject.bind(null, a.id)}
                         />
-                        <button
-                          disabled={pending}
-                          onClick={() =>
-                            act(
-                              () => actions.promote(a.id, reasons[a.id] ?? ""),
-                              `Promote amendment #${a.id} against its verdict (${verdict ?? "not evaluated"})? This is recorded as a manual override.`,
-                            )
-                          }
-                          className="rounded-md border border-amber-400 px-2 py-0.5 text-xs text-amber-900 hover:bg-amber-50"
-                        >
-                          Override
-                        </button>
-                      </span>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
+                      </div>
+                    </details>
+                  )}
+                  {isLead && appliesHere && OVERRIDABLE.has(a.status) && (
+                    <details className="text-left">
+                      <summary className="cursor-pointer text-xs font-medium text-amber-900">Override…</summary>
+                      <div className="mt-2 w-64">
+                        <ReasonForm
+                          name={`Override amendment #${a.id}`}
+                          label={`Put #${a.id} live although it is ${a.status}, saying why (a manual override):`}
+                          button="Override and put live"
+                          action={actions.override.bind(null, a.id)}
+                        />
+                      </div>
+                    </details>
+                  )}
+                </td>
+              </tr>
+            ))}
           </tbody>
         </table>
       )}

@@ -52,7 +52,8 @@ export const amendments = pgTable(
     authorUserId: integer("author_user_id").references(() => users.id, { onDelete: "set null" }),
     authorKeyId: integer("author_key_id"),
     sessionId: text("session_id"),
-    // A lead's latest decision on it (approved, rejected, overridden): who, when and why.
+    // A lead's latest decision on it (approved, rejected, overridden): which, who, when and why.
+    decision: text("decision", { enum: ["approved", "rejected", "overridden"] }),
     decidedByUserId: integer("decided_by_user_id").references(() => users.id, { onDelete: "set null" }),
     decidedByKeyId: integer("decided_by_key_id"),
     decidedSession: text("decided_session"),

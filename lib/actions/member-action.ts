@@ -2,7 +2,7 @@ import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import { requireMember, type Member } from "../auth/member";
 import { roleAtLeast, type Role } from "../auth/scopes";
-import { isAppError } from "../errors";
+import { isAppError, pageMessage } from "../errors";
 import { checkStorableText, parseWith } from "../http/body";
 import type { Actor } from "../learned/actor";
 import type { ActionResult } from "./result";
@@ -44,7 +44,7 @@ export async function memberAction<S extends z.ZodType>(
     if (result.ok) revalidatePath(`/t/${request.team}`, "layout");
     return result;
   } catch (error) {
-    if (isAppError(error)) return { ok: false, message: error.message };
+    if (isAppError(error)) return { ok: false, message: pageMessage(error) };
     throw error;
   }
 }

@@ -3,7 +3,8 @@ import type { ConfiguredModel } from "../evolution/model";
 import type { JudgeAnswer } from "../evolution/judge";
 
 /**
- * The demo's judge: answers recorded for the demo's own runs, replayed by task. It lets a fresh
+ * The demo's judge: answers recorded for the demo's own runs, replayed by task (and, where an
+ * amendment has its own, by a passage of it). It lets a fresh
  * start show real evaluations (real selection, verdict rules and promotion) with no model
  * configured; its id says what it is wherever an evaluation shows it.
  */
@@ -11,8 +12,11 @@ export function recordedJudge(answers: Record<string, JudgeAnswer>): ConfiguredM
   const model = new MockLanguageModelV3({
     modelId: "recorded-judge",
     doGenerate: async (options) => {
-      const prompt = JSON.stringify(options.prompt);
-      const recorded = Object.entries(answers).find(([task]) => prompt.includes(task));
+      const prompt = options.prompt.map((message) => JSON.stringify(message.content)).join("\n");
+      // A judgement keyed "<task>\n<passage>" is for the amendment holding that passage; it wins over the task's general one.
+      const matches = (key: string) => key.split("\n").every((part) => prompt.includes(JSON.stringify(part).slice(1, -1)));
+      const recorded =
+        Object.entries(answers).find(([key]) => key.includes("\n") && matches(key)) ?? Object.entries(answers).find(([key]) => !key.includes("\n") && matches(key));
       const answer = recorded ? recorded[1] : { original: flat(0.5), amended: flat(0.5), rationale: "No recorded judgement for this task." };
       return {
         content: [{ type: "text", text: JSON.stringify(answer) }],

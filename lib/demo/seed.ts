@@ -35,6 +35,7 @@ import { writeObservations } from "../evolution/observations";
 import { writeViews } from "../usage/rollups";
 import type { SkillView } from "../usage/view-recorder";
 import { recordedJudge } from "./recorded-judge";
+import { updateTeamSettings } from "../teams/settings";
 
 /**
  * The demo team (§13), written as the story it tells: each step is done by the person or agent
@@ -81,9 +82,17 @@ export async function seedDemo(app: App, demoDir = path.resolve("demo")): Promis
     proposeAmendment(app.db, app.catalogs, await current(), agent("7f3a-release"), "release-checklist", RELEASE_AMENDMENT),
   );
   await at(1.7, async () => evaluateAmendment(deps, await current(), lead, release.id));
+  // Having seen a change go live on its own, the lead wants to approve the next ones.
+  await at(1.5, () => updateTeamSettings(app.db, app.catalogs, teamId, { autoPromote: false }));
   await at(1.2, () => verifyLearned(app, teamId, lead, "release-checklist", { tier: "reviewed" }));
   await at(1, async () => (await startRun(app, await current(), { promptSet: { name: ROUTING.name }, activator: "lexical" })).done);
-  await recordRuns(app, teamId, (daysAgo) => daysAgo <= 1.8);
+  await recordRuns(app, teamId, (daysAgo) => daysAgo <= 1.8 && daysAgo > 0.8);
+  const seed = await at(0.8, async () =>
+    proposeAmendment(app.db, app.catalogs, await current(), agent("nightly-ci"), "flaky-test-triage", SEED_AMENDMENT),
+  );
+  // Judged improved with auto-promotion off: it waits in the lead's queue.
+  await at(0.7, async () => evaluateAmendment(deps, await current(), editor, seed.id));
+  await recordRuns(app, teamId, (daysAgo) => daysAgo <= 0.8);
   await seedViews(app, teamId);
   await seedLedgers(app, teamId);
   return true;
@@ -187,6 +196,8 @@ const RUNS: [skill: string, daysAgo: number, outcome: "success" | "failure" | "p
   ["flaky-test-triage", 12, "success", "Triage flaky test/payments.test.ts"],
   ["flaky-test-triage", 5, "partial", "Triage flaky e2e checkout test", { feedback: "did not consider network timeouts in CI" }],
   ["flaky-test-triage", 1, "success", "Triage flaky snapshot test in the web app"],
+  ["flaky-test-triage", 1.4, "failure", "Triage flaky test that fails only with some shuffle seeds", { errorType: "NotReproduced", feedback: "ran it 50 times alone and gave up; the failing seed was in the CI log" }],
+  ["flaky-test-triage", 1.1, "partial", "Triage flaky inventory test in the nightly run", { feedback: "found the order dependency only after an hour of bisecting" }],
   ["db-migration-review", 10, "success", "Review migration adding orders.status index"],
   ["db-migration-review", 3, "failure", "Review migration changing users.email type", { errorType: "MissedLock", feedback: "approved a type change that rewrote a 40M-row table" }],
   ["release-checklist", 0.5, "success", "Release v3.0.1 with a migration and an announced API change"],
@@ -219,8 +230,17 @@ async function recordRuns(app: App, teamId: TeamId, pick: (daysAgo: number) => b
 
 const d = (correctness: number, completeness: number, adherence: number) => ({ correctness, completeness, adherence });
 
-/** Recorded judgements of the demo's runs: the release amendment helps where the runs failed. */
+/**
+ * Recorded judgements of the demo's runs: the release amendment helps where the runs failed, the
+ * seed amendment where a flaky test could not be reproduced. A judgement that names a passage of an
+ * amendment (after the task, on its own line) is that amendment's; the others are any amendment's.
+ */
 const JUDGEMENTS: Record<string, JudgeAnswer> = {
+  "Triage flaky test/payments.test.ts\n--sequence.seed": { original: d(0.8, 0.7, 0.8), amended: d(0.8, 0.7, 0.8), rationale: "No difference: this unit test fails alone, so the seed step never comes up." },
+  "Triage flaky e2e checkout test\n--sequence.seed": { original: d(0.5, 0.4, 0.7), amended: d(0.5, 0.45, 0.7), rationale: "The seed step helps a little; this e2e test fails on the network, not on order." },
+  "Triage flaky snapshot test in the web app\n--sequence.seed": { original: d(0.8, 0.8, 0.8), amended: d(0.8, 0.8, 0.8), rationale: "No difference for a snapshot test that passes." },
+  "Triage flaky test that fails only with some shuffle seeds": { original: d(0.3, 0.35, 0.6), amended: d(0.85, 0.85, 0.8), rationale: "Only the amended version says to take the failing seed from the CI log and rerun with it." },
+  "Triage flaky inventory test in the nightly run": { original: d(0.5, 0.45, 0.7), amended: d(0.8, 0.8, 0.75), rationale: "Rerunning with the recorded seed reproduces the order dependency at once, instead of an hour of bisecting." },
   "Release v2.14.0 of the billing service": { original: d(0.8, 0.8, 0.9), amended: d(0.8, 0.85, 0.9), rationale: "Both versions cover a routine release; the amended one names the 50% hold explicitly." },
   "Release v2.15.0 of the billing service": { original: d(0.4, 0.5, 0.6), amended: d(0.9, 0.85, 0.85), rationale: "The original lets an agent jump from 5% to 100%; the amended one forbids skipping the 50% stage." },
   "Release v1.9.2 of the search API": { original: d(0.85, 0.8, 0.9), amended: d(0.85, 0.8, 0.9), rationale: "No difference for a release without migrations or API changes." },
@@ -313,6 +333,11 @@ const SHORTER_TRIAGE = "# Flaky test triage\n\nRetry the test three times; if it
 const RELEASE_AMENDMENT = {
   body: "# Release checklist\n\n1. Freeze main and tag the candidate `vX.Y.Z-rc.N`.\n2. Run pending database migrations against staging, then production, before any traffic moves.\n3. Deploy to staging; run the smoke suite (`npm run smoke -- --env staging`).\n4. Roll out to 5% of traffic for 30 minutes; watch error rate and p99 latency.\n5. If both stay within 10% of the baseline, go to 50% for 30 minutes, then 100%. Never skip the 50% stage.\n6. For a breaking API change, announce it to API consumers a week before the release.\n7. Otherwise roll back with `deploy rollback` and record why in the release ticket.\n",
   rationale: "three recorded runs failed on migrations, a skipped 50% stage and an unannounced breaking change",
+};
+
+const SEED_AMENDMENT = {
+  body: "# Flaky test triage\n\n1. Take the failing run's shuffle seed from the CI log and rerun with it: `npx vitest run --sequence.seed=<seed>`. A test that fails with one seed has an order problem you can now reproduce.\n2. Run the test 50 times alone: `npx vitest run <file> --repeat 50`.\n3. If it fails alone, suspect timing: look for real timers, sleeps and unawaited promises.\n4. If it fails only in the suite, suspect order: shared state, a database not reset between tests.\n5. If it fails only in CI, suspect environment: time zone, locale, CPU count, missing fonts.\n6. Fix the cause; quarantine only with a ticket and an owner.\n",
+  rationale: "two nightly runs could not reproduce an order-dependent failure that the CI log's seed reproduces at once",
 };
 
 const TRIAGE_AMENDMENT = {

@@ -159,7 +159,8 @@ export interface AmendmentEntry {
   delta: number | null;
   createdAt: string;
   evaluatedAt: string | null;
-  /** Who made the latest decision (approved, rejected or overrode it), and why. */
+  /** The latest decision a lead made on it, who made it, when and why. */
+  decision: "approved" | "rejected" | "overridden" | null;
   decidedBy: string | null;
   decidedAt: string | null;
   reason: string | null;
@@ -260,6 +261,7 @@ export async function listAmendments(db: Db, teamId: TeamId, filter: AmendmentFi
       delta: finished?.delta ?? null,
       createdAt: a.createdAt.toISOString(),
       evaluatedAt: finished?.finishedAt?.toISOString() ?? null,
+      decision: a.decision,
       decidedBy: a.decidedAt ? authorName(decider) : null,
       decidedAt: a.decidedAt?.toISOString() ?? null,
       reason: a.decisionReason,
@@ -283,11 +285,20 @@ export async function listAmendments(db: Db, teamId: TeamId, filter: AmendmentFi
   });
 }
 
-/** How many amendments wait for a lead's approval: the navigation's and the overview's count. */
+/** How many amendments wait for a lead's approval: the navigation's count. */
 export async function awaitingApprovalCount(db: Db, teamId: TeamId): Promise<number> {
   const [row] = await db
     .select({ n: count() })
     .from(amendments)
     .where(and(eq(amendments.teamId, teamId), eq(amendments.status, "awaiting-approval")));
   return row?.n ?? 0;
+}
+
+/** A lead's queue: how many amendments await approval, and the newest of them. */
+export async function awaitingApproval(db: Db, teamId: TeamId, limit: number): Promise<{ total: number; entries: AmendmentEntry[] }> {
+  const [total, entries] = await Promise.all([
+    awaitingApprovalCount(db, teamId),
+    listAmendments(db, teamId, { status: "awaiting-approval", limit }),
+  ]);
+  return { total, entries };
 }

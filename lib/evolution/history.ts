@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { apiKeys, evaluations, skillEvents, users } from "@/db/schema";
+import { amendments, apiKeys, evaluations, skillEvents, users } from "@/db/schema";
 import type { TeamId } from "../teams/teams";
 import { SKILL_EVENT_KINDS } from "../learned/events";
 import { authorName, namedAuthor } from "../learned/actor";
@@ -70,11 +70,14 @@ export async function promotionsByWeek(
   return rows;
 }
 
+/** The team's evaluations, newest first, each with the state its amendment is in now. */
 export async function teamEvaluations(db: Db, teamId: TeamId, skill?: string) {
-  return db
-    .select()
+  const rows = await db
+    .select({ evaluation: evaluations, amendmentStatus: amendments.status })
     .from(evaluations)
+    .innerJoin(amendments, eq(amendments.id, evaluations.amendmentId))
     .where(and(eq(evaluations.teamId, teamId), skill ? eq(evaluations.skillName, skill) : undefined))
     .orderBy(desc(evaluations.id))
     .limit(100);
+  return rows.map((row) => ({ ...row.evaluation, amendmentStatus: row.amendmentStatus }));
 }

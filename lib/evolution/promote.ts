@@ -88,7 +88,7 @@ export async function rejectAmendment(
   return db.transaction(async (tx) => {
     const at = new Date();
     await moveAmendment(tx, team.id, amendmentId, "reject", "rejected", {
-      ...decision(actor, why, at),
+      ...decision("rejected", actor, why, at),
       rejectedByUserId: by.userId,
       rejectedByKeyId: by.keyId,
       rejectedSession: by.sessionId,
@@ -105,9 +105,16 @@ export async function rejectAmendment(
 }
 
 /** The decision columns an approval, rejection or override writes on the amendment. */
-function decision(actor: Actor, reason: string | null, at: Date) {
+function decision(kind: "approved" | "rejected" | "overridden", actor: Actor, reason: string | null, at: Date) {
   const by = authorOf(actor);
-  return { decidedByUserId: by.userId, decidedByKeyId: by.keyId, decidedSession: by.sessionId, decidedAt: at, decisionReason: reason };
+  return {
+    decision: kind,
+    decidedByUserId: by.userId,
+    decidedByKeyId: by.keyId,
+    decidedSession: by.sessionId,
+    decidedAt: at,
+    decisionReason: reason,
+  };
 }
 
 /** Approve or override: the move to promoted, the new version and the evaluation's link to it, in one transaction. */
@@ -122,7 +129,8 @@ async function decideToPromote(
   const latest = await latestVerdict(deps.db, amendment.id);
   const override = move === "override";
   const version = await deps.db.transaction(async (tx) => {
-    await moveAmendment(tx, team.id, amendment.id, move, "promoted", decision(actor, reason, new Date()), [amendment.status]);
+    const kind = override ? "overridden" : "approved";
+    await moveAmendment(tx, team.id, amendment.id, move, "promoted", decision(kind, actor, reason, new Date()), [amendment.status]);
     const applied = await applyAmendmentIn(
       tx,
       deps.catalogs.statics,

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { learnedSkills, learnedSkillVersions } from "@/db/schema";
 import { AppError, invalidSkill } from "../errors";
@@ -32,14 +32,21 @@ export interface ExportedSkill {
   skillMd: string;
 }
 
-/** The team's live learned skills (active and drafts), each as the SKILL.md an export holds. */
+/**
+ * The team's live learned skills (active and drafts), each as the SKILL.md an export holds: the
+ * version agents get — the pinned one while a lead pins it, else the latest — so `skillgate pull`,
+ * the installers and skill_view hand out the same bytes (docs/decisions.md, "Pins").
+ */
 export async function exportLearned(db: Db, teamId: TeamId): Promise<ExportedSkill[]> {
   const rows = await db
     .select({ skill: learnedSkills, version: learnedSkillVersions })
     .from(learnedSkills)
     .innerJoin(
       learnedSkillVersions,
-      and(eq(learnedSkillVersions.skillId, learnedSkills.id), eq(learnedSkillVersions.version, learnedSkills.currentVersion)),
+      and(
+        eq(learnedSkillVersions.skillId, learnedSkills.id),
+        eq(learnedSkillVersions.version, sql`coalesce(${learnedSkills.pinnedVersion}, ${learnedSkills.currentVersion})`),
+      ),
     )
     .where(and(eq(learnedSkills.teamId, teamId), inArray(learnedSkills.status, ["active", "draft"])))
     .orderBy(asc(learnedSkills.name));

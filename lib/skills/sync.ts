@@ -385,8 +385,10 @@ async function numberStaged(tx: Db, teamId: TeamId, syncId: string, folders: Syn
   const byName = new Map(folders.map((folder) => [folder.name as string, folder]));
   const numbered: { folder: SyncFolder; version: number }[] = [];
   for (const names of inSlices([...byName.keys()])) {
-    const latest = sql<number>`coalesce((select max(${workspaceSkillVersions.version}) from ${workspaceSkillVersions}
-      where ${workspaceSkillVersions.teamId} = ${workspaceStagedVersions.teamId} and ${workspaceSkillVersions.name} = ${workspaceStagedVersions.name}), 0) + 1`;
+    // Spelled out with an alias: inside a select list drizzle names columns without their table, and
+    // the subquery would then compare its own columns with themselves.
+    const latest = sql<number>`coalesce((select max(v.version) from workspace_skill_versions v
+      where v.team_id = workspace_staged_versions.team_id and v.name = workspace_staged_versions.name), 0) + 1`;
     const rows = await tx
       .insert(workspaceSkillVersions)
       .select(

@@ -12,6 +12,7 @@ import {
   skillViews,
   users,
 } from "@/db/schema";
+import { listAmendments } from "@/lib/evolution/amendments";
 import { seedDemo, DEMO_TEAM } from "@/lib/demo/seed";
 import { findTeam } from "@/lib/teams/teams";
 import { versionEvidence } from "@/lib/skills/version-evidence";
@@ -93,6 +94,8 @@ describe.each(testDbKinds)("the demo team's story on %s", (kind) => {
       [1.7, "evaluated", "release-checklist", 1, "demo@skillgate.local"],
       [1.7, "promoted", "release-checklist", 2, "Skillgate"],
       [1.2, "verified", "release-checklist", 2, "demo@skillgate.local"],
+      [0.8, "amended", "flaky-test-triage", 3, "coding-agents"],
+      [0.7, "evaluated", "flaky-test-triage", 3, "sam@example.com"],
     ]);
     const made = events.filter(
       (e) => e.kind !== "amended" && e.kind !== "evaluated" && e.kind !== "verified" && !(e.kind === "promoted" && e.version === 1),
@@ -116,6 +119,13 @@ describe.each(testDbKinds)("the demo team's story on %s", (kind) => {
     ]);
     const [amendment] = await db.select().from(amendments).where(eq(amendments.id, evaluation!.amendmentId));
     expect([amendment!.status, daysAgo(amendment!.createdAt)]).toEqual(["promoted", 1.8]);
+    // With auto-promotion turned off since, the seed amendment was judged improved and waits for the lead.
+    const queue = await listAmendments(db, team.id, { status: "awaiting-approval" });
+    expect(
+      queue.map((a) => [a.skill, a.baseVersion, a.verdict, daysAgo(new Date(a.createdAt)), daysAgo(new Date(a.evaluatedAt!))]),
+    ).toEqual([["flaky-test-triage", 3, "improved", 0.8, 0.7]]);
+    expect(queue[0]!.delta).toBeCloseTo(0.133, 3);
+    expect((await findTeam(db, DEMO_TEAM))!.autoPromote).toBe(false);
 
     // Views and recorded runs name the version served at their time, and none predates its skill.
     const servedAt = (skill: string, at: Date) =>

@@ -255,6 +255,19 @@ describe.each(testDbKinds)("one state change at a time on %s", (kind) => {
     );
   });
 
+  it("refuses a rollback decided on a version that is no longer the latest, and changes nothing", async () => {
+    await create("stale-rollback");
+    await t.call("PUT", "/api/v1/skills/stale-rollback", { json: { body: "# v2\n", expectedVersion: 1 } });
+    const stale = await t.call("POST", "/api/v1/skills/stale-rollback/rollback", { json: { toVersion: 1, expectedVersion: 1 } });
+    expect([stale.status, await errorOf(stale)]).toEqual([
+      409,
+      { code: "VersionConflict", message: 'Error [VersionConflict]: "stale-rollback" is at v2, not v1' },
+    ]);
+    expect(await events("stale-rollback", "rolled-back")).toBe(0);
+    const current = await t.call("POST", "/api/v1/skills/stale-rollback/rollback", { json: { toVersion: 1, expectedVersion: 2 } });
+    expect(await current.json()).toEqual({ name: "stale-rollback", version: 3, revertOf: 1 });
+  });
+
   it("promotes a draft once when 16 promotions race", async () => {
     await t.call("POST", "/api/v1/skills", { json: { name: "raced-draft", description: "Draft. Use when racing.", body: "# d\n" } });
     const results = await Promise.all(Array.from({ length: 16 }, () => t.call("POST", "/api/v1/skills/raced-draft/promote")));

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { skillEvents } from "@/db/schema";
 import { createApiKey } from "@/lib/auth/api-keys";
+import { readTarGz } from "@/lib/skills/tar-gz";
 import { errorOf, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 
@@ -53,6 +54,28 @@ describe.each(testDbKinds)("pinned versions on %s", (kind) => {
       ["pinned", 1, { latest: 2 }],
       ["unpinned", 3, { was: 1 }],
     ]);
+  });
+
+  it("hands out the pinned version on every path: skill_view, the installers' index and files, the export and skillgate pull's tree", async () => {
+    await twoVersions();
+    await t.call("POST", "/api/v1/skills/release-notes/pin", { json: { version: 1 } });
+    const exported = async (route: string) => {
+      const { files } = await readTarGz(new Uint8Array(await (await t.call("GET", route)).arrayBuffer()), 1 << 20);
+      return Buffer.from(files.find((file) => file.path === "release-notes/SKILL.md")!.content).toString("utf8");
+    };
+    for (const route of ["/api/v1/export", "/api/v1/learned-skills/export"]) {
+      const skillMd = await exported(route);
+      expect(skillMd.startsWith("---\nname: release-notes\ndescription: Writes release notes. Use when shipping.\n"), route).toBe(true);
+      expect(skillMd.endsWith("---\n# v1\n"), route).toBe(true);
+    }
+    const index = await (await t.call("GET", "/.well-known/skills/index.json")).json();
+    expect(index.skills.find((skill: { name: string }) => skill.name === "release-notes").description).toBe(
+      "Writes release notes. Use when shipping.",
+    );
+    expect((await (await t.call("GET", "/.well-known/skills/release-notes/SKILL.md")).text()).endsWith("---\n# v1\n")).toBe(true);
+
+    await t.call("DELETE", "/api/v1/skills/release-notes/pin");
+    expect((await exported("/api/v1/export")).endsWith("---\n# v2\n")).toBe(true);
   });
 
   it("is a lead's: a write key cannot pin, a version that does not exist is not found, a built-in cannot be pinned", async () => {

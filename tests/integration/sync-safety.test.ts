@@ -168,8 +168,10 @@ describe.each(testDbKinds)("a sync that would empty the workspace, or only says 
     const v2 = await t.call("GET", "/api/v1/skills/api-review?version=2");
     expect(v2.status).toBe(404);
 
-    const retried = await syncJson(changed);
-    expect((await retried.json()).changes.updated).toEqual(["api-review"]);
+    const retried = await syncJson([...changed, skillFile("incident-notes")]);
+    expect((await retried.json()).changes).toMatchObject({ added: ["incident-notes"], updated: ["api-review"] });
+    // Each name numbers its own versions: the new folder starts at v1 whatever the others are at.
+    expect((await t.call("GET", "/api/v1/skills/incident-notes")).headers.get("x-skill-version")).toBe("1");
     expect(await (await t.call("GET", "/api/v1/skills/api-review")).text()).toBe(
       "[skill api-review | file | v2 | skills/api-review]\n# api-review v2\n",
     );

@@ -6,11 +6,13 @@ import { signOut } from "@/lib/auth/next-auth";
 import { NavLinks } from "@/components/nav-links";
 import { TeamSwitcher } from "@/components/team-switcher";
 import { NoticeProvider } from "@/components/action-notice";
+import { awaitingApprovalCount } from "@/lib/evolution/amendments";
 
 export default async function TeamLayout({ children, params }: { children: React.ReactNode; params: Promise<{ team: string }> }) {
   await connection();
   const { team: slug } = await params;
   const member = await requireMember(slug);
+  const awaiting = await awaitingApprovalCount(member.app.db, member.team.id);
   return (
     <div className="min-h-screen">
       <header className="bg-slate-900 text-white">
@@ -20,7 +22,7 @@ export default async function TeamLayout({ children, params }: { children: React
             Skillgate
           </Link>
           <TeamSwitcher current={slug} teams={member.teams.map((m) => ({ slug: m.team.slug, name: m.team.name }))} />
-          <NavLinks team={slug} />
+          <NavLinks team={slug} counts={{ "/history": awaiting }} />
           <div className="ml-auto flex items-center gap-3 text-sm text-slate-300">
             <span>
               <span className="hidden sm:inline">{member.user.email} · </span>

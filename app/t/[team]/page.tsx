@@ -7,6 +7,9 @@ import { teamOverview } from "@/lib/overview/overview";
 import { parseTableQuery } from "@/lib/overview/table";
 import { SkillHealthTable } from "@/components/skill-health-table";
 import { Stat } from "@/components/stat";
+import { ApprovalQueue } from "@/components/history/approval-queue";
+import { awaitingApproval } from "@/lib/evolution/amendments";
+import { approveAmendmentAction, rejectAmendmentAction } from "./amendment-actions";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -20,7 +23,10 @@ export default async function OverviewPage({
   const { team: slug } = await params;
   const { app, team, role } = await requireMember(slug);
   const query = parseTableQuery(await searchParams);
-  const { table, headline, invalid, diagnostics } = await teamOverview(app, team, query);
+  const [{ table, headline, invalid, diagnostics }, awaiting] = await Promise.all([
+    teamOverview(app, team, query),
+    awaitingApproval(app.db, team.id, 5),
+  ]);
   const trend = headline.viewsThisWeek - headline.viewsLastWeek;
   return (
     <div className="space-y-6">
@@ -67,6 +73,16 @@ export default async function OverviewPage({
         <Stat label="Lint findings" value={String(headline.lintFindings)} tone={headline.lintFindings > 0 ? "warn" : "good"} />
         <Stat label="Collisions" value={String(headline.collisions)} tone={headline.collisions > 0 ? "warn" : "good"} />
       </section>
+      {(awaiting.total > 0 || !team.autoPromote) && (
+        <ApprovalQueue
+          slug={slug}
+          entries={awaiting.entries}
+          total={awaiting.total}
+          isLead={roleAtLeast(role, "lead")}
+          approve={approveAmendmentAction.bind(null, slug)}
+          reject={rejectAmendmentAction.bind(null, slug)}
+        />
+      )}
       {invalid.length > 0 && (
         <section className="rounded-lg border border-red-200 bg-red-50 p-4" aria-labelledby="invalid-folders">
           <h2 id="invalid-folders" className="mb-1 text-sm font-semibold text-red-900">

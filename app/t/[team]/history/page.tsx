@@ -3,6 +3,10 @@ import Link from "next/link";
 import { requireMember } from "@/lib/auth/member";
 import { HISTORY_KINDS, promotionsByWeek, teamEvaluations, teamHistory, type HistoryEvent } from "@/lib/evolution/history";
 import { PromotionsChart } from "@/components/history/promotions-chart";
+import { ApprovalQueue } from "@/components/history/approval-queue";
+import { awaitingApproval } from "@/lib/evolution/amendments";
+import { roleAtLeast } from "@/lib/auth/scopes";
+import { approveAmendmentAction, rejectAmendmentAction } from "../amendment-actions";
 
 export const metadata: Metadata = { title: "Promotion history" };
 
@@ -28,13 +32,14 @@ export default async function HistoryPage({
 }) {
   const { team: slug } = await params;
   const query = await searchParams;
-  const { app, team } = await requireMember(slug, `/t/${slug}/history`);
+  const { app, team, role } = await requireMember(slug, `/t/${slug}/history`);
   const skill = query.skill || undefined;
   const kind = query.kind && (HISTORY_KINDS as readonly string[]).includes(query.kind) ? query.kind : undefined;
-  const [events, weeks, evaluations] = await Promise.all([
+  const [events, weeks, evaluations, awaiting] = await Promise.all([
     teamHistory(app.db, team.id, { skill, kind }),
     promotionsByWeek(app.db, team.id),
     teamEvaluations(app.db, team.id, skill),
+    awaitingApproval(app.db, team.id, 100),
   ]);
   return (
     <div className="space-y-6">
@@ -44,6 +49,17 @@ export default async function HistoryPage({
           Every change to a skill and the evidence behind it. Evaluations are a judged comparison, not a re-execution.
         </p>
       </div>
+
+      {(awaiting.total > 0 || !team.autoPromote) && (
+        <ApprovalQueue
+          slug={slug}
+          entries={awaiting.entries}
+          total={awaiting.total}
+          isLead={roleAtLeast(role, "lead")}
+          approve={approveAmendmentAction.bind(null, slug)}
+          reject={rejectAmendmentAction.bind(null, slug)}
+        />
+      )}
 
       <section className="rounded-lg border border-slate-200 bg-white p-4">
         <h2 className="mb-2 font-semibold">Promotions and rollbacks by week</h2>
@@ -65,6 +81,7 @@ export default async function HistoryPage({
                 <th className="py-1">#</th>
                 <th className="py-1">Skill</th>
                 <th className="py-1">Verdict</th>
+                <th className="px-2 py-1">Amendment</th>
                 <th className="py-1 text-right">Delta</th>
                 <th className="px-2 py-1 text-right">Cases improved / regressed / unchanged</th>
                 <th className="px-2 py-1">Promoted</th>
@@ -83,6 +100,12 @@ export default async function HistoryPage({
                   <td className="py-1.5 font-mono text-xs">{e.skillName}</td>
                   <td className="py-1.5">
                     {e.status === "running" ? `running ${e.casesDone}/${e.casesTotal}` : e.status === "failed" ? "failed" : e.verdict}
+                  </td>
+                  <td className="px-2 py-1.5" data-amendment-status={e.amendmentStatus}>
+                    <Link className="text-indigo-700 hover:underline" href={`/t/${slug}/history/amendments/${e.amendmentId}`}>
+                      #{e.amendmentId}
+                    </Link>{" "}
+                    {e.amendmentStatus}
                   </td>
                   <td className="py-1.5 text-right tabular-nums">{e.delta === null ? "—" : e.delta.toFixed(3)}</td>
                   <td className="px-2 py-1.5 text-right tabular-nums">

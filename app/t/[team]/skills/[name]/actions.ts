@@ -3,9 +3,9 @@
 import { z } from "zod";
 import { memberAction } from "@/lib/actions/member-action";
 import type { ActionResult } from "@/lib/actions/result";
-import { amendmentBody, promoteAmendmentBody } from "@/lib/contracts/evolution";
+import { amendmentBody } from "@/lib/contracts/evolution";
 import { forkSkillForm, pinBody, rollbackBody, saveSkillForm, verifyBody, type ForkSkillForm, type SaveSkillForm, type VerifyForm } from "@/lib/contracts/skills";
-import { isAppError } from "@/lib/errors";
+import { isAppError, pageMessage } from "@/lib/errors";
 import type { Actor } from "@/lib/learned/actor";
 import { forkSkill } from "@/lib/learned/fork";
 import { versionText } from "@/lib/learned/history";
@@ -14,8 +14,6 @@ import { verifyLearned } from "@/lib/learned/verify";
 import { archiveLearned, pinLearned, promoteLearned, restoreLearned, rollbackLearned, unpinLearned, updateLearned } from "@/lib/learned/write";
 import { membershipOf } from "@/lib/teams/teams";
 import { generateAmendment, proposeAmendment } from "@/lib/evolution/amendments";
-import { startEvaluation } from "@/lib/evolution/evaluate";
-import { promoteAmendment } from "@/lib/evolution/promote";
 import { loadSkillContent } from "@/lib/skills/view";
 
 /** Editors and leads change skills (§1); each action validates with its REST operation's schema. */
@@ -37,7 +35,7 @@ export async function saveSkillAction(slug: string, name: string, input: SaveSki
     } catch (error) {
       if (!isAppError(error) || error.code !== "VersionConflict") throw error;
       const version = (await findLiveLearned(member.app.db, member.team.id, name))?.currentVersion ?? edit.expectedVersion;
-      return { ok: false, message: error.message, conflict: { version, text: await versionText(member.app.db, member.app.catalogs, member.team, name, version) } };
+      return { ok: false, message: pageMessage(error), conflict: { version, text: await versionText(member.app.db, member.app.catalogs, member.team, name, version) } };
     }
   });
 }
@@ -126,20 +124,5 @@ export async function generateAmendmentAction(slug: string, name: string): Promi
   return memberAction({ ...asEditor(slug, name), ...nothing }, async (member, _input, actor) => {
     const { id } = await generateAmendment(member.app.db, member.app.catalogs, member.app.model, member.team, actor, name);
     return { ok: true, message: `The model proposed amendment #${id} from the recent failures.` };
-  });
-}
-
-/** Starts an evaluation and answers at once: the evaluation page follows its progress. */
-export async function evaluateAmendmentAction(slug: string, name: string, amendmentId: number): Promise<ActionResult> {
-  return memberAction({ ...asEditor(slug, name), ...nothing }, async (member, _input, actor) => {
-    const { evaluationId } = await startEvaluation(member.app, member.team, actor, amendmentId);
-    return { ok: true, message: `Evaluation #${evaluationId} started.`, href: `/t/${slug}/history/evaluations/${evaluationId}` };
-  });
-}
-
-export async function promoteAmendmentAction(slug: string, name: string, amendmentId: number, reason: string): Promise<ActionResult> {
-  return memberAction({ ...asEditor(slug, name), schema: promoteAmendmentBody, input: { reason } }, async (member, body, actor) => {
-    const result = await promoteAmendment(member.app, member.team, actor, amendmentId, body.reason?.trim() || undefined);
-    return { ok: true, message: `${result.override ? "Overridden and promoted" : "Promoted"}: the skill is now at v${result.version}.`, version: result.version };
   });
 }

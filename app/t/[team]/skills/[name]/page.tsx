@@ -9,6 +9,7 @@ import { parseSkillMd } from "@/lib/skills/skill-md";
 import { isSkillName } from "@/lib/skills/name";
 import { findArchivedLearned } from "@/lib/learned/store";
 import { skillDetail } from "@/lib/skills/skill-page";
+import { loadSkillContent } from "@/lib/skills/view";
 import { latestVersionOf } from "@/lib/skills/catalog";
 import type { LearnedRow } from "@/lib/learned/store";
 import { ActionButton } from "@/components/skill/action-button";
@@ -26,11 +27,9 @@ import { diffQuery } from "@/lib/contracts/skills";
 import { readSearchParams } from "@/lib/http/params";
 import {
   archiveAction,
-  evaluateAmendmentAction,
   forkAction,
   generateAmendmentAction,
   promoteAction,
-  promoteAmendmentAction,
   proposeAmendmentAction,
   restoreAction,
   rollbackAction,
@@ -39,6 +38,7 @@ import {
   saveSkillAction,
   verifyAction,
 } from "./actions";
+import { approveAmendmentAction, evaluateAmendmentAction, overrideAmendmentAction, rejectAmendmentAction } from "../../amendment-actions";
 
 export async function generateMetadata({ params }: { params: Promise<{ name: string }> }): Promise<Metadata> {
   return { title: (await params).name };
@@ -66,10 +66,13 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
   }
 
   const { content, learned } = detail;
+  // Agents get the pinned version; people edit the latest, and a new version waits behind the pin (§10).
+  const latest = latestVersionOf(content.skill);
+  const editing = content.skill.pinned ? await loadSkillContent(member.app.db, member.app.catalogs, member.team, name, latest) : content;
   const isLearned = learned !== null;
   const current = detail.versions.find((v) => v.version === content.version);
   const compareTo = detail.compare && detail.versions.find((v) => v.version === detail.compare?.to);
-  const { fields } = parseSkillMd(content.frontmatter + content.body);
+  const { fields } = parseSkillMd(editing.frontmatter + editing.body);
   const editableTeams = member.teams.filter((m) => roleAtLeast(m.role, "editor")).map((m) => m.team.slug);
   return (
     <div className="space-y-6">
@@ -167,11 +170,17 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
       {isLearned && canEdit && (
         <section className="rounded-lg border border-slate-200 bg-white p-4" aria-label="Edit">
           <h2 className="mb-2 font-semibold">Edit</h2>
+          {content.skill.pinned && (
+            <p className="mb-3 rounded-md bg-violet-50 px-3 py-2 text-sm text-violet-950" data-testid="pinned-banner">
+              Pinned: agents get v{content.version} until a lead unpins it. You are editing the latest version, v{latest}; what you save
+              becomes v{latest + 1}, which agents get once the skill is unpinned.
+            </p>
+          )}
           <SkillEditor
             name={name}
-            version={content.version}
+            version={editing.version}
             fields={fields as Record<string, unknown> & { name: string; description: string }}
-            currentText={content.frontmatter + content.body}
+            currentText={editing.frontmatter + editing.body}
             descMax={member.team.descMax}
             save={saveSkillAction.bind(null, slug, name)}
             propose={proposeAmendmentAction.bind(null, slug, name)}
@@ -187,7 +196,7 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
           versions={detail.versions}
           evidence={detail.evidence}
           compare={detail.compare ? { from: detail.compare.from, to: detail.compare.to } : null}
-          rollback={isLearned && roleAtLeast(member.role, "lead") ? rollbackAction.bind(null, slug, name, latestVersionOf(content.skill)) : null}
+          rollback={isLearned && roleAtLeast(member.role, "lead") ? rollbackAction.bind(null, slug, name, latest) : null}
           pinned={content.skill.pinned ? content.skill.version : null}
           pin={isLearned && roleAtLeast(member.role, "lead") ? pinAction.bind(null, slug, name) : null}
           unpin={isLearned && roleAtLeast(member.role, "lead") ? unpinAction.bind(null, slug, name) : null}
@@ -236,11 +245,15 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
         <AmendmentsPanel
           slug={slug}
           amendments={detail.amendments}
+          canEdit={canEdit}
           isLead={roleAtLeast(member.role, "lead")}
           hasModel={member.app.model !== null}
+          appliesHere={isLearned}
           actions={{
-            evaluate: evaluateAmendmentAction.bind(null, slug, name),
-            promote: promoteAmendmentAction.bind(null, slug, name),
+            evaluate: evaluateAmendmentAction.bind(null, slug),
+            approve: approveAmendmentAction.bind(null, slug),
+            reject: rejectAmendmentAction.bind(null, slug),
+            override: overrideAmendmentAction.bind(null, slug),
             generate: canEdit ? generateAmendmentAction.bind(null, slug, name) : null,
           }}
         />

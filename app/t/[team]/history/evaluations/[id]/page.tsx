@@ -13,7 +13,9 @@ import { amendmentChange } from "@/lib/evolution/amendment-change";
 import { latestVersionOf } from "@/lib/skills/catalog";
 import { resolveSkill } from "@/lib/skills/view";
 import { roleAtLeast } from "@/lib/auth/scopes";
-import { approveAction, overrideAction, rejectAction } from "./actions";
+import { approveAmendmentAction, overrideAmendmentAction, rejectAmendmentAction } from "../../../amendment-actions";
+import { AmendmentState } from "@/components/history/amendment-state";
+import { MOVES } from "@/lib/evolution/amendment-states";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   return { title: `Evaluation #${(await params).id}` };
@@ -33,11 +35,11 @@ export default async function EvaluationPage({ params }: { params: Promise<{ tea
   const change = await amendmentChange(app.db, app.catalogs, team, report.amendmentId);
   const { amendment } = change;
   const isLead = roleAtLeast(role, "lead");
+  // Anything not judged improved that has not gone live is a lead's to override, a rejection included (§8.4).
   const overridable =
-    report.status === "finished" &&
-    report.verdict !== "improved" &&
+    report.status !== "running" &&
     amendment.skillSource === "learned" &&
-    amendment.status === "evaluated";
+    (MOVES.override.from as readonly string[]).includes(amendment.status);
   // An amendment applies only to the version it was written against (§8.4): once the skill has moved on, it can only be proposed again.
   const skill = overridable ? await resolveSkill(app.catalogs, team, amendment.skillName).catch(() => null) : null;
   const latest = skill ? latestVersionOf(skill) : null;
@@ -58,6 +60,9 @@ export default async function EvaluationPage({ params }: { params: Promise<{ tea
             {report.skill}
           </Link>
         </h1>
+        <p className="mt-1 text-sm" data-testid="amendment-status">
+          Amendment: <AmendmentState entry={change.entry} />
+        </p>
         <p className="mt-2 rounded-md bg-indigo-50 px-3 py-2 text-sm font-medium text-indigo-900" data-testid="judged-note">
           This is {JUDGED_NOT_RUN}: a judge model ({report.modelId}, prompt {report.promptVersion}) read each recorded task and scored how
           the original and the amended skill would handle it.
@@ -120,8 +125,9 @@ export default async function EvaluationPage({ params }: { params: Promise<{ tea
           </p>
           {isLead ? (
             <ApprovalForms
-              approve={approveAction.bind(null, slug, report.id, report.amendmentId)}
-              reject={rejectAction.bind(null, slug, report.id, report.amendmentId)}
+              amendmentId={report.amendmentId}
+              approve={approveAmendmentAction.bind(null, slug, report.amendmentId)}
+              reject={rejectAmendmentAction.bind(null, slug, report.amendmentId)}
             />
           ) : (
             <p className="text-sm text-amber-950">You are {role}: ask a lead of the team.</p>
@@ -132,25 +138,27 @@ export default async function EvaluationPage({ params }: { params: Promise<{ tea
       {overridable && (
         <section className="rounded-lg border border-slate-200 bg-white p-4" aria-labelledby="override">
           <h2 id="override" className="mb-1 font-semibold">
-            Override the verdict
+            {amendment.status === "rejected" ? "Override the rejection" : "Override the verdict"}
           </h2>
           {latest !== amendment.baseVersion ? (
             <p className="text-sm text-slate-600" data-testid="moved-on">
               {latest === null
-                ? `The judge found this amendment ${report.verdict}, and ${amendment.skillName} is no longer in the catalog: it cannot be put live.`
-                : `The judge found this amendment ${report.verdict}, and ${amendment.skillName} has moved on from v${amendment.baseVersion} to v${latest} since: it can no longer be put live. Propose it again against v${latest} to have it judged.`}
+                ? `${amendment.skillName} is no longer in the catalog: this amendment cannot be put live.`
+                : `${amendment.skillName} has moved on from v${amendment.baseVersion} to v${latest} since: this amendment can no longer be put live. Propose it again against v${latest} to have it judged.`}
             </p>
           ) : isLead ? (
             <ReasonForm
               name="Override"
-              label={`The judge found this amendment ${report.verdict}. Put it live anyway, saying why (recorded in the history):`}
+              label={
+                amendment.status === "rejected"
+                  ? "It was rejected. Put it live anyway, saying why (a manual override, recorded in the history beside the rejection):"
+                  : `The judge found this amendment ${report.verdict ?? "nothing"}. Put it live anyway, saying why (a manual override, recorded in the history):`
+              }
               button="Override and put live"
-              action={overrideAction.bind(null, slug, report.id, report.amendmentId)}
+              action={overrideAmendmentAction.bind(null, slug, report.amendmentId)}
             />
           ) : (
-            <p className="text-sm text-slate-600">
-              The judge found this amendment {report.verdict}; only a lead can put it live anyway, with a reason.
-            </p>
+            <p className="text-sm text-slate-600">Only a lead can put it live anyway, with a written reason (a manual override).</p>
           )}
         </section>
       )}

@@ -1,6 +1,6 @@
 -- Amendments take the states of §8.4: one whose evaluation is running is "evaluating" (the worker
 -- that finishes it moves it on from that state), and the decisions the history already records
--- (approved, rejected, overridden) are written on the amendment, who, when and why.
+-- (approved, rejected, overridden) are written on the amendment: which, who, when and why.
 UPDATE "amendments" SET "status" = 'evaluating'
 WHERE "status" IN ('pending', 'evaluated')
   AND EXISTS (SELECT 1 FROM "evaluations" e WHERE e."amendment_id" = "amendments"."id" AND e."status" = 'running');
@@ -19,6 +19,7 @@ FROM (
 WHERE ev."team_id" = a."team_id" AND ev."detail"->>'amendmentId' = a."id"::text;
 --> statement-breakpoint
 UPDATE "amendments" a SET
+  "decision" = CASE ev."kind" WHEN 'approved' THEN 'approved' WHEN 'rejected' THEN 'rejected' ELSE 'overridden' END,
   "decided_by_user_id" = ev."actor_user_id",
   "decided_by_key_id" = ev."actor_key_id",
   "decided_session" = ev."session_id",

@@ -1,1 +1,0 @@
-ALTER TABLE "users" ADD COLUMN "github_emails" text[] DEFAULT '{}'::text[] NOT NULL;
