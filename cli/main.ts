@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { isAppError } from "../lib/errors";
 import { filePathProblem } from "../lib/skills/paths";
@@ -27,7 +27,15 @@ const USAGE = `usage: skillgate <command>
 environment: SKILLGATE_URL (e.g. https://skillgate.example.com), SKILLGATE_API_KEY`;
 
 class UsageError extends Error {}
-class Refused extends Error {}
+class Refused extends Error {
+  /** The API's error code, when the refusal came in its envelope. */
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
 
 interface Config {
   url: string;
@@ -51,12 +59,13 @@ async function request(cfg: Config, route: string, init: RequestInit = {}): Prom
   if (!res.ok) {
     const body = await res.text();
     let message = body;
+    let code: string | undefined;
     try {
-      message = (JSON.parse(body) as { error: { message: string } }).error.message;
+      ({ message, code } = (JSON.parse(body) as { error: { message: string; code: string } }).error);
     } catch {
       // not the error envelope: show what came back
     }
-    throw new Refused(`${res.status}: ${message}`);
+    throw new Refused(`${res.status}: ${message}`, code);
   }
   return res;
 }
@@ -82,6 +91,10 @@ async function sync(cfg: Config, dir: string, flags: Set<string>, out: (line: st
     method: "POST",
     headers: { "content-type": "application/gzip" },
     body: new Uint8Array(await packTarGz(readDiskTree(dir))),
+  }).catch((error: unknown) => {
+    // The CLI sends an ignored folder without its content, so only it can say where the skills are.
+    const where = error instanceof Refused && error.code === "EmptyTree" ? hiddenSkillsHint(dir) : null;
+    throw where ? new Refused(`${error instanceof Error ? error.message : String(error)}\n${where}`) : error;
   });
   const result = (await res.json()) as SyncAnswer;
   for (const kind of ["added", "updated", "unchanged", "removed"] as const) {
@@ -100,6 +113,31 @@ async function sync(cfg: Config, dir: string, flags: Set<string>, out: (line: st
       ? `dry run: would sync ${served} skill folder(s)${invalid}; nothing written`
       : `synced ${served} skill folder(s)${invalid}`,
   );
+}
+
+/**
+ * Where the skill folders under hidden folders of `dir` are (a repository keeps them in
+ * `.claude/skills/`), as the line that says what to sync instead; null when there are none.
+ */
+function hiddenSkillsHint(dir: string): string | null {
+  const parents = new Map<string, number>();
+  const walk = (folder: string, depth: number, hidden: boolean) => {
+    if (depth > 4) return;
+    for (const entry of readdirSync(path.join(dir, folder), { withFileTypes: true })) {
+      const rel = folder ? `${folder}/${entry.name}` : entry.name;
+      if (entry.isDirectory() && entry.name !== ".git" && entry.name !== "node_modules")
+        walk(rel, depth + 1, hidden || entry.name.startsWith("."));
+      else if (hidden && entry.isFile() && entry.name === "SKILL.md" && folder.includes("/")) {
+        const parent = folder.slice(0, folder.lastIndexOf("/"));
+        parents.set(parent, (parents.get(parent) ?? 0) + 1);
+      }
+    }
+  };
+  walk("", 0, false);
+  const [best] = [...parents].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
+  if (!best) return null;
+  const [parent, count] = best;
+  return `${count} skill folder(s) sit under ${parent}/ in ${dir}, which a sync ignores (hidden folders are not content): run skillgate sync ${path.join(dir, parent)}`;
 }
 
 /** Writes every file of the export under `dir`, with its executable bit. */

@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, useEffect, useState, useTransition } from "react";
+import { useActionState, useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
 import { ActionMessage } from "@/components/action-message";
 import { useNotice } from "@/components/action-notice";
@@ -225,11 +225,12 @@ export function RoleForm({
 
 /** Removes a member; the row goes with them, so what happened is said in the page's notice. */
 export function RemoveMemberButton({ action, email }: { action: () => Promise<ActionResult>; email: string }) {
-  const [state, formAction, pending] = useActionState(action, null);
   const notify = useNotice();
-  useEffect(() => {
-    if (state?.ok) notify(state.message);
-  }, [state, notify]);
+  const [state, formAction, pending] = useActionState(async () => {
+    const outcome = await action();
+    if (outcome.ok) notify(outcome.message);
+    return outcome;
+  }, null);
   return (
     <form
       action={formAction}

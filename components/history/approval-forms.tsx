@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useActionState, useEffect, useState, useTransition } from "react";
+import { useActionState, useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
 import { ActionMessage } from "@/components/action-message";
 import { useNotice } from "@/components/action-notice";
@@ -53,12 +53,14 @@ export function ApprovalForms({
 
 /** An action that needs a written reason (reject, override); the reason stays in the box when it is refused, and a success is said in the notice. */
 export function ReasonForm({ name, label, button, action }: { name: string; label: string; button: string; action: ReasonAction }) {
-  const [state, formAction, pending] = useActionState(action, null);
-  const [reason, setReason] = useState("");
   const notify = useNotice();
-  useEffect(() => {
-    if (state?.ok) notify(state.message);
-  }, [state, notify]);
+  // Said before the page refreshes: the refresh can take this very form away with the state it was in.
+  const [state, formAction, pending] = useActionState(async (previous: ActionResult | null, form: FormData) => {
+    const outcome = await action(previous, form);
+    if (outcome.ok) notify(outcome.message);
+    return outcome;
+  }, null);
+  const [reason, setReason] = useState("");
   return (
     <form action={formAction} className="space-y-2" aria-label={name}>
       <label className="block text-sm font-medium">

@@ -368,10 +368,11 @@ describe("the dashboard in Chromium", () => {
     expect(await page.textContent('[data-testid="provenance"] dd')).toBe("agent (7f3a-release)");
     // An amendment judged against a version the skill has since left cannot be forced live: the page says why.
     await page.goto(`${baseUrl}/t/demo/history?skill=flaky-test-triage&kind=evaluated`);
-    await page.locator('[data-testid="events"] a:has-text("evaluation #")').click();
+    // The oldest of its two evaluations: the first triage amendment, written against v1.
+    await page.locator('[data-testid="events"] a:has-text("evaluation #")').last().click();
     await page.waitForURL(/\/t\/demo\/history\/evaluations\/\d+$/);
     expect(await page.textContent('[data-testid="moved-on"]')).toBe(
-      "The judge found this amendment neutral, and flaky-test-triage has moved on from v1 to v3 since: it can no longer be put live. Propose it again against v3 to have it judged.",
+      "flaky-test-triage has moved on from v1 to v3 since: this amendment can no longer be put live. Propose it again against v3 to have it judged.",
     );
     expect(await page.locator('form[aria-label="Override"]').count()).toBe(0);
     // The amendment's author is named as version rows and events name theirs.

@@ -125,7 +125,7 @@ describe("evaluations in Chromium", () => {
     ]);
     await page.locator('[data-testid="events"] li[data-event="amended"] a:has-text("amendment #")').click();
     await page.waitForURL(/\/t\/lab\/history\/amendments\/\d+$/);
-    expect(await page.textContent('[data-testid="amendment-status"]')).toBe("Status: promoted");
+    expect(await page.textContent('[data-testid="amendment-status"]')).toBe("promoted automatically: judged improved");
     expect(await page.locator("li[data-evaluation]").allTextContents()).toEqual([
       expect.stringMatching(
         new RegExp(`^Evaluation #${id} · improved \\(delta \\d\\.\\d{3}\\) · \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC · promoted as v2$`),
@@ -159,7 +159,7 @@ describe("evaluations in Chromium", () => {
     await page.goto(`${baseUrl}/t/lab/history/evaluations/${evaluated.id}`);
     const override = page.locator('form[aria-label="Override"]');
     expect(await override.locator("label").textContent()).toBe(
-      "The judge found this amendment neutral. Put it live anyway, saying why (recorded in the history):",
+      "The judge found this amendment neutral. Put it live anyway, saying why (a manual override, recorded in the history):",
     );
     await override.locator("textarea").fill("   ");
     await override.locator("button").click();

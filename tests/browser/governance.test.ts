@@ -60,10 +60,13 @@ describe("governed promotion in Chromium", () => {
 
     await page.goto(`${baseUrl}/t/governed/history/evaluations/${report.id}`);
     expect(await page.textContent("#approval")).toBe("Awaiting a lead's approval");
+    page.once("dialog", (dialog) => void dialog.accept());
     await page.click("text=Approve and put live");
     // The page shows what the approval did: the new version, and by whom.
     await page.locator('[data-stat="Promoted"]:has-text("v2")').waitFor();
-    expect(await page.locator('[data-stat="Promoted"] + div').textContent()).toBe(`approved by ${BROWSER_LOGIN.email}`);
+    expect(await page.locator('[data-stat="Promoted"] + div').textContent()).toBe("approved by a lead");
+    expect(await page.textContent('[data-testid="amendment-status"] [data-state]')).toBe(`promoted: approved by ${BROWSER_LOGIN.email}`);
+    expect(await page.textContent('[data-testid="notice"]')).toBe(`Approved amendment #${amendment.id}: incident-review v2 is live.`);
     expect(await page.locator("#approval").count()).toBe(0);
     expect((await api("/api/v1/skills/incident-review")).headers.get("x-skill-version")).toBe("2");
 

@@ -1,5 +1,16 @@
 import { spawn } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
@@ -122,16 +133,15 @@ describe("the skillgate CLI against the running app", () => {
 
   it("refuses a repository root whose skills sit under .claude/skills (exit 1, nothing removed); --dry-run and --allow-empty say what would change", async () => {
     const root = mkdtempSync(path.join(tmpdir(), "skillgate-cli-root-"));
-    mkdirSync(path.join(root, ".claude/skills/deploy-notes"), { recursive: true });
     writeFileSync(path.join(root, "README.md"), "# Our service\n");
-    writeFileSync(path.join(root, ".claude/skills/deploy-notes/SKILL.md"), readFileSync(path.join(repo, "deploy-notes/SKILL.md")));
+    cpSync(path.join(repo, "deploy-notes"), path.join(root, ".claude/skills/deploy-notes"), { recursive: true });
     const refused = await cli("sync", root);
     expect([refused.code, refused.stdout, refused.stderr]).toEqual([
       1,
       "",
       "skillgate: 409: the tree holds no skill folder (a folder with a SKILL.md), so this sync would remove all 3 workspace skill folder(s); nothing changed. " +
-        "Its 1 SKILL.md file(s) sit under .claude/skills/, which the filter ignores (hidden folders are not content): sync that folder itself, e.g. skillgate sync <repository>/.claude/skills/. " +
-        "To empty the workspace on purpose, send ?allowEmpty=true (skillgate sync --allow-empty).\n",
+        "To empty the workspace on purpose, send ?allowEmpty=true (skillgate sync --allow-empty).\n" +
+        `1 skill folder(s) sit under .claude/skills/ in ${root}, which a sync ignores (hidden folders are not content): run skillgate sync ${root}/.claude/skills\n`,
     ]);
     const dry = await cli("sync", path.join(root, ".claude/skills"), "--dry-run");
     expect([dry.code, dry.stderr, dry.stdout]).toEqual([
@@ -144,8 +154,13 @@ describe("the skillgate CLI against the running app", () => {
       0,
       "removed: bad-skill, deploy-notes, review-guide\nignored: .claude/, README.md\ndry run: would sync 0 skill folder(s); nothing written\n",
     ]);
-    // Nothing was written: the workspace serves what it served.
-    expect((await api("/api/v1/skills/review-guide")).status).toBe(200);
+    // Nothing was written: the workspace holds what it held (read from the catalog, which records no view).
+    const workspace = (await (await api("/api/v1/skills")).json()).skills.filter((s: { scope: string }) => s.scope === "workspace");
+    expect(workspace.map((s: { name: string; status: string }) => `${s.name}:${s.status}`)).toEqual([
+      "deploy-notes:active",
+      "review-guide:active",
+      "bad-skill:invalid",
+    ]);
     rmSync(root, { recursive: true, force: true });
   });
 

@@ -53,7 +53,9 @@ describe("every page at 390 px in Chromium", () => {
     await page.goto(`${baseUrl}/t/demo/ledger`);
     expect(await page.locator('nav[aria-label="Sections"]').isVisible()).toBe(false);
     const menu = page.locator('[data-testid="nav-menu"]');
-    expect(await menu.locator("summary").textContent()).toBe("Ledger ▾");
+    // The demo's seed amendment waits for the lead: the menu's button says so on every page.
+    expect(await menu.locator("summary").textContent()).toBe("Ledger ▾1");
+    expect(await menu.locator('summary [aria-label="1 awaiting approval"]').count()).toBe(1);
     await menu.locator("summary").click();
     await menu.locator("text=Settings").click();
     await page.waitForURL(`${baseUrl}/t/demo/settings`);

@@ -114,7 +114,8 @@ describe("the skill page in Chromium", () => {
     await page.click("text=Save as v4");
     const conflict = page.locator('[data-testid="conflict"]');
     await conflict.waitFor();
-    expect(await page.textContent('p[role="status"]')).toBe('Error [VersionConflict]: "deploy-guide" is at v4, not v3');
+    // A page says what went wrong in words; the agent-facing `Error [Code]: ` prefix is not for people.
+    expect(await page.textContent('p[role="status"]')).toBe('"deploy-guide" is at v4, not v3');
     expect(await conflict.locator('tr[data-kind="changed"] td').allTextContents()).toEqual(["7", "Their edit.", "7", "My edit."]);
     expect(await (await api("/api/v1/skills/deploy-guide")).text()).toBe(
       "[skill deploy-guide | learned | v4]\n# Deploy guide\n\nTheir edit.\n",
@@ -164,7 +165,7 @@ describe("the skill page in Chromium", () => {
     await page.click("text=Set the verification tier of v1");
     await page.click('form[aria-label="Verify"] button');
     await page.waitForSelector(
-      'text=Error [ReviewRequired]: marking "payments-debugging" v1 verified needs a hostile review report: reviewer, attempts, findings and verdict, each filled in',
+      'text=marking "payments-debugging" v1 verified needs a hostile review report: reviewer, attempts, findings and verdict, each filled in',
     );
     await page.fill('textarea[name="reviewer"]', "mallory");
     await page.fill('textarea[name="attempts"]', "followed it on a bug with no reproduction");

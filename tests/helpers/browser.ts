@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { findChromium } from "../../scripts/chromium.mjs";
 
@@ -56,4 +58,33 @@ export async function everyDashboardPage(page: Page, baseUrl: string): Promise<s
     await firstLink(page, baseUrl, "/t/demo/history", /^\/t\/demo\/history\/amendments\/\d+$/),
     await firstLink(page, baseUrl, "/t/demo/activation", /^\/t\/demo\/activation\/runs\/\d+/),
   ];
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core's serious and critical findings on the page at `url`, one line each (none is the aim on every page). */
+export async function seriousViolations(page: Page, url: string): Promise<string[]> {
+  await page.goto(url);
+  await page.addScriptTag({ content: AXE_SOURCE });
+  const violations = (await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run: () => Promise<{ violations: unknown[] }> } }).axe.run();
+    return result.violations;
+  })) as Violation[];
+  const path = new URL(url).pathname;
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map(
+      (v) =>
+        `${path} ${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 3)
+          .join(", ")}`,
+    );
 }

@@ -102,7 +102,7 @@ export default async function HistoryPage({
                     {e.status === "running" ? `running ${e.casesDone}/${e.casesTotal}` : e.status === "failed" ? "failed" : e.verdict}
                   </td>
                   <td className="px-2 py-1.5" data-amendment-status={e.amendmentStatus}>
-                    <Link className="text-indigo-700 hover:underline" href={`/t/${slug}/history/amendments/${e.amendmentId}`}>
+                    <Link className="text-indigo-700 underline" href={`/t/${slug}/history/amendments/${e.amendmentId}`}>
                       #{e.amendmentId}
                     </Link>{" "}
                     {e.amendmentStatus}
