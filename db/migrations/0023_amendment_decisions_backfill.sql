@@ -24,7 +24,7 @@ UPDATE "amendments" a SET
   "decided_by_key_id" = ev."actor_key_id",
   "decided_session" = ev."session_id",
   "decided_at" = ev."at",
-  "decision_reason" = COALESCE(ev."detail"->>'overrideReason', ev."detail"->>'reason')
+  "decision_reason" = CASE ev."kind" WHEN 'overridden' THEN ev."detail"->>'overrideReason' WHEN 'rejected' THEN ev."detail"->>'reason' END
 FROM (
   SELECT DISTINCT ON ("team_id", ("detail"->>'amendmentId')) *
   FROM "skill_events" WHERE "kind" IN ('approved', 'rejected', 'overridden') AND "detail" ? 'amendmentId'

@@ -141,7 +141,7 @@ async function decideToPromote(
       override ? "overridden" : "approved",
       {
         ...(override && { overrideReason: reason, verdict: latest?.verdict ?? null, wasState: amendment.status }),
-        ...(!override && reason && { reason }),
+        ...(!override && reason && { approvalReason: reason }),
       },
     );
     if (latest) {

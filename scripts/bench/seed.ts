@@ -5,7 +5,7 @@ import { createApp } from "../../lib/app/app";
 import { syncWorkspace } from "../../lib/skills/sync";
 import type { Tree } from "../../lib/skills/tree";
 import { ensureTeam, type TeamId } from "../../lib/teams/teams";
-import { rollupBackfillStatements } from "../../tests/helpers/rollup-backfill";
+import { rollupBackfillStatements } from "../../tests/helpers/migration-sql";
 
 /** Teams: two of 100 skills with 1,000 and 1,000,000 views and observations, one of 10,000 skills, one to sync into. */
 export const TEAM = { thousand: "rows-1k", million: "rows-1m", large: "skills-10k", syncTarget: "sync-target" } as const;

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { amendments, evaluations, learnedSkills, skillEvents } from "@/db/schema";
 import { promotionsByWeek } from "@/lib/evolution/history";
 import { errorOf, useTestApp } from "../helpers/app";
+import { migrationStatements } from "../helpers/migration-sql";
 import { testDbKinds } from "../helpers/db";
 import { judgeJson, mockJudge, taskOf } from "../helpers/judge";
 
@@ -265,5 +266,58 @@ describe.each(testDbKinds)("an amendment's moves on %s", (kind) => {
     // Evaluated again, it goes through.
     expect(await evaluate(id)).toMatchObject({ verdict: "improved" });
     expect(await eventsOf(id)).toEqual(["amended", "evaluated", "promoted"]);
+  });
+
+  it("migrates what the history already held: decisions onto their amendments, and an amendment under evaluation to evaluating", async () => {
+    await turnAutoPromotionOff();
+    const approvedId = await amend("# raced\n\napproved\n");
+    await evaluate(approvedId);
+    expect((await t.call("POST", `/api/v1/amendments/${approvedId}/approve`)).status).toBe(200);
+    const overriddenId = await amend("# raced\n\nrejected, then overridden\n");
+    await evaluate(overriddenId);
+    expect((await t.call("POST", `/api/v1/amendments/${overriddenId}/reject`, { json: { reason: "not yet" } })).status).toBe(200);
+    expect((await t.call("POST", `/api/v1/amendments/${overriddenId}/promote`, { json: { reason: "now" } })).status).toBe(200);
+    const runningId = await amend("# raced\n\nunder evaluation\n");
+    const [running] = await t.app.db
+      .insert(evaluations)
+      .values({ teamId: t.alpha.team.id, amendmentId: runningId, skillName: "raced", status: "running", modelId: "m", promptVersion: "p" })
+      .returning({ id: evaluations.id });
+    const columns = (row: typeof amendments.$inferSelect) => [
+      row.status,
+      row.decision,
+      row.decidedByKeyId,
+      row.decisionReason,
+      row.rejectedByKeyId,
+      row.rejectionReason,
+      row.rejectedAt !== null,
+    ];
+    const live = [await stateOf(approvedId), await stateOf(overriddenId)].map(columns);
+    expect(live).toEqual([
+      ["promoted", "approved", expect.any(Number), null, null, null, false],
+      ["promoted", "overridden", expect.any(Number), "now", expect.any(Number), "not yet", true],
+    ]);
+
+    // As the database was before the migration: no decisions on amendments, and no "evaluating".
+    await t.app.db.update(amendments).set({
+      decision: null,
+      decidedByUserId: null,
+      decidedByKeyId: null,
+      decidedSession: null,
+      decidedAt: null,
+      decisionReason: null,
+      rejectedByUserId: null,
+      rejectedByKeyId: null,
+      rejectedSession: null,
+      rejectedAt: null,
+      rejectionReason: null,
+    });
+    await t.app.db.update(amendments).set({ status: "pending" }).where(eq(amendments.id, runningId));
+    for (const statement of migrationStatements("0023_amendment_decisions_backfill.sql")) await t.app.db.execute(sql.raw(statement));
+
+    expect([await stateOf(approvedId), await stateOf(overriddenId)].map(columns)).toEqual(live);
+    const [rejectedEvent] = await t.app.db.select().from(skillEvents).where(eq(skillEvents.kind, "rejected"));
+    expect((await stateOf(overriddenId)).rejectedAt?.getTime()).toBe(rejectedEvent!.at.getTime());
+    expect((await stateOf(runningId)).status).toBe("evaluating");
+    expect(running!.id).toBeGreaterThan(0);
   });
 });

@@ -5,7 +5,7 @@ import { daysBefore, writeViews } from "@/lib/usage/rollups";
 import type { SkillView } from "@/lib/usage/view-recorder";
 import { anotherInstance, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
-import { rollupBackfillStatements } from "../helpers/rollup-backfill";
+import { rollupBackfillStatements } from "../helpers/migration-sql";
 
 const DAY = 86_400_000;
 
