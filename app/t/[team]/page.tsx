@@ -7,9 +7,8 @@ import { teamOverview } from "@/lib/overview/overview";
 import { parseTableQuery } from "@/lib/overview/table";
 import { SkillHealthTable } from "@/components/skill-health-table";
 import { Stat } from "@/components/stat";
-import { ApprovalQueue } from "@/components/history/approval-queue";
 import { awaitingApproval } from "@/lib/evolution/amendments";
-import { approveAmendmentAction, rejectAmendmentAction } from "./amendment-actions";
+import { TeamApprovalQueue } from "./team-approval-queue";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -73,16 +72,7 @@ export default async function OverviewPage({
         <Stat label="Lint findings" value={String(headline.lintFindings)} tone={headline.lintFindings > 0 ? "warn" : "good"} />
         <Stat label="Collisions" value={String(headline.collisions)} tone={headline.collisions > 0 ? "warn" : "good"} />
       </section>
-      {(awaiting.total > 0 || !team.autoPromote) && (
-        <ApprovalQueue
-          slug={slug}
-          entries={awaiting.entries}
-          total={awaiting.total}
-          isLead={roleAtLeast(role, "lead")}
-          approve={approveAmendmentAction.bind(null, slug)}
-          reject={rejectAmendmentAction.bind(null, slug)}
-        />
-      )}
+      <TeamApprovalQueue slug={slug} awaiting={awaiting} autoPromote={team.autoPromote} isLead={roleAtLeast(role, "lead")} />
       {invalid.length > 0 && (
         <section className="rounded-lg border border-red-200 bg-red-50 p-4" aria-labelledby="invalid-folders">
           <h2 id="invalid-folders" className="mb-1 text-sm font-semibold text-red-900">

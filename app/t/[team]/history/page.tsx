@@ -3,10 +3,9 @@ import Link from "next/link";
 import { requireMember } from "@/lib/auth/member";
 import { HISTORY_KINDS, promotionsByWeek, teamEvaluations, teamHistory, type HistoryEvent } from "@/lib/evolution/history";
 import { PromotionsChart } from "@/components/history/promotions-chart";
-import { ApprovalQueue } from "@/components/history/approval-queue";
 import { awaitingApproval } from "@/lib/evolution/amendments";
 import { roleAtLeast } from "@/lib/auth/scopes";
-import { approveAmendmentAction, rejectAmendmentAction } from "../amendment-actions";
+import { TeamApprovalQueue } from "../team-approval-queue";
 
 export const metadata: Metadata = { title: "Promotion history" };
 
@@ -50,16 +49,7 @@ export default async function HistoryPage({
         </p>
       </div>
 
-      {(awaiting.total > 0 || !team.autoPromote) && (
-        <ApprovalQueue
-          slug={slug}
-          entries={awaiting.entries}
-          total={awaiting.total}
-          isLead={roleAtLeast(role, "lead")}
-          approve={approveAmendmentAction.bind(null, slug)}
-          reject={rejectAmendmentAction.bind(null, slug)}
-        />
-      )}
+      <TeamApprovalQueue slug={slug} awaiting={awaiting} autoPromote={team.autoPromote} isLead={roleAtLeast(role, "lead")} />
 
       <section className="rounded-lg border border-slate-200 bg-white p-4">
         <h2 className="mb-2 font-semibold">Promotions and rollbacks by week</h2>
