@@ -322,6 +322,8 @@ describe("the dashboard in Chromium", () => {
     page.once("dialog", (dialog) => void dialog.accept());
     await row.locator("text=Remove").click();
     await page.locator('tr[data-member="newcomer@example.com"]').waitFor({ state: "detached" });
+    // The row is gone with the member: the page's notice says what happened.
+    await page.locator('[data-testid="notice"]', { hasText: "Removed newcomer@example.com; 1 session(s) ended." }).waitFor();
     // Removing a member ends their sessions: the next page sends them to sign in.
     await newcomer.goto(`${baseUrl}/t/demo`);
     await newcomer.waitForURL(/\/signin\?callbackUrl=/);

@@ -108,6 +108,35 @@ describe.each(testDbKinds)("an amendment's moves on %s", (kind) => {
     expect(winners).toHaveLength(ROUNDS);
   });
 
+  it("promote raced 16 times on an amendment awaiting approval approves it once (promoting one awaiting approval is its approval)", async () => {
+    await turnAutoPromotionOff();
+    for (let round = 1; round <= ROUNDS; round++) {
+      const id = await amend(`# raced\n\napproved by promote ${round}\n`);
+      await evaluate(id);
+      const before = await currentVersion();
+      const results = await Promise.all(
+        Array.from({ length: RACERS }, () => t.call("POST", `/api/v1/amendments/${id}/promote`, { json: {} })),
+      );
+      expect(statuses(results)).toEqual([200, ...Array(RACERS - 1).fill(409)]);
+      expect(await results.find((res) => res.status === 200)!.json()).toMatchObject({ version: before + 1, override: false });
+      // A loser that read the amendment before the winner moved it lost the approval; one that read it after finds it promoted.
+      const moves = new Set<string>();
+      for (const res of results.filter((r) => r.status === 409)) {
+        const { code, message } = await errorOf(res);
+        expect(code).toBe("AmendmentStateChanged");
+        moves.add(message);
+      }
+      for (const message of moves) {
+        expect([
+          `Error [AmendmentStateChanged]: amendment #${id} is promoted; approving it needs it awaiting-approval`,
+          `Error [AmendmentStateChanged]: amendment #${id} is promoted; promoting it needs it pending, evaluated or rejected`,
+        ]).toContain(message);
+      }
+      expect(await eventsOf(id)).toEqual(["amended", "evaluated", "approved"]);
+      expect((await stateOf(id)).decision).toBe("approved");
+    }
+  });
+
   it("evaluate raced 16 times starts one evaluation; the others are told it is evaluating", async () => {
     for (let round = 1; round <= ROUNDS; round++) {
       const id = await amend(`# raced\n\nevaluated ${round}\n`);
