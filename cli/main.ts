@@ -3,7 +3,7 @@ import path from "node:path";
 import { isAppError } from "../lib/errors";
 import { filePathProblem } from "../lib/skills/paths";
 import { packTarGz, readTarGz } from "../lib/skills/tar-gz";
-import { readDiskTree } from "../lib/skills/tree";
+import { readDiskTree, skillFoldersIgnoredUnder } from "../lib/skills/tree";
 
 /**
  * `skillgate`: the team's skills from a terminal or CI. Reads SKILLGATE_URL and SKILLGATE_API_KEY.
@@ -120,24 +120,20 @@ async function sync(cfg: Config, dir: string, flags: Set<string>, out: (line: st
  * `.claude/skills/`), as the line that says what to sync instead; null when there are none.
  */
 function hiddenSkillsHint(dir: string): string | null {
-  const parents = new Map<string, number>();
-  const walk = (folder: string, depth: number, hidden: boolean) => {
+  const paths: string[] = [];
+  const walk = (folder: string, depth: number) => {
     if (depth > 4) return;
     for (const entry of readdirSync(path.join(dir, folder), { withFileTypes: true })) {
       const rel = folder ? `${folder}/${entry.name}` : entry.name;
-      if (entry.isDirectory() && entry.name !== ".git" && entry.name !== "node_modules")
-        walk(rel, depth + 1, hidden || entry.name.startsWith("."));
-      else if (hidden && entry.isFile() && entry.name === "SKILL.md" && folder.includes("/")) {
-        const parent = folder.slice(0, folder.lastIndexOf("/"));
-        parents.set(parent, (parents.get(parent) ?? 0) + 1);
-      }
+      if (entry.isDirectory() && entry.name !== ".git" && entry.name !== "node_modules") walk(rel, depth + 1);
+      else if (entry.isFile() && entry.name === "SKILL.md") paths.push(rel);
     }
   };
-  walk("", 0, false);
-  const [best] = [...parents].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
-  if (!best) return null;
-  const [parent, count] = best;
-  return `${count} skill folder(s) sit under ${parent}/ in ${dir}, which a sync ignores (hidden folders are not content): run skillgate sync ${path.join(dir, parent)}`;
+  walk("", 0);
+  const { count, parents } = skillFoldersIgnoredUnder(paths);
+  const [parent] = parents;
+  if (!parent) return null;
+  return `${count} skill folder(s) sit under ${parent} in ${dir}, which a sync ignores (hidden folders are not content): run skillgate sync ${path.join(dir, parent.replace(/\/$/, ""))}`;
 }
 
 /** Writes every file of the export under `dir`, with its executable bit. */

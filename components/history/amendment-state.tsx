@@ -26,7 +26,7 @@ export function amendmentStateText(entry: StateOf): string {
 }
 
 /** The state, and — once it was overridden — the rejection it keeps. */
-export function AmendmentState({ entry }: { entry: StateOf }) {
+export function AmendmentStateLine({ entry }: { entry: StateOf }) {
   const tone =
     entry.status === "rejected"
       ? "text-red-800"

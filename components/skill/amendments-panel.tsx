@@ -5,17 +5,19 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
 import type { AmendmentEntry } from "@/lib/evolution/amendments";
-import { AmendmentState } from "@/components/history/amendment-state";
+import { AmendmentStateLine } from "@/components/history/amendment-state";
 import { ApprovalForms, ReasonForm } from "@/components/history/approval-forms";
 import { useNotice } from "@/components/action-notice";
 
 type ReasonAction = (amendmentId: number, previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
+type OverrideAction = (amendmentId: number, seen: string, previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 
 export interface AmendmentActions {
   evaluate: (amendmentId: number) => Promise<ActionResult>;
   approve: (amendmentId: number) => Promise<ActionResult>;
   reject: ReasonAction;
-  override: ReasonAction;
+  /** Overrides the state the row showed, and nothing it has become since. */
+  override: OverrideAction;
   generate: (() => Promise<ActionResult>) | null;
 }
 
@@ -117,7 +119,7 @@ export function AmendmentsPanel({
                   )}
                 </td>
                 <td className="max-w-xs py-1.5 text-xs">
-                  <AmendmentState entry={a} />
+                  <AmendmentStateLine entry={a} />
                 </td>
                 <td className="space-y-1 py-1.5 text-right">
                   {canEdit && hasModel && EVALUABLE.has(a.status) && (
@@ -149,7 +151,7 @@ export function AmendmentsPanel({
                           name={`Override amendment #${a.id}`}
                           label={`Put #${a.id} live although it is ${a.status}, saying why (a manual override):`}
                           button="Override and put live"
-                          action={actions.override.bind(null, a.id)}
+                          action={actions.override.bind(null, a.id, a.status)}
                         />
                       </div>
                     </details>

@@ -1,6 +1,15 @@
 -- Amendments take the states of §8.4: one whose evaluation is running is "evaluating" (the worker
 -- that finishes it moves it on from that state), and the decisions the history already records
--- (approved, rejected, overridden) are written on the amendment: which, who, when and why.
+-- (approved, rejected, overridden) are written on the amendment: which, who, when and why. An
+-- evaluation that could never finish under these states (its amendment decided meanwhile, or a
+-- newer one of the same amendment running beside it) is ended as failed, saying why.
+UPDATE "evaluations" e SET "status" = 'failed', "finished_at" = now(),
+  "error" = 'ended at the upgrade to amendment states: the amendment was decided, or judged again, while this evaluation ran'
+WHERE e."status" = 'running' AND (
+  EXISTS (SELECT 1 FROM "amendments" a WHERE a."id" = e."amendment_id" AND a."status" NOT IN ('pending', 'evaluated'))
+  OR EXISTS (SELECT 1 FROM "evaluations" n WHERE n."amendment_id" = e."amendment_id" AND n."status" = 'running' AND n."id" > e."id")
+);
+--> statement-breakpoint
 UPDATE "amendments" SET "status" = 'evaluating'
 WHERE "status" IN ('pending', 'evaluated')
   AND EXISTS (SELECT 1 FROM "evaluations" e WHERE e."amendment_id" = "amendments"."id" AND e."status" = 'running');

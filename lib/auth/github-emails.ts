@@ -2,10 +2,10 @@ import { z } from "zod";
 import { normalizeEmail } from "./users";
 
 /** What GitHub answers for `GET /user/emails` (scope `user:email`, which Auth.js's GitHub provider asks for). */
-const emailsSchema = z.array(z.object({ email: z.string(), verified: z.boolean() }));
+const emailsSchema = z.array(z.object({ email: z.string(), verified: z.boolean(), primary: z.boolean().optional() }));
 
 /**
- * The verified addresses of a GitHub account, normalized: an invitation belongs to its address,
+ * The verified addresses of a GitHub account, normalized, the primary one first: an invitation belongs to its address,
  * and a GitHub account proves only the addresses GitHub verified (§10). An answer that cannot be
  * read proves none, so nobody is let in on a guess.
  */
@@ -18,8 +18,19 @@ export async function githubVerifiedEmails(accessToken: string, fetchImpl: typeo
     if (!res.ok) return [];
     const parsed = emailsSchema.safeParse(await res.json());
     if (!parsed.success) return [];
-    return [...new Set(parsed.data.filter((entry) => entry.verified).map((entry) => normalizeEmail(entry.email)))];
+    const verified = parsed.data.filter((entry) => entry.verified).sort((a, b) => Number(b.primary ?? false) - Number(a.primary ?? false));
+    return [...new Set(verified.map((entry) => normalizeEmail(entry.email)))];
   } catch {
     return [];
   }
+}
+
+/**
+ * The address a GitHub account signs in as: its profile address when GitHub verified it, else its
+ * first verified one, else GitHub's no-reply address for it. An existing account with that address
+ * is linked to the GitHub account, so an address nobody verified must never be used.
+ */
+export function githubAccountEmail(profileEmail: string | null | undefined, verified: readonly string[], githubId: string): string {
+  if (profileEmail && verified.includes(normalizeEmail(profileEmail))) return normalizeEmail(profileEmail);
+  return verified[0] ?? `${githubId}@users.noreply.github.com`;
 }

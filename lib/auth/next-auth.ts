@@ -8,7 +8,7 @@ import { endDashboardSession, startDashboardSession } from "./dashboard-sessions
 import { clientAddress } from "./sign-in-throttle";
 import { checkPassword } from "./password-sign-in";
 import { ensureGithubUser } from "./users";
-import { githubVerifiedEmails } from "./github-emails";
+import { githubAccountEmail, githubVerifiedEmails } from "./github-emails";
 
 /**
  * Sign-in (§1, §13): GitHub when AUTH_GITHUB_ID and AUTH_GITHUB_SECRET are set, email and
@@ -59,8 +59,8 @@ export const { handlers, signIn, signOut } = NextAuth({
       if (!user && !account) return token;
       const app = await getApp();
       if (account?.provider === "github" && profile) {
-        const email = profile.email ?? `${String(profile.id)}@users.noreply.github.com`;
         const verified = account.access_token ? await githubVerifiedEmails(account.access_token) : [];
+        const email = githubAccountEmail(profile.email, verified, String(profile.id));
         const person = await ensureGithubUser(app.db, String(profile.id), email, profile.name ?? null, verified);
         token.uid = person.id;
       } else if (user?.id) {

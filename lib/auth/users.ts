@@ -78,11 +78,17 @@ export async function ensureGithubUser(
   return only(rows);
 }
 
-/** The addresses a person is known to own: the one they sign in with, and the verified ones of their GitHub account. */
+/**
+ * The addresses a person is known to own: for an account that signs in with GitHub, the ones GitHub
+ * verified (its profile address may not be); otherwise the address they sign in with.
+ */
 export async function ownedEmails(db: Db, userId: number): Promise<{ email: string; all: string[] } | null> {
-  const [row] = await db.select({ email: users.email, github: users.githubEmails }).from(users).where(eq(users.id, userId));
+  const [row] = await db
+    .select({ email: users.email, githubId: users.githubId, github: users.githubEmails })
+    .from(users)
+    .where(eq(users.id, userId));
   if (!row) return null;
-  return { email: row.email, all: [...new Set([normalizeEmail(row.email), ...row.github.map(normalizeEmail)])] };
+  return { email: row.email, all: row.githubId === null ? [normalizeEmail(row.email)] : row.github.map(normalizeEmail) };
 }
 
 export async function getUser(db: Db, id: number): Promise<User | null> {

@@ -168,8 +168,9 @@ export const amendmentSchema = z.strictObject({
 
 const amendmentList = z.strictObject({ amendments: z.array(amendmentSchema), nextCursor });
 
-export const listSkillAmendments = defineOperation({
-  operationId: "listSkillAmendments",
+export const listAmendments = defineOperation({
+  // The operation id it has always had: clients generated from the document keep calling the same list.
+  operationId: "listAmendments",
   method: "GET",
   path: "/api/v1/skills/{name}/amendments",
   tag: "evolution",
@@ -181,8 +182,8 @@ export const listSkillAmendments = defineOperation({
   errors: ["InvalidName"],
 });
 
-export const listAmendments = defineOperation({
-  operationId: "listAmendments",
+export const listTeamAmendments = defineOperation({
+  operationId: "listTeamAmendments",
   method: "GET",
   path: "/api/v1/amendments",
   tag: "evolution",
@@ -190,7 +191,10 @@ export const listAmendments = defineOperation({
   scope: "read",
   query: pageQuery.extend({
     status: z.enum(AMENDMENT_STATES).optional().describe("only amendments in this state"),
-    skill: skillNameField.optional().describe("only amendments to this skill"),
+    skill: skillNameField
+      .refine((name) => skillNameProblem(name) === null, { message: "is not a skill name (lowercase letters, digits, single hyphens)" })
+      .optional()
+      .describe("only amendments to this skill"),
   }),
   responses: { 200: json(amendmentList, "newest first") },
   errors: [],
@@ -333,8 +337,8 @@ export const EVOLUTION_OPERATIONS = [
   recordObservations,
   listObservations,
   proposeAmendment,
-  listSkillAmendments,
   listAmendments,
+  listTeamAmendments,
   generateAmendment,
   evaluateAmendment,
   promoteAmendment,

@@ -10,7 +10,8 @@ import { authorName, authorOf, namedAuthor, type Actor } from "../learned/actor"
 import { recordEvent } from "../learned/events";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import { composeSkillMd, parseSkillMd } from "../skills/skill-md";
-import { loadSkillContent, resolveSkill } from "../skills/view";
+import { loadSkillContent, resolveSkill, type SkillContent } from "../skills/view";
+import { latestVersionOf } from "../skills/catalog";
 import type { TeamId } from "../teams/teams";
 import { requireModel, type ConfiguredModel } from "./model";
 import { selectTestCases } from "./observations";
@@ -38,13 +39,23 @@ export async function getAmendment(db: Db, teamId: TeamId, id: number): Promise<
 /** The SKILL.md texts an evaluation compares: the version the amendment was written against, and it amended. */
 export async function amendmentTexts(db: Db, catalogs: CatalogCache, team: CatalogKey, amendment: AmendmentRow) {
   const base = await loadSkillContent(db, catalogs, team, amendment.skillName, amendment.baseVersion);
-  const original = base.frontmatter + base.body;
-  const { fields } = parseSkillMd(original);
-  const amended = composeSkillMd(
-    { ...(fields as { name: string; description: string }), description: amendment.description ?? base.skill.description },
-    amendment.body ?? base.body,
-  );
-  return { original, amended };
+  return { original: base.frontmatter + base.body, amended: amendedText(base, amendment) };
+}
+
+/** A version's SKILL.md with an amendment's description and body in place of its own. */
+function amendedText(base: SkillContent, change: { description?: string | null; body?: string | null }): string {
+  const { fields } = parseSkillMd(base.frontmatter + base.body);
+  const own = fields as { name: string; description: string };
+  return composeSkillMd({ ...own, description: change.description ?? own.description }, change.body ?? base.body);
+}
+
+/**
+ * What an amendment is written against: the skill's latest version. Under a pin agents get an
+ * older one, but a change is made to the latest (as an edit is), so it can go live once judged.
+ */
+export async function latestContent(db: Db, catalogs: CatalogCache, team: CatalogKey, name: string): Promise<SkillContent> {
+  const skill = await resolveSkill(catalogs, team, name);
+  return loadSkillContent(db, catalogs, team, name, latestVersionOf(skill));
 }
 
 export async function proposeAmendment(
@@ -59,16 +70,9 @@ export async function proposeAmendment(
   if (input.description === undefined && input.body === undefined)
     throw new AppError("InvalidField", "send a new description, a new body or both");
   if (input.rationale.trim() === "") throw new AppError("InvalidField", 'field "rationale": say why this change should help');
-  const skill = await resolveSkill(catalogs, team, name);
-  const base = await loadSkillContent(db, catalogs, team, name);
+  const base = await latestContent(db, catalogs, team, name);
   // The amended text must be a valid skill now, not only when someone tries to apply it.
-  const { fields } = parseSkillMd(base.frontmatter + base.body);
-  parseSkillMd(
-    composeSkillMd(
-      { ...(fields as { name: string; description: string }), description: input.description ?? base.skill.description },
-      input.body ?? base.body,
-    ),
-  );
+  parseSkillMd(amendedText(base, input));
   const author = authorOf(actor);
   return db.transaction(async (tx) => {
     const rows = await tx
@@ -76,8 +80,8 @@ export async function proposeAmendment(
       .values({
         teamId: team.id,
         skillName: name,
-        skillSource: skill.source,
-        baseVersion: skill.version,
+        skillSource: base.skill.source,
+        baseVersion: base.version,
         description: input.description ?? null,
         body: input.body ?? null,
         rationale: input.rationale,
@@ -88,7 +92,7 @@ export async function proposeAmendment(
       })
       .returning({ id: amendments.id });
     const { id } = only(rows);
-    await recordEvent(tx, team.id, name, "amended", actor, skill.version, { amendmentId: id, origin });
+    await recordEvent(tx, team.id, name, "amended", actor, base.version, { amendmentId: id, origin });
     return { id, status: "pending" as const };
   });
 }
@@ -109,7 +113,7 @@ export async function generateAmendment(
   name: string,
 ): Promise<{ id: number; status: "pending" }> {
   const judge = requireModel(model);
-  const content = await loadSkillContent(db, catalogs, team, name);
+  const content = await latestContent(db, catalogs, team, name);
   const failures = (await selectTestCases(db, team.id, name)).filter((o) => o.outcome !== "success");
   if (failures.length === 0)
     throw new AppError("Unprocessable", `"${name}" has no recorded failures to learn from; record observations first`);
@@ -130,12 +134,14 @@ export async function generateAmendment(
       ),
     ].join("\n"),
   });
-  const description = object.description.trim() === content.skill.description ? undefined : object.description.trim();
+  const current = (parseSkillMd(content.frontmatter + content.body).fields as { description: string }).description;
+  const description = object.description.trim() === current ? undefined : object.description.trim();
   return proposeAmendment(db, catalogs, team, actor, name, { description, body: object.body, rationale: object.rationale }, "generated");
 }
 
 export interface AmendmentFilter {
   id?: number;
+  ids?: number[];
   status?: AmendmentState;
   skill?: string;
   /** Newest first: only amendments with a smaller id (the previous page's last). */
@@ -186,6 +192,7 @@ const rejecterUser = alias(users, "rejecter_user");
 
 /** A team's amendments, newest first, filtered by state and skill (`GET /api/v1/amendments`, a lead's queue). */
 export async function listAmendments(db: Db, teamId: TeamId, filter: AmendmentFilter = {}): Promise<AmendmentEntry[]> {
+  if (filter.ids?.length === 0) return [];
   const rows = await db
     .select({
       amendment: amendments,
@@ -207,6 +214,7 @@ export async function listAmendments(db: Db, teamId: TeamId, filter: AmendmentFi
       and(
         eq(amendments.teamId, teamId),
         filter.id !== undefined ? eq(amendments.id, filter.id) : undefined,
+        filter.ids !== undefined ? inArray(amendments.id, filter.ids) : undefined,
         filter.status ? eq(amendments.status, filter.status) : undefined,
         filter.skill ? eq(amendments.skillName, filter.skill) : undefined,
         filter.beforeId !== undefined ? lt(amendments.id, filter.beforeId) : undefined,

@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import pLimit from "p-limit";
 import type { Db } from "@/db/client";
 import { only } from "@/db/rows";
-import { evaluationCases, evaluations, observations } from "@/db/schema";
+import { evaluationCases, evaluations, observations, teams } from "@/db/schema";
 import { isAppError, specError } from "../errors";
 import { authorOf, SYSTEM, type Actor, type Author } from "../learned/actor";
 import type { InstanceWork } from "../app/work";
@@ -219,7 +219,9 @@ async function finish(
       verdict: result.verdict,
       delta: result.delta,
     });
-    const outcome = await settle(tx, deps.catalogs.statics, team, startedBy, amendment, evaluationId, result.verdict);
+    // The team's setting as it is now, not as it was when judging began minutes ago (§10).
+    const { autoPromote } = only(await tx.select({ autoPromote: teams.autoPromote }).from(teams).where(eq(teams.id, team.id)));
+    const outcome = await settle(tx, deps.catalogs.statics, { ...team, autoPromote }, startedBy, amendment, evaluationId, result.verdict);
     await tx.update(evaluations).set(outcome).where(eq(evaluations.id, evaluationId));
     return outcome.promotedVersion;
   });
@@ -285,7 +287,13 @@ async function failEvaluation(db: Db, evaluationId: number, token: string, error
       .from(evaluations)
       .where(and(eq(evaluations.amendmentId, failed.amendmentId), eq(evaluations.status, "finished")))
       .limit(1);
-    await moveAmendment(tx, failed.teamId as TeamId, failed.amendmentId, "fail", earlier ? "evaluated" : "pending");
+    // The evaluation is failed whatever the amendment's state: one that is not evaluating (left so
+    // by an older version of Skillgate) stays as it is, and nothing is taken over again and again.
+    await moveAmendment(tx, failed.teamId as TeamId, failed.amendmentId, "fail", earlier ? "evaluated" : "pending").catch(
+      (error: unknown) => {
+        if (!isAppError(error) || error.code !== "AmendmentStateChanged") throw error;
+      },
+    );
   });
 }
 

@@ -1,5 +1,6 @@
 import { APICallError, JSONParseError, NoObjectGeneratedError, RetryError, TypeValidationError } from "ai";
 import { isDatabaseOutage } from "@/db/outage";
+import { isAppError, pageMessage } from "../errors";
 
 /**
  * What an evaluation or an activation run stores and shows when something failed: a stable
@@ -8,6 +9,8 @@ import { isDatabaseOutage } from "@/db/outage";
  */
 export function failureMessage(error: unknown): string {
   const cause = RetryError.isInstance(error) ? error.lastError : error;
+  // Our own refusals say what happened in words of our own (the amendment moved on, say).
+  if (isAppError(cause)) return pageMessage(cause);
   if (isDatabaseOutage(cause)) return "the database became unavailable while it ran; start it again when it is back";
   if (NoObjectGeneratedError.isInstance(cause) || TypeValidationError.isInstance(cause) || JSONParseError.isInstance(cause)) {
     return "the model's answer did not fit the required schema";

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { amendments, apiKeys, evaluations, skillEvents, users } from "@/db/schema";
+import { apiKeys, evaluations, skillEvents, users } from "@/db/schema";
+import { listAmendments } from "./amendments";
 import type { TeamId } from "../teams/teams";
 import { SKILL_EVENT_KINDS } from "../learned/events";
 import { authorName, namedAuthor } from "../learned/actor";
@@ -70,14 +71,15 @@ export async function promotionsByWeek(
   return rows;
 }
 
-/** The team's evaluations, newest first, each with the state its amendment is in now. */
+/** The team's evaluations, newest first, each with its amendment as every list shows it: its state now and the decisions on it. */
 export async function teamEvaluations(db: Db, teamId: TeamId, skill?: string) {
   const rows = await db
-    .select({ evaluation: evaluations, amendmentStatus: amendments.status })
+    .select()
     .from(evaluations)
-    .innerJoin(amendments, eq(amendments.id, evaluations.amendmentId))
     .where(and(eq(evaluations.teamId, teamId), skill ? eq(evaluations.skillName, skill) : undefined))
     .orderBy(desc(evaluations.id))
     .limit(100);
-  return rows.map((row) => ({ ...row.evaluation, amendmentStatus: row.amendmentStatus }));
+  const entries = await listAmendments(db, teamId, { ids: [...new Set(rows.map((row) => row.amendmentId))] });
+  const byId = new Map(entries.map((entry) => [entry.id, entry]));
+  return rows.map((row) => ({ ...row, amendment: byId.get(row.amendmentId) ?? null }));
 }

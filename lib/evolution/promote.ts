@@ -32,8 +32,9 @@ export interface Promoted {
 }
 
 /**
- * `POST /api/v1/amendments/<id>/promote`: awaiting approval, it is the lead's approval; pending,
- * evaluated or rejected, a lead's manual override, which needs a written reason.
+ * `POST /api/v1/amendments/<id>/promote` (§8.4): what it means depends on the state the amendment
+ * is in — awaiting approval, the lead's approval; pending, evaluated or rejected, a manual override,
+ * which needs a written reason. The dashboard names the move it means (approve, override) instead.
  */
 export async function promoteAmendment(
   deps: PromotionDeps,
@@ -43,21 +44,40 @@ export async function promoteAmendment(
   reason?: string,
 ): Promise<Promoted> {
   const amendment = await getAmendment(deps.db, team.id, amendmentId);
-  const state = amendment.status;
-  if (state === "awaiting-approval") {
+  if (amendment.status === "awaiting-approval") {
     requireLead(actor, "approving an amendment");
     return decideToPromote(deps, team, actor, amendment, "approve", reason?.trim() || null);
   }
-  if (!(MOVES.override.from as readonly AmendmentState[]).includes(state)) throw amendmentStateChanged(amendmentId, state, "override");
+  return overrideAmendment(deps, team, actor, amendment, reason ?? "", amendment.status);
+}
+
+/**
+ * A lead puts live an amendment that was not judged improved — pending, evaluated or rejected —
+ * with a written reason: a manual override (§8.4). `seen` is the state the lead decided on; the
+ * move is conditional on it, so a form opened on an evaluated amendment never approves one that
+ * has meanwhile been judged again.
+ */
+export async function overrideAmendment(
+  deps: PromotionDeps,
+  team: CatalogKey,
+  actor: Actor,
+  amendment: AmendmentRow,
+  reason: string,
+  seen: AmendmentState,
+): Promise<Promoted> {
+  const state = amendment.status;
+  if (state !== seen || !(MOVES.override.from as readonly AmendmentState[]).includes(state)) {
+    throw amendmentStateChanged(amendment.id, state, "override");
+  }
   // A built-in or file skill changes in its repository: no reason makes its amendment go live here.
   const holder = await nameHolder(deps.db, deps.catalogs.statics, team.id, amendment.skillName);
   if (holder) throw notLearned(amendment.skillName, holder);
   requireLead(actor, `promoting an amendment that is ${state} (a manual override)`);
-  const why = reason?.trim() ?? "";
+  const why = reason.trim();
   if (why === "") {
     throw specError(
       "ReasonRequired",
-      `promoting amendment #${amendmentId}, which is ${state}, is a manual override: it needs a written reason`,
+      `promoting amendment #${amendment.id}, which is ${state}, is a manual override: it needs a written reason`,
     );
   }
   return decideToPromote(deps, team, actor, amendment, "override", why);
@@ -126,34 +146,31 @@ async function decideToPromote(
   move: "approve" | "override",
   reason: string | null,
 ): Promise<Promoted> {
-  const latest = await latestVerdict(deps.db, amendment.id);
-  const override = move === "override";
-  const version = await deps.db.transaction(async (tx) => {
-    const kind = override ? "overridden" : "approved";
+  const kind = move === "override" ? "overridden" : "approved";
+  const { version, latest } = await deps.db.transaction(async (tx) => {
     await moveAmendment(tx, team.id, amendment.id, move, "promoted", decision(kind, actor, reason, new Date()), [amendment.status]);
-    const applied = await applyAmendmentIn(
-      tx,
-      deps.catalogs.statics,
-      team,
-      actor,
-      amendment,
-      latest?.id ?? null,
-      override ? "overridden" : "approved",
-      {
-        ...(override && { overrideReason: reason, verdict: latest?.verdict ?? null, wasState: amendment.status }),
-        ...(!override && reason && { approvalReason: reason }),
-      },
-    );
+    // Read after the move: no evaluation of this amendment can finish any more, so this is the one it rests on.
+    const latest = await latestVerdict(tx, amendment.id);
+    const detail =
+      kind === "overridden"
+        ? { overrideReason: reason, verdict: latest?.verdict ?? null, wasState: amendment.status }
+        : reason
+          ? { approvalReason: reason }
+          : {};
+    const applied = await applyAmendmentIn(tx, deps.catalogs.statics, team, actor, amendment, latest?.id ?? null, kind, detail);
     if (latest) {
       await tx
         .update(evaluations)
-        .set({ promotedVersion: applied.version, promotionNote: override ? `manual override: ${reason}` : "approved by a lead" })
+        .set({
+          promotedVersion: applied.version,
+          promotionNote: kind === "overridden" ? `manual override: ${reason}` : "approved by a lead",
+        })
         .where(eq(evaluations.id, latest.id));
     }
-    return applied.version;
+    return { version: applied.version, latest };
   });
-  await recordListingSnapshot(deps.db, deps.catalogs, team.id, `amendment #${amendment.id} ${override ? "overridden" : "approved"}`);
-  return { name: amendment.skillName, version, evaluationId: latest?.id ?? null, override };
+  await recordListingSnapshot(deps.db, deps.catalogs, team.id, `amendment #${amendment.id} ${kind}`);
+  return { name: amendment.skillName, version, evaluationId: latest?.id ?? null, override: kind === "overridden" };
 }
 
 /** The amendment's latest finished evaluation: the one a promotion links to. */

@@ -298,12 +298,13 @@ export async function rollbackLearned(
   requireLead(actor, "rolling back");
   const result = await deps.db.transaction(async (tx) => {
     const row = await writableLearned(tx, deps.catalogs.statics, teamId, name);
-    if (expectedVersion !== undefined && row.currentVersion !== expectedVersion)
-      throw versionConflict(name, row.currentVersion, expectedVersion);
     const target = await getLearnedVersion(tx, row.id, toVersion);
     if (!target) throw specError("VersionNotFound", `'${name}' has no v${toVersion}; it is at v${row.currentVersion}`);
     const current = await getLearnedVersion(tx, row.id, row.currentVersion);
+    // Already there is no conflict: a retry of a rollback that went through answers what it made.
     if (current?.sha256 === target.sha256) return { version: row.currentVersion, unchanged: true as const, listed: false };
+    if (expectedVersion !== undefined && row.currentVersion !== expectedVersion)
+      throw versionConflict(name, row.currentVersion, expectedVersion);
     const parsed = parseSkillMd(target.frontmatter + target.body);
     const reason = `rollback to v${toVersion}`;
     const version = await advance(tx, row, row.currentVersion, parsed, actor, { reason, revertOf: toVersion });

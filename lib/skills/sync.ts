@@ -14,7 +14,7 @@ import type { Catalog } from "./catalog";
 import type { SkillName } from "./name";
 import { readSkillMd, type ParsedSkill } from "./skill-md";
 import { SKILL_FOLDER_MAX_BYTES, SUPPORTING_FILE_MAX_BYTES } from "./paths";
-import { filterTree, ignoredPart, type Tree, type TreeFile } from "./tree";
+import { filterTree, skillFoldersIgnoredUnder, type Tree, type TreeFile } from "./tree";
 
 /**
  * Workspace sync (§2.1, §11.1): the request is the team's whole tree of skill folders. It is
@@ -173,7 +173,7 @@ export async function syncWorkspace(db: Db, catalogs: CatalogCache, teamId: Team
       invalid.length,
     );
   }
-  const emptyTree = isEmptyTree(plan) && !options.allowEmpty ? hiddenSkillFolders(tree) : null;
+  const emptyTree = isEmptyTree(plan) && !options.allowEmpty ? skillFoldersIgnoredUnder(tree.files.map((file) => file.path)) : null;
   if (options.dryRun) {
     const { summary } = compareWithWorkspace(plan, await readWorkspace(db, teamId));
     if (emptyTree && summary.removed.length > 0) throw emptyTreeRefusal(summary.removed.length, emptyTree);
@@ -204,20 +204,6 @@ export async function syncWorkspace(db: Db, catalogs: CatalogCache, teamId: Team
 /** No folder with a SKILL.md at all: only ignored entries, loose files, or folders that are not skills. */
 function isEmptyTree(plan: TreePlan): boolean {
   return plan.folders.length === 0 && plan.invalid.every((folder) => !folder.hasSkillMd);
-}
-
-/** Where the SKILL.md files the filter ignored sit (`.claude/skills/`), most first: what the sender most likely meant to sync. */
-function hiddenSkillFolders(tree: Tree): { count: number; parents: string[] } {
-  const parents = new Map<string, number>();
-  let count = 0;
-  for (const file of tree.files) {
-    const segments = file.path.split("/");
-    if (segments.at(-1) !== "SKILL.md" || segments.length < 3 || ignoredPart(file.path) === null) continue;
-    count += 1;
-    const parent = `${segments.slice(0, -2).join("/")}/`;
-    parents.set(parent, (parents.get(parent) ?? 0) + 1);
-  }
-  return { count, parents: [...parents].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).map(([parent]) => parent) };
 }
 
 /** `409 EmptyTree`: a tree with no skill folder would remove every workspace skill; the sender most likely sent the wrong folder. */
@@ -303,9 +289,9 @@ type Staged = Map<string, string>;
 
 /**
  * Writes the text of the folders that changed before the transaction that switches the workspace
- * to them, each slice in a short transaction of its own: the bulk of a large sync no longer holds
- * the team's row, or the embedded database's only connection, for seconds — other requests run
- * between slices. Staged text is no version until the switch numbers it.
+ * to them, a slice per statement: the bulk of a large sync no longer holds the team's row, or the
+ * embedded database's only connection, for seconds — other requests run between slices. Staged
+ * text is no version until the switch numbers it.
  */
 async function stageVersions(db: Db, teamId: TeamId, syncId: string, folders: SyncFolder[]): Promise<Staged> {
   const { served } = await readWorkspace(db, teamId);

@@ -108,3 +108,21 @@ export function readDiskTree(dir: string): Tree {
   walk("");
   return tree;
 }
+
+/**
+ * Where the `SKILL.md` files a filter left out sit (`.claude/skills/` of a repository): the folder
+ * that holds each skill folder, the most common first, with how many there are. What a sender most
+ * likely meant to sync, said when a tree holds no skill folder of its own.
+ */
+export function skillFoldersIgnoredUnder(paths: readonly string[]): { count: number; parents: string[] } {
+  const parents = new Map<string, number>();
+  let count = 0;
+  for (const path of paths) {
+    const segments = path.split("/");
+    if (segments.at(-1) !== "SKILL.md" || segments.length < 3 || ignoredPart(path) === null) continue;
+    count += 1;
+    const parent = `${segments.slice(0, -2).join("/")}/`;
+    parents.set(parent, (parents.get(parent) ?? 0) + 1);
+  }
+  return { count, parents: [...parents].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).map(([parent]) => parent) };
+}

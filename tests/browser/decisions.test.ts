@@ -100,9 +100,9 @@ describe("what a lead decides holds, in Chromium", () => {
     expect(await row.locator("summary").allTextContents()).toEqual(["Override…"]);
 
     await page.goto(`${baseUrl}/t/governed/history`);
-    expect(await page.locator(`tr[data-evaluation="${rejected.evaluationId}"] [data-amendment-status]`).textContent()).toBe(
-      `#${rejected.id} rejected`,
-    );
+    const cell = page.locator(`tr[data-evaluation="${rejected.evaluationId}"] [data-amendment-status]`);
+    expect(await cell.getAttribute("data-amendment-status")).toBe("rejected");
+    expect(await cell.locator("[data-state]").textContent()).toMatch(said);
 
     await page.goto(`${baseUrl}/t/governed/history/evaluations/${rejected.evaluationId}`);
     expect(await page.textContent("#override")).toBe("Override the rejection");

@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { amendments, evaluations, learnedSkills, skillEvents } from "@/db/schema";
 import { promotionsByWeek } from "@/lib/evolution/history";
+import { overrideAmendment } from "@/lib/evolution/promote";
 import { errorOf, useTestApp } from "../helpers/app";
 import { migrationStatements } from "../helpers/migration-sql";
 import { testDbKinds } from "../helpers/db";
@@ -268,6 +269,11 @@ describe.each(testDbKinds)("an amendment's moves on %s", (kind) => {
     const wrong = await t.call("GET", "/api/v1/amendments?status=approved");
     expect(wrong.status).toBe(400);
     expect((await errorOf(wrong)).code).toBe("InvalidQuery");
+    const badSkill = await t.call("GET", "/api/v1/amendments?skill=..%2Fx");
+    expect([badSkill.status, await errorOf(badSkill)]).toEqual([
+      400,
+      { code: "InvalidQuery", message: 'field "skill": is not a skill name (lowercase letters, digits, single hyphens)' },
+    ]);
     expect((await (await t.call("GET", "/api/v1/amendments", { key: t.beta.key })).json()).amendments).toEqual([]);
   });
 
@@ -297,6 +303,72 @@ describe.each(testDbKinds)("an amendment's moves on %s", (kind) => {
     expect(await eventsOf(id)).toEqual(["amended", "evaluated", "promoted"]);
   });
 
+  it("writes an amendment proposed under a pin against the latest version, so it can go live once judged", async () => {
+    expect((await t.call("PUT", "/api/v1/skills/raced", { json: { body: "# raced\n\nsecond\n", expectedVersion: 1 } })).status).toBe(200);
+    expect((await t.call("POST", "/api/v1/skills/raced/pin", { json: { version: 1 } })).status).toBe(200);
+    const id = await amend("# raced\n\nsecond, and a third step\n");
+    const [entry] = (await (await t.call("GET", "/api/v1/skills/raced/amendments")).json()).amendments;
+    expect([entry.id, entry.baseVersion]).toEqual([id, 2]);
+    expect(await evaluate(id)).toMatchObject({ verdict: "improved", promotedVersion: 3 });
+    // Agents keep the pinned version; the amendment is the latest, waiting behind the pin.
+    expect((await t.call("GET", "/api/v1/skills/raced")).headers.get("x-skill-version")).toBe("1");
+    expect(await (await t.call("GET", "/api/v1/skills/raced?version=3")).text()).toBe(
+      "[skill raced | learned | v3]\n# raced\n\nsecond, and a third step\n",
+    );
+  });
+
+  /** Starts an evaluation whose judge waits at the gate; resolves once its row exists, with its answer to come (wrapped, or awaiting this would await the answer). */
+  const evaluationHeldAtTheGate = async (id: number) => {
+    closeGate();
+    const answer = t.call("POST", `/api/v1/amendments/${id}/evaluate`);
+    for (let i = 0; i < 200 && (await t.app.db.$count(evaluations, eq(evaluations.amendmentId, id))) === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return { answer };
+  };
+
+  it("reads the team's auto-promotion when the verdict is stored: turned off while judging, the amendment waits for a lead", async () => {
+    const id = await amend("# raced\n\njudged while the setting changed\n");
+    const { answer } = await evaluationHeldAtTheGate(id);
+    await turnAutoPromotionOff();
+    openGate();
+    expect(await (await answer).json()).toMatchObject({ verdict: "improved", promotedVersion: null });
+    expect((await stateOf(id)).status).toBe("awaiting-approval");
+    expect(await currentVersion()).toBe(1);
+  });
+
+  it("fails an evaluation whose amendment was moved under it (as older versions could), instead of taking it over again and again", async () => {
+    const id = await amend("# raced\n\nmoved under its evaluation\n");
+    const { answer } = await evaluationHeldAtTheGate(id);
+    await t.app.db.update(amendments).set({ status: "rejected" }).where(eq(amendments.id, id));
+    openGate();
+    const report = await (await answer).json();
+    expect([report.status, report.verdict, report.error]).toEqual([
+      "failed",
+      null,
+      `amendment #${id} is rejected; finishing its evaluation needs it evaluating`,
+    ]);
+    expect((await stateOf(id)).status).toBe("rejected");
+    expect(await eventsOf(id)).toEqual(["amended"]);
+    expect(await t.app.db.$count(evaluations, and(eq(evaluations.amendmentId, id), eq(evaluations.status, "running")))).toBe(0);
+  });
+
+  it("overrides only the state the lead decided on: a form opened on an evaluated amendment does not approve it once it awaits approval", async () => {
+    await turnAutoPromotionOff();
+    const id = await amend("# raced\n\njudged again\n");
+    await evaluate(id);
+    const row = await stateOf(id);
+    const lead = { kind: "person" as const, userId: 1, email: "lead@example.com", role: "lead" as const };
+    await expect(overrideAmendment(t.app, t.alpha.team, lead, row, "ship it", "evaluated")).rejects.toThrow(
+      `Error [AmendmentStateChanged]: amendment #${id} is awaiting-approval; promoting it needs it pending, evaluated or rejected`,
+    );
+    expect([(await stateOf(id)).status, await currentVersion(), await eventsOf(id)]).toEqual([
+      "awaiting-approval",
+      1,
+      ["amended", "evaluated"],
+    ]);
+  });
+
   it("migrates what the history already held: decisions onto their amendments, and an amendment under evaluation to evaluating", async () => {
     await turnAutoPromotionOff();
     const approvedId = await amend("# raced\n\napproved\n");
@@ -307,10 +379,16 @@ describe.each(testDbKinds)("an amendment's moves on %s", (kind) => {
     expect((await t.call("POST", `/api/v1/amendments/${overriddenId}/reject`, { json: { reason: "not yet" } })).status).toBe(200);
     expect((await t.call("POST", `/api/v1/amendments/${overriddenId}/promote`, { json: { reason: "now" } })).status).toBe(200);
     const runningId = await amend("# raced\n\nunder evaluation\n");
-    const [running] = await t.app.db
-      .insert(evaluations)
-      .values({ teamId: t.alpha.team.id, amendmentId: runningId, skillName: "raced", status: "running", modelId: "m", promptVersion: "p" })
-      .returning({ id: evaluations.id });
+    const running = (amendmentId: number) =>
+      t.app.db
+        .insert(evaluations)
+        .values({ teamId: t.alpha.team.id, amendmentId, skillName: "raced", status: "running", modelId: "m", promptVersion: "p" })
+        .returning({ id: evaluations.id })
+        .then(([row]) => row!.id);
+    // Left by the old code: two evaluations of one amendment running at once, and one of an amendment decided meanwhile.
+    const older = await running(runningId);
+    const newer = await running(runningId);
+    const ofDecided = await running(approvedId);
     const columns = (row: typeof amendments.$inferSelect) => [
       row.status,
       row.decision,
@@ -347,6 +425,7 @@ describe.each(testDbKinds)("an amendment's moves on %s", (kind) => {
     const [rejectedEvent] = await t.app.db.select().from(skillEvents).where(eq(skillEvents.kind, "rejected"));
     expect((await stateOf(overriddenId)).rejectedAt?.getTime()).toBe(rejectedEvent!.at.getTime());
     expect((await stateOf(runningId)).status).toBe("evaluating");
-    expect(running!.id).toBeGreaterThan(0);
+    const statusOf = async (id: number) => (await t.app.db.select().from(evaluations).where(eq(evaluations.id, id)))[0]!.status;
+    expect([await statusOf(older), await statusOf(newer), await statusOf(ofDecided)]).toEqual(["failed", "running", "failed"]);
   });
 });

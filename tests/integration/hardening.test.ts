@@ -266,6 +266,10 @@ describe.each(testDbKinds)("one state change at a time on %s", (kind) => {
     expect(await events("stale-rollback", "rolled-back")).toBe(0);
     const current = await t.call("POST", "/api/v1/skills/stale-rollback/rollback", { json: { toVersion: 1, expectedVersion: 2 } });
     expect(await current.json()).toEqual({ name: "stale-rollback", version: 3, revertOf: 1 });
+    // The same request again (a retry, a double click) finds it done: no conflict, nothing new.
+    const retried = await t.call("POST", "/api/v1/skills/stale-rollback/rollback", { json: { toVersion: 1, expectedVersion: 2 } });
+    expect([retried.status, await retried.json()]).toEqual([200, { name: "stale-rollback", version: 3, unchanged: true }]);
+    expect(await events("stale-rollback", "rolled-back")).toBe(1);
   });
 
   it("promotes a draft once when 16 promotions race", async () => {

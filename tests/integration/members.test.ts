@@ -83,9 +83,16 @@ describe.each(testDbKinds)("members and invitations on %s", (kind) => {
         .sort();
     expect(await roles()).toEqual([`${editor.id}:editor`]);
 
-    // A GitHub account proves the addresses GitHub verified; any other is someone else's.
+    // A GitHub account proves the addresses GitHub verified; any other is someone else's — its profile address too.
     const github = await ensureGithubUser(t.app.db, "4242", "octo@users.noreply.github.com", "Octo", ["octo@example.com"]);
     await expect(acceptInvitation(t.app.db, token, github.id)).rejects.toThrow("this invitation is for victim@example.com");
+    const squatter = await ensureGithubUser(t.app.db, "31337", "squatter@example.org", "Squatter", []);
+    const toSquatted = await (
+      await t.call("POST", "/api/v1/invitations", { json: { email: "squatter@example.org", role: "lead" } })
+    ).json();
+    await expect(acceptInvitation(t.app.db, tokenOf(toSquatted.url), squatter.id)).rejects.toThrow(
+      "this invitation is for squatter@example.org, and you are signed in as squatter@example.org",
+    );
     const victim = await ensureGithubUser(t.app.db, "777", "victim-public@example.org", "Victim", ["victim@example.com"]);
     const racers = Array.from({ length: 16 }, (_, i) => [victim, editor, github, betaLead][i % 4]!);
     const results = await Promise.allSettled(racers.map((racer) => acceptInvitation(t.app.db, token, racer.id)));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { githubVerifiedEmails } from "@/lib/auth/github-emails";
+import { githubAccountEmail, githubVerifiedEmails } from "@/lib/auth/github-emails";
 
 /** What a GitHub account proves (§10): the addresses GitHub verified, and nothing on a bad answer. */
 describe("a GitHub account's verified addresses", () => {
@@ -14,11 +14,12 @@ describe("a GitHub account's verified addresses", () => {
 
   it("keeps the verified ones, lowercased and once each, asking /user/emails with the account's token", async () => {
     const { fetchImpl, seen } = answering(200, [
+      { email: "work@corp.example", verified: true, primary: false },
       { email: "Octo@Example.com", verified: true, primary: true },
       { email: "octo@example.com", verified: true, primary: false },
       { email: "unverified@example.com", verified: false, primary: false },
-      { email: "work@corp.example", verified: true, primary: false },
     ]);
+    // The primary address first: it is the one an account without a verified profile address signs in as.
     expect(await githubVerifiedEmails("gho_token", fetchImpl)).toEqual(["octo@example.com", "work@corp.example"]);
     expect(seen).toEqual([{ url: "https://api.github.com/user/emails", auth: "Bearer gho_token" }]);
   });
@@ -30,5 +31,12 @@ describe("a GitHub account's verified addresses", () => {
       throw new TypeError("fetch failed");
     }) as unknown as typeof fetch;
     expect(await githubVerifiedEmails("t", unreachable)).toEqual([]);
+  });
+
+  it("signs an account in as its profile address only when GitHub verified it", () => {
+    expect(githubAccountEmail("Octo@Example.com", ["octo@example.com", "work@corp.example"], "42")).toBe("octo@example.com");
+    expect(githubAccountEmail("victim@example.com", ["octo@example.com"], "42")).toBe("octo@example.com");
+    expect(githubAccountEmail(null, [], "42")).toBe("42@users.noreply.github.com");
+    expect(githubAccountEmail("victim@example.com", [], "42")).toBe("42@users.noreply.github.com");
   });
 });

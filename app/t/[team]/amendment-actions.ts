@@ -4,37 +4,42 @@ import { z } from "zod";
 import { memberAction } from "@/lib/actions/member-action";
 import type { ActionResult } from "@/lib/actions/result";
 import { rejectAmendmentBody } from "@/lib/contracts/evolution";
-import { startEvaluation } from "@/lib/evolution/evaluate";
-import { approveAmendment, promoteAmendment, rejectAmendment } from "@/lib/evolution/promote";
 import type { Role } from "@/lib/auth/scopes";
+import { getAmendment } from "@/lib/evolution/amendments";
+import { MOVES } from "@/lib/evolution/amendment-states";
+import { startEvaluation } from "@/lib/evolution/evaluate";
+import { approveAmendment, overrideAmendment, rejectAmendment } from "@/lib/evolution/promote";
 
 /**
  * Every move a person makes on an amendment (§8.4), wherever it is listed: the skill page, the
  * evaluation page, the queue on the overview and the history. The same functions as the REST
- * routes, so a page and an agent meet the same rules and the same refusals.
+ * routes, so a page and an agent meet the same rules and the same refusals. Each names the move it
+ * means: Approve approves, Override overrides the state the lead saw — never the other.
  */
 
-const on = (slug: string, amendmentId: number, role: Role) => ({ team: slug, page: `/t/${slug}/history/amendments/${amendmentId}`, role });
-const reasonOf = (form: FormData) => ({ reason: String(form.get("reason") ?? "") });
+const on = (slug: string, role: Role) => ({ team: slug, page: `/t/${slug}/history`, role });
+const amendmentId = z.number().int().min(1).max(2_000_000_000);
+const withId = z.strictObject({ amendmentId });
+const reasonOf = (form: FormData) => String(form.get("reason") ?? "");
 
 /** Starts an evaluation and answers at once: the evaluation page follows its progress. */
-export async function evaluateAmendmentAction(slug: string, amendmentId: number): Promise<ActionResult> {
-  return memberAction({ ...on(slug, amendmentId, "editor"), schema: z.undefined(), input: undefined }, async (member, _input, actor) => {
-    const { evaluationId } = await startEvaluation(member.app, member.team, actor, amendmentId);
+export async function evaluateAmendmentAction(slug: string, id: number): Promise<ActionResult> {
+  return memberAction({ ...on(slug, "editor"), schema: withId, input: { amendmentId: id } }, async (member, input, actor) => {
+    const { evaluationId } = await startEvaluation(member.app, member.team, actor, input.amendmentId);
     return {
       ok: true,
-      message: `Evaluation #${evaluationId} of amendment #${amendmentId} started.`,
+      message: `Evaluation #${evaluationId} of amendment #${input.amendmentId} started.`,
       href: `/t/${slug}/history/evaluations/${evaluationId}`,
     };
   });
 }
 
-export async function approveAmendmentAction(slug: string, amendmentId: number): Promise<ActionResult> {
-  return memberAction({ ...on(slug, amendmentId, "lead"), schema: z.undefined(), input: undefined }, async (member, _input, actor) => {
-    const approved = await approveAmendment(member.app, member.team, actor, amendmentId);
+export async function approveAmendmentAction(slug: string, id: number): Promise<ActionResult> {
+  return memberAction({ ...on(slug, "lead"), schema: withId, input: { amendmentId: id } }, async (member, input, actor) => {
+    const approved = await approveAmendment(member.app, member.team, actor, input.amendmentId);
     return {
       ok: true,
-      message: `Approved amendment #${amendmentId}: ${approved.name} v${approved.version} is live.`,
+      message: `Approved amendment #${input.amendmentId}: ${approved.name} v${approved.version} is live.`,
       version: approved.version,
     };
   });
@@ -42,37 +47,42 @@ export async function approveAmendmentAction(slug: string, amendmentId: number):
 
 export async function rejectAmendmentAction(
   slug: string,
-  amendmentId: number,
+  id: number,
   _previous: ActionResult | null,
   form: FormData,
 ): Promise<ActionResult> {
+  const input = { amendmentId: id, reason: reasonOf(form) };
   return memberAction(
-    { ...on(slug, amendmentId, "lead"), schema: rejectAmendmentBody, input: reasonOf(form) },
-    async (member, { reason }, actor) => {
-      await rejectAmendment(member.app.db, member.team, actor, amendmentId, reason);
-      return { ok: true, message: `Rejected amendment #${amendmentId}: it will not go live.` };
+    { ...on(slug, "lead"), schema: rejectAmendmentBody.extend({ amendmentId }), input },
+    async (member, checked, actor) => {
+      await rejectAmendment(member.app.db, member.team, actor, checked.amendmentId, checked.reason);
+      return { ok: true, message: `Rejected amendment #${checked.amendmentId}: it will not go live.` };
     },
   );
 }
 
-const overrideInput = z.strictObject({ reason: z.string().trim().min(1, "say why you put it live against its verdict") });
+const overrideInput = z.strictObject({
+  amendmentId,
+  seen: z.enum(MOVES.override.from),
+  reason: z.string().trim().min(1, "say why you put it live against its verdict"),
+});
 
-/** A lead puts live what was not judged improved (pending, evaluated, rejected), with the reason recorded in the history. */
+/** A lead puts live what was not judged improved (pending, evaluated, rejected, as the page showed it), with the reason recorded in the history. */
 export async function overrideAmendmentAction(
   slug: string,
-  amendmentId: number,
+  id: number,
+  seen: string,
   _previous: ActionResult | null,
   form: FormData,
 ): Promise<ActionResult> {
-  return memberAction(
-    { ...on(slug, amendmentId, "lead"), schema: overrideInput, input: reasonOf(form) },
-    async (member, { reason }, actor) => {
-      const promoted = await promoteAmendment(member.app, member.team, actor, amendmentId, reason);
-      return {
-        ok: true,
-        message: `Overridden: amendment #${amendmentId} put ${promoted.name} v${promoted.version} live, with your reason in the history.`,
-        version: promoted.version,
-      };
-    },
-  );
+  const input = { amendmentId: id, seen, reason: reasonOf(form) };
+  return memberAction({ ...on(slug, "lead"), schema: overrideInput, input }, async (member, checked, actor) => {
+    const amendment = await getAmendment(member.app.db, member.team.id, checked.amendmentId);
+    const promoted = await overrideAmendment(member.app, member.team, actor, amendment, checked.reason, checked.seen);
+    return {
+      ok: true,
+      message: `Overridden: amendment #${checked.amendmentId} put ${promoted.name} v${promoted.version} live, with your reason in the history.`,
+      version: promoted.version,
+    };
+  });
 }

@@ -6,6 +6,7 @@ import { PromotionsChart } from "@/components/history/promotions-chart";
 import { awaitingApproval } from "@/lib/evolution/amendments";
 import { roleAtLeast } from "@/lib/auth/scopes";
 import { TeamApprovalQueue } from "../team-approval-queue";
+import { AmendmentStateLine } from "@/components/history/amendment-state";
 
 export const metadata: Metadata = { title: "Promotion history" };
 
@@ -91,11 +92,11 @@ export default async function HistoryPage({
                   <td className="py-1.5">
                     {e.status === "running" ? `running ${e.casesDone}/${e.casesTotal}` : e.status === "failed" ? "failed" : e.verdict}
                   </td>
-                  <td className="px-2 py-1.5" data-amendment-status={e.amendmentStatus}>
+                  <td className="max-w-xs px-2 py-1.5 text-xs" data-amendment-status={e.amendment?.status}>
                     <Link className="text-indigo-700 underline" href={`/t/${slug}/history/amendments/${e.amendmentId}`}>
                       #{e.amendmentId}
                     </Link>{" "}
-                    {e.amendmentStatus}
+                    {e.amendment && <AmendmentStateLine entry={e.amendment} />}
                   </td>
                   <td className="py-1.5 text-right tabular-nums">{e.delta === null ? "—" : e.delta.toFixed(3)}</td>
                   <td className="px-2 py-1.5 text-right tabular-nums">

@@ -13,8 +13,8 @@ import { findLiveLearned } from "@/lib/learned/store";
 import { verifyLearned } from "@/lib/learned/verify";
 import { archiveLearned, pinLearned, promoteLearned, restoreLearned, rollbackLearned, unpinLearned, updateLearned } from "@/lib/learned/write";
 import { membershipOf } from "@/lib/teams/teams";
-import { generateAmendment, proposeAmendment } from "@/lib/evolution/amendments";
-import { loadSkillContent } from "@/lib/skills/view";
+import { generateAmendment, latestContent, proposeAmendment } from "@/lib/evolution/amendments";
+import { parseSkillMd } from "@/lib/skills/skill-md";
 
 /** Editors and leads change skills (§1); each action validates with its REST operation's schema. */
 const asEditor = (slug: string, name: string) => ({ team: slug, page: `/t/${slug}/skills/${name}`, role: "editor" as const });
@@ -110,9 +110,11 @@ export async function verifyAction(
 
 export async function proposeAmendmentAction(slug: string, name: string, input: z.input<typeof amendmentBody>): Promise<ActionResult> {
   return memberAction({ ...asEditor(slug, name), schema: amendmentBody, input }, async (member, amendment, actor) => {
-    const current = await loadSkillContent(member.app.db, member.app.catalogs, member.team, name);
+    // Against the latest version, which the editor shows (under a pin agents get an older one).
+    const current = await latestContent(member.app.db, member.app.catalogs, member.team, name);
+    const { fields } = parseSkillMd(current.frontmatter + current.body);
     const { id } = await proposeAmendment(member.app.db, member.app.catalogs, member.team, actor, name, {
-      description: amendment.description === current.skill.description ? undefined : amendment.description,
+      description: amendment.description === (fields as { description: string }).description ? undefined : amendment.description,
       body: amendment.body === current.body ? undefined : amendment.body,
       rationale: amendment.rationale,
     });

@@ -1,4 +1,4 @@
-import { listSkillAmendments, proposeAmendment as proposeAmendmentOperation } from "@/lib/contracts/evolution";
+import { listAmendments as listAmendmentsOperation, proposeAmendment as proposeAmendmentOperation } from "@/lib/contracts/evolution";
 import { listAmendments, proposeAmendment } from "@/lib/evolution/amendments";
 import { otherMethods } from "@/lib/http/methods";
 import { pageById } from "@/lib/http/page";
@@ -11,7 +11,7 @@ export const POST = route(proposeAmendmentOperation, async ({ params, body }, { 
 );
 
 /** GET /api/v1/skills/<name>/amendments — the skill's amendments, newest first, with their state and decisions. */
-export const GET = route(listSkillAmendments, async ({ params, query }, { app, auth }) => {
+export const GET = route(listAmendmentsOperation, async ({ params, query }, { app, auth }) => {
   const page = await pageById(query, (filter) => listAmendments(app.db, auth.team.id, { ...filter, skill: params.name }));
   return json({ amendments: page.items, nextCursor: page.nextCursor });
 });

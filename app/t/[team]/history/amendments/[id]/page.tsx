@@ -5,7 +5,7 @@ import { requireMember } from "@/lib/auth/member";
 import { isAppError } from "@/lib/errors";
 import { amendmentChange } from "@/lib/evolution/amendment-change";
 import { AmendmentChangeView } from "@/components/history/amendment-change";
-import { AmendmentState } from "@/components/history/amendment-state";
+import { AmendmentStateLine } from "@/components/history/amendment-state";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   return { title: `Amendment #${(await params).id}` };
@@ -34,7 +34,7 @@ export default async function AmendmentPage({ params }: { params: Promise<{ team
           </Link>
         </h1>
         <p className="mt-1 text-sm" data-testid="amendment-status">
-          <AmendmentState entry={change.entry} />
+          <AmendmentStateLine entry={change.entry} />
         </p>
       </div>
 

@@ -14,7 +14,7 @@ import { latestVersionOf } from "@/lib/skills/catalog";
 import { resolveSkill } from "@/lib/skills/view";
 import { roleAtLeast } from "@/lib/auth/scopes";
 import { approveAmendmentAction, overrideAmendmentAction, rejectAmendmentAction } from "../../../amendment-actions";
-import { AmendmentState } from "@/components/history/amendment-state";
+import { AmendmentStateLine } from "@/components/history/amendment-state";
 import { MOVES } from "@/lib/evolution/amendment-states";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
@@ -61,7 +61,7 @@ export default async function EvaluationPage({ params }: { params: Promise<{ tea
           </Link>
         </h1>
         <p className="mt-1 text-sm" data-testid="amendment-status">
-          Amendment: <AmendmentState entry={change.entry} />
+          Amendment: <AmendmentStateLine entry={change.entry} />
         </p>
         <p className="mt-2 rounded-md bg-indigo-50 px-3 py-2 text-sm font-medium text-indigo-900" data-testid="judged-note">
           This is {JUDGED_NOT_RUN}: a judge model ({report.modelId}, prompt {report.promptVersion}) read each recorded task and scored how
@@ -155,7 +155,7 @@ export default async function EvaluationPage({ params }: { params: Promise<{ tea
                   : `The judge found this amendment ${report.verdict ?? "nothing"}. Put it live anyway, saying why (a manual override, recorded in the history):`
               }
               button="Override and put live"
-              action={overrideAmendmentAction.bind(null, slug, report.amendmentId)}
+              action={overrideAmendmentAction.bind(null, slug, report.amendmentId, amendment.status)}
             />
           ) : (
             <p className="text-sm text-slate-600">Only a lead can put it live anyway, with a written reason (a manual override).</p>
