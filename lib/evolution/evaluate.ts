@@ -3,7 +3,7 @@ import pLimit from "p-limit";
 import type { Db } from "@/db/client";
 import { only } from "@/db/rows";
 import { evaluationCases, evaluations, observations, teams } from "@/db/schema";
-import { isAppError, specError } from "../errors";
+import { isAppError, pageMessage, specError } from "../errors";
 import { authorOf, SYSTEM, type Actor, type Author } from "../learned/actor";
 import type { InstanceWork } from "../app/work";
 import { claimExpired, holdLease, leaseEnd, leaseToken, stillOwned } from "../app/leases";
@@ -265,7 +265,7 @@ async function settle(
     });
     return { promotedVersion: version, promotionNote: null };
   } catch (error) {
-    if (isAppError(error) && error.code !== "AmendmentStateChanged") return evaluated(`not promoted: ${error.message}`);
+    if (isAppError(error) && error.code !== "AmendmentStateChanged") return evaluated(`not promoted: ${pageMessage(error)}`);
     throw error;
   }
 }

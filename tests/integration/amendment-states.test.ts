@@ -303,6 +303,20 @@ describe.each(testDbKinds)("an amendment's moves on %s", (kind) => {
     expect(await eventsOf(id)).toEqual(["amended", "evaluated", "promoted"]);
   });
 
+  it("stores the verdict when the promotion it earned is refused (the skill moved on): the amendment is evaluated and says why", async () => {
+    const id = await amend("# raced\n\nwritten against v1\n");
+    expect(
+      (await t.call("PUT", "/api/v1/skills/raced", { json: { body: "# raced\n\nedited meanwhile\n", expectedVersion: 1 } })).status,
+    ).toBe(200);
+    const report = await evaluate(id);
+    expect(report).toMatchObject({
+      verdict: "improved",
+      promotedVersion: null,
+      promotionNote: `not promoted: amendment #${id} was written against v1 of "raced", which has changed since; propose it again against the current version`,
+    });
+    expect([(await stateOf(id)).status, await currentVersion(), await eventsOf(id)]).toEqual(["evaluated", 2, ["amended", "evaluated"]]);
+  });
+
   it("writes an amendment proposed under a pin against the latest version, so it can go live once judged", async () => {
     expect((await t.call("PUT", "/api/v1/skills/raced", { json: { body: "# raced\n\nsecond\n", expectedVersion: 1 } })).status).toBe(200);
     expect((await t.call("POST", "/api/v1/skills/raced/pin", { json: { version: 1 } })).status).toBe(200);
