@@ -140,7 +140,6 @@ export async function generateAmendment(
 }
 
 export interface AmendmentFilter {
-  id?: number;
   ids?: number[];
   status?: AmendmentState;
   skill?: string;
@@ -213,7 +212,6 @@ export async function listAmendments(db: Db, teamId: TeamId, filter: AmendmentFi
     .where(
       and(
         eq(amendments.teamId, teamId),
-        filter.id !== undefined ? eq(amendments.id, filter.id) : undefined,
         filter.ids !== undefined ? inArray(amendments.id, filter.ids) : undefined,
         filter.status ? eq(amendments.status, filter.status) : undefined,
         filter.skill ? eq(amendments.skillName, filter.skill) : undefined,
