@@ -1,7 +1,7 @@
 import { redirect } from "next/navigation";
 import { connection } from "next/server";
-import { getApp } from "@/lib/app/boot";
-import { signedInUserId } from "@/lib/auth/member";
+import { getApp } from "@/lib/current-app";
+import { signedInUserId } from "@/lib/pages/member";
 import { teamsOfUser } from "@/lib/teams/teams";
 
 /** The front door: a signed-in person goes to their first team, anyone else to sign in. */

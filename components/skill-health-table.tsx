@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { SkillHealthRow } from "@/lib/overview/overview";
+import type { SkillHealthRow } from "@/lib/overview/table";
 import { isNumeric, PAGE_SIZE, sourceLabel, tableSearch, type SortKey, type TablePage, type TableQuery } from "@/lib/overview/table";
 import { SkillHealthFilters } from "./skill-health-filters";
 

@@ -147,7 +147,7 @@ async function timeAsync(fn: () => Promise<unknown>, runs: number): Promise<numb
 /** An evaluation of 10 cases against a mock judge that answers in 200 ms: calls, prompt size, and time beyond the judge's own. */
 async function benchEvaluation(): Promise<void> {
   const { MockLanguageModelV3 } = await import("ai/test");
-  const { createApp } = await import("../lib/app/app");
+  const { createApp } = await import("../lib/root/app");
   const { createLearned } = await import("../lib/learned/write");
   const { proposeAmendment } = await import("../lib/evolution/amendments");
   const { evaluateAmendment } = await import("../lib/evolution/evaluate");

@@ -10,7 +10,7 @@ import type { SaveSkillForm } from "@/lib/contracts/skills";
 import { formatLint, lintDescription } from "@/lib/lint/lint";
 import { hasChanges, sideBySide } from "@/lib/learned/side-by-side";
 import { composeSkillMd, splitSkillMd } from "@/lib/skills/skill-md";
-import { SideBySide } from "./side-by-side";
+import { SideBySide } from "@/components/side-by-side";
 
 /** The editor's text area has a name a screen reader says (axe: aria-input-field-name). */
 const EDITOR_LABEL = EditorView.contentAttributes.of({ "aria-label": "Body of the skill (Markdown)", tabindex: "0" });

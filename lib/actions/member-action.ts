@@ -1,9 +1,9 @@
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
-import { requireMember, type Member } from "../auth/member";
+import { requireMember, type Member } from "../pages/member";
 import { roleAtLeast, type Role } from "../auth/scopes";
 import { isAppError, pageMessage } from "../errors";
-import { checkStorableText, parseWith } from "../http/body";
+import { checkStorableText, parseWith } from "../validation";
 import type { Actor } from "../learned/actor";
 import type { ActionResult } from "./result";
 

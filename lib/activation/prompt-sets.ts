@@ -1,9 +1,9 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { promptSets } from "@/db/schema";
-import { promptSetBody, type PromptSet } from "../contracts/activation";
+import { promptSetBody, type PromptSet } from "./prompt-set-input";
 import { specError } from "../errors";
-import { parseWith } from "../http/body";
+import { parseWith } from "../validation";
 import type { TeamId } from "../teams/teams";
 
 /** Prompt sets (§9): named lists of cases `{id, prompt, expected, expectNone}`; a case's class is its id's first letter. */

@@ -2,7 +2,7 @@ import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import GitHub from "next-auth/providers/github";
 import { z } from "zod";
-import { getApp } from "../app/boot";
+import { getApp } from "../current-app";
 import { env } from "../env";
 import { endDashboardSession, startDashboardSession } from "./dashboard-sessions";
 import { clientAddress } from "./sign-in-throttle";

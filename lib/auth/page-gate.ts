@@ -1,5 +1,5 @@
 import { isDatabaseOutage } from "@/db/outage";
-import { getApp } from "../app/boot";
+import { getApp } from "../current-app";
 import { checkDashboardSession } from "./dashboard-sessions";
 import { readSessionToken } from "./session-cookie";
 

@@ -1,54 +1,14 @@
 import { z } from "zod";
 import { skillNameProblem } from "../skills/name";
 import { defineOperation, json } from "./operation";
-import { idParam, idParams, isoTime, parseOneOrBatch, sessionIdField, skillNameField, versionNumber } from "./fields";
+import { idParam, idParams, isoTime, parseOneOrBatch, sessionIdField, versionNumber } from "./fields";
+import { skillNameField } from "../skills/name-schema";
+import { promptSetBody, promptSetReplaceBody } from "../activation/prompt-set-input";
 
 /** Activation evals and real usage (§9). */
 
 /** Prompt sets and runs carry thousands of cases. */
 const EIGHT_MIB = 8 * 1024 * 1024;
-
-const skillName = skillNameField.refine((name) => skillNameProblem(name) === null, { message: "is not a skill name" });
-
-export const promptCaseSchema = z
-  .strictObject({
-    id: z
-      .string()
-      .regex(/^[DPG][A-Za-z0-9_.-]{0,63}$/, "must start with D (keywords), P (paraphrase) or G (should trigger nothing), e.g. D1"),
-    prompt: z.string().trim().min(1, "is empty").max(10_000),
-    expected: z.array(skillName).max(20).default([]),
-    expectNone: z.boolean().default(false),
-  })
-  .refine((c) => !(c.expectNone && c.expected.length > 0), { message: "expects nothing, so expected must be empty", path: ["expected"] })
-  .refine((c) => c.expectNone || c.expected.length > 0, {
-    message: "names no expected skill: give expected, or expectNone: true",
-    path: ["expected"],
-  });
-
-const promptSetName = z.string().regex(/^[a-z0-9][a-z0-9-]{0,79}$/, "must be 1–80 lowercase letters, digits and hyphens");
-
-const promptCases = z
-  .array(promptCaseSchema)
-  .min(1, "needs at least one case")
-  .max(5000)
-  .superRefine((cases, ctx) => {
-    const seen = new Set<string>();
-    for (const c of cases) {
-      if (seen.has(c.id))
-        ctx.addIssue({
-          code: "custom",
-          message: `case id "${c.id}" appears twice; ids must be unique`,
-          params: { errorCode: "InvalidField" },
-        });
-      seen.add(c.id);
-    }
-  });
-
-export const promptSetBody = z.strictObject({ name: promptSetName, cases: promptCases });
-export type PromptSet = z.infer<typeof promptSetBody>;
-
-/** PUT names the set in the URL; a name in the body must agree. */
-export const promptSetReplaceBody = z.strictObject({ name: promptSetName.optional(), cases: promptCases });
 
 const promptSetSchema = z.strictObject({
   name: z.string(),

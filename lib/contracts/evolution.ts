@@ -11,9 +11,9 @@ import {
   parseOneOrBatch,
   positiveIntText,
   sessionIdField,
-  skillNameField,
   versionNumber,
 } from "./fields";
+import { skillNameField } from "../skills/name-schema";
 
 /** Observations, amendments and judged evaluations (§8). */
 

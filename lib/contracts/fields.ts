@@ -1,40 +1,8 @@
 import { z } from "zod";
-import type { ErrorCode } from "../errors";
-import { parseWith } from "../http/body";
-import { invalidNameMessage } from "../skills/name";
+import { parseWith } from "../validation";
+import { skillNameParam } from "../skills/name-schema";
 
 /** Field schemas more than one contract uses. */
-
-/**
- * A refinement whose refusal carries its own error code and the domain's exact message (the spec
- * gives some of them), instead of `InvalidField` with zod's wording. `parseWith` reads the code.
- */
-export function refuseWith<T>(code: ErrorCode, problem: (value: T) => string | null) {
-  return (value: T, ctx: z.RefinementCtx) => {
-    const message = problem(value);
-    if (message !== null) ctx.addIssue({ code: "custom", message, params: { errorCode: code } });
-  };
-}
-
-export const SKILL_NAME_PATTERN = "^[a-z0-9]+(-[a-z0-9]+)*$";
-
-/** A skill name in a URL: a 400 InvalidName that says which rule it breaks. */
-export const skillNameParam = z
-  .string()
-  .superRefine(refuseWith("InvalidName", invalidNameMessage))
-  .meta({
-    pattern: SKILL_NAME_PATTERN,
-    minLength: 1,
-    maxLength: 64,
-    description: "a skill's name: lowercase letters, digits and single hyphens",
-    example: "systematic-debugging",
-  })
-  .brand<"SkillName">();
-
-/** A skill name inside a body, documented; the write that uses it checks it with the rules of §2.1. */
-export const skillNameField = z
-  .string()
-  .meta({ pattern: SKILL_NAME_PATTERN, maxLength: 64, description: "lowercase letters, digits and single hyphens, 1–64 characters" });
 
 /**
  * A version number (or a trial's): positive and bounded, so it always fits the database's

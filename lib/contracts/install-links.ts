@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineOperation, json } from "./operation";
-import { idParams, isoTime, skillNameParam } from "./fields";
+import { idParams, isoTime } from "./fields";
+import { skillNameParam } from "../skills/name-schema";
 import { skillsIndexSchema } from "./service";
 
 /** Install links (§12): read-only links for installers that cannot send a key. */

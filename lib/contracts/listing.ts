@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineOperation, json, text, type HeaderSpec } from "./operation";
-import { positiveIntText, refuseWith } from "./fields";
+import { positiveIntText } from "./fields";
+import { refuseWith } from "../validation";
 
 /** The listing for an agent's system prompt (§3). */
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation, json } from "./operation";
-import { skillNameParam } from "./fields";
+import { skillNameParam } from "../skills/name-schema";
 
 /** Health, this document, the MCP endpoint and the skill installers' index (§11, §12). */
 

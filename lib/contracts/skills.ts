@@ -1,16 +1,7 @@
 import { z } from "zod";
 import { defineOperation, json, text, type HeaderSpec } from "./operation";
-import {
-  isoTime,
-  nameParams,
-  nextCursor,
-  pageQuery,
-  positiveIntText,
-  sessionIdField,
-  skillNameField,
-  skillNameParam,
-  versionNumber,
-} from "./fields";
+import { isoTime, nameParams, nextCursor, pageQuery, positiveIntText, sessionIdField, versionNumber } from "./fields";
+import { skillNameField, skillNameParam } from "../skills/name-schema";
 
 /** The catalog, skill_view, learned skills and their versions (§2, §4, §6). */
 

@@ -14,11 +14,11 @@ import {
 } from "@/db/schema";
 import { parsePromptSet, savePromptSet } from "../activation/prompt-sets";
 import { startRun } from "../activation/runs";
-import type { App } from "../app/app";
+import type { App } from "../root/app";
 import { createApiKey } from "../auth/api-keys";
 import type { Role, Scope } from "../auth/scopes";
 import { ensureUser } from "../auth/users";
-import type { LedgerInput } from "../contracts/ledger";
+import type { LedgerInput } from "../ledger/input";
 import { proposeAmendment } from "../evolution/amendments";
 import { evaluateAmendment } from "../evolution/evaluate";
 import type { JudgeAnswer } from "../evolution/judge";
@@ -33,9 +33,9 @@ import { readDiskTree, type TreeFile } from "../skills/tree";
 import { ensureTeam, setMembership, type TeamId } from "../teams/teams";
 import { writeObservations } from "../evolution/observations";
 import { writeViews } from "../usage/rollups";
-import type { SkillView } from "../usage/view-recorder";
+import type { SkillView } from "../usage/rollups";
 import { recordedJudge } from "./recorded-judge";
-import { updateTeamSettings } from "../teams/settings";
+import { updateTeamSettings } from "../listing/settings";
 
 /**
  * The demo team (§13), written as the story it tells: each step is done by the person or agent

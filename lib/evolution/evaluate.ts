@@ -5,8 +5,8 @@ import { only } from "@/db/rows";
 import { evaluationCases, evaluations, observations, teams } from "@/db/schema";
 import { isAppError, pageMessage, specError } from "../errors";
 import { authorOf, SYSTEM, type Actor, type Author } from "../learned/actor";
-import type { InstanceWork } from "../app/work";
-import { claimExpired, holdLease, leaseEnd, leaseToken, stillOwned } from "../app/leases";
+import type { InstanceWork } from "../jobs/work";
+import { claimExpired, holdLease, leaseEnd, leaseToken, stillOwned } from "../jobs/leases";
 import { isDatabaseOutage } from "@/db/outage";
 import { getTeam, type TeamId } from "../teams/teams";
 import { recordEvent } from "../learned/events";
@@ -17,7 +17,7 @@ import { amendmentStateChanged, moveAmendment, MOVES } from "./amendment-states"
 import { applyAmendmentIn } from "./promote";
 import { recordListingSnapshot } from "../listing/snapshots";
 import type { StaticCatalog } from "../skills/catalog";
-import { logUnexpected } from "../http/respond";
+import { logUnexpected } from "../log";
 import { failureMessage } from "./failure-message";
 import { JUDGE_PROMPT_VERSION, judgeCase } from "./judge";
 import { requireModel, type ConfiguredModel } from "./model";
@@ -90,7 +90,7 @@ export async function startEvaluation(deps: EvaluationDeps, team: EvaluationTeam
 
 /**
  * Judges an evaluation's cases that are still pending, then stores the verdict and any promotion.
- * Holds the evaluation's lease while it works (lib/app/leases.ts): when its instance dies, another
+ * Holds the evaluation's lease while it works (lib/jobs/leases.ts): when its instance dies, another
  * takes it over and judges only what was left. Never rejects: nobody awaits background work.
  */
 export async function workOnEvaluation(deps: EvaluationDeps, evaluationId: number, token: string): Promise<void> {

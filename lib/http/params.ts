@@ -1,6 +1,6 @@
 import { AppError } from "../errors";
 import type { z } from "zod";
-import { parseWith } from "./body";
+import { parseWith } from "../validation";
 
 /** The query string as an object, validated: unknown parameters are ignored, bad values are a 400. */
 export function readQuery<T extends z.ZodType>(req: Request, schema: T): z.infer<T> {

@@ -1,4 +1,5 @@
-import { describeDatabaseError, isDatabaseOutage } from "@/db/outage";
+import { isDatabaseOutage } from "@/db/outage";
+import { logUnexpected } from "../log";
 import { AppError, isAppError } from "../errors";
 
 export function json(data: unknown, status = 200, headers: HeadersInit = {}): Response {
@@ -25,20 +26,6 @@ function knownError(error: unknown): AppError | null {
   if (isAppError(error)) return error;
   if (isDatabaseOutage(error)) return new AppError("DatabaseUnavailable", DATABASE_UNAVAILABLE, OUTAGE_RETRY_SECONDS);
   return null;
-}
-
-/** Logs an error we did not expect: its causes in one line and where it was thrown, never query parameters. */
-export function logUnexpected(context: string, error: unknown): void {
-  // A stack starts with the message, and drizzle's messages end with the parameters: keep only the frames.
-  const frames =
-    error instanceof Error && error.stack
-      ? error.stack
-          .split("\n")
-          .filter((line) => /^\s+at /.test(line))
-          .slice(0, 5)
-      : [];
-  const stack = frames.length > 0 ? `\n${frames.join("\n")}` : "";
-  console.error(`skillgate: ${context}: ${describeDatabaseError(error)}${stack}`);
 }
 
 /** The one place errors become HTTP: a known code keeps its status and message, anything else is logged, not echoed. */

@@ -1,5 +1,5 @@
-import { getApp } from "../app/boot";
-import type { App } from "../app/app";
+import { getApp } from "../current-app";
+import type { App } from "../root/app";
 import type { KeyAuth } from "../auth/api-keys";
 import { authenticateInstallLink } from "../teams/install-links";
 import { grants, type Scope } from "../auth/scopes";
@@ -7,7 +7,8 @@ import { AppError } from "../errors";
 import type { Actor } from "../learned/actor";
 import type { z } from "zod";
 import type { BodyOf, BodySpec, Operation } from "../contracts/operation";
-import { parseWith, readJsonValue } from "./body";
+import { parseWith } from "../validation";
+import { readJsonValue } from "./body";
 import { readQuery } from "./params";
 import { errorResponse } from "./respond";
 

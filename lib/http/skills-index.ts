@@ -1,4 +1,4 @@
-import type { App } from "../app/app";
+import type { App } from "../root/app";
 import type { CatalogKey } from "../skills/catalog-cache";
 import { contentTypeOf, readSkillFile } from "../skills/files";
 import { skillsIndex } from "../skills/index-json";

@@ -2,9 +2,9 @@ import { and, asc, eq, max } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { only } from "@/db/rows";
 import { ledgerRecords, ledgers } from "@/db/schema";
-import { ledgerBody, ledgerSlugParam, type LedgerInput } from "../contracts/ledger";
+import { ledgerBody, ledgerSlugParam, type LedgerInput } from "./input";
 import { AppError, specError } from "../errors";
-import { parseWith } from "../http/body";
+import { parseWith } from "../validation";
 import { parseSkillName } from "../skills/name";
 import type { TeamId } from "../teams/teams";
 import {

@@ -8,34 +8,9 @@ import type { Team, TeamId } from "../teams/teams";
 import { usageBySkill, weeklyViewTrend } from "../usage/stats";
 import type { UsageDeps } from "../usage/usage";
 import { successRates } from "../evolution/observations";
-import { DEFAULT_QUERY, tablePage, type TablePage, type TableQuery } from "./table";
+import { DEFAULT_QUERY, tablePage, type SkillHealthRow, type TablePage, type TableQuery } from "./table";
 
 /** One row of the overview's skill health table. */
-export interface SkillHealthRow {
-  name: string;
-  source: string;
-  scope: string;
-  version: number;
-  status: string;
-  folder: string | null;
-  /** Lint findings as a lead reads them: the rule's code and the sentence that says what to fix. */
-  lint: { rule: string; message: string }[];
-  views7d: number;
-  views30d: number;
-  lastViewedAt: string | null;
-  /** "shadowed by builtin", "shadows file skills/x" */
-  collision: string | null;
-  neverLoaded: boolean;
-  /** For learned skills: where it came from, e.g. "agent · session 7f3a". */
-  provenance: string | null;
-  /** Recorded runs and the share that succeeded (null with none). */
-  runs: number;
-  successRate: number | null;
-  /** The verification tier of a learned skill's current version. */
-  tier: string | null;
-  /** Recall in the latest finished activation run, where it was expected at all. */
-  recall: number | null;
-}
 
 export interface TeamOverview {
   /** The page of the skill health table the query asked for. */

@@ -1,4 +1,29 @@
-import type { SkillHealthRow } from "./overview";
+/** One row of the overview's skill table. */
+export interface SkillHealthRow {
+  name: string;
+  source: string;
+  scope: string;
+  version: number;
+  status: string;
+  folder: string | null;
+  /** Lint findings as a lead reads them: the rule's code and the sentence that says what to fix. */
+  lint: { rule: string; message: string }[];
+  views7d: number;
+  views30d: number;
+  lastViewedAt: string | null;
+  /** "shadowed by builtin", "shadows file skills/x" */
+  collision: string | null;
+  neverLoaded: boolean;
+  /** For learned skills: where it came from, e.g. "agent · session 7f3a". */
+  provenance: string | null;
+  /** Recorded runs and the share that succeeded (null with none). */
+  runs: number;
+  successRate: number | null;
+  /** The verification tier of a learned skill's current version. */
+  tier: string | null;
+  /** Recall in the latest finished activation run, where it was expected at all. */
+  recall: number | null;
+}
 
 /**
  * The overview's skill health table is filtered, sorted and cut into pages on the server: a

@@ -6,7 +6,7 @@ import { compareCodePoints, type ListingScope } from "../listing/render";
 import type { TeamId } from "../teams/teams";
 import type { SkillName } from "./name";
 import type { InvalidStaticFolder, StaticSkill } from "./folders";
-import { invalidLines, workspaceFolderLabel } from "./sync";
+import { invalidLines, workspaceFolderLabel } from "./invalid-folders";
 
 /**
  * The team's catalog: every skill it can see, resolved by precedence (SPEC §2).

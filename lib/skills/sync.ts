@@ -4,7 +4,8 @@ import { inSizedSlices, inSlices } from "@/db/batches";
 import type { Db } from "@/db/client";
 import { only } from "@/db/rows";
 import { teams, workspaceInvalidFolders, workspaceSkillFiles, workspaceSkills, workspaceSkillVersions, workspaceStagedVersions } from "@/db/schema";
-import { AppError, invalidSkill } from "../errors";
+import { AppError } from "../errors";
+import { invalidLines, invalidTree, workspaceFolderLabel } from "./invalid-folders";
 import { sha256Hex } from "../hash";
 import { decodeUtf8 } from "../text";
 import type { TeamId } from "../teams/teams";
@@ -128,18 +129,6 @@ function planFolder(folder: string, entries: Map<string, TreeFile>): SyncFolder 
   return { name: parsed.name, parsed, skillMd, files, treeSha256 };
 }
 
-/** The label a folder of the workspace tree has everywhere: `skills/<folder>`. */
-export const workspaceFolderLabel = (name: string) => `skills/${name}`;
-
-/** `[invalid] <folder>: <error>`, one line per error (§2.1). */
-export function invalidLines(folder: string, errors: string[]): string[] {
-  return errors.map((error) => `[invalid] ${folder}: ${error}`);
-}
-
-/** The refusal of a tree that must be valid as a whole (`?strict=true`, an import): every error at once. */
-export function invalidTree(lines: string[], folders: number): AppError {
-  return invalidSkill(`${folders} folder(s) break hard rules, so nothing changed:\n${lines.join("\n")}`);
-}
 
 export interface SyncOptions {
   /** Refuse the whole tree when any folder is invalid (`?strict=true`, for CI). */

@@ -5,7 +5,7 @@ import { AppError, skillNotFound, specError } from "../errors";
 import type { TeamId } from "../teams/teams";
 import type { CatalogCache, CatalogKey, VersionContent } from "./catalog-cache";
 import { latestVersionOf, learnedIdOf, type CatalogSkill } from "./catalog";
-import type { SkillView } from "../usage/view-recorder";
+import type { SkillView } from "../usage/rollups";
 
 /** What `skill_view` serves: one exact version of one skill (SPEC §4). */
 export interface SkillContent {

@@ -7,7 +7,7 @@ import type { Role } from "../auth/scopes";
 import { normalizeEmail, ownedEmails } from "../auth/users";
 import { AppError } from "../errors";
 import { sha256Hex } from "../hash";
-import { logUnexpected } from "../http/respond";
+import { logUnexpected } from "../log";
 import type { Mail, Mailer } from "../mail/mailer";
 import { roleOfEmail } from "./members";
 import { getTeam, setMembership, type TeamId } from "./teams";

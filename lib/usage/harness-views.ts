@@ -1,7 +1,7 @@
 import type { HarnessView } from "../contracts/activation";
 import { versionsThatRan } from "../skills/catalog";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
-import type { SkillView } from "./view-recorder";
+import type { SkillView } from "./rollups";
 
 /**
  * Loads that happened outside skill_view (§11.1 `POST /api/v1/usage/views`): a harness such as

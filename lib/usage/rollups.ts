@@ -1,6 +1,17 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import type { SkillView } from "./view-recorder";
+import type { TeamId } from "../teams/teams";
+
+/** One load of a skill by an agent, as recorded. */
+export interface SkillView {
+  teamId: TeamId;
+  skillName: string;
+  source: string;
+  version: number;
+  keyId: number | null;
+  sessionId: string | null;
+  viewedAt: Date;
+}
 
 /**
  * Views are written with their rollups (db/schema/usage.ts) in one transaction, so a reader of

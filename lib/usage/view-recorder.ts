@@ -2,20 +2,9 @@ import { after } from "next/server";
 import { inSlices } from "@/db/batches";
 import type { Db } from "@/db/client";
 import { describeDatabaseError, isDatabaseOutage } from "@/db/outage";
-import type { TeamId } from "../teams/teams";
-import { writeViews } from "./rollups";
+import { writeViews, type SkillView } from "./rollups";
 
 const MAX_BUFFERED = 100_000;
-
-export interface SkillView {
-  teamId: TeamId;
-  skillName: string;
-  source: string;
-  version: number;
-  keyId: number | null;
-  sessionId: string | null;
-  viewedAt: Date;
-}
 
 /**
  * Views are usage, recorded on every skill_view; writing each one inline would put a database

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Database } from "@/db/client";
 import { teams } from "@/db/schema";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
-import { createApp, type App } from "@/lib/app/app";
+import { createApp, type App } from "@/lib/root/app";
 import { syncWorkspace } from "@/lib/skills/sync";
 import { useTestApp, type TestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";

@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { mcpSessions, skillViews } from "@/db/schema";
-import { installApp } from "@/lib/app/boot";
+import { installApp } from "@/lib/current-app";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { anotherInstance, fetchApp, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";

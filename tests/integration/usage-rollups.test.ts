@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { coLoadedDays, observations, observationTotals, sessionLoads, skillViewDays, skillViews, skillViewTotals } from "@/db/schema";
 import { daysBefore, writeViews } from "@/lib/usage/rollups";
-import type { SkillView } from "@/lib/usage/view-recorder";
+import type { SkillView } from "@/lib/usage/rollups";
 import { anotherInstance, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 import { rollupBackfillStatements } from "../helpers/migration-sql";

@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { Db } from "@/db/client";
 import { skillViews } from "@/db/schema";
 import { ensureTeam, type TeamId } from "@/lib/teams/teams";
-import { ViewRecorder, type SkillView } from "@/lib/usage/view-recorder";
+import { ViewRecorder } from "@/lib/usage/view-recorder";
+import type { SkillView } from "@/lib/usage/rollups";
 import { openTestDatabase, resetDatabase, testDbKinds } from "../helpers/db";
 import type { Database } from "@/db/client";
 

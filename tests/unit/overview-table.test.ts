@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SkillHealthRow } from "@/lib/overview/overview";
+import type { SkillHealthRow } from "@/lib/overview/table";
 import { parseTableQuery, tablePage, tableSearch, DEFAULT_QUERY } from "@/lib/overview/table";
 
 const row = (name: string, change: Partial<SkillHealthRow> = {}): SkillHealthRow => ({

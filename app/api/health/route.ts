@@ -1,4 +1,4 @@
-import { getApp } from "@/lib/app/boot";
+import { getApp } from "@/lib/current-app";
 import { json } from "@/lib/http/respond";
 import { otherMethods } from "@/lib/http/methods";
 

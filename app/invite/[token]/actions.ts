@@ -3,9 +3,9 @@
 import { AuthError } from "next-auth";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { getApp } from "@/lib/app/boot";
+import { getApp } from "@/lib/current-app";
 import type { ActionResult } from "@/lib/actions/result";
-import { signedInUserId } from "@/lib/auth/member";
+import { signedInUserId } from "@/lib/pages/member";
 import { signIn, signOut } from "@/lib/auth/next-auth";
 import { accountKind, ensureUser } from "@/lib/auth/users";
 import { checkPassword, throttledText } from "@/lib/auth/password-sign-in";

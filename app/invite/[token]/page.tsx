@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getApp } from "@/lib/app/boot";
-import { signedInUserId } from "@/lib/auth/member";
+import { getApp } from "@/lib/current-app";
+import { signedInUserId } from "@/lib/pages/member";
 import { signInMethod } from "@/lib/auth/next-auth";
 import { accountKind, ownedEmails } from "@/lib/auth/users";
 import { isInvitee, openInvitation } from "@/lib/teams/invitations";

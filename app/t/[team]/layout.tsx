@@ -1,7 +1,7 @@
 import Image from "next/image";
 import Link from "next/link";
 import { connection } from "next/server";
-import { requireMember } from "@/lib/auth/member";
+import { requireMember } from "@/lib/pages/member";
 import { signOut } from "@/lib/auth/next-auth";
 import { NavLinks } from "@/components/nav-links";
 import { TeamSwitcher } from "@/components/team-switcher";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requireMember } from "@/lib/auth/member";
+import { requireMember } from "@/lib/pages/member";
 import { roleAtLeast } from "@/lib/auth/scopes";
 import { NewSkillForm } from "@/components/new-skill-form";
 import { createSkillAction } from "./actions";

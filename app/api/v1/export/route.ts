@@ -1,7 +1,7 @@
 import { exportSkills } from "@/lib/contracts/transfer";
 import { otherMethods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { exportTeamTree } from "@/lib/skills/export";
+import { exportTeamTree } from "@/lib/learned/team-export";
 import { packTarGz } from "@/lib/skills/tar-gz";
 
 /** GET /api/v1/export — the team's workspace and learned skills, every file with its mode, in a .tar.gz. */

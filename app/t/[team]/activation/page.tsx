@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requireMember } from "@/lib/auth/member";
+import { requireMember } from "@/lib/pages/member";
 import { roleAtLeast } from "@/lib/auth/scopes";
 import { activationOverview } from "@/lib/activation/overview";
 import { PromptSetEditor } from "@/components/activation/prompt-set-editor";

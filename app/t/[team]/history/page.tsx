@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requireMember } from "@/lib/auth/member";
+import { requireMember } from "@/lib/pages/member";
 import { HISTORY_KINDS, promotionsByWeek, teamEvaluations, teamHistory, type HistoryEvent } from "@/lib/evolution/history";
 import { PromotionsChart } from "@/components/history/promotions-chart";
 import { awaitingApproval } from "@/lib/evolution/amendments";

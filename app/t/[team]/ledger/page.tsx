@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requireMember } from "@/lib/auth/member";
+import { requireMember } from "@/lib/pages/member";
 import { ledgerReport } from "@/lib/ledger/rates";
 import { PassRateByWeek, PassRateBySkill } from "@/components/ledger/pass-rate-charts";
 import { Stat } from "@/components/stat";

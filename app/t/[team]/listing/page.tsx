@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { listingQuery } from "@/lib/contracts/listing";
-import { requireMember } from "@/lib/auth/member";
+import { requireMember } from "@/lib/pages/member";
 import { listingBudget } from "@/lib/listing/listing";
 import { BudgetBar } from "@/components/budget-bar";
 import { ListingHistoryChart } from "@/components/listing-history-chart";

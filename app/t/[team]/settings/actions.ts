@@ -7,7 +7,7 @@ import type { ActionResult } from "@/lib/actions/result";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { SCOPES, type Scope } from "@/lib/auth/scopes";
 import { createApiKeyBody, listingSettingsBody, settingsPatchBody } from "@/lib/contracts/settings";
-import { updateTeamSettings } from "@/lib/teams/settings";
+import { updateTeamSettings } from "@/lib/listing/settings";
 import { changeRole, endMemberSessions, removeMember } from "@/lib/teams/members";
 import { changeRoleBody, inviteBody } from "@/lib/contracts/members";
 import { invite, withdrawInvitation, type InvitationId } from "@/lib/teams/invitations";

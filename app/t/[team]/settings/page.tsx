@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { listApiKeys } from "@/lib/auth/api-keys";
-import { requireMember } from "@/lib/auth/member";
+import { requireMember } from "@/lib/pages/member";
 import { roleAtLeast } from "@/lib/auth/scopes";
 import { sessionsOf } from "@/lib/auth/dashboard-sessions";
 import { listMembers } from "@/lib/teams/members";

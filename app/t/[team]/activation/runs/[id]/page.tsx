@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { requireMember } from "@/lib/auth/member";
+import { requireMember } from "@/lib/pages/member";
 import { roleAtLeast } from "@/lib/auth/scopes";
 import { isAppError } from "@/lib/errors";
 import type { ActivationMetrics } from "@/lib/activation/metrics";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { requireMember } from "@/lib/auth/member";
+import { requireMember } from "@/lib/pages/member";
 import { isAppError } from "@/lib/errors";
 import { amendmentChange } from "@/lib/evolution/amendment-change";
 import { AmendmentChangeView } from "@/components/history/amendment-change";

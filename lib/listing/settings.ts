@@ -3,9 +3,9 @@ import type { Db } from "@/db/client";
 import { only } from "@/db/rows";
 import { teams } from "@/db/schema";
 import type { SettingsPatch, TeamSettings } from "../contracts/settings";
-import { recordListingSnapshot } from "../listing/snapshots";
+import { recordListingSnapshot } from "./snapshots";
 import type { CatalogCache } from "../skills/catalog-cache";
-import type { TeamId } from "./teams";
+import type { TeamId } from "../teams/teams";
 
 const columns = { cap: teams.listingCap, descMax: teams.descMax, loadHint: teams.loadHint, autoPromote: teams.autoPromote };
 

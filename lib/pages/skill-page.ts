@@ -8,11 +8,11 @@ import { skillVersions, versionText, type VersionInfo } from "../learned/history
 import { sideBySide, type DiffRow } from "../learned/side-by-side";
 import { findLiveLearned, type LearnedRow } from "../learned/store";
 import type { Team } from "../teams/teams";
-import { collisionLabel, latestVersionOf } from "./catalog";
-import type { CatalogCache } from "./catalog-cache";
-import { listSkillFiles, type SkillFile } from "./files";
-import { noEvidence, versionEvidence, type VersionEvidence } from "./version-evidence";
-import { annotationLine, loadSkillContent, type SkillContent } from "./view";
+import { collisionLabel, latestVersionOf } from "../skills/catalog";
+import type { CatalogCache } from "../skills/catalog-cache";
+import { listSkillFiles, type SkillFile } from "../skills/files";
+import { noEvidence, versionEvidence, type VersionEvidence } from "../skills/version-evidence";
+import { annotationLine, loadSkillContent, type SkillContent } from "../skills/view";
 
 export interface SkillDetail {
   content: SkillContent;
@@ -51,7 +51,13 @@ export async function skillDetail(
     db
       .select({ name: learnedSkills.name, forkedFrom: learnedSkills.forkedFrom })
       .from(learnedSkills)
-      .where(and(eq(learnedSkills.teamId, team.id), ne(learnedSkills.status, "archived"), like(learnedSkills.forkedFrom, `${team.slug}/${name}@v%`))),
+      .where(
+        and(
+          eq(learnedSkills.teamId, team.id),
+          ne(learnedSkills.status, "archived"),
+          like(learnedSkills.forkedFrom, `${team.slug}/${name}@v%`),
+        ),
+      ),
     listObservations(db, team.id, name, { limit: 50, ...observed }),
     listAmendments(db, team.id, { skill: name, limit: 100 }),
     versionEvidence(db, team.id, content.skill),
@@ -73,7 +79,14 @@ export async function skillDetail(
 }
 
 /** The versions to compare: as asked, else the current one against its predecessor. */
-async function comparison(db: Db, catalogs: CatalogCache, team: Team, name: string, current: number, wanted: { from?: number; to?: number }) {
+async function comparison(
+  db: Db,
+  catalogs: CatalogCache,
+  team: Team,
+  name: string,
+  current: number,
+  wanted: { from?: number; to?: number },
+) {
   const to = wanted.to && wanted.to <= current ? wanted.to : current;
   const from = wanted.from && wanted.from <= current ? wanted.from : to - 1;
   if (from < 1 || from === to) return null;

@@ -8,8 +8,8 @@ import type { ConfiguredModel } from "../evolution/model";
 import type { SessionPolicy } from "../auth/dashboard-sessions";
 import type { Mailer } from "../mail/mailer";
 import { SharedRateLimit } from "../http/rate-limit";
-import { InstanceWork } from "./work";
-import { releaseLeases } from "./leases";
+import { InstanceWork } from "../jobs/work";
+import { releaseLeases } from "../jobs/leases";
 import { SignInThrottle } from "../auth/sign-in-throttle";
 import { KeyAuthCache } from "../auth/key-cache";
 

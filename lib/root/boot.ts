@@ -12,30 +12,8 @@ import { deleteExpiredSessions } from "../auth/dashboard-sessions";
 import { deleteIdleMcpSessions } from "../mcp/sessions";
 import { deleteStaleSignInFailures } from "../auth/sign-in-throttle";
 
-/**
- * The process-wide app. It lives on `globalThis` because Next bundles route handlers, pages and
- * instrumentation separately: a module-level variable would exist once per bundle.
- */
-const slot = globalThis as typeof globalThis & { __skillgate?: Promise<App> };
-
-export function getApp(): Promise<App> {
-  slot.__skillgate ??= boot().catch((error: unknown) => {
-    slot.__skillgate = undefined;
-    throw error;
-  });
-  return slot.__skillgate;
-}
-
-/** Tests install an app of their own (an in-memory database, fixed folders); the returned function puts back the one before. */
-export function installApp(app: App): () => void {
-  const previous = slot.__skillgate;
-  slot.__skillgate = Promise.resolve(app);
-  return () => {
-    slot.__skillgate = previous;
-  };
-}
-
-async function boot(): Promise<App> {
+/** Opens, migrates and seeds the database, builds the App and starts its background ticks. */
+export async function boot(): Promise<App> {
   const config = env();
   const database = await openDatabase({
     url: config.databaseUrl,

@@ -1,10 +1,10 @@
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { workspaceSkillFiles, workspaceSkills, workspaceSkillVersions } from "@/db/schema";
-import { exportLearned } from "../learned/transfer";
+import { exportLearned } from "./transfer";
 import type { TeamId } from "../teams/teams";
-import { servedVersion } from "./sync";
-import type { Tree, TreeFile } from "./tree";
+import { servedVersion } from "../skills/sync";
+import type { Tree, TreeFile } from "../skills/tree";
 
 /**
  * The team's own skills as one tree of SKILL.md folders (what `skillgate pull <dir>` writes):

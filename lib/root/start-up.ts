@@ -1,5 +1,6 @@
 import { isDatabaseOutage } from "@/db/outage";
-import { getApp } from "./boot";
+import { getApp, provideBoot } from "../current-app";
+import { boot } from "./boot";
 
 /**
  * Opens, migrates and seeds the database once, in the server process, before requests are served.
@@ -8,6 +9,7 @@ import { getApp } from "./boot";
  * An unreachable database is not such a reason: requests answer 503 until it is back (§14).
  */
 export async function startUp(): Promise<void> {
+  provideBoot(boot);
   try {
     await getApp();
   } catch (error) {

@@ -1,10 +1,10 @@
 import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
-import { getApp } from "../app/boot";
-import type { App } from "../app/app";
-import { checkDashboardSession } from "./dashboard-sessions";
-import { readSessionToken } from "./session-cookie";
-import { getUser, type User } from "./users";
+import { getApp } from "../current-app";
+import type { App } from "../root/app";
+import { checkDashboardSession } from "../auth/dashboard-sessions";
+import { readSessionToken } from "../auth/session-cookie";
+import { getUser, type User } from "../auth/users";
 import { membershipOf, teamsOfUser, type Membership } from "../teams/teams";
 
 export interface Member extends Membership {

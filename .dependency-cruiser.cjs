@@ -1,0 +1,65 @@
+/**
+ * The layers of the code, from the bottom (README "Architecture", docs/decisions.md). A module may
+ * import from its own layer and the layers below it, never above; inside a layer, folders may not
+ * import each other both ways and files may not import in a circle. Imports of types only carry
+ * no code and are not counted (the delivery layer names the App's type, which the root builds).
+ */
+const LAYERS = [
+  ["foundations", "^(db/|lib/[^/]+\\.ts$|lib/(mail|security)/)"],
+  ["jobs", "^lib/jobs/"],
+  ["capabilities", "^lib/(skills|listing|learned|ledger|evolution|activation|usage|teams|auth|lint|overview)/"],
+  ["contracts", "^lib/contracts/"],
+  ["delivery", "^lib/(http|mcp|actions|pages)/"],
+  ["root", "^lib/(root|demo)/"],
+];
+const ANY_LAYER = LAYERS.map(([, path]) => path);
+
+const downOnly = LAYERS.map(([name, path], index) => ({
+  name: `layer-${name}`,
+  comment: `${name} may import only from ${LAYERS.slice(0, index + 1)
+    .map(([below]) => below)
+    .join(", ")}`,
+  severity: "error",
+  from: { path },
+  to: { path: ["^(app|components)/", ...LAYERS.slice(index + 1).map(([, above]) => above)] },
+}));
+
+module.exports = {
+  forbidden: [
+    ...downOnly,
+    {
+      name: "lib-in-a-layer",
+      comment: "every folder of lib/ belongs to a layer: add a new one to LAYERS",
+      severity: "error",
+      from: { path: "^lib/" },
+      to: { path: "^lib/", pathNot: ANY_LAYER },
+    },
+    {
+      name: "no-two-way-folders",
+      comment: "two folders import each other: move what both need below them",
+      severity: "error",
+      scope: "folder",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "no-file-circle",
+      comment: "files import each other in a circle: move what they share into a file of its own",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^(node_modules|\\.next)/" },
+    // Imports as they are after compilation: a type-only import is gone, so it counts for nothing.
+    tsPreCompilationDeps: false,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".tsx", ".js", ".mjs"],
+    },
+  },
+};
