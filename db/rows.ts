@@ -3,7 +3,7 @@
  * `returning`, an update by primary key, a lookup by unique key of a row just made sure of.
  * Any other count is a bug, not a user error.
  */
-export function only<T>(rows: T[]): T {
+export function singleRow<T>(rows: T[]): T {
   const [row] = rows;
   if (rows.length !== 1 || row === undefined) throw new Error(`expected exactly one row, got ${rows.length}`);
   return row;

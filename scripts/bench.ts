@@ -5,7 +5,7 @@ import { cpus, tmpdir, totalmem } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { openDatabase, type Database } from "../db/client";
-import { only } from "../db/rows";
+import { singleRow } from "../db/rows";
 import { ledgerRecords, ledgers } from "../db/schema";
 import { readLedger } from "../lib/ledger/append";
 import { formatLedger, type LedgerSlug } from "../lib/ledger/records";
@@ -91,7 +91,7 @@ async function benchLedgerList(): Promise<void> {
   await database.migrate();
   try {
     const team = await ensureTeam(database.db, "bench");
-    const ledger = only(await database.db.insert(ledgers).values({ teamId: team.id, slug: "big" }).returning());
+    const ledger = singleRow(await database.db.insert(ledgers).values({ teamId: team.id, slug: "big" }).returning());
     const kinds = ["hypothesis", "prediction", "verdict", "observation"] as const;
     for (let start = 0; start < 10_000; start += 1000) {
       await database.db.insert(ledgerRecords).values(

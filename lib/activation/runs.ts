@@ -2,12 +2,11 @@ import { and, asc, desc, eq, sql } from "drizzle-orm";
 import pLimit from "p-limit";
 import { inSlices } from "@/db/batches";
 import type { Db } from "@/db/client";
-import { only } from "@/db/rows";
+import { singleRow } from "@/db/rows";
 import { evalResults, evalRuns, type PromptCase } from "@/db/schema";
 import type { RunRequest } from "../contracts/activation";
 import { AppError, specError } from "../errors";
 import { failureMessage } from "../evolution/failure-message";
-import { logUnexpected } from "../log";
 import { requireModel, type ConfiguredModel } from "../evolution/model";
 import type { ListingSettings } from "../listing/render";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
@@ -17,8 +16,8 @@ import { activationMetrics, casePasses, type CaseRun } from "./metrics";
 import { modelActivate } from "./model-activator";
 import { getPromptSet, parsePromptSet } from "./prompt-sets";
 import type { InstanceWork } from "../jobs/work";
-import { claimExpired, holdLease, leaseEnd, leaseToken, stillOwned, type Lease } from "../jobs/leases";
-import { isDatabaseOutage } from "@/db/outage";
+import { leaseEnd, leaseToken } from "../jobs/leases";
+import { recoverExpired, workLeased, type LeasedJob } from "../jobs/worker";
 import { getTeam, type TeamId } from "../teams/teams";
 
 /** Activation runs (§9): one catalog state, one activator, every case × trial. */
@@ -78,7 +77,7 @@ export async function startRun(
         caseRuns: imported ? imported.length : set.cases.length * trials,
       })
       .returning({ id: evalRuns.id });
-    const id = only(inserted).id;
+    const id = singleRow(inserted).id;
     if (measured) await finishRun(tx, id, set.cases, measured);
     return id;
   });
@@ -107,39 +106,47 @@ function importedRuns(cases: PromptCase[], results: NonNullable<RunRequest["resu
 }
 
 /**
- * Works on a model run until it is finished, cancelled or taken over: the case-runs that have no
- * result yet, one model call each, every result written as it comes. Holds the run's lease while
- * it works; an instance that dies stops renewing it, and another one goes on from the results
- * already written (recoverRuns). Writing twice is harmless: a result is kept once, and only a
- * running run is finished.
+ * A model run as leased work: the case-runs that have no result yet, one model call each, every
+ * result written as it comes. An instance that dies stops renewing the lease, and another one goes
+ * on from the results already written. Writing twice is harmless: a result is kept once, and only
+ * a running run is finished. A lexical or imported run (worked out in the request that started it)
+ * cannot have stopped halfway unless that request died, so one taken over is marked failed.
  */
-export async function workOnRun(deps: RunDeps, runId: number, token: string): Promise<void> {
-  const lease = holdLease(deps.db, deps.work, evalRuns, runId, token);
-  try {
-    const [row] = await deps.db.select().from(evalRuns).where(eq(evalRuns.id, runId));
-    if (!row || row.status !== "running") return;
-    const model = requireModel(deps.model);
-    const team = await getTeam(deps.db, row.teamId as TeamId);
-    const written = await results(deps.db, runId);
-    const done = new Set(written.map((run) => `${run.caseId}#${run.trial}`));
-    const remaining = row.cases
-      .flatMap((c) => Array.from({ length: row.trials }, (_, t) => ({ c, trial: t + 1 })))
-      .filter(({ c, trial }) => !done.has(`${c.id}#${trial}`));
-    await modelRuns(deps, team, model, runId, remaining, row.listingText, lease);
-    if (!(await stillOwned(deps.db, evalRuns, runId, lease))) return;
-    await finishRun(deps.db, runId, row.cases, await results(deps.db, runId));
-  } catch (error) {
-    // An outage leaves the run running: its lease runs out and an instance takes it over later.
-    if (lease.lost() || isDatabaseOutage(error)) return;
-    logUnexpected(`activation run ${runId} failed`, error);
-    await deps.db
-      .update(evalRuns)
-      .set({ status: "failed", error: failureMessage(error), finishedAt: new Date() })
-      .where(and(eq(evalRuns.id, runId), eq(evalRuns.status, "running"), eq(evalRuns.leaseOwner, token)))
-      .catch((failure: unknown) => logUnexpected(`marking activation run ${runId} failed`, failure));
-  } finally {
-    lease.release();
-  }
+function runJob(deps: RunDeps): LeasedJob {
+  return {
+    kind: "activation run",
+    table: evalRuns,
+    work: async (runId, lease, owned) => {
+      const [row] = await deps.db.select().from(evalRuns).where(eq(evalRuns.id, runId));
+      if (!row || row.status !== "running") return;
+      if (row.activator !== "model") return failRun(deps.db, runId, lease.token, INTERRUPTED);
+      const model = requireModel(deps.model);
+      const team = await getTeam(deps.db, row.teamId as TeamId);
+      const written = await results(deps.db, runId);
+      const done = new Set(written.map((run) => `${run.caseId}#${run.trial}`));
+      const remaining = row.cases
+        .flatMap((c) => Array.from({ length: row.trials }, (_, t) => ({ c, trial: t + 1 })))
+        .filter(({ c, trial }) => !done.has(`${c.id}#${trial}`));
+      await modelRuns(deps, team, model, runId, remaining, row.listingText, owned);
+      if (!(await owned())) return;
+      await finishRun(deps.db, runId, row.cases, await results(deps.db, runId));
+    },
+    fail: (runId, token, error) => failRun(deps.db, runId, token, failureMessage(error)),
+  };
+}
+
+const INTERRUPTED = "interrupted: the server stopped while it ran; start it again";
+
+async function failRun(db: Db, runId: number, token: string, error: string): Promise<void> {
+  await db
+    .update(evalRuns)
+    .set({ status: "failed", error, finishedAt: new Date() })
+    .where(and(eq(evalRuns.id, runId), eq(evalRuns.status, "running"), eq(evalRuns.leaseOwner, token)));
+}
+
+/** Works on a model run until it is finished, cancelled or taken over (the worker of lib/jobs). */
+export function workOnRun(deps: RunDeps, runId: number, token: string): Promise<void> {
+  return workLeased(deps.db, deps.work, runJob(deps), runId, token);
 }
 
 async function modelRuns(
@@ -149,7 +156,7 @@ async function modelRuns(
   runId: number,
   jobs: { c: PromptCase; trial: number }[],
   listingText: string,
-  lease: Lease,
+  owned: () => Promise<boolean>,
 ): Promise<void> {
   const limit = pLimit(deps.judgeConcurrency);
   const bodyOf = async (name: string) => {
@@ -159,7 +166,7 @@ async function modelRuns(
   await Promise.all(
     jobs.map(({ c, trial }) =>
       limit(async () => {
-        if (!(await stillOwned(deps.db, evalRuns, runId, lease))) return;
+        if (!(await owned())) return;
         const loaded = await modelActivate(model, listingText, c.prompt, bodyOf);
         const kept = await deps.db
           .insert(evalResults)
@@ -183,29 +190,9 @@ async function results(db: Db, runId: number): Promise<CaseRun[]> {
     .where(eq(evalResults.runId, runId));
 }
 
-/**
- * Takes over running runs whose lease ran out — their instance died or stalled — and works on
- * them here; a lexical or imported one (worked out in the request that started it) cannot have
- * stopped halfway unless that request died, so it is marked failed. Every instance calls this now
- * and then; SKIP LOCKED lets them share the work without waiting on each other.
- */
-export async function recoverRuns(deps: RunDeps): Promise<number[]> {
-  const taken: number[] = [];
-  for (;;) {
-    const claimed = await claimExpired(deps.db, deps.work, evalRuns);
-    if (claimed === null) return taken;
-    taken.push(claimed.id);
-    const [run] = await deps.db.select({ activator: evalRuns.activator }).from(evalRuns).where(eq(evalRuns.id, claimed.id));
-    if (run?.activator === "model") {
-      // Never awaited, so it must never reject: workOnRun catches what it can and this logs the rest.
-      workOnRun(deps, claimed.id, claimed.token).catch((error: unknown) => logUnexpected(`activation run ${claimed.id}`, error));
-    } else {
-      await deps.db
-        .update(evalRuns)
-        .set({ status: "failed", error: "interrupted: the server stopped while it ran; start it again", finishedAt: new Date() })
-        .where(and(eq(evalRuns.id, claimed.id), eq(evalRuns.status, "running")));
-    }
-  }
+/** Takes over runs whose lease ran out (their instance died or stalled), a few each tick. */
+export function recoverRuns(deps: RunDeps): Promise<number[]> {
+  return recoverExpired(deps.db, deps.work, runJob(deps));
 }
 
 async function finishRun(db: Db, runId: number, cases: PromptCase[], runs: CaseRun[]): Promise<void> {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Database, Db } from "@/db/client";
-import { only } from "@/db/rows";
+import { singleRow } from "@/db/rows";
 import { apiKeys } from "@/db/schema";
 import { AppError } from "../errors";
 import { sha256Hex } from "../hash";
@@ -127,7 +127,7 @@ async function insertKey(db: Db, input: NewApiKey, key: string): Promise<number>
       createdBy: input.createdBy ?? null,
     })
     .returning({ id: apiKeys.id });
-  return only(rows).id;
+  return singleRow(rows).id;
 }
 
 export async function revokeApiKey(db: Db, teamId: TeamId, keyId: number): Promise<void> {

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { only } from "@/db/rows";
+import { singleRow } from "@/db/rows";
 import { users } from "@/db/schema";
 import { hashPassword, verifyPassword } from "./password";
 
@@ -26,7 +26,7 @@ export async function ensureUser(db: Db, email: string, password?: string, name?
       set: passwordHash === null ? { email: normalized } : { passwordHash },
     })
     .returning({ id: users.id, email: users.email, name: users.name });
-  return only(rows);
+  return singleRow(rows);
 }
 
 /** How the account with this email signs in: none yet, with a password, or only with GitHub. */
@@ -75,7 +75,7 @@ export async function ensureGithubUser(
     .values({ email: normalizeEmail(email), name, githubId, githubEmails: verifiedEmails })
     .onConflictDoUpdate({ target: users.email, set: { githubId, githubEmails: verifiedEmails } })
     .returning({ id: users.id, email: users.email, name: users.name });
-  return only(rows);
+  return singleRow(rows);
 }
 
 /**

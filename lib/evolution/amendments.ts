@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import { generateObject } from "ai";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { only } from "@/db/rows";
+import { singleRow } from "@/db/rows";
 import { amendments, apiKeys, evaluations, users, type AmendmentState } from "@/db/schema";
 import { AppError, specError } from "../errors";
 import { authorName, authorOf, namedAuthor, type Actor } from "../learned/actor";
@@ -91,7 +91,7 @@ export async function proposeAmendment(
         sessionId: author.sessionId,
       })
       .returning({ id: amendments.id });
-    const { id } = only(rows);
+    const { id } = singleRow(rows);
     await recordEvent(tx, team.id, name, "amended", actor, base.version, { amendmentId: id, origin });
     return { id, status: "pending" as const };
   });

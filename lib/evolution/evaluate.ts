@@ -1,13 +1,13 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import pLimit from "p-limit";
 import type { Db } from "@/db/client";
-import { only } from "@/db/rows";
+import { singleRow } from "@/db/rows";
 import { evaluationCases, evaluations, observations, teams } from "@/db/schema";
 import { isAppError, pageMessage, specError } from "../errors";
 import { authorOf, SYSTEM, type Actor, type Author } from "../learned/actor";
 import type { InstanceWork } from "../jobs/work";
-import { claimExpired, holdLease, leaseEnd, leaseToken, stillOwned } from "../jobs/leases";
-import { isDatabaseOutage } from "@/db/outage";
+import { leaseEnd, leaseToken } from "../jobs/leases";
+import { recoverExpired, workLeased, type LeasedJob } from "../jobs/worker";
 import { getTeam, type TeamId } from "../teams/teams";
 import { recordEvent } from "../learned/events";
 import { unifiedPatch } from "../learned/history";
@@ -17,7 +17,6 @@ import { amendmentStateChanged, moveAmendment, MOVES } from "./amendment-states"
 import { applyAmendmentIn } from "./promote";
 import { recordListingSnapshot } from "../listing/snapshots";
 import type { StaticCatalog } from "../skills/catalog";
-import { logUnexpected } from "../log";
 import { failureMessage } from "./failure-message";
 import { JUDGE_PROMPT_VERSION, judgeCase } from "./judge";
 import { requireModel, type ConfiguredModel } from "./model";
@@ -77,7 +76,7 @@ export async function startEvaluation(deps: EvaluationDeps, team: EvaluationTeam
         leaseUntil: leaseEnd(deps.work),
       })
       .returning({ id: evaluations.id });
-    const { id } = only(rows);
+    const { id } = singleRow(rows);
     if (cases.length > 0) {
       await tx
         .insert(evaluationCases)
@@ -89,88 +88,82 @@ export async function startEvaluation(deps: EvaluationDeps, team: EvaluationTeam
 }
 
 /**
- * Judges an evaluation's cases that are still pending, then stores the verdict and any promotion.
- * Holds the evaluation's lease while it works (lib/jobs/leases.ts): when its instance dies, another
- * takes it over and judges only what was left. Never rejects: nobody awaits background work.
+ * An evaluation as leased work (lib/jobs/worker.ts): judges the cases that are still pending, then
+ * stores the verdict and any promotion. When its instance dies, another takes it over and judges
+ * only what was left.
  */
-export async function workOnEvaluation(deps: EvaluationDeps, evaluationId: number, token: string): Promise<void> {
-  const lease = holdLease(deps.db, deps.work, evaluations, evaluationId, token);
-  const owned = () => stillOwned(deps.db, evaluations, evaluationId, lease);
-  try {
-    const [row] = await deps.db.select().from(evaluations).where(eq(evaluations.id, evaluationId));
-    if (!row || row.status !== "running") return;
-    const judge = requireModel(deps.model);
-    const team = await getTeam(deps.db, row.teamId as TeamId);
-    const amendment = await getAmendment(deps.db, team.id, row.amendmentId);
-    const texts = await amendmentTexts(deps.db, deps.catalogs, team, amendment);
-    const pending = await deps.db
-      .select({ position: evaluationCases.position, run: observations })
-      .from(evaluationCases)
-      .leftJoin(observations, eq(observations.id, evaluationCases.observationId))
-      .where(and(eq(evaluationCases.evaluationId, evaluationId), eq(evaluationCases.status, "pending")))
-      .orderBy(asc(evaluationCases.position));
-    const limit = pLimit(deps.judgeConcurrency);
-    await Promise.all(
-      pending.map(({ position, run }) =>
-        limit(async () => {
-          if (!(await owned())) return;
-          const outcome = run
-            ? await judgeCase(judge, run, texts.original, texts.amended)
-            : { ok: false as const, attempts: 0, error: "the recorded run is gone" };
-          const judged = await deps.db
-            .update(evaluationCases)
-            .set(
-              outcome.ok
-                ? {
-                    status: "judged",
-                    original: outcome.answer.original,
-                    amended: outcome.answer.amended,
-                    change: caseChange(outcome.answer),
-                    rationale: outcome.answer.rationale,
-                    attempts: outcome.attempts,
-                  }
-                : { status: "failed", attempts: outcome.attempts, error: outcome.error },
-            )
-            .where(
-              and(
-                eq(evaluationCases.evaluationId, evaluationId),
-                eq(evaluationCases.position, position),
-                eq(evaluationCases.status, "pending"),
-              ),
-            )
-            .returning({ id: evaluationCases.id });
-          if (judged.length === 0) return;
-          await deps.db
-            .update(evaluations)
-            .set({ casesDone: sql`${evaluations.casesDone} + 1` })
-            .where(eq(evaluations.id, evaluationId));
-        }),
-      ),
-    );
-    const startedBy = { userId: row.startedByUserId, keyId: row.startedByKeyId, sessionId: row.startedSession };
-    await finish(deps, team, startedBy, amendment, evaluationId, token);
-  } catch (error) {
-    // An outage leaves the evaluation running: its lease runs out and an instance takes it over later.
-    if (lease.lost() || isDatabaseOutage(error)) return;
-    logUnexpected(`evaluation ${evaluationId} failed`, error);
-    await failEvaluation(deps.db, evaluationId, token, failureMessage(error)).catch((failure: unknown) =>
-      logUnexpected(`marking evaluation ${evaluationId} failed`, failure),
-    );
-  } finally {
-    lease.release();
-  }
+function evaluationJob(deps: EvaluationDeps): LeasedJob {
+  return {
+    kind: "evaluation",
+    table: evaluations,
+    work: (evaluationId, lease, owned) => judgeAndFinish(deps, evaluationId, lease.token, owned),
+    fail: (evaluationId, token, error) => failEvaluation(deps.db, evaluationId, token, failureMessage(error)),
+  };
 }
 
-/** Takes over evaluations whose lease ran out (their instance died or stalled) and judges what they left. */
-export async function recoverEvaluations(deps: EvaluationDeps): Promise<number[]> {
-  const taken: number[] = [];
-  for (;;) {
-    const claimed = await claimExpired(deps.db, deps.work, evaluations);
-    if (claimed === null) return taken;
-    taken.push(claimed.id);
-    // Never awaited, so it must never reject: workOnEvaluation catches what it can and this logs the rest.
-    workOnEvaluation(deps, claimed.id, claimed.token).catch((error: unknown) => logUnexpected(`evaluation ${claimed.id}`, error));
-  }
+/** Works on an evaluation until its verdict is stored or the work moved to another instance. Never rejects. */
+export function workOnEvaluation(deps: EvaluationDeps, evaluationId: number, token: string): Promise<void> {
+  return workLeased(deps.db, deps.work, evaluationJob(deps), evaluationId, token);
+}
+
+/** Takes over evaluations whose lease ran out (their instance died or stalled), a few each tick. */
+export function recoverEvaluations(deps: EvaluationDeps): Promise<number[]> {
+  return recoverExpired(deps.db, deps.work, evaluationJob(deps));
+}
+
+async function judgeAndFinish(deps: EvaluationDeps, evaluationId: number, token: string, owned: () => Promise<boolean>): Promise<void> {
+  const [row] = await deps.db.select().from(evaluations).where(eq(evaluations.id, evaluationId));
+  if (!row || row.status !== "running") return;
+  const judge = requireModel(deps.model);
+  const team = await getTeam(deps.db, row.teamId as TeamId);
+  const amendment = await getAmendment(deps.db, team.id, row.amendmentId);
+  const texts = await amendmentTexts(deps.db, deps.catalogs, team, amendment);
+  const pending = await deps.db
+    .select({ position: evaluationCases.position, run: observations })
+    .from(evaluationCases)
+    .leftJoin(observations, eq(observations.id, evaluationCases.observationId))
+    .where(and(eq(evaluationCases.evaluationId, evaluationId), eq(evaluationCases.status, "pending")))
+    .orderBy(asc(evaluationCases.position));
+  const limit = pLimit(deps.judgeConcurrency);
+  await Promise.all(
+    pending.map(({ position, run }) =>
+      limit(async () => {
+        if (!(await owned())) return;
+        const outcome = run
+          ? await judgeCase(judge, run, texts.original, texts.amended)
+          : { ok: false as const, attempts: 0, error: "the recorded run is gone" };
+        const judged = await deps.db
+          .update(evaluationCases)
+          .set(
+            outcome.ok
+              ? {
+                  status: "judged",
+                  original: outcome.answer.original,
+                  amended: outcome.answer.amended,
+                  change: caseChange(outcome.answer),
+                  rationale: outcome.answer.rationale,
+                  attempts: outcome.attempts,
+                }
+              : { status: "failed", attempts: outcome.attempts, error: outcome.error },
+          )
+          .where(
+            and(
+              eq(evaluationCases.evaluationId, evaluationId),
+              eq(evaluationCases.position, position),
+              eq(evaluationCases.status, "pending"),
+            ),
+          )
+          .returning({ id: evaluationCases.id });
+        if (judged.length === 0) return;
+        await deps.db
+          .update(evaluations)
+          .set({ casesDone: sql`${evaluations.casesDone} + 1` })
+          .where(eq(evaluations.id, evaluationId));
+      }),
+    ),
+  );
+  const startedBy = { userId: row.startedByUserId, keyId: row.startedByKeyId, sessionId: row.startedSession };
+  await finish(deps, team, startedBy, amendment, evaluationId, token);
 }
 
 /** Judging writes a case's scores together with its "judged" status; one without them is a bug. */
@@ -220,7 +213,7 @@ async function finish(
       delta: result.delta,
     });
     // The team's setting as it is now, not as it was when judging began minutes ago (§10).
-    const { autoPromote } = only(await tx.select({ autoPromote: teams.autoPromote }).from(teams).where(eq(teams.id, team.id)));
+    const { autoPromote } = singleRow(await tx.select({ autoPromote: teams.autoPromote }).from(teams).where(eq(teams.id, team.id)));
     const outcome = await settle(tx, deps.catalogs.statics, { ...team, autoPromote }, startedBy, amendment, evaluationId, result.verdict);
     await tx.update(evaluations).set(outcome).where(eq(evaluations.id, evaluationId));
     return outcome.promotedVersion;

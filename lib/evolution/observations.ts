@@ -2,7 +2,6 @@ import { and, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { observations, observationTotals } from "@/db/schema";
 import { versionsThatRan } from "../skills/catalog";
-import { entryOf } from "../usage/rollups";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import type { TeamId } from "../teams/teams";
 import type { ObservationInput } from "../contracts/evolution";
@@ -44,7 +43,7 @@ export async function writeObservations(db: Db, rows: (typeof observations.$infe
     const inserted = await tx.insert(observations).values(rows).returning({ id: observations.id });
     const totals = new Map<string, { teamId: number; skillName: string; version: number; runs: number; successes: number }>();
     for (const { teamId, skillName, version, outcome } of rows) {
-      const total = entryOf(totals, [teamId, skillName, version], () => ({ teamId, skillName, version, runs: 0, successes: 0 }));
+      const total = getOrAdd(totals, [teamId, skillName, version], () => ({ teamId, skillName, version, runs: 0, successes: 0 }));
       total.runs += 1;
       if (outcome === "success") total.successes += 1;
     }
@@ -117,4 +116,12 @@ export async function selectTestCases(db: Db, teamId: TeamId, skill: string) {
       .limit(limit);
   const [failures, successes] = await Promise.all([recent(["failure", "partial"], 7), recent(["success"], 3)]);
   return [...failures, ...successes];
+}
+
+/** The entry of `map` under `key` (its parts joined as JSON), made by `create` the first time: how a batch is summed into total rows. */
+function getOrAdd<T>(map: Map<string, T>, key: readonly unknown[], create: () => T): T {
+  const id = JSON.stringify(key);
+  let entry = map.get(id);
+  if (entry === undefined) map.set(id, (entry = create()));
+  return entry;
 }

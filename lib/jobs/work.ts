@@ -8,8 +8,14 @@ import { randomUUID } from "node:crypto";
 export class InstanceWork {
   readonly instanceId = randomUUID();
 
-  /** `leaseMs`: how long a lease on a run or evaluation lasts without renewal (renewed every third of it). */
-  constructor(readonly leaseMs = 30_000) {}
+  /**
+   * `leaseMs`: how long a lease on a run or evaluation lasts without renewal (renewed every third
+   * of it). `claimsPerTick`: how many expired rows of each kind one tick takes over.
+   */
+  constructor(
+    readonly leaseMs = 30_000,
+    readonly claimsPerTick = 4,
+  ) {}
 
   private readonly timers = new Set<NodeJS.Timeout>();
 

@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { workspaceSkillFiles, workspaceSkills, workspaceSkillVersions } from "@/db/schema";
 import { exportLearned } from "./transfer";
 import type { TeamId } from "../teams/teams";
-import { servedVersion } from "../skills/sync";
+import { servedWorkspaceVersion } from "@/db/queries/workspace-skills";
 import type { Tree, TreeFile } from "../skills/tree";
 
 /**
@@ -17,7 +17,7 @@ export async function exportTeamTree(db: Db, teamId: TeamId): Promise<Tree> {
     db
       .select({ name: workspaceSkills.name, frontmatter: workspaceSkillVersions.frontmatter, body: workspaceSkillVersions.body })
       .from(workspaceSkills)
-      .innerJoin(workspaceSkillVersions, servedVersion)
+      .innerJoin(workspaceSkillVersions, servedWorkspaceVersion)
       .where(eq(workspaceSkills.teamId, teamId))
       .orderBy(asc(workspaceSkills.name)),
     db

@@ -1,5 +1,6 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { servedLearnedVersion } from "@/db/queries/learned-skills";
 import { learnedSkills, learnedSkillVersions } from "@/db/schema";
 import { AppError, invalidSkill } from "../errors";
 import { recordListingSnapshot } from "../listing/snapshots";
@@ -42,13 +43,7 @@ export async function exportLearned(db: Db, teamId: TeamId): Promise<ExportedSki
   const rows = await db
     .select({ skill: learnedSkills, version: learnedSkillVersions })
     .from(learnedSkills)
-    .innerJoin(
-      learnedSkillVersions,
-      and(
-        eq(learnedSkillVersions.skillId, learnedSkills.id),
-        eq(learnedSkillVersions.version, sql`coalesce(${learnedSkills.pinnedVersion}, ${learnedSkills.currentVersion})`),
-      ),
-    )
+    .innerJoin(learnedSkillVersions, servedLearnedVersion)
     .where(and(eq(learnedSkills.teamId, teamId), inArray(learnedSkills.status, ["active", "draft"])))
     .orderBy(asc(learnedSkills.name));
   return rows.map(({ skill, version }) => {

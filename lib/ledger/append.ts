@@ -1,6 +1,6 @@
 import { and, asc, eq, max } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { only } from "@/db/rows";
+import { singleRow } from "@/db/rows";
 import { ledgerRecords, ledgers } from "@/db/schema";
 import { ledgerBody, ledgerSlugParam, type LedgerInput } from "./input";
 import { AppError, specError } from "../errors";
@@ -115,7 +115,7 @@ export async function appendRecord(
         ...(author.at && { createdAt: author.at }),
       };
       const rows = await tx.insert(ledgerRecords).values(values).returning();
-      return toRecord(only(rows));
+      return toRecord(singleRow(rows));
     })
     .catch((error: unknown) => {
       // Two verdicts racing past the check still meet the unique index: one wins, the other is told.
@@ -134,7 +134,7 @@ async function lockLedger(tx: Db, teamId: TeamId, slug: string, skill: string | 
     .from(ledgers)
     .where(and(eq(ledgers.teamId, teamId), eq(ledgers.slug, slug)))
     .for("update");
-  const ledger = only(rows);
+  const ledger = singleRow(rows);
   if (filled(skill) && ledger.skill !== skill) {
     if (ledger.skill) throw specError("SkillMismatch", `${ledgerKey(slug)} exercises ${ledger.skill}, not ${skill}`);
     await tx.update(ledgers).set({ skill }).where(eq(ledgers.id, ledger.id));

@@ -23,8 +23,8 @@ export function budgetSegments(listing: RenderedListing, loadHint: string, diagn
   return segments;
 }
 
-/** What the cap left out, in the order it was cut: lowest group first, each from its end. */
-export function cutEntries(listing: RenderedListing) {
+/** What the cap left out (descriptions stripped, entries dropped), in the order it left them out: lowest group first, each from its end. */
+export function entriesLeftOut(listing: RenderedListing) {
   return [...listing.groups].reverse().flatMap((group) =>
     [...group.entries]
       .reverse()

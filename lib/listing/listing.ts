@@ -1,7 +1,7 @@
 import type { Db } from "@/db/client";
 import type { CatalogCache, TeamListing } from "../skills/catalog-cache";
 import type { Team } from "../teams/teams";
-import { budgetSegments, cutEntries, shortenedDescriptions, type BudgetSegment, type ShortenedDescription } from "./budget";
+import { budgetSegments, entriesLeftOut, shortenedDescriptions, type BudgetSegment, type ShortenedDescription } from "./budget";
 import type { ListingSettings } from "./render";
 import { listingHistory } from "./snapshots";
 
@@ -49,7 +49,7 @@ export interface ListingBudget {
   settings: ListingSettings;
   listing: TeamListing;
   segments: BudgetSegment[];
-  cut: ReturnType<typeof cutEntries>;
+  cut: ReturnType<typeof entriesLeftOut>;
   shortened: ShortenedDescription[];
   history: { at: string; chars: number; cap: number; cause: string }[];
 }
@@ -71,7 +71,7 @@ export async function listingBudget(
     settings,
     listing,
     segments: budgetSegments(listing, settings.loadHint, catalog.diagnostics),
-    cut: cutEntries(listing),
+    cut: entriesLeftOut(listing),
     shortened: shortenedDescriptions(listing, new Map(catalog.active.map((skill) => [skill.name as string, skill.description]))),
     history: history.map((row) => ({ at: row.takenAt.toISOString(), chars: row.chars, cap: row.cap, cause: row.cause })),
   };

@@ -28,7 +28,11 @@ export interface ListingSettings {
   loadHint: string;
 }
 
-/** `full`: the whole description; `cut`: shown, shortened at descMax; `stripped`/`dropped`: by the cap (§10). */
+/**
+ * An entry's state, as the API names it (§10): `full`, the whole description; `cut`, the description
+ * shortened at descMax; `stripped`, the description dropped by the cap; `dropped`, the entry dropped
+ * by the cap. The figures count the last two as droppedDescriptions and droppedEntries.
+ */
 export type EntryState = "full" | "cut" | "stripped" | "dropped";
 
 /** Whether the listing shows the entry's description (whole or cut). */
@@ -81,16 +85,16 @@ export function truncationMarker(shown: number, total: number, droppedDescriptio
 const HAS_SURROGATE = /[\uD800-\uDFFF]/;
 
 /** The listed description and its length in code points, counting only where surrogates force it. */
-function cutDescription(description: string, descMax: number): { text: string; chars: number; cut: boolean } {
+function shortenDescription(description: string, descMax: number): { text: string; chars: number; shortened: boolean } {
   const flat = description.includes("\n") || description.includes("\r") ? description.replace(/\r\n|\n|\r/g, " ") : description;
   if (!HAS_SURROGATE.test(flat)) {
     return flat.length > descMax
-      ? { text: `${flat.slice(0, descMax)}…`, chars: descMax + 1, cut: true }
-      : { text: flat, chars: flat.length, cut: false };
+      ? { text: `${flat.slice(0, descMax)}…`, chars: descMax + 1, shortened: true }
+      : { text: flat, chars: flat.length, shortened: false };
   }
   const prefix = codePointPrefix(flat, descMax);
-  if (prefix.length === flat.length) return { text: flat, chars: codePointLength(flat), cut: false };
-  return { text: `${prefix}…`, chars: descMax + 1, cut: true };
+  if (prefix.length === flat.length) return { text: flat, chars: codePointLength(flat), shortened: false };
+  return { text: `${prefix}…`, chars: descMax + 1, shortened: true };
 }
 
 /** Orders strings by Unicode code point, which is UTF-8 byte order. */
@@ -140,61 +144,14 @@ function sortByName(list: ListingSkill[]): ListingSkill[] {
 const MARKER_CHARS = codePointLength(truncationMarker(0, 0, 0, 0)) - 4;
 const digits = (n: number) => (n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10_000 ? 4 : n < 100_000 ? 5 : String(n).length);
 
+type WorkGroup = { scope: ListingScope; headingChars: number; remaining: number; entries: WorkEntry[] };
+
 export function renderListing(skills: ListingSkill[], diagnostics: string[], settings: ListingSettings): RenderedListing {
   const header = listingHeader(settings.loadHint);
-  const buckets: Record<ListingScope, ListingSkill[]> = { builtin: [], global: [], workspace: [], learned: [] };
-  for (const skill of skills) buckets[skill.scope].push(skill);
-  const groups = LISTING_SCOPES.map((scope, group) => ({
-    scope,
-    headingChars: GROUP_HEADINGS[scope].length,
-    // Entries not dropped: the heading goes with the last of them.
-    remaining: buckets[scope].length,
-    entries: sortByName(buckets[scope]).map((skill): WorkEntry => {
-      const { text, chars, cut } = cutDescription(skill.description, settings.descMax);
-      const state = cut ? "cut" : "full";
-      return { name: skill.name, description: text, state, group, nameChars: charsOf(skill.name), descriptionChars: chars };
-    }),
-  }));
+  const groups = groupEntries(skills, settings.descMax);
   const total = skills.length;
-
-  // Length of the block without the marker: every line plus one newline between lines.
-  let lineCount = 1 + diagnostics.length;
-  let length = charsOf(header) + diagnostics.reduce((sum, line) => sum + charsOf(line), 0);
-  for (const { headingChars, entries } of groups) {
-    if (entries.length === 0) continue;
-    lineCount += 1 + entries.length;
-    length += headingChars;
-    for (const entry of entries) length += 4 + entry.nameChars + entry.descriptionChars;
-  }
-  length += lineCount - 1;
-  let stripped = 0;
-  let dropped = 0;
-  const fits = () => {
-    if (stripped === 0 && dropped === 0) return length <= settings.cap;
-    const marker = MARKER_CHARS + digits(total - dropped) + digits(total) + digits(stripped) + digits(dropped);
-    return length + 1 + marker <= settings.cap;
-  };
-
-  if (!fits()) {
-    // Lowest precedence first, and from the end of each group backwards.
-    const cutOrder = groups.flatMap((group) => group.entries.map((entry) => ({ group, entry }))).reverse();
-    for (const { entry } of cutOrder) {
-      if (fits()) break;
-      entry.state = "stripped";
-      length -= 2 + entry.descriptionChars;
-      stripped++;
-    }
-    for (const { group, entry } of cutOrder) {
-      if (fits()) break;
-      entry.state = "dropped";
-      length -= 2 + entry.nameChars + 1;
-      stripped--;
-      dropped++;
-      if (--group.remaining === 0) length -= group.headingChars + 1;
-    }
-  }
-
-  const truncated = stripped > 0 || dropped > 0;
+  const { droppedDescriptions, droppedEntries } = fitToCap(groups, header, diagnostics, total, settings.cap);
+  const truncated = droppedDescriptions > 0 || droppedEntries > 0;
   const lines = [header];
   const shownGroups: ListingGroup[] = groups.map(({ scope, headingChars, entries }) => {
     let chars = 0;
@@ -211,7 +168,7 @@ export function renderListing(skills: ListingSkill[], diagnostics: string[], set
     return { scope, heading: GROUP_HEADINGS[scope], chars, entries };
   });
   lines.push(...diagnostics);
-  if (truncated) lines.push(truncationMarker(total - dropped, total, stripped, dropped));
+  if (truncated) lines.push(truncationMarker(total - droppedEntries, total, droppedDescriptions, droppedEntries));
   const text = lines.join("\n");
   return {
     text,
@@ -219,11 +176,70 @@ export function renderListing(skills: ListingSkill[], diagnostics: string[], set
     groups: shownGroups,
     figures: {
       total,
-      shown: total - dropped,
-      droppedDescriptions: stripped,
-      droppedEntries: dropped,
+      shown: total - droppedEntries,
+      droppedDescriptions,
+      droppedEntries,
       chars: codePointLength(text),
       cap: settings.cap,
     },
   };
+}
+
+/** The skills by group in listing order, each description shortened at descMax. */
+function groupEntries(skills: ListingSkill[], descMax: number): WorkGroup[] {
+  const buckets: Record<ListingScope, ListingSkill[]> = { builtin: [], global: [], workspace: [], learned: [] };
+  for (const skill of skills) buckets[skill.scope].push(skill);
+  return LISTING_SCOPES.map((scope, group) => ({
+    scope,
+    headingChars: GROUP_HEADINGS[scope].length,
+    // Entries not dropped: the heading goes with the last of them.
+    remaining: buckets[scope].length,
+    entries: sortByName(buckets[scope]).map((skill): WorkEntry => {
+      const { text, chars, shortened } = shortenDescription(skill.description, descMax);
+      const state = shortened ? "cut" : "full";
+      return { name: skill.name, description: text, state, group, nameChars: charsOf(skill.name), descriptionChars: chars };
+    }),
+  }));
+}
+
+/**
+ * Drops descriptions, then entries, until the block and its marker fit the cap (§10): lowest
+ * precedence first, from the end of each group backwards. Marks each entry's state and says how
+ * many of each it dropped.
+ */
+function fitToCap(groups: WorkGroup[], header: string, diagnostics: string[], total: number, cap: number) {
+  // Length of the block without the marker: every line plus one newline between lines.
+  let lineCount = 1 + diagnostics.length;
+  let length = charsOf(header) + diagnostics.reduce((sum, line) => sum + charsOf(line), 0);
+  for (const { headingChars, entries } of groups) {
+    if (entries.length === 0) continue;
+    lineCount += 1 + entries.length;
+    length += headingChars;
+    for (const entry of entries) length += 4 + entry.nameChars + entry.descriptionChars;
+  }
+  length += lineCount - 1;
+  let droppedDescriptions = 0;
+  let droppedEntries = 0;
+  const fits = () => {
+    if (droppedDescriptions === 0 && droppedEntries === 0) return length <= cap;
+    const marker = MARKER_CHARS + digits(total - droppedEntries) + digits(total) + digits(droppedDescriptions) + digits(droppedEntries);
+    return length + 1 + marker <= cap;
+  };
+  if (fits()) return { droppedDescriptions, droppedEntries };
+  const capOrder = groups.flatMap((group) => group.entries.map((entry) => ({ group, entry }))).reverse();
+  for (const { entry } of capOrder) {
+    if (fits()) break;
+    entry.state = "stripped";
+    length -= 2 + entry.descriptionChars;
+    droppedDescriptions++;
+  }
+  for (const { group, entry } of capOrder) {
+    if (fits()) break;
+    entry.state = "dropped";
+    length -= 2 + entry.nameChars + 1;
+    droppedDescriptions--;
+    droppedEntries++;
+    if (--group.remaining === 0) length -= group.headingChars + 1;
+  }
+  return { droppedDescriptions, droppedEntries };
 }

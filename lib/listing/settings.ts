@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { only } from "@/db/rows";
+import { singleRow } from "@/db/rows";
 import { teams } from "@/db/schema";
 import type { SettingsPatch, TeamSettings } from "../contracts/settings";
 import { recordListingSnapshot } from "./snapshots";
@@ -10,7 +10,7 @@ import type { TeamId } from "../teams/teams";
 const columns = { cap: teams.listingCap, descMax: teams.descMax, loadHint: teams.loadHint, autoPromote: teams.autoPromote };
 
 export async function teamSettings(db: Db, teamId: TeamId): Promise<TeamSettings> {
-  return only(await db.select(columns).from(teams).where(eq(teams.id, teamId)));
+  return singleRow(await db.select(columns).from(teams).where(eq(teams.id, teamId)));
 }
 
 /** A lead changes any of the team's settings; a change to the listing's records its new size. */
@@ -20,7 +20,7 @@ export async function updateTeamSettings(db: Db, catalogs: CatalogCache, teamId:
     .set({ listingCap: patch.cap, descMax: patch.descMax, loadHint: patch.loadHint, autoPromote: patch.autoPromote })
     .where(eq(teams.id, teamId))
     .returning(columns);
-  const settings = only(rows);
+  const settings = singleRow(rows);
   if (patch.cap !== undefined || patch.descMax !== undefined || patch.loadHint !== undefined) {
     await recordListingSnapshot(db, catalogs, teamId, `settings: cap ${settings.cap}, descMax ${settings.descMax}`);
   }

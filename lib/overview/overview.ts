@@ -1,11 +1,12 @@
 import { and, desc, eq, ne } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { servedLearnedVersion } from "@/db/queries/learned-skills";
 import { evalRuns, learnedSkills, learnedSkillVersions } from "@/db/schema";
 import type { ActivationMetrics } from "../activation/metrics";
 import { lintDescription } from "../lint/lint";
 import { collisionLabel, type Catalog } from "../skills/catalog";
 import type { Team, TeamId } from "../teams/teams";
-import { usageBySkill, weeklyViewTrend } from "../usage/stats";
+import { neverLoaded, usageBySkill, weeklyViewTrend } from "../usage/stats";
 import type { UsageDeps } from "../usage/usage";
 import { successRates } from "../evolution/observations";
 import { DEFAULT_QUERY, tablePage, type SkillHealthRow, type TablePage, type TableQuery } from "./table";
@@ -129,7 +130,7 @@ function healthRows(
       views30d: used?.views30d ?? 0,
       lastViewedAt: used?.lastViewedAt?.toISOString() ?? null,
       collision,
-      neverLoaded: skill.status === "active" && !used,
+      neverLoaded: neverLoaded(skill, usage),
       provenance:
         skill.provenance && (skill.provenance.ref ? `${skill.provenance.source} · ${skill.provenance.ref}` : skill.provenance.source),
     };
@@ -140,10 +141,7 @@ async function currentTiers(db: Db, teamId: TeamId): Promise<Map<string, string>
   const rows = await db
     .select({ name: learnedSkills.name, tier: learnedSkillVersions.tier })
     .from(learnedSkills)
-    .innerJoin(
-      learnedSkillVersions,
-      and(eq(learnedSkillVersions.skillId, learnedSkills.id), eq(learnedSkillVersions.version, learnedSkills.currentVersion)),
-    )
+    .innerJoin(learnedSkillVersions, servedLearnedVersion)
     .where(and(eq(learnedSkills.teamId, teamId), ne(learnedSkills.status, "archived")));
   return new Map(rows.map((row) => [row.name, row.tier]));
 }

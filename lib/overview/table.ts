@@ -45,15 +45,15 @@ export const SORT_KEYS = [
 ] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 
-export const SHOW = ["all", "active", "shadowed", "draft", "never", "lint"] as const;
-export type Show = (typeof SHOW)[number];
+export const SHOW_FILTERS = ["all", "active", "shadowed", "draft", "never", "lint"] as const;
+export type ShowFilter = (typeof SHOW_FILTERS)[number];
 
 export const PAGE_SIZE = 50;
 
 export interface TableQuery {
   /** Text the name or source contains. */
   q: string;
-  show: Show;
+  show: ShowFilter;
   sort: SortKey;
   descending: boolean;
   page: number;
@@ -71,7 +71,7 @@ export function parseTableQuery(params: Record<string, string | string[] | undef
   const page = Number(one("page"));
   return {
     q: (one("q") ?? "").trim().toLowerCase().slice(0, 200),
-    show: SHOW.find((show) => show === one("show")) ?? DEFAULT_QUERY.show,
+    show: SHOW_FILTERS.find((show) => show === one("show")) ?? DEFAULT_QUERY.show,
     sort,
     descending: one("dir") === "desc" ? true : one("dir") === "asc" ? false : isNumeric(sort),
     page: Number.isInteger(page) && page >= 1 ? page : 1,
@@ -121,7 +121,7 @@ export function tablePage(rows: SkillHealthRow[], query: TableQuery, pageSize = 
   return { rows: matching.slice((page - 1) * pageSize, page * pageSize), matching: matching.length, total: rows.length, page, pages };
 }
 
-function shows(row: SkillHealthRow, show: Show): boolean {
+function shows(row: SkillHealthRow, show: ShowFilter): boolean {
   if (show === "all") return true;
   if (show === "never") return row.neverLoaded;
   if (show === "lint") return row.lint.length > 0;

@@ -55,6 +55,8 @@ export interface AppOptions {
   mailer?: Mailer | null;
   /** How long a lease on a run or evaluation lasts without renewal (default 30 s). */
   leaseMs?: number;
+  /** How many expired runs (and evaluations) one tick takes over (default 4). */
+  claimsPerTick?: number;
   flushViewsAfterResponse?: boolean;
 }
 
@@ -77,7 +79,7 @@ export function createApp(options: AppOptions): App {
   const statics = loadStaticCatalog(options.builtinSkillsDir, options.globalSkillsDir);
   const views = new ViewRecorder(database.db, options.viewBatch);
   const perMinute = options.rateLimitPerMinute ?? 0;
-  const work = new InstanceWork(options.leaseMs);
+  const work = new InstanceWork(options.leaseMs, options.claimsPerTick);
   const keys = new KeyAuthCache(database, database.teamChanges);
   return {
     database,

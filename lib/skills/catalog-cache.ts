@@ -1,7 +1,7 @@
 import { LRUCache } from "lru-cache";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { only } from "@/db/rows";
+import { singleRow } from "@/db/rows";
 import { teams } from "@/db/schema";
 import { renderListing, type ListingSettings, type RenderedListing } from "../listing/render";
 import { sha256Hex } from "../hash";
@@ -62,18 +62,18 @@ export class CatalogCache {
 
   /** The whole catalog: the listed part and the drafts, each loaded again only when its own revision moved. */
   catalog(team: CatalogKey): Promise<Catalog> {
-    return remembered(this.catalogs, `${team.id}:${team.catalogRevision}:${team.draftsRevision}`, async () => {
+    return loadOnce(this.catalogs, `${team.id}:${team.catalogRevision}:${team.draftsRevision}`, async () => {
       const [listed, drafts] = await Promise.all([this.listedCatalog(team), this.teamDrafts(team)]);
       return withDrafts(listed, drafts);
     });
   }
 
   private listedCatalog(team: CatalogKey): Promise<Catalog> {
-    return remembered(this.listed, `${team.id}:${team.catalogRevision}`, () => loadListedCatalog(this.db, this.statics, team.id));
+    return loadOnce(this.listed, `${team.id}:${team.catalogRevision}`, () => loadListedCatalog(this.db, this.statics, team.id));
   }
 
   private teamDrafts(team: CatalogKey): Promise<CatalogSkill[]> {
-    return remembered(this.drafts, `${team.id}:${team.draftsRevision}`, () => loadDrafts(this.db, team.id));
+    return loadOnce(this.drafts, `${team.id}:${team.draftsRevision}`, () => loadDrafts(this.db, team.id));
   }
 
   async listing(team: CatalogKey, settings: ListingSettings): Promise<TeamListing> {
@@ -88,8 +88,8 @@ export class CatalogCache {
   }
 }
 
-/** A load in flight or done, shared by every request for the same key; a failed load (database down) is not remembered. */
-function remembered<T>(cache: LRUCache<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+/** A load in flight or done, shared by every request for the same key; a failed load (database down) is not kept. */
+function loadOnce<T>(cache: LRUCache<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
   let value = cache.get(key);
   if (!value) {
     value = load();
@@ -113,5 +113,5 @@ export async function bumpCatalogRevision(db: Db, teamId: TeamId, part: CatalogP
     .set(part === "listed" ? listed : part === "drafts" ? drafts : { ...listed, ...drafts })
     .where(eq(teams.id, teamId))
     .returning({ catalogRevision: teams.catalogRevision, draftsRevision: teams.draftsRevision });
-  return { id: teamId, ...only(rows) };
+  return { id: teamId, ...singleRow(rows) };
 }

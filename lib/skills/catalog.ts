@@ -1,7 +1,8 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { invalidWorkspaceFolders } from "@/db/queries/workspace-skills";
 import { AppError, skillNotFound } from "../errors";
-import { learnedSkills, workspaceInvalidFolders, workspaceSkills } from "@/db/schema";
+import { learnedSkills, workspaceSkills } from "@/db/schema";
 import { compareCodePoints, type ListingScope } from "../listing/render";
 import type { TeamId } from "../teams/teams";
 import type { SkillName } from "./name";
@@ -160,11 +161,7 @@ export async function loadListedCatalog(db: Db, statics: StaticCatalog, teamId: 
       })
       .from(workspaceSkills)
       .where(eq(workspaceSkills.teamId, teamId)),
-    db
-      .select({ name: workspaceInvalidFolders.name, errors: workspaceInvalidFolders.errors })
-      .from(workspaceInvalidFolders)
-      .where(eq(workspaceInvalidFolders.teamId, teamId))
-      .orderBy(asc(workspaceInvalidFolders.name)),
+    invalidWorkspaceFolders(db, teamId),
     learnedOf(db, teamId, "active"),
   ]);
   const candidates: CatalogSkill[] = statics.skills.map(staticCatalogSkill);

@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { and, eq, inArray, lt, max, sql } from "drizzle-orm";
 import { inSizedSlices, inSlices } from "@/db/batches";
 import type { Db } from "@/db/client";
-import { only } from "@/db/rows";
+import { singleRow } from "@/db/rows";
+import { invalidWorkspaceFolders, servedWorkspaceVersion } from "@/db/queries/workspace-skills";
 import { teams, workspaceInvalidFolders, workspaceSkillFiles, workspaceSkills, workspaceSkillVersions, workspaceStagedVersions } from "@/db/schema";
 import { AppError } from "../errors";
 import { invalidLines, invalidTree, workspaceFolderLabel } from "./invalid-folders";
@@ -24,13 +25,6 @@ import { filterTree, skillFoldersIgnoredUnder, type Tree, type TreeFile } from "
  * its version, an invalid one is recorded with every error (its last valid version, if any, keeps
  * serving), and a folder not in the tree is removed.
  */
-
-/** Joins a workspace skill to the version it serves. */
-export const servedVersion = and(
-  eq(workspaceSkillVersions.teamId, workspaceSkills.teamId),
-  eq(workspaceSkillVersions.name, workspaceSkills.name),
-  eq(workspaceSkillVersions.version, workspaceSkills.currentVersion),
-);
 
 export interface SyncFolder {
   name: SkillName;
@@ -166,7 +160,7 @@ export async function syncWorkspace(db: Db, catalogs: CatalogCache, teamId: Team
   if (options.dryRun) {
     const { summary } = compareWithWorkspace(plan, await readWorkspace(db, teamId));
     if (emptyTree && summary.removed.length > 0) throw emptyTreeRefusal(summary.removed.length, emptyTree);
-    const revision = only(
+    const revision = singleRow(
       await db
         .select({ id: teams.id, catalogRevision: teams.catalogRevision, draftsRevision: teams.draftsRevision })
         .from(teams)
@@ -218,12 +212,9 @@ async function readWorkspace(db: Db, teamId: TeamId): Promise<Workspace> {
     db
       .select({ name: workspaceSkills.name, version: workspaceSkills.currentVersion, tree: workspaceSkillVersions.treeSha256 })
       .from(workspaceSkills)
-      .innerJoin(workspaceSkillVersions, servedVersion)
+      .innerJoin(workspaceSkillVersions, servedWorkspaceVersion)
       .where(eq(workspaceSkills.teamId, teamId)),
-    db
-      .select({ name: workspaceInvalidFolders.name, errors: workspaceInvalidFolders.errors })
-      .from(workspaceInvalidFolders)
-      .where(eq(workspaceInvalidFolders.teamId, teamId)),
+    invalidWorkspaceFolders(db, teamId),
   ]);
   return {
     served: new Map(served.map((row) => [row.name, row])),
@@ -329,7 +320,7 @@ function applyTree(
       .from(teams)
       .where(eq(teams.id, teamId))
       .for("update");
-    const locked = only(rows);
+    const locked = singleRow(rows);
     const { summary, toWrite, gone, newErrors } = compareWithWorkspace(plan, await readWorkspace(tx, teamId));
     if (sync.emptyTree && summary.removed.length > 0) throw emptyTreeRefusal(summary.removed.length, sync.emptyTree);
     // Staged text is used when it holds this tree; a folder another sync changed after this one

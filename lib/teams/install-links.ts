@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Database, Db } from "@/db/client";
-import { only } from "@/db/rows";
+import { singleRow } from "@/db/rows";
 import { installLinks, users } from "@/db/schema";
 import { AppError } from "../errors";
 import { sha256Hex } from "../hash";
@@ -45,7 +45,7 @@ export async function createInstallLink(
     .insert(installLinks)
     .values({ teamId, prefix: token.slice(0, 10), tokenHash: sha256Hex(token), createdBy: by.userId, createdByKey: by.keyId })
     .returning({ id: installLinks.id });
-  return { id: only(rows).id as InstallLinkId, url: installLinkUrl(origin, token), token };
+  return { id: singleRow(rows).id as InstallLinkId, url: installLinkUrl(origin, token), token };
 }
 
 export interface InstallLinkRow {

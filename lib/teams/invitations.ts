@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { only } from "@/db/rows";
+import { singleRow } from "@/db/rows";
 import { invitations, teams } from "@/db/schema";
 import type { Role } from "../auth/scopes";
 import { normalizeEmail, ownedEmails } from "../auth/users";
@@ -62,7 +62,7 @@ export async function createInvitation(
       .insert(invitations)
       .values({ teamId, email, role: input.role, tokenHash: sha256Hex(token), createdBy: by.userId, createdByKey: by.keyId, expiresAt })
       .returning({ id: invitations.id });
-    return only(rows).id as InvitationId;
+    return singleRow(rows).id as InvitationId;
   });
   return { id, url: invitationUrl(origin, token), expiresAt };
 }

@@ -35,14 +35,6 @@ export function daysBefore(now: Date, days: number): UtcDay {
   return utcDay(new Date(now.getTime() - days * 86_400_000));
 }
 
-/** The entry of `map` under `key` (its parts joined as JSON), made by `create` the first time: how a batch is summed into rollup rows. */
-export function entryOf<T>(map: Map<string, T>, key: readonly unknown[], create: () => T): T {
-  const id = JSON.stringify(key);
-  let entry = map.get(id);
-  if (entry === undefined) map.set(id, (entry = create()));
-  return entry;
-}
-
 /**
  * The views of a batch, sent as one JSON parameter and read back by the server as rows: drizzle
  * builds a many-row insert with a parameter per value, and a batch of 500 views cost this server

@@ -69,3 +69,8 @@ export async function weeklyViewTrend(db: Db, teamId: TeamId, now = new Date()):
     .where(and(eq(skillViewDays.teamId, teamId), gte(skillViewDays.day, daysBefore(now, 13))));
   return row ?? { thisWeek: 0, lastWeek: 0 };
 }
+
+/** "Never loaded" (§9): an active skill that no agent loaded in the 30 days the usage covers. */
+export function neverLoaded(skill: { name: string; status: string }, usage: ReadonlyMap<string, unknown>): boolean {
+  return skill.status === "active" && !usage.has(skill.name);
+}

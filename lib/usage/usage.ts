@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import { daysBefore, type UtcDay } from "./rollups";
-import { usageBySkill } from "./stats";
+import { neverLoaded, usageBySkill } from "./stats";
 
 /**
  * Real usage (§9), from views: what agents actually load, computed in SQL. Eval runs never write
@@ -51,8 +51,8 @@ export async function usageReport({ db, catalogs, views }: UsageDeps, team: Cata
       sessions: u.sessions,
     }))
     .sort((x, y) => y.views30d - x.views30d || (x.name < y.name ? -1 : 1));
-  const neverLoaded = catalog.active.filter((skill) => !usage.has(skill.name)).map((skill) => skill.name as string);
-  return { skills, neverLoaded, coLoaded: pairs };
+  const unloaded = catalog.active.filter((skill) => neverLoaded(skill, usage)).map((skill) => skill.name as string);
+  return { skills, neverLoaded: unloaded, coLoaded: pairs };
 }
 
 /**

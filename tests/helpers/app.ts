@@ -37,6 +37,7 @@ export interface TestAppOptions {
   rateLimitPerMinute?: number;
   model?: ConfiguredModel;
   judgeConcurrency?: number;
+  claimsPerTick?: number;
   databaseVia?: (url: string) => Promise<string>;
   mailer?: Mailer;
 }
@@ -130,6 +131,7 @@ function buildApp(database: Database, options: TestAppOptions): App {
     model: options.model ?? null,
     judgeConcurrency: options.judgeConcurrency ?? 4,
     mailer: options.mailer ?? null,
+    claimsPerTick: options.claimsPerTick,
   });
 }
 

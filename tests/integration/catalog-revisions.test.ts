@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { only } from "@/db/rows";
+import { singleRow } from "@/db/rows";
 import { teams } from "@/db/schema";
 import { findTeam } from "@/lib/teams/teams";
 import { useTestApp } from "../helpers/app";
@@ -10,7 +10,7 @@ describe.each(testDbKinds)("what a write invalidates, on %s", (kind) => {
   const t = useTestApp(kind);
 
   const revisions = async () => {
-    return only(
+    return singleRow(
       await t.app.db
         .select({ listed: teams.catalogRevision, drafts: teams.draftsRevision })
         .from(teams)
