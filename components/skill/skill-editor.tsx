@@ -6,7 +6,7 @@ import CodeMirror, { EditorView } from "@uiw/react-codemirror";
 import { useRouter } from "next/navigation";
 import { useMemo, useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
-import type { SaveSkillForm } from "@/lib/contracts/skills";
+import type { SaveSkillForm } from "@/lib/contracts/learned";
 import { formatLint, lintDescription } from "@/lib/lint/lint";
 import { hasChanges, sideBySide } from "@/lib/learned/side-by-side";
 import { composeSkillMd, splitSkillMd } from "@/lib/skills/skill-md";

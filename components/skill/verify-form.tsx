@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
-import type { VerifyForm as VerifyInput } from "@/lib/contracts/skills";
+import type { VerifyForm as VerifyInput } from "@/lib/contracts/learned";
 
 const FIELDS = [
   ["reviewer", "Reviewer"],

@@ -8,13 +8,21 @@ import { LINT_OPERATIONS } from "./lint";
 import { LISTING_OPERATIONS } from "./listing";
 import type { Operation } from "./operation";
 import { SERVICE_OPERATIONS } from "./service";
-import { SKILL_OPERATIONS } from "./skills";
+import { CATALOG_OPERATIONS } from "./catalog";
+import { FILE_OPERATIONS } from "./files";
+import { LEARNED_OPERATIONS } from "./learned";
+import { SYNC_OPERATIONS } from "./sync";
+import { VERSION_OPERATIONS } from "./versions";
 import { TRANSFER_OPERATIONS } from "./transfer";
 
 /** Every operation of the API, in the order the OpenAPI document lists them. */
 export const OPERATIONS: readonly Operation[] = [
   ...LISTING_OPERATIONS,
-  ...SKILL_OPERATIONS,
+  ...CATALOG_OPERATIONS,
+  ...SYNC_OPERATIONS,
+  ...LEARNED_OPERATIONS,
+  ...VERSION_OPERATIONS,
+  ...FILE_OPERATIONS,
   ...LINT_OPERATIONS,
   ...LEDGER_OPERATIONS,
   ...EVOLUTION_OPERATIONS,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation, json } from "./operation";
-import { SYNC_MAX_BYTES, syncBody } from "./skills";
+import { SYNC_MAX_BYTES, syncBody } from "./sync";
 
 /** Export and import of learned skills as SKILL.md folders (§6.6). */
 

@@ -1,5 +1,5 @@
 import { AppError } from "../errors";
-import { SYNC_MAX_BYTES, syncBody } from "../contracts/skills";
+import { SYNC_MAX_BYTES, syncBody } from "../contracts/sync";
 import { readTarGz } from "../skills/tar-gz";
 import type { Tree } from "../skills/tree";
 import { parseJsonBytes, readBytes } from "./body";

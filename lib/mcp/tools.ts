@@ -10,7 +10,7 @@ import { skillNameParam } from "../skills/name-schema";
 import { ledgerBody, ledgerSlugParam } from "../ledger/input";
 import { lintBody } from "../contracts/lint";
 import { FULL_CATALOG } from "../contracts/listing";
-import { createSkillBody, updateSkillBody } from "../contracts/skills";
+import { createSkillBody, updateSkillBody } from "../contracts/learned";
 import { AppError, isAppError } from "../errors";
 import { recordObservations } from "../evolution/observations";
 import { parseWith } from "../validation";

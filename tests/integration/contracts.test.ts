@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { OPERATIONS } from "@/lib/contracts";
 import { observationBody } from "@/lib/contracts/evolution";
 import { openApiDocument } from "@/lib/contracts/openapi";
-import { createSkillBody, updateSkillBody } from "@/lib/contracts/skills";
+import { createSkillBody, updateSkillBody } from "@/lib/contracts/learned";
 import { toolList } from "@/lib/mcp/tools";
 import { operationFor } from "../helpers/contract-check";
 

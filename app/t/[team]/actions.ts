@@ -2,7 +2,7 @@
 
 import { memberAction } from "@/lib/actions/member-action";
 import type { ActionResult } from "@/lib/actions/result";
-import { createSkillBody } from "@/lib/contracts/skills";
+import { createSkillBody } from "@/lib/contracts/learned";
 import { createLearned } from "@/lib/learned/write";
 
 /** A person writes a new learned skill from the overview: a draft, or active straight away. */

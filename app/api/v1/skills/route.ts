@@ -1,4 +1,5 @@
-import { createSkill, listSkills } from "@/lib/contracts/skills";
+import { createSkill } from "@/lib/contracts/learned";
+import { listSkills } from "@/lib/contracts/catalog";
 import { createLearned } from "@/lib/learned/write";
 import { otherMethods } from "@/lib/http/methods";
 import { paginate } from "@/lib/http/page";

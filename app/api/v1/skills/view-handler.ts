@@ -1,4 +1,4 @@
-import { viewSkill as viewSkillOperation } from "@/lib/contracts/skills";
+import { viewSkill as viewSkillOperation } from "@/lib/contracts/catalog";
 import { notModified } from "@/lib/http/params";
 import { text } from "@/lib/http/respond";
 import { route } from "@/lib/http/route";

@@ -1,4 +1,4 @@
-import { archiveSkill, updateSkill } from "@/lib/contracts/skills";
+import { archiveSkill, updateSkill } from "@/lib/contracts/learned";
 import { AppError } from "@/lib/errors";
 import { readIfMatch } from "@/lib/http/params";
 import { json } from "@/lib/http/respond";

@@ -1,4 +1,4 @@
-import { syncSkills } from "@/lib/contracts/skills";
+import { syncSkills } from "@/lib/contracts/sync";
 import { otherMethods } from "@/lib/http/methods";
 import { json } from "@/lib/http/respond";
 import { route } from "@/lib/http/route";

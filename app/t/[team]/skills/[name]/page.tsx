@@ -23,7 +23,7 @@ import { VersionCaption } from "@/components/skill/version-caption";
 import { AmendmentsPanel } from "@/components/skill/amendments-panel";
 import { ObservationsPanel } from "@/components/skill/observations-panel";
 import { observationQuery } from "@/lib/contracts/evolution";
-import { diffQuery } from "@/lib/contracts/skills";
+import { diffQuery } from "@/lib/contracts/versions";
 import { readSearchParams } from "@/lib/http/params";
 import {
   archiveAction,

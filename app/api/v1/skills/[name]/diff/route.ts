@@ -1,4 +1,4 @@
-import { diffVersions as diffVersionsOperation } from "@/lib/contracts/skills";
+import { diffVersions as diffVersionsOperation } from "@/lib/contracts/versions";
 import { otherMethods } from "@/lib/http/methods";
 import { text } from "@/lib/http/respond";
 import { route } from "@/lib/http/route";

@@ -1,4 +1,4 @@
-import { listSkillFiles as listSkillFilesOperation } from "@/lib/contracts/skills";
+import { listSkillFiles as listSkillFilesOperation } from "@/lib/contracts/files";
 import { otherMethods } from "@/lib/http/methods";
 import { json } from "@/lib/http/respond";
 import { route } from "@/lib/http/route";

@@ -1,4 +1,4 @@
-import { forkSkill as forkSkillOperation } from "@/lib/contracts/skills";
+import { forkSkill as forkSkillOperation } from "@/lib/contracts/learned";
 import { otherMethods } from "@/lib/http/methods";
 import { json } from "@/lib/http/respond";
 import { route } from "@/lib/http/route";

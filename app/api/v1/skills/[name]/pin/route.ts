@@ -1,4 +1,4 @@
-import { pinSkill, unpinSkill } from "@/lib/contracts/skills";
+import { pinSkill, unpinSkill } from "@/lib/contracts/versions";
 import { otherMethods } from "@/lib/http/methods";
 import { json } from "@/lib/http/respond";
 import { route } from "@/lib/http/route";

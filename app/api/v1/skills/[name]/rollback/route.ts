@@ -1,4 +1,4 @@
-import { rollbackSkill } from "@/lib/contracts/skills";
+import { rollbackSkill } from "@/lib/contracts/versions";
 import { otherMethods } from "@/lib/http/methods";
 import { json } from "@/lib/http/respond";
 import { route } from "@/lib/http/route";

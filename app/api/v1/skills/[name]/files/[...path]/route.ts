@@ -1,4 +1,4 @@
-import { getSkillFile } from "@/lib/contracts/skills";
+import { getSkillFile } from "@/lib/contracts/files";
 import { otherMethods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { contentTypeOf, readSkillFile } from "@/lib/skills/files";

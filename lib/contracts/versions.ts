@@ -1,0 +1,116 @@
+import { z } from "zod";
+import { defineOperation, json, text } from "./operation";
+import { isoTime, nameParams, positiveIntText, versionNumber } from "./fields";
+import { TIERS } from "./learned";
+
+/** A skill's versions (§6): the history, diffs, rollback and pins. */
+
+export const rollbackBody = z.strictObject({
+  toVersion: versionNumber.describe("the version whose content becomes the next version"),
+  expectedVersion: versionNumber
+    .optional()
+    .describe("the current version the rollback was decided on; a stale one is refused with VersionConflict"),
+});
+
+export const rollbackSkill = defineOperation({
+  operationId: "rollbackSkill",
+  method: "POST",
+  path: "/api/v1/skills/{name}/rollback",
+  tag: "skills",
+  summary:
+    "A new version with the content of toVersion (lead or admin key); nothing is deleted. When that content is already current, nothing changes",
+  scope: "write",
+  params: nameParams,
+  body: { schema: rollbackBody },
+  responses: {
+    200: json(
+      z.union([
+        z.strictObject({ name: z.string(), version: z.number().int(), revertOf: z.number().int() }),
+        z.strictObject({ name: z.string(), version: z.number().int(), unchanged: z.literal(true) }),
+      ]),
+      "the new current version, or the current one with unchanged: true when it already has that content",
+    ),
+  },
+  errors: ["InvalidName", "SkillNotFound", "VersionNotFound", "VersionConflict", "BuiltInImmutable", "FileSkillReadOnly"],
+});
+
+export const pinBody = z.strictObject({ version: versionNumber.describe("the version agents get until unpinned") });
+
+export const pinSkill = defineOperation({
+  operationId: "pinSkill",
+  method: "POST",
+  path: "/api/v1/skills/{name}/pin",
+  tag: "skills",
+  summary: "Pin the version agents get (lead or admin key): skill_view without ?version and the listing serve it",
+  scope: "admin",
+  params: nameParams,
+  body: { schema: pinBody },
+  responses: { 200: json(z.strictObject({ name: z.string(), pinnedVersion: z.number().int() }), "pinned") },
+  errors: ["InvalidName", "SkillNotFound", "VersionNotFound", "AlreadyArchived", "BuiltInImmutable", "FileSkillReadOnly"],
+});
+
+export const unpinSkill = defineOperation({
+  operationId: "unpinSkill",
+  method: "DELETE",
+  path: "/api/v1/skills/{name}/pin",
+  tag: "skills",
+  summary: "Lift the pin: agents get the latest version again",
+  scope: "admin",
+  params: nameParams,
+  responses: {
+    200: json(z.strictObject({ name: z.string(), pinnedVersion: z.null(), version: z.number().int() }), "the version agents get now"),
+  },
+  errors: ["InvalidName", "SkillNotFound", "NotPinned", "AlreadyArchived", "BuiltInImmutable", "FileSkillReadOnly"],
+});
+
+const versionAuthor = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("person"), email: z.string().nullable() }),
+  z.strictObject({ kind: z.literal("key"), keyId: z.number().int(), keyName: z.string().nullable(), session: z.string().nullable() }),
+  z.strictObject({ kind: z.literal("sync") }),
+  z.strictObject({ kind: z.literal("deployment") }),
+  z.strictObject({ kind: z.literal("system") }),
+]);
+
+export const versionInfoSchema = z.strictObject({
+  version: z.number().int(),
+  createdAt: isoTime.nullable(),
+  author: versionAuthor,
+  reason: z.string().nullable(),
+  parentVersion: z.number().int().nullable(),
+  revertOf: z.number().int().nullable(),
+  tier: z.enum(TIERS),
+  sha256: z.string(),
+  evaluationId: z.number().int().nullable().describe("the evaluation that justified it, when an amendment made it"),
+});
+
+export const listVersions = defineOperation({
+  operationId: "listVersions",
+  method: "GET",
+  path: "/api/v1/skills/{name}/versions",
+  tag: "skills",
+  summary: "Every version with author, time, reason, parent, revertOf and tier",
+  scope: "read",
+  params: nameParams,
+  responses: { 200: json(z.strictObject({ versions: z.array(versionInfoSchema) }), "oldest first") },
+  errors: ["InvalidName", "SkillNotFound"],
+});
+
+export const diffQuery = z.object({
+  from: positiveIntText(1_000_000_000).describe("version A"),
+  to: positiveIntText(1_000_000_000).describe("version B"),
+});
+
+export const diffVersions = defineOperation({
+  operationId: "diffVersions",
+  method: "GET",
+  path: "/api/v1/skills/{name}/diff",
+  tag: "skills",
+  summary: "Unified diff of the SKILL.md texts of two versions",
+  scope: "read",
+  params: nameParams,
+  query: diffQuery,
+  responses: { 200: text("a unified diff", "--- v1\n+++ v2\n@@ -1,3 +1,3 @@\n") },
+  errors: ["InvalidName", "SkillNotFound", "VersionNotFound"],
+});
+
+export const VERSION_OPERATIONS = [listVersions, diffVersions, rollbackSkill, pinSkill, unpinSkill];
