@@ -192,7 +192,17 @@ const rejecterUser = alias(users, "rejecter_user");
 /** A team's amendments, newest first, filtered by state and skill (`GET /api/v1/amendments`, a lead's queue). */
 export async function listAmendments(db: Db, teamId: TeamId, filter: AmendmentFilter = {}): Promise<AmendmentEntry[]> {
   if (filter.ids?.length === 0) return [];
-  const rows = await db
+  const rows = await amendmentRows(db, teamId, filter);
+  const judged = await evaluationsOf(
+    db,
+    rows.map((row) => row.amendment.id),
+  );
+  return rows.map((row) => amendmentEntry(row, judged));
+}
+
+/** The amendments with the names of who wrote, decided and rejected them. */
+function amendmentRows(db: Db, teamId: TeamId, filter: AmendmentFilter) {
+  return db
     .select({
       amendment: amendments,
       authorEmail: authorUser.email,
@@ -220,75 +230,61 @@ export async function listAmendments(db: Db, teamId: TeamId, filter: AmendmentFi
     )
     .orderBy(desc(amendments.id))
     .limit(filter.limit ?? 500);
-  const judged =
-    rows.length === 0
-      ? []
-      : await db
-          .select({
-            id: evaluations.id,
-            amendmentId: evaluations.amendmentId,
-            status: evaluations.status,
-            verdict: evaluations.verdict,
-            delta: evaluations.delta,
-            promotedVersion: evaluations.promotedVersion,
-            finishedAt: evaluations.finishedAt,
-          })
-          .from(evaluations)
-          .where(
-            inArray(
-              evaluations.amendmentId,
-              rows.map((row) => row.amendment.id),
-            ),
-          )
-          .orderBy(desc(evaluations.id));
-  return rows.map((row) => {
-    const a = row.amendment;
-    const latest = judged.find((e) => e.amendmentId === a.id) ?? null;
-    const finished = judged.find((e) => e.amendmentId === a.id && e.status === "finished") ?? null;
-    const decider = namedAuthor({
-      userId: a.decidedByUserId,
-      email: row.deciderEmail,
-      keyId: a.decidedByKeyId,
-      keyName: row.deciderKeyName,
-      session: a.decidedSession,
-    });
-    const rejecter = namedAuthor({
-      userId: a.rejectedByUserId,
-      email: row.rejecterEmail,
-      keyId: a.rejectedByKeyId,
-      keyName: row.rejecterKeyName,
-      session: a.rejectedSession,
-    });
-    return {
-      id: a.id,
-      skill: a.skillName,
-      status: a.status,
-      verdict: finished?.verdict ?? null,
-      delta: finished?.delta ?? null,
-      createdAt: a.createdAt.toISOString(),
-      evaluatedAt: finished?.finishedAt?.toISOString() ?? null,
-      decision: a.decision,
-      decidedBy: a.decidedAt ? authorName(decider) : null,
-      decidedAt: a.decidedAt?.toISOString() ?? null,
-      reason: a.decisionReason,
-      rejection: a.rejectedAt ? { by: authorName(rejecter), at: a.rejectedAt.toISOString(), reason: a.rejectionReason } : null,
-      author: authorName(
-        namedAuthor({
-          userId: a.authorUserId,
-          email: row.authorEmail,
-          keyId: a.authorKeyId,
-          keyName: row.authorKeyName,
-          session: a.sessionId,
-        }),
-      ),
-      baseVersion: a.baseVersion,
-      origin: a.origin,
-      rationale: a.rationale,
-      description: a.description,
-      body: a.body,
-      evaluation: latest && { id: latest.id, status: latest.status, verdict: latest.verdict, promotedVersion: latest.promotedVersion },
-    };
-  });
+}
+
+type AmendmentRowWithNames = Awaited<ReturnType<typeof amendmentRows>>[number];
+
+/** The evaluations of these amendments, newest first. */
+async function evaluationsOf(db: Db, amendmentIds: number[]) {
+  if (amendmentIds.length === 0) return [];
+  return db
+    .select({
+      id: evaluations.id,
+      amendmentId: evaluations.amendmentId,
+      status: evaluations.status,
+      verdict: evaluations.verdict,
+      delta: evaluations.delta,
+      promotedVersion: evaluations.promotedVersion,
+      finishedAt: evaluations.finishedAt,
+    })
+    .from(evaluations)
+    .where(inArray(evaluations.amendmentId, amendmentIds))
+    .orderBy(desc(evaluations.id));
+}
+
+function amendmentEntry(row: AmendmentRowWithNames, judged: Awaited<ReturnType<typeof evaluationsOf>>): AmendmentEntry {
+  const a = row.amendment;
+  const latest = judged.find((e) => e.amendmentId === a.id) ?? null;
+  const finished = judged.find((e) => e.amendmentId === a.id && e.status === "finished") ?? null;
+  const named = (userId: number | null, email: string | null, keyId: number | null, keyName: string | null, session: string | null) =>
+    authorName(namedAuthor({ userId, email, keyId, keyName, session }));
+  return {
+    id: a.id,
+    skill: a.skillName,
+    status: a.status,
+    verdict: finished?.verdict ?? null,
+    delta: finished?.delta ?? null,
+    createdAt: a.createdAt.toISOString(),
+    evaluatedAt: finished?.finishedAt?.toISOString() ?? null,
+    decision: a.decision,
+    decidedBy: a.decidedAt ? named(a.decidedByUserId, row.deciderEmail, a.decidedByKeyId, row.deciderKeyName, a.decidedSession) : null,
+    decidedAt: a.decidedAt?.toISOString() ?? null,
+    reason: a.decisionReason,
+    rejection: a.rejectedAt
+      ? {
+          by: named(a.rejectedByUserId, row.rejecterEmail, a.rejectedByKeyId, row.rejecterKeyName, a.rejectedSession),
+          at: a.rejectedAt.toISOString(),
+          reason: a.rejectionReason,
+        }
+      : null,
+    author: named(a.authorUserId, row.authorEmail, a.authorKeyId, row.authorKeyName, a.sessionId),
+    baseVersion: a.baseVersion,
+    origin: a.origin,
+    rationale: a.rationale,
+    description: a.description,
+    body: a.body,
+    evaluation: latest && { id: latest.id, status: latest.status, verdict: latest.verdict, promotedVersion: latest.promotedVersion },
+  };
 }
 
 /** How many amendments wait for a lead's approval: the navigation's count. */
