@@ -7,33 +7,24 @@ import { evalResults, evalRuns, type PromptCase } from "@/db/schema";
 import type { RunRequest } from "../contracts/activation";
 import { AppError, specError } from "../errors";
 import { failureMessage } from "../evolution/failure-message";
-import { requireModel, type ConfiguredModel } from "../evolution/model";
+import { requireModel, type ConfiguredModel, type ModelWorkDeps } from "../evolution/model";
 import type { ListingSettings } from "../listing/render";
-import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
+import type { CatalogKey } from "../skills/catalog-cache";
 import { loadSkillContent } from "../skills/view";
 import { lexicalIndex, listingDocuments } from "./lexical";
 import { activationMetrics, casePasses, type CaseRun } from "./metrics";
 import { modelActivate } from "./model-activator";
 import { getPromptSet, parsePromptSet } from "./prompt-sets";
-import type { InstanceWork } from "../jobs/work";
 import { leaseEnd, leaseToken } from "../jobs/leases";
 import { recoverExpired, workLeased, type LeasedJob } from "../jobs/worker";
 import { getTeam, type TeamId } from "../teams/teams";
 
 /** Activation runs (§9): one catalog state, one activator, every case × trial. */
 
-export interface RunDeps {
-  db: Db;
-  catalogs: CatalogCache;
-  model: ConfiguredModel | null;
-  judgeConcurrency: number;
-  work: InstanceWork;
-}
-
 export type RunTeam = CatalogKey & { listingCap: number; descMax: number; loadHint: string };
 
 export async function startRun(
-  deps: RunDeps,
+  deps: ModelWorkDeps,
   team: RunTeam,
   request: RunRequest,
 ): Promise<{ runId: number; activator: RunRequest["activator"]; done: Promise<void> }> {
@@ -112,7 +103,7 @@ function importedRuns(cases: PromptCase[], results: NonNullable<RunRequest["resu
  * a running run is finished. A lexical or imported run (worked out in the request that started it)
  * cannot have stopped halfway unless that request died, so one taken over is marked failed.
  */
-function runJob(deps: RunDeps): LeasedJob {
+function runJob(deps: ModelWorkDeps): LeasedJob {
   return {
     kind: "activation run",
     table: evalRuns,
@@ -145,12 +136,12 @@ async function failRun(db: Db, runId: number, token: string, error: string): Pro
 }
 
 /** Works on a model run until it is finished, cancelled or taken over (the worker of lib/jobs). */
-export function workOnRun(deps: RunDeps, runId: number, token: string): Promise<void> {
+export function workOnRun(deps: ModelWorkDeps, runId: number, token: string): Promise<void> {
   return workLeased(deps.db, deps.work, runJob(deps), runId, token);
 }
 
 async function modelRuns(
-  deps: RunDeps,
+  deps: ModelWorkDeps,
   team: CatalogKey,
   model: ConfiguredModel,
   runId: number,
@@ -191,7 +182,7 @@ async function results(db: Db, runId: number): Promise<CaseRun[]> {
 }
 
 /** Takes over runs whose lease ran out (their instance died or stalled), a few each tick. */
-export function recoverRuns(deps: RunDeps): Promise<number[]> {
+export function recoverRuns(deps: ModelWorkDeps): Promise<number[]> {
   return recoverExpired(deps.db, deps.work, runJob(deps));
 }
 

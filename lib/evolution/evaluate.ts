@@ -5,7 +5,6 @@ import { singleRow } from "@/db/rows";
 import { evaluationCases, evaluations, observations, teams } from "@/db/schema";
 import { isAppError, pageMessage, specError } from "../errors";
 import { authorOf, SYSTEM, type Actor, type Author } from "../learned/actor";
-import type { InstanceWork } from "../jobs/work";
 import { leaseEnd, leaseToken } from "../jobs/leases";
 import { recoverExpired, workLeased, type LeasedJob } from "../jobs/worker";
 import { getTeam, type TeamId } from "../teams/teams";
@@ -19,7 +18,7 @@ import { recordListingSnapshot } from "../listing/snapshots";
 import type { StaticCatalog } from "../skills/catalog";
 import { failureMessage } from "./failure-message";
 import { JUDGE_PROMPT_VERSION, judgeCase } from "./judge";
-import { requireModel, type ConfiguredModel } from "./model";
+import { requireModel, type ModelWorkDeps } from "./model";
 import { selectTestCases } from "./observations";
 import { caseChange, verdictOf, type JudgedCase, type Verdict } from "./verdict";
 
@@ -32,21 +31,13 @@ export type EvaluationTeam = CatalogKey & { slug: string; autoPromote: boolean }
  * so a page can follow it and a reload finds it where it was.
  */
 
-export interface EvaluationDeps {
-  db: Db;
-  catalogs: CatalogCache;
-  model: ConfiguredModel | null;
-  judgeConcurrency: number;
-  work: InstanceWork;
-}
-
 export interface Started {
   evaluationId: number;
   /** Settles when every case is judged and the verdict (and any promotion) is stored, or the work moved to another instance. */
   done: Promise<void>;
 }
 
-export async function startEvaluation(deps: EvaluationDeps, team: EvaluationTeam, actor: Actor, amendmentId: number): Promise<Started> {
+export async function startEvaluation(deps: ModelWorkDeps, team: EvaluationTeam, actor: Actor, amendmentId: number): Promise<Started> {
   const judge = requireModel(deps.model);
   const amendment = await getAmendment(deps.db, team.id, amendmentId);
   if (!(MOVES.evaluate.from as readonly string[]).includes(amendment.status))
@@ -92,7 +83,7 @@ export async function startEvaluation(deps: EvaluationDeps, team: EvaluationTeam
  * stores the verdict and any promotion. When its instance dies, another takes it over and judges
  * only what was left.
  */
-function evaluationJob(deps: EvaluationDeps): LeasedJob {
+function evaluationJob(deps: ModelWorkDeps): LeasedJob {
   return {
     kind: "evaluation",
     table: evaluations,
@@ -102,16 +93,16 @@ function evaluationJob(deps: EvaluationDeps): LeasedJob {
 }
 
 /** Works on an evaluation until its verdict is stored or the work moved to another instance. Never rejects. */
-export function workOnEvaluation(deps: EvaluationDeps, evaluationId: number, token: string): Promise<void> {
+export function workOnEvaluation(deps: ModelWorkDeps, evaluationId: number, token: string): Promise<void> {
   return workLeased(deps.db, deps.work, evaluationJob(deps), evaluationId, token);
 }
 
 /** Takes over evaluations whose lease ran out (their instance died or stalled), a few each tick. */
-export function recoverEvaluations(deps: EvaluationDeps): Promise<number[]> {
+export function recoverEvaluations(deps: ModelWorkDeps): Promise<number[]> {
   return recoverExpired(deps.db, deps.work, evaluationJob(deps));
 }
 
-async function judgeAndFinish(deps: EvaluationDeps, evaluationId: number, token: string, owned: () => Promise<boolean>): Promise<void> {
+async function judgeAndFinish(deps: ModelWorkDeps, evaluationId: number, token: string, owned: () => Promise<boolean>): Promise<void> {
   const [row] = await deps.db.select().from(evaluations).where(eq(evaluations.id, evaluationId));
   if (!row || row.status !== "running") return;
   const judge = requireModel(deps.model);
@@ -180,7 +171,7 @@ function judgedScores(c: typeof evaluationCases.$inferSelect): JudgedCase {
  * second event, and a stalled one that woke up finds the row someone else's and writes nothing.
  */
 async function finish(
-  deps: EvaluationDeps,
+  deps: ModelWorkDeps,
   team: EvaluationTeam,
   startedBy: Author,
   amendment: AmendmentRow,
@@ -390,7 +381,7 @@ export async function evaluationReport(
 
 /** `POST /api/v1/amendments/<id>/evaluate`: runs the evaluation to the end and answers its report. */
 export async function evaluateAmendment(
-  deps: EvaluationDeps,
+  deps: ModelWorkDeps,
   team: EvaluationTeam,
   actor: Actor,
   amendmentId: number,

@@ -4,6 +4,9 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
 import type { ModelConfig } from "../env";
 import { specError } from "../errors";
+import type { Db } from "@/db/client";
+import type { InstanceWork } from "../jobs/work";
+import type { CatalogCache } from "../skills/catalog-cache";
 
 /** The configured model and the id evaluations record it by (`openai:gpt-4.1-mini`). */
 export interface ConfiguredModel {
@@ -44,4 +47,13 @@ export function modelFromConfig(config: ModelConfig): ConfiguredModel | null {
 export function requireModel(model: ConfiguredModel | null): ConfiguredModel {
   if (!model) throw specError("NoModel", "set SKILLGATE_MODEL to evaluate amendments");
   return model;
+}
+
+/** What model work kept as leased rows (activation runs, evaluations) needs from the app. */
+export interface ModelWorkDeps {
+  db: Db;
+  catalogs: CatalogCache;
+  model: ConfiguredModel | null;
+  judgeConcurrency: number;
+  work: InstanceWork;
 }
