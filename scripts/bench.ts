@@ -144,22 +144,17 @@ async function timeAsync(fn: () => Promise<unknown>, runs: number): Promise<numb
   return median(times);
 }
 
-/** An evaluation of 10 cases against a mock judge that answers in 200 ms: calls, prompt size, and time beyond the judge's own. */
-async function benchEvaluation(): Promise<void> {
+const JUDGE_LATENCY = 200;
+
+/** A mock judge that answers every case in JUDGE_LATENCY ms, counting the prompt characters it was sent. */
+async function benchJudge() {
   const { MockLanguageModelV3 } = await import("ai/test");
-  const { createApp } = await import("../lib/root/app");
-  const { createLearned } = await import("../lib/learned/write");
-  const { proposeAmendment } = await import("../lib/evolution/amendments");
-  const { evaluateAmendment } = await import("../lib/evolution/evaluate");
-  const { SYSTEM } = await import("../lib/learned/actor");
-  const { writeObservations } = await import("../lib/evolution/observations");
-  const LATENCY = 200;
-  let promptChars = 0;
+  const sent = { promptChars: 0 };
   const model = new MockLanguageModelV3({
     modelId: "bench-judge",
     doGenerate: async (options) => {
-      promptChars += JSON.stringify(options.prompt).length;
-      await new Promise((resolve) => setTimeout(resolve, LATENCY));
+      sent.promptChars += JSON.stringify(options.prompt).length;
+      await new Promise((resolve) => setTimeout(resolve, JUDGE_LATENCY));
       const scores = { correctness: 0.5, completeness: 0.5, adherence: 0.5 };
       return {
         content: [
@@ -174,6 +169,18 @@ async function benchEvaluation(): Promise<void> {
       };
     },
   });
+  return { model, sent };
+}
+
+/** An evaluation of 10 cases against a mock judge that answers in 200 ms: calls, prompt size, and time beyond the judge's own. */
+async function benchEvaluation(): Promise<void> {
+  const { createApp } = await import("../lib/root/app");
+  const { createLearned } = await import("../lib/learned/write");
+  const { proposeAmendment } = await import("../lib/evolution/amendments");
+  const { evaluateAmendment } = await import("../lib/evolution/evaluate");
+  const { SYSTEM } = await import("../lib/learned/actor");
+  const { writeObservations } = await import("../lib/evolution/observations");
+  const { model, sent } = await benchJudge();
   const database = await openDatabase({ dataDir: "memory://" });
   await database.migrate();
   const app = createApp({ database, builtinSkillsDir: "skills", model: { model, id: "mock:bench-judge" }, judgeConcurrency: 4 });
@@ -206,47 +213,51 @@ async function benchEvaluation(): Promise<void> {
     const report = await evaluateAmendment(app, await ensureTeam(app.db, "bench"), SYSTEM, id);
     const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
     const judged = model.doGenerateCalls.length - calls;
-    rows.push({
-      name: `evaluation of ${report.cases.length} cases: judge calls`,
-      value: judged,
-      unit: "calls",
-      baseline: "cases",
-      baselineValue: report.cases.length,
-      ratio: judged / report.cases.length,
-      aim: "1 per case",
-      met: judged === report.cases.length,
-    });
-    rows.push({
-      name: "evaluation of 10 cases: prompt characters",
-      value: promptChars,
-      unit: "chars",
-      baseline: "per call",
-      baselineValue: promptChars / judged,
-      ratio: 1,
-      aim: "—",
-    });
-    rows.push({
-      name: "evaluation of 10 cases, judge answering in 200 ms",
-      value: elapsed,
-      unit: "ms",
-      baseline: "10 × 200 ms one after another",
-      baselineValue: 10 * LATENCY,
-      ratio: elapsed / (10 * LATENCY),
-      aim: "< 1× (bounded concurrency 4)",
-      met: elapsed < 10 * LATENCY,
-    });
-    rows.push({
-      name: "evaluation overhead beyond the judge's latency",
-      value: elapsed - Math.ceil(10 / 4) * LATENCY,
-      unit: "ms",
-      baseline: "3 rounds × 200 ms at concurrency 4",
-      baselineValue: Math.ceil(10 / 4) * LATENCY,
-      ratio: elapsed / (Math.ceil(10 / 4) * LATENCY),
-      aim: "—",
-    });
+    evaluationRows(report.cases.length, judged, sent.promptChars, elapsed);
   } finally {
     await app.close();
   }
+}
+
+function evaluationRows(cases: number, judged: number, promptChars: number, elapsed: number): void {
+  rows.push({
+    name: `evaluation of ${cases} cases: judge calls`,
+    value: judged,
+    unit: "calls",
+    baseline: "cases",
+    baselineValue: cases,
+    ratio: judged / cases,
+    aim: "1 per case",
+    met: judged === cases,
+  });
+  rows.push({
+    name: "evaluation of 10 cases: prompt characters",
+    value: promptChars,
+    unit: "chars",
+    baseline: "per call",
+    baselineValue: promptChars / judged,
+    ratio: 1,
+    aim: "—",
+  });
+  rows.push({
+    name: "evaluation of 10 cases, judge answering in 200 ms",
+    value: elapsed,
+    unit: "ms",
+    baseline: "10 × 200 ms one after another",
+    baselineValue: 10 * JUDGE_LATENCY,
+    ratio: elapsed / (10 * JUDGE_LATENCY),
+    aim: "< 1× (bounded concurrency 4)",
+    met: elapsed < 10 * JUDGE_LATENCY,
+  });
+  rows.push({
+    name: "evaluation overhead beyond the judge's latency",
+    value: elapsed - Math.ceil(10 / 4) * JUDGE_LATENCY,
+    unit: "ms",
+    baseline: "3 rounds × 200 ms at concurrency 4",
+    baselineValue: Math.ceil(10 / 4) * JUDGE_LATENCY,
+    ratio: elapsed / (Math.ceil(10 / 4) * JUDGE_LATENCY),
+    aim: "—",
+  });
 }
 
 /** A key per bench team, given to the server as SKILLGATE_INIT_API_KEY. */
@@ -287,6 +298,54 @@ const skillName = (i: number) => `skill-${String(i).padStart(5, "0")}`;
 const pick = (count: number) => skillName(Math.floor(Math.random() * count));
 const everySkill = (count: number) => Array.from({ length: count }, (_, i) => `/api/v1/skills/${skillName(i)}`);
 
+/** What the measurements of one server share: where it is, its database, how to authenticate. */
+interface ServerBench {
+  url: string;
+  database: "PGlite" | "PostgreSQL";
+  as: (slug: string) => Record<string, string>;
+  cookie: Record<string, string>;
+}
+
+/** Throughput of a route against the trivial route, measured in turns with it; `aim`: the least ratio expected. */
+async function throughput(bench: ServerBench, name: string, route: LoadOptions, aim?: number) {
+  const { url, database } = bench;
+  const noAim = { aim: database === "PostgreSQL" ? "—" : "— (one connection)" };
+  const live = { path: "/api/live" };
+  const { route: figures, baseline, ratio } = await paired(url, route, live);
+  rows.push({
+    name,
+    database,
+    value: figures.rps,
+    unit: "req/s",
+    p50: figures.p50,
+    p99: figures.p99,
+    baseline: "GET /api/live (no database), in turns",
+    baselineValue: baseline.rps,
+    ratio,
+    ...(aim ? atLeast(ratio, aim) : noAim),
+  });
+  return figures;
+}
+
+/** The same route on a large and a small case, in turns: time at p50, at most `aim` times the small case's. */
+async function flat(bench: ServerBench, name: string, large: LoadOptions, small: LoadOptions, baseline: string, aim: number) {
+  const { url, database } = bench;
+  const { route, baseline: smallFigures } = await paired(url, large, small);
+  const ratio = route.p50 / Math.max(smallFigures.p50, 1);
+  rows.push({
+    name,
+    database,
+    value: route.p50,
+    unit: "ms p50",
+    p50: route.p50,
+    p99: route.p99,
+    baseline,
+    baselineValue: smallFigures.p50,
+    ratio,
+    ...atMost(ratio, aim),
+  });
+}
+
 /** The server under load on one database: API and pages against a route that does nothing, analytics at 1K and 1M rows, a large sync. */
 async function benchServer(database: "PGlite" | "PostgreSQL", serverUrl?: string): Promise<void> {
   const log = (line: string) => console.log(`bench (${database}): ${line}`);
@@ -306,166 +365,163 @@ async function benchServer(database: "PGlite" | "PostgreSQL", serverUrl?: string
       SKILLGATE_INIT_USER_EMAIL: LOGIN.email,
       SKILLGATE_INIT_USER_PASSWORD: LOGIN.password,
     });
-    const url = server.url;
-    const as = (slug: string) => ({ authorization: `Bearer ${KEYS[slug]}` });
-    const cookie = { cookie: await signedInCookie(server) };
+    const bench: ServerBench = {
+      url: server.url,
+      database,
+      as: (slug) => ({ authorization: `Bearer ${KEYS[slug]}` }),
+      cookie: { cookie: await signedInCookie(server) },
+    };
     log("measuring");
-    const live = { path: "/api/live" };
-    const tenThousand = LARGE_CATALOG.toLocaleString("en-US");
-    const postgres = database === "PostgreSQL";
-    const noAim = { aim: postgres ? "—" : "— (one connection)" };
-    // Throughput against the trivial route, measured in turns with it.
-    const throughput = async (name: string, route: LoadOptions, aim?: number) => {
-      const { route: figures, baseline, ratio } = await paired(url, route, live);
-      rows.push({
-        name,
-        database,
-        value: figures.rps,
-        unit: "req/s",
-        p50: figures.p50,
-        p99: figures.p99,
-        baseline: "GET /api/live (no database), in turns",
-        baselineValue: baseline.rps,
-        ratio,
-        ...(aim ? atLeast(ratio, aim) : noAim),
-      });
-      return figures;
-    };
-    // The same route on a large and a small case, in turns: time at p50, at most `aim` times the small case's.
-    const flat = async (name: string, large: LoadOptions, small: LoadOptions, baseline: string, aim: number) => {
-      const { route, baseline: smallFigures } = await paired(url, large, small);
-      const ratio = route.p50 / Math.max(smallFigures.p50, 1);
-      rows.push({
-        name,
-        database,
-        value: route.p50,
-        unit: "ms p50",
-        p50: route.p50,
-        p99: route.p99,
-        baseline,
-        baselineValue: smallFigures.p50,
-        ratio,
-        ...atMost(ratio, aim),
-      });
-    };
-
-    await throughput(
-      `GET /api/v1/listing (${tenThousand} skills)`,
-      { path: "/api/v1/listing", headers: as(TEAM.large) },
-      postgres ? 0.8 : undefined,
-    );
-    const viewLarge: LoadOptions = {
-      path: () => `/api/v1/skills/${pick(LARGE_CATALOG)}`,
-      headers: as(TEAM.large),
-      touch: everySkill(LARGE_CATALOG),
-    };
-    const viewSmall: LoadOptions = {
-      path: () => `/api/v1/skills/${pick(SMALL_CATALOG)}`,
-      headers: as(TEAM.thousand),
-      touch: everySkill(SMALL_CATALOG),
-    };
-    await throughput(
-      `GET /api/v1/skills/<name>, any of ${tenThousand} skills (each served once before)`,
-      viewLarge,
-      postgres ? 0.8 : undefined,
-    );
-    const views = await paired(url, viewLarge, viewSmall);
-    rows.push({
-      name: `GET /api/v1/skills/<name> at ${tenThousand} skills`,
-      database,
-      value: views.route.rps,
-      unit: "req/s",
-      p50: views.route.p50,
-      p99: views.route.p99,
-      baseline: `the same at ${SMALL_CATALOG} skills, in turns`,
-      baselineValue: views.baseline.rps,
-      ratio: views.ratio,
-      ...atLeast(views.ratio, 0.9),
-    });
-    await throughput(`GET /api/v1/skills?limit=100 (${tenThousand} skills)`, { path: "/api/v1/skills?limit=100", headers: as(TEAM.large) });
-    await throughput("POST /api/v1/ledger/<slug>: appends to one plan, 16 clients", {
-      path: `/api/v1/ledger/bench-plan`,
-      headers: as(TEAM.thousand),
-      connections: 16,
-      method: "POST",
-      body: JSON.stringify({ action: "record-hypothesis", text: "Appends keep up under load" }),
-    });
-    const usage = (slug: string): LoadOptions => ({ path: "/api/v1/usage", headers: as(slug), connections: 8 });
-    await flat("GET /api/v1/usage at 1M views", usage(TEAM.million), usage(TEAM.thousand), "the same at 1K views, in turns (p50)", 1.5);
-    const overview = (slug: string): LoadOptions => ({ path: `/t/${slug}`, headers: cookie, connections: 8 });
-    await flat(
-      "overview page at 1M views and 1M observations",
-      overview(TEAM.million),
-      overview(TEAM.thousand),
-      "the same at 1K, in turns (p50)",
-      1.5,
-    );
-    const html = await (await fetch(`${url}/t/${TEAM.large}`, { headers: cookie })).text();
-    const kb = Buffer.byteLength(html) / 1024;
-    rows.push({
-      name: `overview page HTML at ${tenThousand} skills`,
-      database,
-      value: kb,
-      unit: "KB",
-      baseline: "500 KB",
-      baselineValue: 500,
-      ratio: kb / 500,
-      ...atMost(kb / 500, 1),
-    });
-    // One person opening the page: the time to its HTML.
-    const opened = await load(url, { path: `/t/${TEAM.large}`, headers: cookie, connections: 1 });
-    rows.push({
-      name: `overview page at ${tenThousand} skills, one person (p99)`,
-      database,
-      value: opened.p99,
-      unit: "ms",
-      p50: opened.p50,
-      p99: opened.p99,
-      baseline: "1 s",
-      baselineValue: 1000,
-      ratio: opened.p99 / 1000,
-      ...atMost(opened.p99 / 1000, 1),
-    });
-
-    // Another team syncs 10,000 skills while this one reads its listing.
-    const files = skillTree(LARGE_CATALOG, { prefix: "synced", small: true }).files.map((file) => ({
-      path: file.path,
-      content: Buffer.from(file.content).toString("utf8"),
-    }));
-    const during = await loadDuring(url, { path: "/api/v1/listing", headers: as(TEAM.thousand) }, async () => {
-      const res = await fetch(`${url}/api/v1/skills/sync`, {
-        method: "POST",
-        headers: { ...as(TEAM.syncTarget), "content-type": "application/json" },
-        body: JSON.stringify({ files }),
-      });
-      if (!res.ok) throw new Error(`the sync failed: ${res.status} ${await res.text()}`);
-    });
-    rows.push({
-      name: `sync of ${LARGE_CATALOG.toLocaleString("en-US")} skills over HTTP`,
-      database,
-      value: during.workMs / 1000,
-      unit: "s",
-      baseline: "15 s",
-      baselineValue: 15,
-      ratio: during.workMs / 15_000,
-      ...atMost(during.workMs / 15_000, 1),
-    });
-    rows.push({
-      name: "another team's GET /api/v1/listing during that sync (p99)",
-      database,
-      value: during.p99,
-      unit: `ms (max ${during.max} ms, ${during.unanswered} unanswered)`,
-      p50: during.p50,
-      p99: during.p99,
-      baseline: "1 s",
-      baselineValue: 1000,
-      ratio: during.p99 / 1000,
-      ...atMost(during.unanswered > 0 ? Infinity : during.p99 / 1000, 1),
-    });
+    await benchApi(bench);
+    await benchPages(bench);
+    await benchSyncUnderLoad(bench);
   } finally {
     await server?.stop();
     await where.drop();
   }
+}
+
+const TEN_THOUSAND = LARGE_CATALOG.toLocaleString("en-US");
+
+/** The agent API: the listing, skill_view at 10,000 skills against 1,000, the catalog, ledger appends, usage. */
+async function benchApi(bench: ServerBench): Promise<void> {
+  const { url, database, as } = bench;
+  const postgres = database === "PostgreSQL";
+  await throughput(
+    bench,
+    `GET /api/v1/listing (${TEN_THOUSAND} skills)`,
+    { path: "/api/v1/listing", headers: as(TEAM.large) },
+    postgres ? 0.8 : undefined,
+  );
+  const viewLarge: LoadOptions = {
+    path: () => `/api/v1/skills/${pick(LARGE_CATALOG)}`,
+    headers: as(TEAM.large),
+    touch: everySkill(LARGE_CATALOG),
+  };
+  const viewSmall: LoadOptions = {
+    path: () => `/api/v1/skills/${pick(SMALL_CATALOG)}`,
+    headers: as(TEAM.thousand),
+    touch: everySkill(SMALL_CATALOG),
+  };
+  await throughput(
+    bench,
+    `GET /api/v1/skills/<name>, any of ${TEN_THOUSAND} skills (each served once before)`,
+    viewLarge,
+    postgres ? 0.8 : undefined,
+  );
+  const views = await paired(url, viewLarge, viewSmall);
+  rows.push({
+    name: `GET /api/v1/skills/<name> at ${TEN_THOUSAND} skills`,
+    database,
+    value: views.route.rps,
+    unit: "req/s",
+    p50: views.route.p50,
+    p99: views.route.p99,
+    baseline: `the same at ${SMALL_CATALOG} skills, in turns`,
+    baselineValue: views.baseline.rps,
+    ratio: views.ratio,
+    ...atLeast(views.ratio, 0.9),
+  });
+  await throughput(bench, `GET /api/v1/skills?limit=100 (${TEN_THOUSAND} skills)`, {
+    path: "/api/v1/skills?limit=100",
+    headers: as(TEAM.large),
+  });
+  await throughput(bench, "POST /api/v1/ledger/<slug>: appends to one plan, 16 clients", {
+    path: `/api/v1/ledger/bench-plan`,
+    headers: as(TEAM.thousand),
+    connections: 16,
+    method: "POST",
+    body: JSON.stringify({ action: "record-hypothesis", text: "Appends keep up under load" }),
+  });
+  const usage = (slug: string): LoadOptions => ({ path: "/api/v1/usage", headers: as(slug), connections: 8 });
+  await flat(
+    bench,
+    "GET /api/v1/usage at 1M views",
+    usage(TEAM.million),
+    usage(TEAM.thousand),
+    "the same at 1K views, in turns (p50)",
+    1.5,
+  );
+}
+
+/** The overview page at 1M rows against 1K, its size at 10,000 skills, and one person opening it. */
+async function benchPages(bench: ServerBench): Promise<void> {
+  const { url, database, cookie } = bench;
+  const overview = (slug: string): LoadOptions => ({ path: `/t/${slug}`, headers: cookie, connections: 8 });
+  await flat(
+    bench,
+    "overview page at 1M views and 1M observations",
+    overview(TEAM.million),
+    overview(TEAM.thousand),
+    "the same at 1K, in turns (p50)",
+    1.5,
+  );
+  const html = await (await fetch(`${url}/t/${TEAM.large}`, { headers: cookie })).text();
+  const kb = Buffer.byteLength(html) / 1024;
+  rows.push({
+    name: `overview page HTML at ${TEN_THOUSAND} skills`,
+    database,
+    value: kb,
+    unit: "KB",
+    baseline: "500 KB",
+    baselineValue: 500,
+    ratio: kb / 500,
+    ...atMost(kb / 500, 1),
+  });
+  // One person opening the page: the time to its HTML.
+  const opened = await load(url, { path: `/t/${TEAM.large}`, headers: cookie, connections: 1 });
+  rows.push({
+    name: `overview page at ${TEN_THOUSAND} skills, one person (p99)`,
+    database,
+    value: opened.p99,
+    unit: "ms",
+    p50: opened.p50,
+    p99: opened.p99,
+    baseline: "1 s",
+    baselineValue: 1000,
+    ratio: opened.p99 / 1000,
+    ...atMost(opened.p99 / 1000, 1),
+  });
+}
+
+/** Another team syncs 10,000 skills while this one reads its listing. */
+async function benchSyncUnderLoad(bench: ServerBench): Promise<void> {
+  const { url, database, as } = bench;
+  // Another team syncs 10,000 skills while this one reads its listing.
+  const files = skillTree(LARGE_CATALOG, { prefix: "synced", small: true }).files.map((file) => ({
+    path: file.path,
+    content: Buffer.from(file.content).toString("utf8"),
+  }));
+  const during = await loadDuring(url, { path: "/api/v1/listing", headers: as(TEAM.thousand) }, async () => {
+    const res = await fetch(`${url}/api/v1/skills/sync`, {
+      method: "POST",
+      headers: { ...as(TEAM.syncTarget), "content-type": "application/json" },
+      body: JSON.stringify({ files }),
+    });
+    if (!res.ok) throw new Error(`the sync failed: ${res.status} ${await res.text()}`);
+  });
+  rows.push({
+    name: `sync of ${LARGE_CATALOG.toLocaleString("en-US")} skills over HTTP`,
+    database,
+    value: during.workMs / 1000,
+    unit: "s",
+    baseline: "15 s",
+    baselineValue: 15,
+    ratio: during.workMs / 15_000,
+    ...atMost(during.workMs / 15_000, 1),
+  });
+  rows.push({
+    name: "another team's GET /api/v1/listing during that sync (p99)",
+    database,
+    value: during.p99,
+    unit: `ms (max ${during.max} ms, ${during.unanswered} unanswered)`,
+    p50: during.p50,
+    p99: during.p99,
+    baseline: "1 s",
+    baselineValue: 1000,
+    ratio: during.p99 / 1000,
+    ...atMost(during.unanswered > 0 ? Infinity : during.p99 / 1000, 1),
+  });
 }
 
 function benchLexical(): void {
