@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser, signInAt } from "../helpers/browser";
+import { stubControl } from "../helpers/openai-stub";
 import { BROWSER_LOGIN, LAB_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
+const model = stubControl(inject("judgeUrl"));
 const call = (path: string, init: { method?: string; body?: unknown; session?: string } = {}) =>
   fetch(`${baseUrl}${path}`, {
     method: init.method ?? (init.body === undefined ? "GET" : "POST"),
@@ -53,9 +55,15 @@ describe("the activation page in Chromium", () => {
   it("starts a model run from the page and follows it to its end", async () => {
     await page.selectOption('select[name="promptSet"]', "lab-routing");
     await page.selectOption('select[name="activator"]', "model");
-    await page.click('form[aria-label="Start a run"] button');
-    await page.waitForURL(/\/t\/lab\/activation\/runs\/\d+$/);
-    expect(await page.textContent('[data-testid="run-status"]')).toMatch(/^running · [0-2] of 3 case-runs/);
+    // The model holds its answers until the page has shown the run in flight.
+    await model.hold();
+    try {
+      await page.click('form[aria-label="Start a run"] button');
+      await page.waitForURL(/\/t\/lab\/activation\/runs\/\d+$/);
+      expect(await page.textContent('[data-testid="run-status"]')).toMatch(/^running · [0-2] of 3 case-runs/);
+    } finally {
+      await model.release();
+    }
     await page.locator('[data-testid="run-status"]:has-text("finished")').waitFor({ timeout: 30_000 });
     const id = page.url().split("/").pop();
     const run = await (await call(`/api/v1/evals/runs/${id}`)).json();

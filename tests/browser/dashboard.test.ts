@@ -385,16 +385,25 @@ describe("the dashboard in Chromium", () => {
 
   it("shows a loading bar from the click until the next page is there", async () => {
     await page.goto(`${baseUrl}/t/demo`);
+    // The ledger is held back until the bar has been seen, so the bar is seen before the page
+    // arrives however fast the server answers.
+    let letThrough = () => {};
+    const held = new Promise<void>((resolve) => (letThrough = resolve));
     await page.route(/\/t\/demo\/ledger/, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await held;
       await route.continue();
     });
-    await page.click('nav[aria-label="Sections"] a:has-text("Ledger")');
-    await page.locator("#nprogress").waitFor({ state: "attached", timeout: 1000 });
-    await page.waitForURL(`${baseUrl}/t/demo/ledger`);
-    await page.locator("#nprogress").waitFor({ state: "detached" });
-    expect(await page.textContent("h1")).toBe("Experiment ledger");
-    await page.unroute(/\/t\/demo\/ledger/);
+    try {
+      await page.click('nav[aria-label="Sections"] a:has-text("Ledger")');
+      await page.locator("#nprogress").waitFor({ state: "attached" });
+      letThrough();
+      await page.waitForURL(`${baseUrl}/t/demo/ledger`);
+      await page.locator("#nprogress").waitFor({ state: "detached" });
+      expect(await page.textContent("h1")).toBe("Experiment ledger");
+    } finally {
+      letThrough();
+      await page.unroute(/\/t\/demo\/ledger/);
+    }
   });
 
   it("logs no errors in the browser console", () => {

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser, signInAt } from "../helpers/browser";
+import { stubControl } from "../helpers/openai-stub";
 import { BROWSER_LOGIN, LAB_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
+const judge = stubControl(inject("judgeUrl"));
 const api = async (path: string, body?: unknown) => {
   const res = await fetch(`${baseUrl}${path}`, {
     method: body === undefined ? "GET" : "POST",
@@ -51,13 +53,18 @@ describe("evaluations in Chromium", () => {
 
   it("starts an evaluation from the skill page and follows its progress to the verdict", async () => {
     expect(await page.locator('[data-testid="observations"] tbody tr').count()).toBe(3);
-    await page.locator('tr[data-amendment] button:has-text("Evaluate")').click();
-    await page.waitForURL(/\/t\/lab\/history\/evaluations\/\d+$/);
-    expect(await page.textContent('[data-testid="judged-note"]')).toContain("This is a judged comparison, not a re-execution");
-    // The judge answers in a second per case, two at a time: the page shows the run while it goes, across a reload.
-    expect(await page.textContent('[data-testid="progress"]')).toMatch(/^Judging case [0-2] of 3…/);
-    await page.reload();
-    expect(await page.textContent('[data-testid="progress"]')).toMatch(/^Judging case [0-2] of 3…/);
+    // The judge holds its answers until the page has shown the evaluation in flight, across a reload.
+    await judge.hold();
+    try {
+      await page.locator('tr[data-amendment] button:has-text("Evaluate")').click();
+      await page.waitForURL(/\/t\/lab\/history\/evaluations\/\d+$/);
+      expect(await page.textContent('[data-testid="judged-note"]')).toContain("This is a judged comparison, not a re-execution");
+      expect(await page.textContent('[data-testid="progress"]')).toMatch(/^Judging case [0-2] of 3…/);
+      await page.reload();
+      expect(await page.textContent('[data-testid="progress"]')).toMatch(/^Judging case [0-2] of 3…/);
+    } finally {
+      await judge.release();
+    }
     await page.locator('[data-stat="Verdict"]:has-text("improved")').waitFor({ timeout: 30_000 });
     expect(await page.locator('[data-testid="progress"]').count()).toBe(0);
   });

@@ -1,9 +1,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
-import { startOpenAiStub } from "../helpers/openai-stub";
+import { startOpenAiStub, type OpenAiStub } from "../helpers/openai-stub";
 import { scratchDatabase } from "../helpers/scratch-database";
 import { startServer, type RunningServer } from "../helpers/server";
+import { waitFor } from "../helpers/wait";
 
 const KEY = "sg_instances_test_key_0000000000001";
 const LIMIT_KEY = "sg_instances_test_key_0000000000002";
@@ -17,16 +18,15 @@ const LIMIT = 400;
 describe.runIf(process.env.TEST_DATABASE_URL)("two instances on one PostgreSQL", () => {
   it("share a rate limit, an MCP session, a catalog change and a run the killed one was working on", async () => {
     const scratch = await scratchDatabase("skillgate_instances");
-    // Loads systematic-debugging for prompts about a bug, nothing otherwise; slow enough to be killed mid-run.
-    const model = await startOpenAiStub(
-      ({ prompt, afterTool }) =>
-        afterTool
-          ? "Following it."
-          : /bug/.test(prompt)
-            ? { tool: "skill_view", args: { name: "systematic-debugging" } }
-            : "No skill applies.",
-      250,
-    );
+    // Loads systematic-debugging for prompts about a bug, nothing otherwise. It answers two case-runs'
+    // prompts, then holds every answer from the third on until released: the instance that runs
+    // them is killed mid-run, however fast it works.
+    let prompts = 0;
+    const model: OpenAiStub = await startOpenAiStub(({ prompt, afterTool }) => {
+      if (afterTool) return "Following it.";
+      if (++prompts === 3) model.hold();
+      return /bug/.test(prompt) ? { tool: "skill_view", args: { name: "systematic-debugging" } } : "No skill applies.";
+    });
     const env = {
       DATABASE_URL: scratch.url,
       SKILLGATE_DEMO: "0",
@@ -119,9 +119,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)("two instances on one PostgreSQL",
           metrics?: { activationRate: number };
         };
       await expect.poll(async () => (await report()).done, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+      await waitFor(() => prompts >= 3, { what: "the first instance to ask about its third case-run" });
       first.process.kill("SIGKILL");
       const doneWhenKilled = (await report()).done;
       expect(doneWhenKilled).toBeLessThan(8);
+      // The second instance takes the run over once the killed one's lease runs out; its answers come at once.
+      model.release();
       await expect.poll(async () => (await report()).status, { timeout: 30_000, interval: 500 }).toBe("finished");
       const finished = await report();
       expect([finished.done, finished.caseRuns, finished.metrics?.activationRate]).toEqual([8, 8, 1]);

@@ -1,8 +1,9 @@
 import { request } from "node:http";
 import { applyPatch } from "diff";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page, Request as PlaywrightRequest } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, signInAt } from "../helpers/browser";
+import { waitFor } from "../helpers/wait";
 import { BROWSER_KEY, BROWSER_LOGIN, LAB_KEY, MEMBER_LOGIN, OTHER_TEAM_KEY, THROTTLED_LOGIN } from "./server";
 
 const baseUrl = inject("baseUrl");
@@ -149,11 +150,19 @@ describe("dashboard sessions in Chromium", () => {
     for (let i = 0; i < 6; i++) {
       const { context, page } = await signedInPage(BROWSER_LOGIN);
       const copied = await context.cookies();
+      // Requests not answered yet: a response's headers, where a cookie would be set, or a failure end one.
+      const unanswered = new Set<PlaywrightRequest>();
+      context.on("request", (req) => unanswered.add(req));
+      context.on("response", (res) => unanswered.delete(res.request()));
+      context.on("requestfailed", (req) => unanswered.delete(req));
       await page.goto(`${baseUrl}/t/demo/listing`, { waitUntil: "commit" });
       await page.click('button:has-text("Sign out")');
       await page.waitForURL(`${baseUrl}/signin`);
-      // Prefetches in flight may set the cookie again: it must name an ended session.
-      await page.waitForTimeout(0);
+      // Prefetches in flight may set the cookie again: once they are answered, it must name an ended session.
+      const atSignOut = [...unanswered];
+      await waitFor(() => atSignOut.every((req) => !unanswered.has(req)), {
+        what: `the requests in flight at sign-out to be answered (attempt ${i + 1})`,
+      });
       expect(await isSignedOut(context), `attempt ${i + 1}`).toBe(true);
       const thief = await browser.newContext();
       await thief.addCookies(copied);

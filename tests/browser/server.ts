@@ -39,14 +39,16 @@ export const INSTALLER_KEY = "sg_browser_test_key_installer_0006";
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
+    /** The judge's base URL, for the tests that hold its answers (stubControl). */
+    judgeUrl: string;
   }
 }
 
 /** Builds the app if its sources changed, then serves it with the demo data for the browser tests. */
 export default async function setup(project: TestProject) {
   buildIfNeeded();
-  // Slow enough that an evaluation's progress can be seen while it runs.
-  const judge = await startOpenAiStub(stubModel, 1000);
+  // Answers at once; a test that needs to see an evaluation or a run in flight holds it (stubControl).
+  const judge = await startOpenAiStub(stubModel);
   const server = await startServer({
     SKILLGATE_MODEL: "openai-compatible:stub-judge",
     SKILLGATE_OPENAI_BASE_URL: judge.baseUrl,
@@ -59,6 +61,7 @@ export default async function setup(project: TestProject) {
     SKILLGATE_INIT_USER_PASSWORD: [BROWSER_LOGIN, MEMBER_LOGIN, THROTTLED_LOGIN].map((login) => login.password).join(","),
   });
   project.provide("baseUrl", server.url);
+  project.provide("judgeUrl", judge.baseUrl);
   return async () => {
     await server.stop();
     // The shared server's log, for a failure the tests only see as a status code.

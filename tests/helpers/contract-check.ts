@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { errorStatus, type ErrorCode } from "@/lib/errors";
 import { OPERATIONS } from "@/lib/contracts";
 import { errorEnvelope, errorsOf, type Operation, type ResponseSpec } from "@/lib/contracts/operation";
+import { installerRoute } from "@/lib/http/installer-paths";
 import { isDecodablePath } from "@/lib/http/path-encoding";
 
 /**
@@ -11,12 +12,6 @@ import { isDecodablePath } from "@/lib/http/path-encoding";
  * documented status; for a success, a body of the documented shape and content type; for an
  * error, the envelope with a code the operation documents, at that code's status.
  */
-
-/** A request to the internal route is checked as the public path next.config.ts rewrites onto it. */
-const REWRITES: [from: RegExp, to: string][] = [
-  [/^\/api\/skills-index\//, "/.well-known/skills/"],
-  [/^\/api\/install-link\/([^/]+)\//, "/i/$1/.well-known/skills/"],
-];
 
 function patternOf(path: string): RegExp {
   const source = path
@@ -30,16 +25,22 @@ function patternOf(path: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
+/**
+ * Operations are matched on the path their route answers: an installer's public path (what the
+ * contract documents) is taken where the proxy sends it (lib/http/installer-paths.ts), so a request
+ * to either the public path or the internal route is checked against the same operation.
+ */
+const routedPath = (path: string) => installerRoute(path) ?? path;
+
 const routes = OPERATIONS.map((operation) => ({
   operation,
-  pattern: patternOf(operation.path),
+  pattern: patternOf(routedPath(operation.path)),
   params: (operation.path.match(/\{/g) ?? []).length,
 }));
 
 /** The operation a request reaches: a literal path before a template, as Next routes it. */
 export function operationFor(method: string, pathname: string): Operation | "wrong-method" | null {
-  let path = pathname;
-  for (const [from, to] of REWRITES) path = path.replace(from, to);
+  const path = routedPath(pathname);
   const matching = routes.filter((route) => route.pattern.test(path)).sort((a, b) => a.params - b.params);
   if (matching.length === 0) return null;
   return matching.find((route) => route.operation.method === method)?.operation ?? "wrong-method";

@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { installerRoute } from "@/lib/http/installer-paths";
 import { isDecodablePath, undecodablePathResponse } from "@/lib/http/path-encoding";
 
 /**
@@ -55,18 +56,12 @@ function rank(route: RouteFile): number[] {
   return route.segments.map((s) => (s.startsWith("[[...") ? 3 : s.startsWith("[...") ? 2 : s.startsWith("[") ? 1 : 0));
 }
 
-/** next.config.ts's rewrites: the installers' public paths, with a key or through an install link. */
-const REWRITES: [from: RegExp, to: string][] = [
-  [/^\/\.well-known\/skills\//, "/api/skills-index/"],
-  [/^\/i\/([^/]+)\/\.well-known\/skills\//, "/api/install-link/$1/"],
-];
-
 export async function dispatch(req: Request): Promise<Response> {
   const { pathname: raw } = new URL(req.url);
   // What proxy.ts answers before any route: Next cannot decode such a path.
   if (!isDecodablePath(raw)) return undecodablePathResponse(raw);
-  const rewrite = REWRITES.find(([from]) => from.test(raw));
-  const pathname = rewrite ? raw.replace(rewrite[0], rewrite[1]) : raw;
+  // What proxy.ts does next: the installers' public paths, with a key or through an install link, go to their API routes.
+  const pathname = installerRoute(raw) ?? raw;
   const parts = pathname
     .replace(/^\/api\/?/, "")
     .split("/")

@@ -4,6 +4,7 @@ import { mkdtempSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { waitFor } from "./wait";
 
 /** The built app served by `next start` on its own port and data folder, as `npm start` runs it. */
 export interface RunningServer {
@@ -49,16 +50,17 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`the server exited while starting:\n${output}`);
+  const healthy = async () => {
+    if (child.exitCode !== null) throw new Error("the server exited while starting");
     try {
-      if ((await fetch(`${url}/api/health`)).ok) break;
+      return (await fetch(`${url}/api/health`)).ok;
     } catch {
-      // not listening yet
+      return false; // not listening yet
     }
-    if (i > 600) throw new Error(`the server did not become healthy:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  };
+  await waitFor(healthy, { what: "the server to answer its health check", timeoutMs: 120_000, intervalMs: 100 }).catch((error: Error) => {
+    throw new Error(`${error.message}:\n${output}`);
+  });
   return {
     url,
     dataDir,

@@ -7,6 +7,7 @@ import { writeViews } from "@/lib/usage/rollups";
 import { anotherInstance, errorOf, startTestApp, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 import { mockAnswer } from "../helpers/judge";
+import { waitFor, waitUntil } from "../helpers/wait";
 
 const PROMPTS = {
   name: "core",
@@ -19,14 +20,18 @@ const PROMPTS = {
   ],
 };
 
-/** A model that loads systematic-debugging for prompts about breakage, test-driven-development for tests, nothing otherwise. */
-function activationModel(delayMs = 0) {
+/**
+ * A model that loads systematic-debugging for prompts about breakage, test-driven-development for
+ * tests, nothing otherwise. `beforePrompt` runs before it answers a case's prompt (not the turn
+ * after a tool call): a test holds the model there to see a run in flight.
+ */
+function activationModel(beforePrompt: () => Promise<void> = async () => {}) {
   return new MockLanguageModelV3({
     modelId: "activation-mock",
     doGenerate: async (options) => {
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
       const last = options.prompt[options.prompt.length - 1]!;
       if (last.role === "tool") return mockAnswer("Loaded; following it.");
+      await beforePrompt();
       const text = JSON.stringify(options.prompt.filter((message) => message.role === "user"));
       const name = /broke|root cause/.test(text) ? "systematic-debugging" : /test first/.test(text) ? "test-driven-development" : null;
       if (!name) return mockAnswer("No skill applies.");
@@ -48,14 +53,12 @@ describe.each(testDbKinds)("activation on %s", (kind) => {
     expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(201);
     return res.json();
   };
-  const finished = async (id: number) => {
-    for (let i = 0; i < 200; i++) {
-      const run = await (await t.call("GET", `/api/v1/evals/runs/${id}`)).json();
-      if (run.status !== "running") return run;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error("run never finished");
-  };
+  const finished = (id: number) =>
+    waitUntil(
+      async () => (await t.call("GET", `/api/v1/evals/runs/${id}`)).json(),
+      (run) => run.status !== "running",
+      { what: `run #${id} to end` },
+    );
   const createCorePromptSet = async () => {
     expect((await t.call("POST", "/api/v1/evals/prompt-sets", { json: PROMPTS })).status).toBe(201);
   };
@@ -337,20 +340,32 @@ describe.each(testDbKinds)("activation on %s", (kind) => {
 
 describe("cancelling a model run", () => {
   it("stops it, keeps what it measured, and refuses to cancel twice", async () => {
-    const slow = activationModel(150);
-    const t = await startTestApp("pglite", { model: { model: slow, id: "mock:slow" }, judgeConcurrency: 1 });
+    // The model answers the first case-run's prompt, then holds every later one until the test lets
+    // it go: the run is cancelled with one result written and the second case-run in flight,
+    // however fast the machine is.
+    let prompts = 0;
+    let letGo = () => {};
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    const model = activationModel(async () => {
+      if (++prompts > 1) await held;
+    });
+    const t = await startTestApp("pglite", { model: { model, id: "mock:held" }, judgeConcurrency: 1 });
     try {
       const started = await (
         await t.call("POST", "/api/v1/evals/runs", { json: { promptSet: PROMPTS, activator: "model", trials: 4 } })
       ).json();
       expect(started.status).toBe("running");
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      const report = async () => (await t.call("GET", `/api/v1/evals/runs/${started.id}`)).json();
+      await waitUntil(report, (run) => run.results.length >= 1, { what: "the run's first result" });
+      await waitFor(() => prompts === 2, { what: "the run's second case-run to ask the model" });
       expect(await (await t.call("POST", `/api/v1/evals/runs/${started.id}/cancel`)).json()).toEqual({
         id: started.id,
         status: "cancelled",
       });
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const run = await (await t.call("GET", `/api/v1/evals/runs/${started.id}`)).json();
+      // The case-run in flight when the run was cancelled is still written; nothing after it is asked.
+      letGo();
+      const run = await waitUntil(report, (r) => r.results.length === 2, { what: "the result of the case-run in flight at the cancel" });
+      expect(prompts).toBe(2);
       expect(run.status).toBe("cancelled");
       expect(run.metrics).toBeUndefined();
       expect(run.results.length).toBeGreaterThan(0);
@@ -369,6 +384,7 @@ describe("cancelling a model run", () => {
         await none.close();
       }
     } finally {
+      letGo();
       await t.close();
     }
   });

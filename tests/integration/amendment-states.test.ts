@@ -7,6 +7,7 @@ import { errorOf, useTestApp } from "../helpers/app";
 import { migrationStatements } from "../helpers/migration-sql";
 import { testDbKinds } from "../helpers/db";
 import { judgeJson, mockJudge, taskOf } from "../helpers/judge";
+import { waitFor } from "../helpers/wait";
 
 /**
  * Issue 23: an amendment moves one way at a time (§8.4). Every move is raced by 16 requests at once,
@@ -335,9 +336,9 @@ describe.each(testDbKinds)("an amendment's moves on %s", (kind) => {
   const evaluationHeldAtTheGate = async (id: number) => {
     closeGate();
     const answer = t.call("POST", `/api/v1/amendments/${id}/evaluate`);
-    for (let i = 0; i < 200 && (await t.app.db.$count(evaluations, eq(evaluations.amendmentId, id))) === 0; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await waitFor(async () => (await t.app.db.$count(evaluations, eq(evaluations.amendmentId, id))) > 0, {
+      what: `the evaluation of amendment #${id} to be stored`,
+    });
     return { answer };
   };
 

@@ -1,12 +1,21 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { evaluationCases, evaluations, learnedSkillVersions, learnedSkills, observations, skillEvents } from "@/db/schema";
+import {
+  evaluationCases,
+  evaluations,
+  learnedSkillVersions,
+  learnedSkills,
+  listingSnapshots,
+  observations,
+  skillEvents,
+} from "@/db/schema";
 import { recoverEvaluations, startEvaluation } from "@/lib/evolution/evaluate";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { approveAmendment } from "@/lib/evolution/promote";
 import { anotherInstance, errorOf, startTestApp, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 import { judgeJson, mockJudge, taskOf } from "../helpers/judge";
+import { waitFor } from "../helpers/wait";
 
 /** The mock judge reads the case's task: "better …" scores the amendment higher, "worse …" lower, "bad …" answers nonsense. */
 const malformedOnce = new Set<string>();
@@ -618,8 +627,13 @@ describe.each(testDbKinds)("an evaluation taken back by its own instance, on %s"
     await expect
       .poll(async () => (await t.app.db.select().from(evaluations).where(eq(evaluations.id, evaluationId)))[0]?.status)
       .toBe("finished");
-    // Let the taken-over worker settle too.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The first worker is done (awaited above); the one that took over runs in the background and
+    // writes the promotion's listing snapshot last, after the verdict's transaction: once that is
+    // there, it is done too.
+    await waitFor(
+      async () => (await t.app.db.$count(listingSnapshots, eq(listingSnapshots.cause, `amendment #${amendment.id} promoted`))) > 0,
+      { what: "the listing snapshot of the promotion, the finishing worker's last write" },
+    );
     const events = await t.app.db.select().from(skillEvents).where(eq(skillEvents.skillName, "deploy-guide"));
     expect(events.map((e) => e.kind)).toEqual(["created", "amended", "evaluated", "promoted"]);
     const [row] = await t.app.db.select().from(evaluations).where(eq(evaluations.id, evaluationId));

@@ -9,6 +9,7 @@ import { syncWorkspace } from "@/lib/skills/sync";
 import { useTestApp, type TestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 import { skillMd } from "../helpers/skills";
+import { waitUntil } from "../helpers/wait";
 
 const AUTHENTICATE = /from api_keys k join teams t/;
 
@@ -21,15 +22,6 @@ function countKeyReads(t: TestApp): () => number {
 function tree(name: string) {
   const file = { path: `${name}/SKILL.md`, content: Buffer.from(skillMd(name, `Does ${name}. Use when testing.`)), executable: false };
   return { files: [file], others: [] };
-}
-
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 100; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`${what} did not happen within 5 s`);
 }
 
 describe.each(testDbKinds)("what an API key authenticates as, cached in the App, on %s", (kind) => {
@@ -57,10 +49,10 @@ describe.each(testDbKinds)("what an API key authenticates as, cached in the App,
       }
     };
     const workers = Array.from({ length: 8 }, worker);
-    await until(
-      "a few answers",
+    await waitUntil(
       async () => answers.length,
       (count) => count >= 40,
+      { what: "a few answers" },
     );
     await revokeApiKey(t.app.db, t.alpha.team.id, id);
     revoked = true;
@@ -124,18 +116,18 @@ describe.runIf(testDbKinds.includes("postgres"))("what an API key authenticates 
     const instance = await openAnotherInstance();
 
     await syncWorkspace(instance.app.db, instance.app.catalogs, t.alpha.team.id, tree("from-elsewhere"));
-    const listing = await until(
-      "the other instance's sync reaching this one",
+    const listing = await waitUntil(
       async () => (await t.call("GET", "/api/v1/listing", { key })).text(),
       (text) => text.includes("from-elsewhere"),
+      { what: "the other instance's sync reaching this one" },
     );
     expect(listing).toContain("- from-elsewhere: Does from-elsewhere. Use when testing.");
 
     await revokeApiKey(instance.app.db, t.alpha.team.id, id);
-    await until(
-      "the other instance's revocation reaching this one",
+    await waitUntil(
       async () => (await t.call("GET", "/api/v1/listing", { key })).status,
       (status) => status === 401,
+      { what: "the other instance's revocation reaching this one" },
     );
   });
 
@@ -148,15 +140,15 @@ describe.runIf(testDbKinds.includes("postgres"))("what an API key authenticates 
     expect(keyReads()).toBe(1);
 
     expect(await cutListeningConnections()).toBe(1);
-    await until(
-      "the listening connection to be seen down",
+    await waitUntil(
       async () => feed.live,
       (live) => !live,
+      { what: "the listening connection to be seen down" },
     );
-    await until(
-      "the listening connection to be back",
+    await waitUntil(
       async () => feed.live,
       (live) => live,
+      { what: "the listening connection to be back" },
     );
     expect((await t.call("GET", "/api/v1/listing", { key })).status).toBe(200);
     expect((await t.call("GET", "/api/v1/listing", { key })).status).toBe(200);
@@ -164,10 +156,10 @@ describe.runIf(testDbKinds.includes("postgres"))("what an API key authenticates 
 
     const instance = await openAnotherInstance();
     await revokeApiKey(instance.app.db, t.alpha.team.id, id);
-    await until(
-      "the revocation reaching this instance",
+    await waitUntil(
       async () => (await t.call("GET", "/api/v1/listing", { key })).status,
       (status) => status === 401,
+      { what: "the revocation reaching this instance" },
     );
   });
 });

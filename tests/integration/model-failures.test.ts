@@ -3,6 +3,7 @@ import { MockLanguageModelV3 } from "ai/test";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
+import { waitUntil } from "../helpers/wait";
 
 /** A provider that refuses every call, with the kind of detail providers put in their errors. */
 const SECRET = "sk-live-4f9a1c0ffee";
@@ -62,11 +63,11 @@ describe.each(testDbKinds)("failures of the model provider on %s", (kind) => {
     });
     expect(started.status).toBe(201);
     const { id } = await started.json();
-    let run: { status: string; error: string | null } = { status: "running", error: null };
-    for (let i = 0; i < 200 && run.status === "running"; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      run = await (await t.call("GET", `/api/v1/evals/runs/${id}`)).json();
-    }
+    const run = await waitUntil(
+      async (): Promise<{ status: string; error: string | null }> => (await t.call("GET", `/api/v1/evals/runs/${id}`)).json(),
+      (report) => report.status !== "running",
+      { what: `run #${id} to end` },
+    );
     expect(run).toMatchObject({
       status: "failed",
       error: "the model provider refused the credentials (HTTP 401); check the provider's API key",

@@ -67,7 +67,9 @@ async function stubServer(answer: boolean): Promise<{ url: string; bodies: strin
   };
 }
 
-describe("the Claude Code hook as a process", () => {
+// Each test spawns node (three times in the first): on a loaded two-core machine that takes far
+// longer than vitest's default 5 s.
+describe("the Claude Code hook as a process", { timeout: 30_000 }, () => {
   const hook = path.resolve("hooks/claude-code/report-skill-load.mjs");
   const payload = { tool_name: "Skill", session_id: "s-9", tool_input: { skill: "tdd" } };
 
