@@ -2,18 +2,7 @@
 
 import { Bar, BarChart, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { BudgetSegment } from "@/lib/listing/budget";
-import { xTitle } from "./chart-axes";
-
-const COLORS: Record<string, string> = {
-  header: "#64748b",
-  builtin: "#4338ca",
-  global: "#0891b2",
-  workspace: "#059669",
-  learned: "#d97706",
-  diagnostics: "#dc2626",
-  marker: "#7c3aed",
-  free: "#cbd5e1",
-};
+import { CHART_COLORS, SEGMENT_COLORS, xTitle } from "@/components/ui/chart-theme";
 
 /** One horizontal bar: the cap, split by what uses it. */
 export function BudgetBar({ segments, cap }: { segments: BudgetSegment[]; cap: number }) {
@@ -44,7 +33,13 @@ export function BudgetBar({ segments, cap }: { segments: BudgetSegment[]; cap: n
             formatter={(key: string) => all.find((s) => s.key === key)?.label ?? key}
           />
           {all.map((segment) => (
-            <Bar key={segment.key} dataKey={segment.key} stackId="cap" fill={COLORS[segment.key] ?? "#94a3b8"} isAnimationActive={false} />
+            <Bar
+              key={segment.key}
+              dataKey={segment.key}
+              stackId="cap"
+              fill={SEGMENT_COLORS[segment.key] ?? CHART_COLORS.muted}
+              isAnimationActive={false}
+            />
           ))}
         </BarChart>
       </ResponsiveContainer>

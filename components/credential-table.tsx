@@ -1,26 +1,40 @@
 import type { ReactNode } from "react";
+import { Table } from "@/components/ui/table";
 
-/** The settings page's tables of things a lead hands out and revokes (API keys, install links). */
-export function CredentialTable({ label, columns, children }: { label: string; columns: string[]; children: ReactNode }) {
+/** The settings page's tables of things a lead hands out and revokes (API keys, install links, invitations). */
+export function CredentialTable({
+  label,
+  region,
+  columns,
+  children,
+}: {
+  /** The table's name. */
+  label: string;
+  /** The name of the box it scrolls in, distinct from the section's. */
+  region: string;
+  columns: string[];
+  children: ReactNode;
+}) {
   return (
-    <div className="mt-4 overflow-x-auto">
-      {/* Focusable, so it scrolls from the keyboard on a phone even when every row is revoked (nothing else to focus). */}
-      <table className="w-full text-sm" tabIndex={0} aria-label={label}>
-        <thead className="text-left text-xs uppercase text-slate-500">
-          <tr>
-            {columns.map((column) => (
-              <th key={column} className="py-1 pr-3">
-                {column}
-              </th>
-            ))}
-            <th className="py-1">
-              <span className="sr-only">Revoke</span>
+    <Table
+      label={region}
+      tableLabel={label}
+      className="mt-4"
+      head={
+        <>
+          {columns.map((column) => (
+            <th key={column} className="py-1 pr-3">
+              {column}
             </th>
-          </tr>
-        </thead>
-        <tbody>{children}</tbody>
-      </table>
-    </div>
+          ))}
+          <th className="py-1">
+            <span className="sr-only">Revoke</span>
+          </th>
+        </>
+      }
+    >
+      {children}
+    </Table>
   );
 }
 

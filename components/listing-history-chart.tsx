@@ -1,7 +1,7 @@
 "use client";
 
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { dayTick, TITLED_MARGIN, xTitle, yTitle } from "./chart-axes";
+import { CHART_COLORS, GRID, minuteLabel, TIME_AXIS, TITLED_MARGIN, xTitle, yTitle } from "@/components/ui/chart-theme";
 
 export interface ListingHistoryPoint {
   at: string;
@@ -17,27 +17,27 @@ export function ListingHistoryChart({ points }: { points: ListingHistoryPoint[] 
     <div className="h-72 w-full" data-testid="listing-history">
       <ResponsiveContainer>
         <LineChart data={data} margin={{ ...TITLED_MARGIN, left: 24 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-          <XAxis
-            dataKey="time"
-            type="number"
-            scale="time"
-            domain={["dataMin", "dataMax"]}
-            tickFormatter={dayTick}
-            label={xTitle("date of the catalog change (UTC)")}
-          />
+          <CartesianGrid {...GRID} />
+          <XAxis {...TIME_AXIS} label={xTitle("date of the catalog change (UTC)")} />
           <YAxis tickFormatter={(v: number) => v.toLocaleString("en-US")} label={yTitle("characters")} width={64} />
           <Tooltip
-            labelFormatter={(v) => new Date(Number(v)).toISOString().slice(0, 16).replace("T", " ")}
+            labelFormatter={minuteLabel}
             formatter={(value, name) => [`${Number(value).toLocaleString("en-US")} characters`, name]}
           />
           <Legend verticalAlign="top" height={28} />
-          <Line type="stepAfter" dataKey="chars" name="listing length" stroke="#4338ca" strokeWidth={2} isAnimationActive={false} />
+          <Line
+            type="stepAfter"
+            dataKey="chars"
+            name="listing length"
+            stroke={CHART_COLORS.main}
+            strokeWidth={2}
+            isAnimationActive={false}
+          />
           <Line
             type="stepAfter"
             dataKey="cap"
             name="cap (the most agents get)"
-            stroke="#dc2626"
+            stroke={CHART_COLORS.bad}
             strokeDasharray="6 4"
             dot={false}
             isAnimationActive={false}

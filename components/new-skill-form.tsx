@@ -5,7 +5,9 @@ import CodeMirror from "@uiw/react-codemirror";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
-import { formatLint, lintDescription } from "@/lib/lint/lint";
+import { ActionMessage } from "@/components/action-message";
+import { DescriptionField } from "@/components/description-field";
+import { CARD } from "@/components/ui/card";
 
 type Input = { name: string; description: string; body: string; status: "draft" | "active"; reason: string };
 
@@ -15,9 +17,8 @@ export function NewSkillForm({ descMax, action }: { descMax: number; action: (in
   const [input, setInput] = useState<Input>({ name: "", description: "", body: "# \n\n1. \n", status: "draft", reason: "" });
   const [result, setResult] = useState<ActionResult | null>(null);
   const [pending, startTransition] = useTransition();
-  const lint = formatLint(lintDescription(input.description, descMax));
   return (
-    <details className="rounded-lg border border-slate-200 bg-white p-4">
+    <details className={`${CARD} p-4`}>
       <summary className="cursor-pointer font-semibold">New learned skill</summary>
       <form
         aria-label="New learned skill"
@@ -31,41 +32,13 @@ export function NewSkillForm({ descMax, action }: { descMax: number; action: (in
           });
         }}
       >
-        <div className="flex flex-wrap gap-3">
-          <label className="text-sm font-medium">
-            Name
-            <input
-              name="new-name"
-              value={input.name}
-              onChange={(e) => setInput({ ...input, name: e.target.value })}
-              placeholder="incident-review"
-              className="mt-1 block w-64 rounded-md border border-slate-300 px-2 py-1 font-mono text-sm"
-            />
-          </label>
-          <label className="text-sm font-medium">
-            Status
-            <select
-              name="new-status"
-              value={input.status}
-              onChange={(e) => setInput({ ...input, status: e.target.value as Input["status"] })}
-              className="mt-1 block rounded-md border border-slate-300 px-2 py-1 text-sm"
-            >
-              <option value="draft">draft (not in the listing until promoted)</option>
-              <option value="active">active (in the listing now)</option>
-            </select>
-          </label>
-        </div>
-        <label className="block text-sm font-medium">
-          Description
-          <textarea
-            name="new-description"
-            rows={2}
-            value={input.description}
-            onChange={(e) => setInput({ ...input, description: e.target.value })}
-            className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1 text-sm"
-          />
-        </label>
-        <pre className={`whitespace-pre-wrap text-xs ${lint === "[lint] clean" ? "text-emerald-700" : "text-amber-800"}`}>{lint}</pre>
+        <NameAndStatus input={input} setInput={setInput} />
+        <DescriptionField
+          name="new-description"
+          value={input.description}
+          onChange={(description) => setInput({ ...input, description })}
+          descMax={descMax}
+        />
         <div className="overflow-hidden rounded-md border border-slate-300 text-sm">
           <CodeMirror
             value={input.body}
@@ -90,12 +63,37 @@ export function NewSkillForm({ descMax, action }: { descMax: number; action: (in
         >
           Create
         </button>
-        {result && (
-          <p role="status" className={`text-sm ${result.ok ? "text-emerald-700" : "text-red-700"}`}>
-            {result.message}
-          </p>
-        )}
+        <ActionMessage state={result} />
       </form>
     </details>
+  );
+}
+
+function NameAndStatus({ input, setInput }: { input: Input; setInput: (input: Input) => void }) {
+  return (
+    <div className="flex flex-wrap gap-3">
+      <label className="text-sm font-medium">
+        Name
+        <input
+          name="new-name"
+          value={input.name}
+          onChange={(e) => setInput({ ...input, name: e.target.value })}
+          placeholder="incident-review"
+          className="mt-1 block w-64 rounded-md border border-slate-300 px-2 py-1 font-mono text-sm"
+        />
+      </label>
+      <label className="text-sm font-medium">
+        Status
+        <select
+          name="new-status"
+          value={input.status}
+          onChange={(e) => setInput({ ...input, status: e.target.value as Input["status"] })}
+          className="mt-1 block rounded-md border border-slate-300 px-2 py-1 text-sm"
+        >
+          <option value="draft">draft (not in the listing until promoted)</option>
+          <option value="active">active (in the listing now)</option>
+        </select>
+      </label>
+    </div>
   );
 }

@@ -1,6 +1,8 @@
 import Link from "next/link";
 import type { SkillHealthRow } from "@/lib/overview/table";
 import { isNumeric, PAGE_SIZE, sourceLabel, tableSearch, type SortKey, type TablePage, type TableQuery } from "@/lib/overview/table";
+import { Card } from "@/components/ui/card";
+import { Table } from "@/components/ui/table";
 import { SkillHealthFilters } from "./skill-health-filters";
 
 const COLUMNS: { key: SortKey; label: string }[] = [
@@ -16,134 +18,155 @@ const COLUMNS: { key: SortKey; label: string }[] = [
   { key: "recall", label: "Recall" },
 ];
 
+/** The address of the table with `change` applied to its query; any change but a page starts over on page 1. */
+type TableHref = (change: Partial<TableQuery>) => string;
+
 /**
  * The overview's skill health table: one page of it, filtered and sorted on the server
  * (lib/overview/table.ts). Sorting and paging are links, so they work before any script runs.
  */
 export function SkillHealthTable({ team, table, query }: { team: string; table: TablePage; query: TableQuery }) {
-  const href = (change: Partial<TableQuery>) => `/t/${team}${tableSearch({ ...query, page: 1, ...change })}`;
-  const first = (table.page - 1) * PAGE_SIZE + 1;
+  const href: TableHref = (change) => `/t/${team}${tableSearch({ ...query, page: 1, ...change })}`;
   return (
-    <div className="rounded-lg border border-slate-200 bg-white">
+    <Card flush>
       <div className="flex flex-wrap items-center gap-3 border-b border-slate-200 p-3">
         <SkillHealthFilters action={`/t/${team}`} query={query} />
         <span className="ml-auto text-sm text-slate-500" data-testid="row-count">
           {table.matching} of {table.total} skills
         </span>
       </div>
-      <table className="w-full text-sm">
-        <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-500">
-          <tr>
-            {COLUMNS.map((column) => (
-              <th
-                key={column.key}
-                className={`px-3 py-2 ${isNumeric(column.key) ? "text-right" : ""}`}
-                aria-sort={query.sort === column.key ? (query.descending ? "descending" : "ascending") : "none"}
-              >
-                <Link
-                  className="font-medium uppercase hover:text-slate-900"
-                  href={href({ sort: column.key, descending: query.sort === column.key ? !query.descending : isNumeric(column.key) })}
-                  scroll={false}
-                >
-                  {column.label}
-                  {query.sort === column.key ? (query.descending ? " ↓" : " ↑") : ""}
-                </Link>
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {table.rows.map((row: SkillHealthRow) => (
-            <tr
-              key={`${row.name}/${row.status}/${sourceLabel(row)}`}
-              className="border-t border-slate-100 align-top"
-              data-skill={row.name}
-              data-status={row.status}
-            >
-              <td className="px-3 py-2">
-                {row.status === "shadowed" ? (
-                  <span className="font-medium text-slate-500 line-through">{row.name}</span>
-                ) : (
-                  <Link href={`/t/${team}/skills/${row.name}`} className="font-medium text-indigo-700 hover:underline">
-                    {row.name}
-                  </Link>
-                )}
-                {row.collision && <div className="text-xs text-amber-700">{row.collision}</div>}
-              </td>
-              <td className="px-3 py-2">
-                <span className="font-mono text-xs">{sourceLabel(row)}</span>
-                {row.provenance && <div className="text-xs text-slate-500">{row.provenance}</div>}
-              </td>
-              <td className="px-3 py-2 text-right tabular-nums">
-                v{row.version}
-                {row.tier && row.tier !== "unverified" && <div className="text-xs text-teal-700">{row.tier}</div>}
-              </td>
-              <td className="px-3 py-2">
-                <StatusBadge status={row.status} />
-              </td>
-              <td className="px-3 py-2">
-                {row.lint.length === 0 ? (
-                  <span className="text-emerald-700">clean</span>
-                ) : (
-                  <ul className="min-w-48 space-y-1 text-xs text-amber-800">
-                    {row.lint.map((finding) => (
-                      <li key={finding.rule} data-lint={finding.rule}>
-                        {finding.message}
-                      </li>
-                    ))}
-                  </ul>
-                )}
-              </td>
-              <td className="px-3 py-2 text-right tabular-nums">{row.views7d}</td>
-              <td className="px-3 py-2 text-right tabular-nums">{row.views30d}</td>
-              <td className="px-3 py-2 text-slate-600">
-                {row.neverLoaded ? (
-                  <span className="rounded bg-rose-50 px-1.5 py-0.5 text-xs font-medium text-rose-700">never loaded</span>
-                ) : row.lastViewedAt ? (
-                  formatDay(row.lastViewedAt)
-                ) : (
-                  "—"
-                )}
-              </td>
-              <td className="px-3 py-2 text-right whitespace-nowrap tabular-nums">
-                {row.successRate === null ? (
-                  "—"
-                ) : (
-                  <>
-                    {Math.round(row.successRate * 100)}% <span className="text-xs text-slate-500">of {row.runs}</span>
-                  </>
-                )}
-              </td>
-              <td className="px-3 py-2 text-right tabular-nums" title="recall in the latest activation run">
-                {row.recall === null ? "—" : `${Math.round(row.recall * 100)}%`}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Table
+        label="Skill health"
+        boxed
+        head={COLUMNS.map((column) => (
+          <SortableHeader key={column.key} column={column} query={query} href={href} />
+        ))}
+      >
+        {table.rows.map((row: SkillHealthRow) => (
+          <HealthRow key={`${row.name}/${row.status}/${sourceLabel(row)}`} team={team} row={row} />
+        ))}
+      </Table>
       {table.matching === 0 && <p className="border-t border-slate-100 px-3 py-4 text-sm text-slate-500">No skill matches this filter.</p>}
-      {table.pages > 1 && (
-        <nav className="flex flex-wrap items-center gap-3 border-t border-slate-200 p-3 text-sm" aria-label="Pages of skills">
-          {table.page > 1 ? (
-            <Link href={href({ page: table.page - 1 })} className="text-indigo-700 hover:underline" rel="prev">
-              ← Previous
-            </Link>
-          ) : (
-            <span className="text-slate-400">← Previous</span>
-          )}
-          <span className="text-slate-600" data-testid="page-of">
-            Page {table.page} of {table.pages} · skills {first}–{first + table.rows.length - 1}
-          </span>
-          {table.page < table.pages ? (
-            <Link href={href({ page: table.page + 1 })} className="text-indigo-700 hover:underline" rel="next">
-              Next →
-            </Link>
-          ) : (
-            <span className="text-slate-400">Next →</span>
-          )}
-        </nav>
+      {table.pages > 1 && <Pages table={table} href={href} />}
+    </Card>
+  );
+}
+
+/** A column heading that sorts by it: numbers biggest first, text A to Z; again reverses. */
+function SortableHeader({ column, query, href }: { column: (typeof COLUMNS)[number]; query: TableQuery; href: TableHref }) {
+  const sorted = query.sort === column.key;
+  return (
+    <th
+      className={`px-3 py-2 ${isNumeric(column.key) ? "text-right" : ""}`}
+      aria-sort={sorted ? (query.descending ? "descending" : "ascending") : "none"}
+    >
+      <Link
+        className="font-medium uppercase hover:text-slate-900"
+        href={href({ sort: column.key, descending: sorted ? !query.descending : isNumeric(column.key) })}
+        scroll={false}
+      >
+        {column.label}
+        {sorted ? (query.descending ? " ↓" : " ↑") : ""}
+      </Link>
+    </th>
+  );
+}
+
+function HealthRow({ team, row }: { team: string; row: SkillHealthRow }) {
+  return (
+    <tr className="border-t border-slate-100 align-top" data-skill={row.name} data-status={row.status}>
+      <td className="px-3 py-2">
+        {row.status === "shadowed" ? (
+          <span className="font-medium text-slate-500 line-through">{row.name}</span>
+        ) : (
+          <Link href={`/t/${team}/skills/${row.name}`} className="font-medium text-indigo-700 hover:underline">
+            {row.name}
+          </Link>
+        )}
+        {row.collision && <div className="text-xs text-amber-700">{row.collision}</div>}
+      </td>
+      <td className="px-3 py-2">
+        <span className="font-mono text-xs">{sourceLabel(row)}</span>
+        {row.provenance && <div className="text-xs text-slate-500">{row.provenance}</div>}
+      </td>
+      <td className="px-3 py-2 text-right tabular-nums">
+        v{row.version}
+        {row.tier && row.tier !== "unverified" && <div className="text-xs text-teal-700">{row.tier}</div>}
+      </td>
+      <td className="px-3 py-2">
+        <StatusBadge status={row.status} />
+      </td>
+      <td className="px-3 py-2">
+        {row.lint.length === 0 ? (
+          <span className="text-emerald-700">clean</span>
+        ) : (
+          <ul className="min-w-48 space-y-1 text-xs text-amber-800">
+            {row.lint.map((finding) => (
+              <li key={finding.rule} data-lint={finding.rule}>
+                {finding.message}
+              </li>
+            ))}
+          </ul>
+        )}
+      </td>
+      <td className="px-3 py-2 text-right tabular-nums">{row.views7d}</td>
+      <td className="px-3 py-2 text-right tabular-nums">{row.views30d}</td>
+      <UsageCells row={row} />
+    </tr>
+  );
+}
+
+/** When it was last loaded, how often its recorded runs succeeded, and its recall in the latest activation run. */
+function UsageCells({ row }: { row: SkillHealthRow }) {
+  return (
+    <>
+      <td className="px-3 py-2 text-slate-600">
+        {row.neverLoaded ? (
+          <span className="rounded bg-rose-50 px-1.5 py-0.5 text-xs font-medium text-rose-700">never loaded</span>
+        ) : row.lastViewedAt ? (
+          formatDay(row.lastViewedAt)
+        ) : (
+          "—"
+        )}
+      </td>
+      <td className="px-3 py-2 text-right whitespace-nowrap tabular-nums">
+        {row.successRate === null ? (
+          "—"
+        ) : (
+          <>
+            {Math.round(row.successRate * 100)}% <span className="text-xs text-slate-500">of {row.runs}</span>
+          </>
+        )}
+      </td>
+      <td className="px-3 py-2 text-right tabular-nums" title="recall in the latest activation run">
+        {row.recall === null ? "—" : `${Math.round(row.recall * 100)}%`}
+      </td>
+    </>
+  );
+}
+
+function Pages({ table, href }: { table: TablePage; href: TableHref }) {
+  const first = (table.page - 1) * PAGE_SIZE + 1;
+  return (
+    <nav className="flex flex-wrap items-center gap-3 border-t border-slate-200 p-3 text-sm" aria-label="Pages of skills">
+      {table.page > 1 ? (
+        <Link href={href({ page: table.page - 1 })} className="text-indigo-700 hover:underline" rel="prev">
+          ← Previous
+        </Link>
+      ) : (
+        <span className="text-slate-400">← Previous</span>
       )}
-    </div>
+      <span className="text-slate-600" data-testid="page-of">
+        Page {table.page} of {table.pages} · skills {first}–{first + table.rows.length - 1}
+      </span>
+      {table.page < table.pages ? (
+        <Link href={href({ page: table.page + 1 })} className="text-indigo-700 hover:underline" rel="next">
+          Next →
+        </Link>
+      ) : (
+        <span className="text-slate-400">Next →</span>
+      )}
+    </nav>
   );
 }
 

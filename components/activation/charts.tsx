@@ -1,8 +1,9 @@
 "use client";
 
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { percent } from "@/lib/format";
-import { dayTick, TITLED_MARGIN, xTitle, yTitle } from "@/components/chart-axes";
+import { CHART_COLORS, GRID, minuteLabel, RATE_AXIS, TIME_AXIS, TITLED_MARGIN, xTitle, yTitle } from "@/components/ui/chart-theme";
+import { RateBars } from "@/components/ui/rate-bars";
 
 export interface RunPoint {
   run: string;
@@ -21,32 +22,22 @@ export function RunsChart({ points }: { points: RunPoint[] }) {
     <div className="h-64 w-full" data-testid="runs-chart">
       <ResponsiveContainer>
         <LineChart data={points} margin={TITLED_MARGIN}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-          <XAxis
-            dataKey="time"
-            type="number"
-            scale="time"
-            domain={["dataMin", "dataMax"]}
-            padding={{ left: 16, right: 16 }}
-            tickFormatter={dayTick}
-            label={xTitle("run started (UTC)")}
-          />
-          <YAxis domain={[0, 1]} tickFormatter={percent} label={yTitle("share of prompts")} />
+          <CartesianGrid {...GRID} />
+          <XAxis {...TIME_AXIS} padding={{ left: 16, right: 16 }} label={xTitle("run started (UTC)")} />
+          <YAxis {...RATE_AXIS} label={yTitle("share of prompts")} />
           <Tooltip
-            labelFormatter={(time, payload) =>
-              `run ${payload?.[0]?.payload?.run ?? ""} · ${new Date(Number(time)).toISOString().slice(0, 16).replace("T", " ")}`
-            }
+            labelFormatter={(time, payload) => `run ${payload?.[0]?.payload?.run ?? ""} · ${minuteLabel(time)}`}
             formatter={(value) => (value === null ? "—" : percent(Number(value)))}
           />
           <Legend verticalAlign="top" height={52} itemSorter={null} wrapperStyle={{ paddingBottom: 8 }} />
-          <Line dataKey="activation" name="activation" stroke="#4338ca" strokeWidth={3} connectNulls isAnimationActive={false} />
-          <Line dataKey="D" name="D (keywords)" stroke="#059669" connectNulls isAnimationActive={false} />
-          <Line dataKey="P" name="P (paraphrase)" stroke="#d97706" connectNulls isAnimationActive={false} />
-          <Line dataKey="G" name="G (nothing expected)" stroke="#64748b" connectNulls isAnimationActive={false} />
+          <Line dataKey="activation" name="activation" stroke={CHART_COLORS.main} strokeWidth={3} connectNulls isAnimationActive={false} />
+          <Line dataKey="D" name="D (keywords)" stroke={CHART_COLORS.good} connectNulls isAnimationActive={false} />
+          <Line dataKey="P" name="P (paraphrase)" stroke={CHART_COLORS.caution} connectNulls isAnimationActive={false} />
+          <Line dataKey="G" name="G (nothing expected)" stroke={CHART_COLORS.neutral} connectNulls isAnimationActive={false} />
           <Line
             dataKey="falseTriggers"
             name="false triggers"
-            stroke="#dc2626"
+            stroke={CHART_COLORS.bad}
             strokeDasharray="5 4"
             connectNulls
             isAnimationActive={false}
@@ -59,18 +50,13 @@ export function RunsChart({ points }: { points: RunPoint[] }) {
 
 /** Recall per skill in one run, each with the number of prompt runs it rests on. */
 export function RecallChart({ points }: { points: { skill: string; recall: number; expected: number }[] }) {
-  const data = points.map((p) => ({ ...p, label: `${p.skill} (n=${p.expected})` }));
   return (
-    <div className="w-full" style={{ height: Math.max(140, points.length * 36 + 60) }} data-testid="recall-chart">
-      <ResponsiveContainer>
-        <BarChart data={data} layout="vertical" margin={TITLED_MARGIN}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-          <XAxis type="number" domain={[0, 1]} tickFormatter={percent} label={xTitle("recall (expected prompts that loaded it)")} />
-          <YAxis type="category" dataKey="label" width={170} tick={{ fontSize: 12 }} />
-          <Tooltip formatter={(value) => percent(Number(value))} />
-          <Bar dataKey="recall" fill="#4338ca" isAnimationActive={false} />
-        </BarChart>
-      </ResponsiveContainer>
-    </div>
+    <RateBars
+      rows={points.map((p) => ({ label: `${p.skill} (n=${p.expected})`, rate: p.recall }))}
+      name="recall"
+      axisTitle="recall (expected prompts that loaded it)"
+      rowHeight={36}
+      testId="recall-chart"
+    />
   );
 }

@@ -61,25 +61,7 @@ export function RunForm({
           </option>
         </select>
       </label>
-      <label className="text-sm">
-        Trials
-        <input
-          name="trials"
-          type="number"
-          min={1}
-          max={20}
-          value={activator === "lexical" ? 1 : trials}
-          disabled={activator === "lexical"}
-          aria-describedby={activator === "lexical" ? "lexical-trials" : undefined}
-          onChange={(e) => setTrials(Number(e.target.value))}
-          className="mt-1 block w-20 rounded-md border border-slate-300 px-2 py-1 text-sm disabled:bg-slate-100"
-        />
-      </label>
-      {activator === "lexical" && (
-        <p id="lexical-trials" className="w-full text-xs text-slate-600 sm:w-auto sm:self-center">
-          The keyword matcher answers the same every time: one trial says it all, and it finishes at once.
-        </p>
-      )}
+      <Trials trials={trials} lexical={activator === "lexical"} onChange={setTrials} />
       <button
         disabled={pending}
         className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50"
@@ -92,5 +74,32 @@ export function RunForm({
         </p>
       )}
     </form>
+  );
+}
+
+/** How many times each case runs; one, and fixed, for the keyword matcher, which the form says why. */
+function Trials({ trials, lexical, onChange }: { trials: number; lexical: boolean; onChange: (trials: number) => void }) {
+  return (
+    <>
+      <label className="text-sm">
+        Trials
+        <input
+          name="trials"
+          type="number"
+          min={1}
+          max={20}
+          value={lexical ? 1 : trials}
+          disabled={lexical}
+          aria-describedby={lexical ? "lexical-trials" : undefined}
+          onChange={(e) => onChange(Number(e.target.value))}
+          className="mt-1 block w-20 rounded-md border border-slate-300 px-2 py-1 text-sm disabled:bg-slate-100"
+        />
+      </label>
+      {lexical && (
+        <p id="lexical-trials" className="w-full text-xs text-slate-600 sm:w-auto sm:self-center">
+          The keyword matcher answers the same every time: one trial says it all, and it finishes at once.
+        </p>
+      )}
+    </>
   );
 }

@@ -6,14 +6,17 @@ import CodeMirror, { EditorView } from "@uiw/react-codemirror";
 import { useRouter } from "next/navigation";
 import { useMemo, useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
+import { ActionMessage } from "@/components/action-message";
 import type { SaveSkillForm } from "@/lib/contracts/learned";
-import { formatLint, lintDescription } from "@/lib/lint/lint";
-import { hasChanges, sideBySide } from "@/lib/learned/side-by-side";
+import { hasChanges, sideBySide, type DiffRow } from "@/lib/learned/side-by-side";
 import { composeSkillMd, splitSkillMd } from "@/lib/skills/skill-md";
+import { DescriptionField } from "@/components/description-field";
 import { SideBySide } from "@/components/side-by-side";
 
 /** The editor's text area has a name a screen reader says (axe: aria-input-field-name). */
 const EDITOR_LABEL = EditorView.contentAttributes.of({ "aria-label": "Body of the skill (Markdown)", tabindex: "0" });
+
+const BUTTON = "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm";
 
 interface Props {
   name: string;
@@ -56,149 +59,171 @@ export function SkillEditor({ name, version, fields, currentText, descMax, save,
       setResult(null);
     }
   }
-  const separator = useMemo(() => (initialBody.includes("\r\n") ? [EditorState.lineSeparator.of("\r\n")] : []), [initialBody]);
-
-  const lint = formatLint(lintDescription(description, descMax));
   const proposed = composeSkillMd({ ...fields, description }, body);
   const rows = useMemo(() => sideBySide(base.text, proposed), [base.text, proposed]);
   const conflict = result && !result.ok ? result.conflict : undefined;
 
-  const submit = () =>
+  /** Saves or proposes; what comes back is said under the editor, and on success the page refreshes. */
+  const send = (work: () => Promise<ActionResult>, afterSave?: (outcome: Extract<ActionResult, { ok: true }>) => void) =>
     startTransition(async () => {
-      const outcome = await save({ description, body, reason, expectedVersion: base.version });
+      const outcome = await work();
       setResult(outcome);
-      if (outcome.ok) {
-        setReviewing(false);
+      if (!outcome.ok) return;
+      setReviewing(false);
+      afterSave?.(outcome);
+      router.refresh();
+    });
+  const submit = () =>
+    send(
+      () => save({ description, body, reason, expectedVersion: base.version }),
+      (outcome) => {
         setReason("");
         if (outcome.version) setBase({ version: outcome.version, text: proposed });
-        router.refresh();
-      }
-    });
+      },
+    );
+  const review = (from = base) => {
+    setBase(from);
+    setResult(null);
+    setReviewing(true);
+  };
 
   return (
     <div className="space-y-3" data-testid="skill-editor">
-      <label className="block text-sm font-medium">
-        Description
-        <textarea
-          name="description"
-          rows={2}
-          value={description}
-          onChange={(e) => setDescription(e.target.value)}
-          className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1 text-sm"
-        />
-      </label>
-      <pre
-        data-testid="live-lint"
-        className={`whitespace-pre-wrap text-xs ${lint === "[lint] clean" ? "text-emerald-700" : "text-amber-800"}`}
-      >
-        {lint}
-      </pre>
-      <div className="overflow-hidden rounded-md border border-slate-300 text-sm">
-        <CodeMirror
-          value={body}
-          height="320px"
-          extensions={[markdown(), EDITOR_LABEL, EditorView.lineWrapping, ...separator]}
-          onChange={setBody}
-          basicSetup={{ foldGutter: false }}
-        />
-      </div>
-      <div className="flex flex-wrap items-end gap-3">
-        <label className="max-w-full text-sm">
-          Reason for the change
-          <input
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            name="reason"
-            placeholder="what the last runs taught"
-            className="mt-1 block w-96 max-w-full rounded-md border border-slate-300 px-2 py-1 text-sm"
-          />
-        </label>
-        <button
-          type="button"
-          onClick={() => {
-            setResult(null);
-            setReviewing(true);
-          }}
-          className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100"
-        >
-          Review changes
-        </button>
-      </div>
+      <DescriptionField name="description" value={description} onChange={setDescription} descMax={descMax} lintTestId="live-lint" />
+      <BodyEditor value={body} onChange={setBody} crlf={initialBody.includes("\r\n")} />
+      <ReasonAndReview reason={reason} onReason={setReason} onReview={() => review()} />
 
       {reviewing && (
-        <div className="space-y-2 rounded-md border border-indigo-200 bg-indigo-50 p-3" data-testid="diff-preview">
-          {hasChanges(rows) ? (
-            <>
-              <p className="text-sm">Your change against v{base.version}, the version you are editing:</p>
-              <SideBySide rows={rows} left={`${name}@v${base.version}`} right="your edit" />
-              <div className="flex gap-2">
-                <button
-                  type="button"
-                  disabled={pending}
-                  onClick={submit}
-                  className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50"
-                >
-                  Save as v{base.version + 1}
-                </button>
-                {propose && (
-                  <button
-                    type="button"
-                    disabled={pending}
-                    onClick={() =>
-                      startTransition(async () => {
-                        const outcome = await propose({ description, body, rationale: reason });
-                        setResult(outcome);
-                        if (outcome.ok) {
-                          setReviewing(false);
-                          router.refresh();
-                        }
-                      })
-                    }
-                    className="rounded-md border border-indigo-700 bg-white px-3 py-1.5 text-sm font-medium text-indigo-800 hover:bg-indigo-50 disabled:opacity-50"
-                  >
-                    Propose as amendment
-                  </button>
-                )}
-                <button
-                  type="button"
-                  onClick={() => setReviewing(false)}
-                  className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm"
-                >
-                  Keep editing
-                </button>
-              </div>
-            </>
-          ) : (
-            <p className="text-sm">Nothing has changed yet.</p>
-          )}
-        </div>
+        <ReviewPanel
+          name={name}
+          base={base.version}
+          rows={rows}
+          pending={pending}
+          onSave={submit}
+          onPropose={propose && (() => send(() => propose({ description, body, rationale: reason })))}
+          onKeepEditing={() => setReviewing(false)}
+        />
       )}
+      <ActionMessage state={result} />
+      {conflict && <ConflictPanel name={name} conflict={conflict} proposed={proposed} onReview={() => review(conflict)} />}
+    </div>
+  );
+}
 
-      {result && (
-        <p role="status" className={`text-sm ${result.ok ? "text-emerald-700" : "text-red-700"}`}>
-          {result.message}
-        </p>
+/** The body in a Markdown code editor, keeping the line endings it came with. */
+function BodyEditor({ value, onChange, crlf }: { value: string; onChange: (body: string) => void; crlf: boolean }) {
+  const separator = useMemo(() => (crlf ? [EditorState.lineSeparator.of("\r\n")] : []), [crlf]);
+  return (
+    <div className="overflow-hidden rounded-md border border-slate-300 text-sm">
+      <CodeMirror
+        value={value}
+        height="320px"
+        extensions={[markdown(), EDITOR_LABEL, EditorView.lineWrapping, ...separator]}
+        onChange={onChange}
+        basicSetup={{ foldGutter: false }}
+      />
+    </div>
+  );
+}
+
+/** Why the change is made (it goes in the version's history, or the amendment's rationale), and the way to the diff before saving. */
+function ReasonAndReview({ reason, onReason, onReview }: { reason: string; onReason: (reason: string) => void; onReview: () => void }) {
+  return (
+    <div className="flex flex-wrap items-end gap-3">
+      <label className="max-w-full text-sm">
+        Reason for the change
+        <input
+          value={reason}
+          onChange={(e) => onReason(e.target.value)}
+          name="reason"
+          placeholder="what the last runs taught"
+          className="mt-1 block w-96 max-w-full rounded-md border border-slate-300 px-2 py-1 text-sm"
+        />
+      </label>
+      <button type="button" onClick={onReview} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100">
+        Review changes
+      </button>
+    </div>
+  );
+}
+
+/** The change against the version being edited, and the ways on from there. */
+function ReviewPanel({
+  name,
+  base,
+  rows,
+  pending,
+  onSave,
+  onPropose,
+  onKeepEditing,
+}: {
+  name: string;
+  base: number;
+  rows: DiffRow[];
+  pending: boolean;
+  onSave: () => void;
+  /** Absent where a change cannot be proposed as an amendment. */
+  onPropose: (() => void) | undefined;
+  onKeepEditing: () => void;
+}) {
+  return (
+    <div className="space-y-2 rounded-md border border-indigo-200 bg-indigo-50 p-3" data-testid="diff-preview">
+      {hasChanges(rows) ? (
+        <>
+          <p className="text-sm">Your change against v{base}, the version you are editing:</p>
+          <SideBySide rows={rows} left={`${name}@v${base}`} right="your edit" />
+          <div className="flex gap-2">
+            <button
+              type="button"
+              disabled={pending}
+              onClick={onSave}
+              className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50"
+            >
+              Save as v{base + 1}
+            </button>
+            {onPropose && (
+              <button
+                type="button"
+                disabled={pending}
+                onClick={onPropose}
+                className="rounded-md border border-indigo-700 bg-white px-3 py-1.5 text-sm font-medium text-indigo-800 hover:bg-indigo-50 disabled:opacity-50"
+              >
+                Propose as amendment
+              </button>
+            )}
+            <button type="button" onClick={onKeepEditing} className={BUTTON}>
+              Keep editing
+            </button>
+          </div>
+        </>
+      ) : (
+        <p className="text-sm">Nothing has changed yet.</p>
       )}
-      {conflict && (
-        <div className="space-y-2 rounded-md border border-red-200 bg-red-50 p-3" data-testid="conflict">
-          <p className="text-sm">
-            Someone saved v{conflict.version} while you were editing. Nothing was overwritten. Here is v{conflict.version} against your
-            edit:
-          </p>
-          <SideBySide rows={sideBySide(conflict.text, proposed)} left={`${name}@v${conflict.version}`} right="your edit" />
-          <button
-            type="button"
-            onClick={() => {
-              setBase({ version: conflict.version, text: conflict.text });
-              setResult(null);
-              setReviewing(true);
-            }}
-            className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm"
-          >
-            Review my edit on top of v{conflict.version}
-          </button>
-        </div>
-      )}
+    </div>
+  );
+}
+
+/** Someone else saved first: their version against this edit, and a way to carry the edit onto it. */
+function ConflictPanel({
+  name,
+  conflict,
+  proposed,
+  onReview,
+}: {
+  name: string;
+  conflict: { version: number; text: string };
+  proposed: string;
+  onReview: () => void;
+}) {
+  return (
+    <div className="space-y-2 rounded-md border border-red-200 bg-red-50 p-3" data-testid="conflict">
+      <p className="text-sm">
+        Someone saved v{conflict.version} while you were editing. Nothing was overwritten. Here is v{conflict.version} against your edit:
+      </p>
+      <SideBySide rows={sideBySide(conflict.text, proposed)} left={`${name}@v${conflict.version}`} right="your edit" />
+      <button type="button" onClick={onReview} className={BUTTON}>
+        Review my edit on top of v{conflict.version}
+      </button>
     </div>
   );
 }

@@ -16,12 +16,18 @@ export function recordedJudge(answers: Record<string, JudgeAnswer>): ConfiguredM
       // A judgement keyed "<task>\n<passage>" is for the amendment holding that passage; it wins over the task's general one.
       const matches = (key: string) => key.split("\n").every((part) => prompt.includes(JSON.stringify(part).slice(1, -1)));
       const recorded =
-        Object.entries(answers).find(([key]) => key.includes("\n") && matches(key)) ?? Object.entries(answers).find(([key]) => !key.includes("\n") && matches(key));
-      const answer = recorded ? recorded[1] : { original: flat(0.5), amended: flat(0.5), rationale: "No recorded judgement for this task." };
+        Object.entries(answers).find(([key]) => key.includes("\n") && matches(key)) ??
+        Object.entries(answers).find(([key]) => !key.includes("\n") && matches(key));
+      const answer = recorded
+        ? recorded[1]
+        : { original: flat(0.5), amended: flat(0.5), rationale: "No recorded judgement for this task." };
       return {
         content: [{ type: "text", text: JSON.stringify(answer) }],
         finishReason: { unified: "stop", raw: "stop" },
-        usage: { inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: undefined, text: undefined, reasoning: undefined } },
+        usage: {
+          inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+          outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+        },
         warnings: [],
       };
     },

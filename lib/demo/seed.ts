@@ -54,7 +54,7 @@ export async function seedDemo(app: App, demoDir = path.resolve("demo")): Promis
   const { lead, editor, agent } = await demoCast(app, teamId);
   const current = () => ensureTeam(app.db, DEMO_TEAM);
   const deps = { ...app, model: recordedJudge(JUDGEMENTS), judgeConcurrency: 4 };
-  const at = <T,>(daysAgo: number, step: () => Promise<T>) => happened(app, teamId, daysAgo, step);
+  const at = <T>(daysAgo: number, step: () => Promise<T>) => happened(app, teamId, daysAgo, step);
 
   const tree = readDiskTree(path.join(demoDir, "workspace-skills")).files;
   const firstFolders = ["ci-green-gate", "db-migration-review", "incident-postmortem"];
@@ -72,7 +72,11 @@ export async function seedDemo(app: App, demoDir = path.resolve("demo")): Promis
   );
   await at(4.5, async () => evaluateAmendment(deps, await current(), lead, triage.id));
   await at(3.6, () =>
-    updateLearned(app, teamId, editor, "flaky-test-triage", { body: SHORTER_TRIAGE, expected: { version: 1 }, reason: "shorter: most flaky tests pass on a retry" }),
+    updateLearned(app, teamId, editor, "flaky-test-triage", {
+      body: SHORTER_TRIAGE,
+      expected: { version: 1 },
+      reason: "shorter: most flaky tests pass on a retry",
+    }),
   );
   await at(3.4, () => rollbackLearned(app, teamId, lead, "flaky-test-triage", 1));
   await at(3.2, () => syncWorkspace(app.db, app.catalogs, teamId, { files: tree.map(rewriteChangelogDescription), others: [] }));
@@ -122,25 +126,46 @@ async function happened<T>(app: App, teamId: TeamId, daysAgo: number, step: () =
   const when = new Date(Date.now() - daysAgo * DAY);
   const fresh = new Date(Date.now() - 60 * 60 * 1000);
   const { db } = app;
-  await db.update(workspaceSkills).set({ updatedAt: when }).where(and(eq(workspaceSkills.teamId, teamId), gt(workspaceSkills.updatedAt, fresh)));
+  await db
+    .update(workspaceSkills)
+    .set({ updatedAt: when })
+    .where(and(eq(workspaceSkills.teamId, teamId), gt(workspaceSkills.updatedAt, fresh)));
   await db
     .update(workspaceSkillVersions)
     .set({ createdAt: when })
     .where(and(eq(workspaceSkillVersions.teamId, teamId), gt(workspaceSkillVersions.createdAt, fresh)));
-  await db.update(learnedSkills).set({ createdAt: when }).where(and(eq(learnedSkills.teamId, teamId), gt(learnedSkills.createdAt, fresh)));
-  await db.update(learnedSkills).set({ updatedAt: when }).where(and(eq(learnedSkills.teamId, teamId), gt(learnedSkills.updatedAt, fresh)));
+  await db
+    .update(learnedSkills)
+    .set({ createdAt: when })
+    .where(and(eq(learnedSkills.teamId, teamId), gt(learnedSkills.createdAt, fresh)));
+  await db
+    .update(learnedSkills)
+    .set({ updatedAt: when })
+    .where(and(eq(learnedSkills.teamId, teamId), gt(learnedSkills.updatedAt, fresh)));
   await db
     .update(learnedSkillVersions)
     .set({ createdAt: when })
     .where(
       and(
         gt(learnedSkillVersions.createdAt, fresh),
-        inArray(learnedSkillVersions.skillId, db.select({ id: learnedSkills.id }).from(learnedSkills).where(eq(learnedSkills.teamId, teamId))),
+        inArray(
+          learnedSkillVersions.skillId,
+          db.select({ id: learnedSkills.id }).from(learnedSkills).where(eq(learnedSkills.teamId, teamId)),
+        ),
       ),
     );
-  await db.update(skillEvents).set({ at: when }).where(and(eq(skillEvents.teamId, teamId), gt(skillEvents.at, fresh)));
-  await db.update(listingSnapshots).set({ takenAt: when }).where(and(eq(listingSnapshots.teamId, teamId), gt(listingSnapshots.takenAt, fresh)));
-  await db.update(amendments).set({ createdAt: when }).where(and(eq(amendments.teamId, teamId), gt(amendments.createdAt, fresh)));
+  await db
+    .update(skillEvents)
+    .set({ at: when })
+    .where(and(eq(skillEvents.teamId, teamId), gt(skillEvents.at, fresh)));
+  await db
+    .update(listingSnapshots)
+    .set({ takenAt: when })
+    .where(and(eq(listingSnapshots.teamId, teamId), gt(listingSnapshots.takenAt, fresh)));
+  await db
+    .update(amendments)
+    .set({ createdAt: when })
+    .where(and(eq(amendments.teamId, teamId), gt(amendments.createdAt, fresh)));
   await db
     .update(evaluations)
     .set({ startedAt: new Date(when.getTime() - 90_000), finishedAt: when })
@@ -164,7 +189,10 @@ async function versionsServed(app: App, teamId: TeamId): Promise<(skill: string,
     .from(workspaceSkillVersions)
     .where(eq(workspaceSkillVersions.teamId, teamId));
   const timeline = new Map<string, { source: string; version: number; createdAt: Date }[]>();
-  for (const [source, rows] of [["learned", learned], ["file", workspace]] as const) {
+  for (const [source, rows] of [
+    ["learned", learned],
+    ["file", workspace],
+  ] as const) {
     for (const row of rows) timeline.set(row.name, [...(timeline.get(row.name) ?? []), { source, ...row }]);
   }
   return (skill, at) => {
@@ -186,20 +214,62 @@ const rewriteChangelogDescription = (file: TreeFile): TreeFile =>
     : file;
 
 /** Runs of the learned and workspace skills over the past weeks, with the failures an amendment would learn from. */
-const RUNS: [skill: string, daysAgo: number, outcome: "success" | "failure" | "partial", task: string, extra?: { errorType?: string; feedback?: string; failedToolCalls?: string[] }][] = [
+const RUNS: [
+  skill: string,
+  daysAgo: number,
+  outcome: "success" | "failure" | "partial",
+  task: string,
+  extra?: { errorType?: string; feedback?: string; failedToolCalls?: string[] },
+][] = [
   ["release-checklist", 20, "success", "Release v2.14.0 of the billing service"],
-  ["release-checklist", 16, "failure", "Release v2.15.0 of the billing service", { errorType: "SkippedStage", feedback: "went from 5% to 100% without the 50% stage", failedToolCalls: ["deploy promote"] }],
+  [
+    "release-checklist",
+    16,
+    "failure",
+    "Release v2.15.0 of the billing service",
+    { errorType: "SkippedStage", feedback: "went from 5% to 100% without the 50% stage", failedToolCalls: ["deploy promote"] },
+  ],
   ["release-checklist", 13, "success", "Release v1.9.2 of the search API"],
-  ["release-checklist", 9, "partial", "Release v2.16.0 with a database migration", { errorType: "MissingStep", feedback: "the checklist says nothing about running migrations before the canary" }],
+  [
+    "release-checklist",
+    9,
+    "partial",
+    "Release v2.16.0 with a database migration",
+    { errorType: "MissingStep", feedback: "the checklist says nothing about running migrations before the canary" },
+  ],
   ["release-checklist", 6, "success", "Hotfix release v2.16.1"],
-  ["release-checklist", 2, "failure", "Release v3.0.0 with a breaking API change", { errorType: "MissingStep", feedback: "no step to announce breaking changes to API consumers" }],
+  [
+    "release-checklist",
+    2,
+    "failure",
+    "Release v3.0.0 with a breaking API change",
+    { errorType: "MissingStep", feedback: "no step to announce breaking changes to API consumers" },
+  ],
   ["flaky-test-triage", 12, "success", "Triage flaky test/payments.test.ts"],
   ["flaky-test-triage", 5, "partial", "Triage flaky e2e checkout test", { feedback: "did not consider network timeouts in CI" }],
   ["flaky-test-triage", 1, "success", "Triage flaky snapshot test in the web app"],
-  ["flaky-test-triage", 1.4, "failure", "Triage flaky test that fails only with some shuffle seeds", { errorType: "NotReproduced", feedback: "ran it 50 times alone and gave up; the failing seed was in the CI log" }],
-  ["flaky-test-triage", 1.1, "partial", "Triage flaky inventory test in the nightly run", { feedback: "found the order dependency only after an hour of bisecting" }],
+  [
+    "flaky-test-triage",
+    1.4,
+    "failure",
+    "Triage flaky test that fails only with some shuffle seeds",
+    { errorType: "NotReproduced", feedback: "ran it 50 times alone and gave up; the failing seed was in the CI log" },
+  ],
+  [
+    "flaky-test-triage",
+    1.1,
+    "partial",
+    "Triage flaky inventory test in the nightly run",
+    { feedback: "found the order dependency only after an hour of bisecting" },
+  ],
   ["db-migration-review", 10, "success", "Review migration adding orders.status index"],
-  ["db-migration-review", 3, "failure", "Review migration changing users.email type", { errorType: "MissedLock", feedback: "approved a type change that rewrote a 40M-row table" }],
+  [
+    "db-migration-review",
+    3,
+    "failure",
+    "Review migration changing users.email type",
+    { errorType: "MissedLock", feedback: "approved a type change that rewrote a 40M-row table" },
+  ],
   ["release-checklist", 0.5, "success", "Release v3.0.1 with a migration and an announced API change"],
 ];
 
@@ -236,20 +306,76 @@ const d = (correctness: number, completeness: number, adherence: number) => ({ c
  * amendment (after the task, on its own line) is that amendment's; the others are any amendment's.
  */
 const JUDGEMENTS: Record<string, JudgeAnswer> = {
-  "Triage flaky test/payments.test.ts\n--sequence.seed": { original: d(0.8, 0.7, 0.8), amended: d(0.8, 0.7, 0.8), rationale: "No difference: this unit test fails alone, so the seed step never comes up." },
-  "Triage flaky e2e checkout test\n--sequence.seed": { original: d(0.5, 0.4, 0.7), amended: d(0.5, 0.45, 0.7), rationale: "The seed step helps a little; this e2e test fails on the network, not on order." },
-  "Triage flaky snapshot test in the web app\n--sequence.seed": { original: d(0.8, 0.8, 0.8), amended: d(0.8, 0.8, 0.8), rationale: "No difference for a snapshot test that passes." },
-  "Triage flaky test that fails only with some shuffle seeds": { original: d(0.3, 0.35, 0.6), amended: d(0.85, 0.85, 0.8), rationale: "Only the amended version says to take the failing seed from the CI log and rerun with it." },
-  "Triage flaky inventory test in the nightly run": { original: d(0.5, 0.45, 0.7), amended: d(0.8, 0.8, 0.75), rationale: "Rerunning with the recorded seed reproduces the order dependency at once, instead of an hour of bisecting." },
-  "Release v2.14.0 of the billing service": { original: d(0.8, 0.8, 0.9), amended: d(0.8, 0.85, 0.9), rationale: "Both versions cover a routine release; the amended one names the 50% hold explicitly." },
-  "Release v2.15.0 of the billing service": { original: d(0.4, 0.5, 0.6), amended: d(0.9, 0.85, 0.85), rationale: "The original lets an agent jump from 5% to 100%; the amended one forbids skipping the 50% stage." },
-  "Release v1.9.2 of the search API": { original: d(0.85, 0.8, 0.9), amended: d(0.85, 0.8, 0.9), rationale: "No difference for a release without migrations or API changes." },
-  "Release v2.16.0 with a database migration": { original: d(0.3, 0.3, 0.6), amended: d(0.85, 0.9, 0.8), rationale: "Only the amended version says to run migrations before traffic moves." },
-  "Hotfix release v2.16.1": { original: d(0.8, 0.75, 0.85), amended: d(0.75, 0.75, 0.8), rationale: "The extra announcement step is noise for a hotfix." },
-  "Release v3.0.0 with a breaking API change": { original: d(0.35, 0.3, 0.7), amended: d(0.8, 0.85, 0.8), rationale: "The amended version adds the announcement a breaking change needs." },
-  "Triage flaky test/payments.test.ts": { original: d(0.8, 0.7, 0.8), amended: d(0.75, 0.7, 0.8), rationale: "The added network step does not apply to this unit test." },
-  "Triage flaky e2e checkout test": { original: d(0.5, 0.4, 0.7), amended: d(0.6, 0.6, 0.7), rationale: "Mentioning network timeouts helps a little; the order of checks is unchanged." },
-  "Triage flaky snapshot test in the web app": { original: d(0.8, 0.8, 0.8), amended: d(0.8, 0.75, 0.75), rationale: "The longer procedure is slightly harder to follow for a snapshot test." },
+  "Triage flaky test/payments.test.ts\n--sequence.seed": {
+    original: d(0.8, 0.7, 0.8),
+    amended: d(0.8, 0.7, 0.8),
+    rationale: "No difference: this unit test fails alone, so the seed step never comes up.",
+  },
+  "Triage flaky e2e checkout test\n--sequence.seed": {
+    original: d(0.5, 0.4, 0.7),
+    amended: d(0.5, 0.45, 0.7),
+    rationale: "The seed step helps a little; this e2e test fails on the network, not on order.",
+  },
+  "Triage flaky snapshot test in the web app\n--sequence.seed": {
+    original: d(0.8, 0.8, 0.8),
+    amended: d(0.8, 0.8, 0.8),
+    rationale: "No difference for a snapshot test that passes.",
+  },
+  "Triage flaky test that fails only with some shuffle seeds": {
+    original: d(0.3, 0.35, 0.6),
+    amended: d(0.85, 0.85, 0.8),
+    rationale: "Only the amended version says to take the failing seed from the CI log and rerun with it.",
+  },
+  "Triage flaky inventory test in the nightly run": {
+    original: d(0.5, 0.45, 0.7),
+    amended: d(0.8, 0.8, 0.75),
+    rationale: "Rerunning with the recorded seed reproduces the order dependency at once, instead of an hour of bisecting.",
+  },
+  "Release v2.14.0 of the billing service": {
+    original: d(0.8, 0.8, 0.9),
+    amended: d(0.8, 0.85, 0.9),
+    rationale: "Both versions cover a routine release; the amended one names the 50% hold explicitly.",
+  },
+  "Release v2.15.0 of the billing service": {
+    original: d(0.4, 0.5, 0.6),
+    amended: d(0.9, 0.85, 0.85),
+    rationale: "The original lets an agent jump from 5% to 100%; the amended one forbids skipping the 50% stage.",
+  },
+  "Release v1.9.2 of the search API": {
+    original: d(0.85, 0.8, 0.9),
+    amended: d(0.85, 0.8, 0.9),
+    rationale: "No difference for a release without migrations or API changes.",
+  },
+  "Release v2.16.0 with a database migration": {
+    original: d(0.3, 0.3, 0.6),
+    amended: d(0.85, 0.9, 0.8),
+    rationale: "Only the amended version says to run migrations before traffic moves.",
+  },
+  "Hotfix release v2.16.1": {
+    original: d(0.8, 0.75, 0.85),
+    amended: d(0.75, 0.75, 0.8),
+    rationale: "The extra announcement step is noise for a hotfix.",
+  },
+  "Release v3.0.0 with a breaking API change": {
+    original: d(0.35, 0.3, 0.7),
+    amended: d(0.8, 0.85, 0.8),
+    rationale: "The amended version adds the announcement a breaking change needs.",
+  },
+  "Triage flaky test/payments.test.ts": {
+    original: d(0.8, 0.7, 0.8),
+    amended: d(0.75, 0.7, 0.8),
+    rationale: "The added network step does not apply to this unit test.",
+  },
+  "Triage flaky e2e checkout test": {
+    original: d(0.5, 0.4, 0.7),
+    amended: d(0.6, 0.6, 0.7),
+    rationale: "Mentioning network timeouts helps a little; the order of checks is unchanged.",
+  },
+  "Triage flaky snapshot test in the web app": {
+    original: d(0.8, 0.8, 0.8),
+    amended: d(0.8, 0.75, 0.75),
+    rationale: "The longer procedure is slightly harder to follow for a snapshot test.",
+  },
 };
 
 type Step = [daysAgo: number, input: LedgerInput];
@@ -257,37 +383,138 @@ type Step = [daysAgo: number, input: LedgerInput];
 /** Three plans over the past weeks: confirmed, refuted, inconclusive and skipped predictions, and two left open. */
 const PLANS: Record<string, Step[]> = {
   "cache-key-fix": [
-    [24, { action: "record-observation", text: "Cache hit rate on /search fell from 0.92 to 0.31 after Tuesday's deploy", skill: "systematic-debugging" }],
+    [
+      24,
+      {
+        action: "record-observation",
+        text: "Cache hit rate on /search fell from 0.92 to 0.31 after Tuesday's deploy",
+        skill: "systematic-debugging",
+      },
+    ],
     [24, { action: "record-hypothesis", text: "The cache key now includes the request timestamp" }],
-    [24, { action: "record-prediction", id: "H1", text: "Keys for two identical requests a second apart differ", falsifiedBy: "node scripts/print-cache-key.js /search?q=a && sleep 1 && node scripts/print-cache-key.js /search?q=a" }],
+    [
+      24,
+      {
+        action: "record-prediction",
+        id: "H1",
+        text: "Keys for two identical requests a second apart differ",
+        falsifiedBy: "node scripts/print-cache-key.js /search?q=a && sleep 1 && node scripts/print-cache-key.js /search?q=a",
+      },
+    ],
     [23, { action: "record-verdict", id: "P1", verdict: "confirmed", evidence: "search:q=a:1761900001 vs search:q=a:1761900002" }],
-    [23, { action: "record-prediction", id: "H1", text: "Dropping the timestamp restores a hit rate above 0.9", falsifiedBy: "npm run bench -- cache | grep hit_rate" }],
+    [
+      23,
+      {
+        action: "record-prediction",
+        id: "H1",
+        text: "Dropping the timestamp restores a hit rate above 0.9",
+        falsifiedBy: "npm run bench -- cache | grep hit_rate",
+      },
+    ],
     [22, { action: "record-verdict", id: "P2", verdict: "confirmed", evidence: "hit_rate 0.94 over 10,000 requests" }],
     [22, { action: "record-hypothesis", text: "The CDN also varies on the timestamp header" }],
-    [22, { action: "record-prediction", id: "H2", text: "The CDN's Vary header lists X-Request-Time", falsifiedBy: "curl -sI https://cdn.example.com/search?q=a | grep -i vary" }],
+    [
+      22,
+      {
+        action: "record-prediction",
+        id: "H2",
+        text: "The CDN's Vary header lists X-Request-Time",
+        falsifiedBy: "curl -sI https://cdn.example.com/search?q=a | grep -i vary",
+      },
+    ],
     [21, { action: "record-verdict", id: "P3", verdict: "refuted", evidence: "vary: accept-encoding" }],
-    [21, { action: "record-conclusion", text: "The key builder took the timestamp from a refactor of the request context; fixed in #4121 with a test." }],
+    [
+      21,
+      {
+        action: "record-conclusion",
+        text: "The key builder took the timestamp from a refactor of the request context; fixed in #4121 with a test.",
+      },
+    ],
   ],
   "release-canary": [
     [14, { action: "record-hypothesis", text: "A 5% canary catches the regressions our staging misses", skill: "release-checklist" }],
-    [14, { action: "record-prediction", id: "H1", text: "The last three regressions would have tripped the canary's error-rate alarm", falsifiedBy: "python scripts/replay_canary.py --incidents 2026-09,2026-10" }],
-    [12, { action: "record-verdict", id: "P1", verdict: "confirmed", evidence: "3 of 3 incidents exceed the 1.5x error-rate threshold within 12 minutes" }],
-    [12, { action: "record-prediction", id: "H1", text: "The canary adds less than 40 minutes to a release", falsifiedBy: "python scripts/release_timing.py --last 10" }],
+    [
+      14,
+      {
+        action: "record-prediction",
+        id: "H1",
+        text: "The last three regressions would have tripped the canary's error-rate alarm",
+        falsifiedBy: "python scripts/replay_canary.py --incidents 2026-09,2026-10",
+      },
+    ],
+    [
+      12,
+      {
+        action: "record-verdict",
+        id: "P1",
+        verdict: "confirmed",
+        evidence: "3 of 3 incidents exceed the 1.5x error-rate threshold within 12 minutes",
+      },
+    ],
+    [
+      12,
+      {
+        action: "record-prediction",
+        id: "H1",
+        text: "The canary adds less than 40 minutes to a release",
+        falsifiedBy: "python scripts/release_timing.py --last 10",
+      },
+    ],
     [8, { action: "record-verdict", id: "P2", verdict: "inconclusive", evidence: "only 2 releases used the canary so far" }],
     [8, { action: "record-hypothesis", text: "Rollback from the canary stage needs no manual step" }],
-    [8, { action: "record-prediction", id: "H2", text: "deploy rollback at 5% restores the previous version in under 2 minutes", falsifiedBy: "deploy rollback --dry-run --stage canary --timing" }],
+    [
+      8,
+      {
+        action: "record-prediction",
+        id: "H2",
+        text: "deploy rollback at 5% restores the previous version in under 2 minutes",
+        falsifiedBy: "deploy rollback --dry-run --stage canary --timing",
+      },
+    ],
   ],
   "flaky-ci": [
     [4, { action: "record-observation", text: "test/payments.test.ts fails 1 run in 12 on CI, never locally", skill: "flaky-test-triage" }],
     [4, { action: "record-hypothesis", text: "The test depends on the machine's time zone" }],
-    [4, { action: "record-prediction", id: "H1", text: "It fails every time with TZ=Pacific/Kiritimati", falsifiedBy: "TZ=Pacific/Kiritimati npx vitest run test/payments.test.ts" }],
+    [
+      4,
+      {
+        action: "record-prediction",
+        id: "H1",
+        text: "It fails every time with TZ=Pacific/Kiritimati",
+        falsifiedBy: "TZ=Pacific/Kiritimati npx vitest run test/payments.test.ts",
+      },
+    ],
     [3, { action: "record-verdict", id: "P1", verdict: "refuted", evidence: "12 of 12 runs pass with TZ=Pacific/Kiritimati" }],
-    [3, { action: "record-prediction", id: "H1", text: "It fails at month boundaries in UTC", falsifiedBy: "faketime '2026-11-30 23:59:59' npx vitest run test/payments.test.ts" }],
+    [
+      3,
+      {
+        action: "record-prediction",
+        id: "H1",
+        text: "It fails at month boundaries in UTC",
+        falsifiedBy: "faketime '2026-11-30 23:59:59' npx vitest run test/payments.test.ts",
+      },
+    ],
     [3, { action: "record-skip", id: "P2", reason: "H1 was refuted by P1; the time zone is not the cause" }],
     [2, { action: "record-hypothesis", text: "Two tests share the payments table without a reset" }],
-    [2, { action: "record-prediction", id: "H2", text: "Running the file alone 50 times never fails", falsifiedBy: "npx vitest run test/payments.test.ts --repeat 50" }],
+    [
+      2,
+      {
+        action: "record-prediction",
+        id: "H2",
+        text: "Running the file alone 50 times never fails",
+        falsifiedBy: "npx vitest run test/payments.test.ts --repeat 50",
+      },
+    ],
     [1, { action: "record-verdict", id: "P3", verdict: "confirmed", evidence: "50 of 50 pass alone; fails 4 of 50 in the suite" }],
-    [1, { action: "record-prediction", id: "H2", text: "Truncating the table in beforeEach makes the suite pass 50 times", falsifiedBy: "npx vitest run --repeat 50" }],
+    [
+      1,
+      {
+        action: "record-prediction",
+        id: "H2",
+        text: "Truncating the table in beforeEach makes the suite pass 50 times",
+        falsifiedBy: "npx vitest run --repeat 50",
+      },
+    ],
   ],
 };
 
@@ -312,7 +539,10 @@ const RELEASE_CHECKLIST: NewLearned = {
 
 const FLAKY_TEST_TRIAGE: NewLearned = {
   skillMd: composeSkillMd(
-    { name: "flaky-test-triage", description: "Sorts a flaky test into timing, order or environment causes. Use when a test fails only sometimes." },
+    {
+      name: "flaky-test-triage",
+      description: "Sorts a flaky test into timing, order or environment causes. Use when a test fails only sometimes.",
+    },
     "# Flaky test triage\n\n1. Run the test 50 times alone: `npx vitest run <file> --repeat 50`.\n2. If it fails alone, suspect timing: look for real timers, sleeps and unawaited promises.\n3. If it fails only in the suite, suspect order: shared state, a database not reset between tests.\n4. If it fails only in CI, suspect environment: time zone, locale, CPU count, missing fonts.\n5. Fix the cause; quarantine only with a ticket and an owner.\n",
   ),
   status: "active",
@@ -321,7 +551,10 @@ const FLAKY_TEST_TRIAGE: NewLearned = {
 
 const TRIAGE_NOTES: NewLearned = {
   skillMd: composeSkillMd(
-    { name: "triage-notes", description: "Drafts triage notes for a new bug report: impact, reproduction, suspected area. Use when a bug report arrives." },
+    {
+      name: "triage-notes",
+      description: "Drafts triage notes for a new bug report: impact, reproduction, suspected area. Use when a bug report arrives.",
+    },
     "# Triage notes\n\n- Impact: who is affected and how badly.\n- Reproduction: the shortest steps, or 'not yet reproduced'.\n- Suspected area: the module and the last change to it.\n",
   ),
   status: "draft",

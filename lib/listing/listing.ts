@@ -49,7 +49,7 @@ export interface ListingBudget {
   settings: ListingSettings;
   listing: TeamListing;
   segments: BudgetSegment[];
-  cut: ReturnType<typeof entriesLeftOut>;
+  leftOut: ReturnType<typeof entriesLeftOut>;
   shortened: ShortenedDescription[];
   history: { at: string; chars: number; cap: number; cause: string }[];
 }
@@ -71,7 +71,7 @@ export async function listingBudget(
     settings,
     listing,
     segments: budgetSegments(listing, settings.loadHint, catalog.diagnostics),
-    cut: entriesLeftOut(listing),
+    leftOut: entriesLeftOut(listing),
     shortened: shortenedDescriptions(listing, new Map(catalog.active.map((skill) => [skill.name as string, skill.description]))),
     history: history.map((row) => ({ at: row.takenAt.toISOString(), chars: row.chars, cap: row.cap, cause: row.cause })),
   };

@@ -182,7 +182,12 @@ export async function loadListedCatalog(db: Db, statics: StaticCatalog, teamId: 
   candidates.push(...learned);
   const invalid: InvalidCatalogFolder[] = [
     ...statics.invalid.map((folder) => ({ name: folder.name, scope: "global" as const, folder: folder.folder, errors: folder.errors })),
-    ...workspaceInvalid.map((row) => ({ name: row.name, scope: "workspace" as const, folder: workspaceFolderLabel(row.name), errors: row.errors })),
+    ...workspaceInvalid.map((row) => ({
+      name: row.name,
+      scope: "workspace" as const,
+      folder: workspaceFolderLabel(row.name),
+      errors: row.errors,
+    })),
   ];
   return resolveCatalog(candidates, invalid);
 }

@@ -37,13 +37,7 @@ export async function listSkillFiles(db: Db, catalogs: CatalogCache, team: Catal
     .orderBy(asc(workspaceSkillFiles.path));
 }
 
-export async function readSkillFile(
-  db: Db,
-  catalogs: CatalogCache,
-  team: CatalogKey,
-  name: string,
-  filePath: string,
-): Promise<Uint8Array> {
+export async function readSkillFile(db: Db, catalogs: CatalogCache, team: CatalogKey, name: string, filePath: string): Promise<Uint8Array> {
   const safePath = parseFilePath(filePath);
   const skill = await resolveSkill(catalogs, team, name);
   if (skill.scope === "builtin" || skill.scope === "global") {
@@ -56,13 +50,7 @@ export async function readSkillFile(
   const [row] = await db
     .select({ content: workspaceSkillFiles.content })
     .from(workspaceSkillFiles)
-    .where(
-      and(
-        eq(workspaceSkillFiles.teamId, team.id),
-        eq(workspaceSkillFiles.name, skill.name),
-        eq(workspaceSkillFiles.path, safePath),
-      ),
-    );
+    .where(and(eq(workspaceSkillFiles.teamId, team.id), eq(workspaceSkillFiles.name, skill.name), eq(workspaceSkillFiles.path, safePath)));
   if (!row) throw fileNotFound(name, safePath, await listSkillFiles(db, catalogs, team, name));
   return row.content;
 }

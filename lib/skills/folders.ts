@@ -93,7 +93,8 @@ function listSupportingFiles(dir: string, folderName: string): { files: Supporti
       if (entry.isDirectory()) walk(rel);
       else if (entry.isFile() && rel !== "SKILL.md") {
         const stat = statSync(path.join(dir, rel));
-        if (stat.size > SUPPORTING_FILE_MAX_BYTES) errors.push(`${folderName}/${rel} is ${stat.size} bytes; a supporting file may be at most 5 MiB`);
+        if (stat.size > SUPPORTING_FILE_MAX_BYTES)
+          errors.push(`${folderName}/${rel} is ${stat.size} bytes; a supporting file may be at most 5 MiB`);
         total += stat.size;
         files.push({ path: rel, size: stat.size, executable: (stat.mode & 0o111) !== 0 });
       }

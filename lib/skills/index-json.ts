@@ -12,7 +12,12 @@ export async function skillsIndex(db: Db, catalogs: CatalogCache, team: CatalogK
   const skills = [];
   for (const skill of catalog.active) {
     const files = await listSkillFiles(db, catalogs, team, skill.name);
-    skills.push({ name: skill.name as string, description: skill.description, version: skill.version, files: ["SKILL.md", ...files.map((file) => file.path)] });
+    skills.push({
+      name: skill.name as string,
+      description: skill.description,
+      version: skill.version,
+      files: ["SKILL.md", ...files.map((file) => file.path)],
+    });
   }
   return { skills };
 }

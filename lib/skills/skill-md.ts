@@ -201,7 +201,12 @@ function softBreaches(fields: Record<string, unknown>, name: string): SoftBreach
 
 function metadataBreaches(metadata: unknown, name: string): SoftBreach[] {
   if (!isMap(metadata)) {
-    return [{ warning: "metadata is not a map of string to string (ignored)", refusal: `metadata of "${name}" must be a map of string to string` }];
+    return [
+      {
+        warning: "metadata is not a map of string to string (ignored)",
+        refusal: `metadata of "${name}" must be a map of string to string`,
+      },
+    ];
   }
   return Object.entries(metadata)
     .filter(([, value]) => typeof value !== "string")

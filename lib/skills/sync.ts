@@ -4,7 +4,14 @@ import { inSizedSlices, inSlices } from "@/db/batches";
 import type { Db } from "@/db/client";
 import { singleRow } from "@/db/rows";
 import { invalidWorkspaceFolders, servedWorkspaceVersion } from "@/db/queries/workspace-skills";
-import { teams, workspaceInvalidFolders, workspaceSkillFiles, workspaceSkills, workspaceSkillVersions, workspaceStagedVersions } from "@/db/schema";
+import {
+  teams,
+  workspaceInvalidFolders,
+  workspaceSkillFiles,
+  workspaceSkills,
+  workspaceSkillVersions,
+  workspaceStagedVersions,
+} from "@/db/schema";
 import { AppError } from "../errors";
 import { invalidLines, invalidTree, workspaceFolderLabel } from "./invalid-folders";
 import { sha256Hex } from "../hash";
@@ -86,7 +93,10 @@ function checkFileAndFolder(folder: string, entries: Map<string, TreeFile>): voi
     for (let slash = path.indexOf("/"); slash !== -1; slash = path.indexOf("/", slash + 1)) {
       const parent = path.slice(0, slash);
       if (entries.has(parent)) {
-        throw new AppError("InvalidPath", `invalid path: "${folder}/${parent}" is a file, and "${folder}/${path}" puts a file inside it; a path is a file or a folder, not both`);
+        throw new AppError(
+          "InvalidPath",
+          `invalid path: "${folder}/${parent}" is a file, and "${folder}/${path}" puts a file inside it; a path is a file or a folder, not both`,
+        );
       }
     }
   }
@@ -123,7 +133,6 @@ function planFolder(folder: string, entries: Map<string, TreeFile>): SyncFolder 
   return { name: parsed.name, parsed, skillMd, files, treeSha256 };
 }
 
-
 export interface SyncOptions {
   /** Refuse the whole tree when any folder is invalid (`?strict=true`, for CI). */
   strict?: boolean;
@@ -146,7 +155,13 @@ export interface SyncResult {
  * Applies the tree, then records the listing's new size when anything changed. All or nothing:
  * versions written ahead of the switch are invisible until it and deleted when it fails.
  */
-export async function syncWorkspace(db: Db, catalogs: CatalogCache, teamId: TeamId, tree: Tree, options: SyncOptions = {}): Promise<SyncResult> {
+export async function syncWorkspace(
+  db: Db,
+  catalogs: CatalogCache,
+  teamId: TeamId,
+  tree: Tree,
+  options: SyncOptions = {},
+): Promise<SyncResult> {
   const { files, ignored } = filterTree(tree);
   const plan = await planTree(files);
   const invalid = plan.invalid.map((folder) => ({ folder: workspaceFolderLabel(folder.name), errors: folder.errors }));
@@ -347,7 +362,12 @@ function applyTree(
 }
 
 /** Makes this sync's staged text of these folders versions, numbered after each name's latest, in one statement per slice. */
-async function numberStaged(tx: Db, teamId: TeamId, syncId: string, folders: SyncFolder[]): Promise<{ folder: SyncFolder; version: number }[]> {
+async function numberStaged(
+  tx: Db,
+  teamId: TeamId,
+  syncId: string,
+  folders: SyncFolder[],
+): Promise<{ folder: SyncFolder; version: number }[]> {
   const byName = new Map(folders.map((folder) => [folder.name as string, folder]));
   const numbered: { folder: SyncFolder; version: number }[] = [];
   for (const names of inSlices([...byName.keys()])) {

@@ -83,7 +83,11 @@ async function storedContent(
   const [row] =
     skill.scope === "workspace"
       ? await db
-          .select({ frontmatter: workspaceSkillVersions.frontmatter, body: workspaceSkillVersions.body, sha256: workspaceSkillVersions.sha256 })
+          .select({
+            frontmatter: workspaceSkillVersions.frontmatter,
+            body: workspaceSkillVersions.body,
+            sha256: workspaceSkillVersions.sha256,
+          })
           .from(workspaceSkillVersions)
           .where(
             and(

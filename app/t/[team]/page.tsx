@@ -3,22 +3,18 @@ import { requireMember } from "@/lib/pages/member";
 import { roleAtLeast } from "@/lib/auth/scopes";
 import { NewSkillForm } from "@/components/new-skill-form";
 import { createSkillAction } from "./actions";
-import { teamOverview } from "@/lib/overview/overview";
+import { teamOverview, type InvalidFolderRow, type TeamOverview } from "@/lib/overview/overview";
 import { parseTableQuery } from "@/lib/overview/table";
 import { SkillHealthTable } from "@/components/skill-health-table";
-import { Stat } from "@/components/stat";
+import { PageHeader } from "@/components/ui/page-header";
+import { Stat } from "@/components/ui/stat";
 import { awaitingApproval } from "@/lib/evolution/amendments";
 import { TeamApprovalQueue } from "./team-approval-queue";
+import type { TeamPageProps } from "./team-page";
 
 export const metadata: Metadata = { title: "Overview" };
 
-export default async function OverviewPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ team: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
+export default async function OverviewPage({ params, searchParams }: TeamPageProps) {
   const { team: slug } = await params;
   const { app, team, role } = await requireMember(slug);
   const query = parseTableQuery(await searchParams);
@@ -26,79 +22,12 @@ export default async function OverviewPage({
     teamOverview(app, team, query),
     awaitingApproval(app.db, team.id, 5),
   ]);
-  const trend = headline.viewsThisWeek - headline.viewsLastWeek;
   return (
     <div className="space-y-6">
-      <div>
-        <h1 className="text-2xl font-semibold">{team.name}</h1>
-        <p className="text-sm text-slate-500">Skill health: what agents see, what they load, and what needs attention.</p>
-      </div>
-      <section className="grid grid-cols-2 gap-4 md:grid-cols-4 lg:grid-cols-7" aria-label="Headline figures">
-        <Stat label="In the listing" value={String(headline.listed)} note={`${headline.drafts} draft(s) waiting`} />
-        <Stat
-          label="Listing size"
-          value={`${headline.listingChars.toLocaleString("en-US")} / ${headline.listingCap.toLocaleString("en-US")}`}
-          note={headline.truncated ? "truncated: see the budget" : "fits the cap"}
-          tone={headline.truncated ? "warn" : "good"}
-        />
-        <Stat
-          label="Views this week"
-          value={String(headline.viewsThisWeek)}
-          note={`${trend >= 0 ? "+" : ""}${trend} vs the week before`}
-          tone={trend >= 0 ? "good" : "warn"}
-        />
-        <Stat
-          label="Activation"
-          value={headline.activation === null ? "—" : `${Math.round(headline.activation * 100)}%`}
-          note={
-            headline.activation === null
-              ? "no activation run yet"
-              : headline.activationBefore === null
-                ? "latest run"
-                : `${headline.activation >= headline.activationBefore ? "+" : ""}${Math.round((headline.activation - headline.activationBefore) * 100)} points vs the run before`
-          }
-          tone={
-            headline.activation !== null && headline.activationBefore !== null && headline.activation < headline.activationBefore
-              ? "warn"
-              : "good"
-          }
-        />
-        <Stat
-          label="Never loaded"
-          value={String(headline.neverLoaded)}
-          note="clutter in the routing decision"
-          tone={headline.neverLoaded > 0 ? "warn" : "good"}
-        />
-        <Stat label="Lint findings" value={String(headline.lintFindings)} tone={headline.lintFindings > 0 ? "warn" : "good"} />
-        <Stat label="Collisions" value={String(headline.collisions)} tone={headline.collisions > 0 ? "warn" : "good"} />
-      </section>
+      <PageHeader title={team.name} description="Skill health: what agents see, what they load, and what needs attention." />
+      <HeadlineFigures headline={headline} />
       <TeamApprovalQueue slug={slug} awaiting={awaiting} autoPromote={team.autoPromote} isLead={roleAtLeast(role, "lead")} />
-      {invalid.length > 0 && (
-        <section className="rounded-lg border border-red-200 bg-red-50 p-4" aria-labelledby="invalid-folders">
-          <h2 id="invalid-folders" className="mb-1 text-sm font-semibold text-red-900">
-            Invalid skill folders ({invalid.length})
-          </h2>
-          <p className="mb-3 text-xs text-red-900">
-            These folders break a hard rule of the Agent Skills format and are not served as they are. Fix them in the repository and sync
-            again; <code>skillgate sync --strict</code> refuses such a tree in CI.
-          </p>
-          <ul className="space-y-3">
-            {invalid.map((folder) => (
-              <li key={folder.folder} className="text-sm text-red-950">
-                <span className="font-mono font-semibold">{folder.folder}</span>{" "}
-                <span className="text-xs">
-                  {folder.serving === null ? "· not served" : `· v${folder.serving} keeps serving until fixed`}
-                </span>
-                <ul className="mt-1 list-disc space-y-0.5 pl-5 font-mono text-xs break-words">
-                  {folder.errors.map((error) => (
-                    <li key={error}>{error}</li>
-                  ))}
-                </ul>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      {invalid.length > 0 && <InvalidFolders invalid={invalid} />}
       {diagnostics.length > 0 && (
         <section className="rounded-lg border border-amber-200 bg-amber-50 p-4" aria-label="Diagnostics">
           <h2 className="mb-2 text-sm font-semibold text-amber-900">Diagnostics</h2>
@@ -112,5 +41,80 @@ export default async function OverviewPage({
       <SkillHealthTable team={slug} table={table} query={query} />
       {roleAtLeast(role, "editor") && <NewSkillForm descMax={team.descMax} action={createSkillAction.bind(null, slug)} />}
     </div>
+  );
+}
+
+/** "+3 points vs the run before": a change in a rate, in whole points. */
+function pointsVsBefore(now: number, before: number): string {
+  return `${now >= before ? "+" : ""}${Math.round((now - before) * 100)} points vs the run before`;
+}
+
+function HeadlineFigures({ headline }: { headline: TeamOverview["headline"] }) {
+  const trend = headline.viewsThisWeek - headline.viewsLastWeek;
+  const { activation, activationBefore } = headline;
+  return (
+    <section className="grid grid-cols-2 gap-4 md:grid-cols-4 lg:grid-cols-7" aria-label="Headline figures">
+      <Stat label="In the listing" value={String(headline.listed)} note={`${headline.drafts} draft(s) waiting`} />
+      <Stat
+        label="Listing size"
+        value={`${headline.listingChars.toLocaleString("en-US")} / ${headline.listingCap.toLocaleString("en-US")}`}
+        note={headline.truncated ? "truncated: see the budget" : "fits the cap"}
+        tone={headline.truncated ? "warn" : "good"}
+      />
+      <Stat
+        label="Views this week"
+        value={String(headline.viewsThisWeek)}
+        note={`${trend >= 0 ? "+" : ""}${trend} vs the week before`}
+        tone={trend >= 0 ? "good" : "warn"}
+      />
+      <Stat
+        label="Activation"
+        value={activation === null ? "—" : `${Math.round(activation * 100)}%`}
+        note={
+          activation === null
+            ? "no activation run yet"
+            : activationBefore === null
+              ? "latest run"
+              : pointsVsBefore(activation, activationBefore)
+        }
+        tone={activation !== null && activationBefore !== null && activation < activationBefore ? "warn" : "good"}
+      />
+      <Stat
+        label="Never loaded"
+        value={String(headline.neverLoaded)}
+        note="clutter in the routing decision"
+        tone={headline.neverLoaded > 0 ? "warn" : "good"}
+      />
+      <Stat label="Lint findings" value={String(headline.lintFindings)} tone={headline.lintFindings > 0 ? "warn" : "good"} />
+      <Stat label="Collisions" value={String(headline.collisions)} tone={headline.collisions > 0 ? "warn" : "good"} />
+    </section>
+  );
+}
+
+/** Folders that break a hard rule of the format, each with every error and what keeps serving meanwhile. */
+function InvalidFolders({ invalid }: { invalid: InvalidFolderRow[] }) {
+  return (
+    <section className="rounded-lg border border-red-200 bg-red-50 p-4" aria-labelledby="invalid-folders">
+      <h2 id="invalid-folders" className="mb-1 text-sm font-semibold text-red-900">
+        Invalid skill folders ({invalid.length})
+      </h2>
+      <p className="mb-3 text-xs text-red-900">
+        These folders break a hard rule of the Agent Skills format and are not served as they are. Fix them in the repository and sync
+        again; <code>skillgate sync --strict</code> refuses such a tree in CI.
+      </p>
+      <ul className="space-y-3">
+        {invalid.map((folder) => (
+          <li key={folder.folder} className="text-sm text-red-950">
+            <span className="font-mono font-semibold">{folder.folder}</span>{" "}
+            <span className="text-xs">{folder.serving === null ? "· not served" : `· v${folder.serving} keeps serving until fixed`}</span>
+            <ul className="mt-1 list-disc space-y-0.5 pl-5 font-mono text-xs break-words">
+              {folder.errors.map((error) => (
+                <li key={error}>{error}</li>
+              ))}
+            </ul>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

@@ -12,7 +12,8 @@ export const updateSkillRoute = route(updateSkill, async ({ params, body }, { re
     throw new AppError("InvalidField", "expectedVersion and If-Match disagree; send one of them");
   }
   const expected = body.expectedVersion !== undefined ? { version: body.expectedVersion } : ifMatch;
-  if (!expected) throw new AppError("InvalidField", "send expectedVersion (or an If-Match header): the version this change was made against");
+  if (!expected)
+    throw new AppError("InvalidField", "send expectedVersion (or an If-Match header): the version this change was made against");
   const change = { description: body.description, body: body.body, reason: body.reason, expected };
   return json(await updateLearned(app, auth.team.id, actor, params.name, change));
 });

@@ -12,7 +12,15 @@ import { forkSkill } from "@/lib/learned/fork";
 import { versionText } from "@/lib/learned/history";
 import { findLiveLearned } from "@/lib/learned/store";
 import { verifyLearned } from "@/lib/learned/verify";
-import { archiveLearned, pinLearned, promoteLearned, restoreLearned, rollbackLearned, unpinLearned, updateLearned } from "@/lib/learned/write";
+import {
+  archiveLearned,
+  pinLearned,
+  promoteLearned,
+  restoreLearned,
+  rollbackLearned,
+  unpinLearned,
+  updateLearned,
+} from "@/lib/learned/write";
 import { membershipOf } from "@/lib/teams/teams";
 import { generateAmendment, latestContent, proposeAmendment } from "@/lib/evolution/amendments";
 import { parseSkillMd } from "@/lib/skills/skill-md";
@@ -20,7 +28,6 @@ import { parseSkillMd } from "@/lib/skills/skill-md";
 /** Editors and leads change skills (§1); each action validates with its REST operation's schema. */
 const asEditor = (slug: string, name: string) => ({ team: slug, page: `/t/${slug}/skills/${name}`, role: "editor" as const });
 const nothing = { schema: z.undefined(), input: undefined };
-
 
 /** Saves an edit; a stale edit comes back with the version that is there now, to show instead of overwriting it. */
 export async function saveSkillAction(slug: string, name: string, input: SaveSkillForm): Promise<ActionResult> {
@@ -36,7 +43,11 @@ export async function saveSkillAction(slug: string, name: string, input: SaveSki
     } catch (error) {
       if (!isAppError(error) || error.code !== "VersionConflict") throw error;
       const version = (await findLiveLearned(member.app.db, member.team.id, name))?.currentVersion ?? edit.expectedVersion;
-      return { ok: false, message: pageMessage(error), conflict: { version, text: await versionText(member.app.db, member.app.catalogs, member.team, name, version) } };
+      return {
+        ok: false,
+        message: pageMessage(error),
+        conflict: { version, text: await versionText(member.app.db, member.app.catalogs, member.team, name, version) },
+      };
     }
   });
 }
@@ -50,11 +61,19 @@ export async function promoteAction(slug: string, name: string): Promise<ActionR
 
 /** Rolls back from the version the page showed as the latest: a stale page is told, a second click changes nothing. */
 export async function rollbackAction(slug: string, name: string, expectedVersion: number, toVersion: number): Promise<ActionResult> {
-  return memberAction({ ...asEditor(slug, name), schema: rollbackBody, input: { toVersion, expectedVersion } }, async (member, body, actor) => {
-    const rolled = await rollbackLearned(member.app, member.team.id, actor, name, body.toVersion, body.expectedVersion);
-    if ("unchanged" in rolled) return { ok: true, message: `Nothing to roll back: v${rolled.version} already has the content of v${body.toVersion}.`, version: rolled.version };
-    return { ok: true, message: `Rolled back: v${rolled.version} has the content of v${body.toVersion}.`, version: rolled.version };
-  });
+  return memberAction(
+    { ...asEditor(slug, name), schema: rollbackBody, input: { toVersion, expectedVersion } },
+    async (member, body, actor) => {
+      const rolled = await rollbackLearned(member.app, member.team.id, actor, name, body.toVersion, body.expectedVersion);
+      if ("unchanged" in rolled)
+        return {
+          ok: true,
+          message: `Nothing to roll back: v${rolled.version} already has the content of v${body.toVersion}.`,
+          version: rolled.version,
+        };
+      return { ok: true, message: `Rolled back: v${rolled.version} has the content of v${body.toVersion}.`, version: rolled.version };
+    },
+  );
 }
 
 export async function pinAction(slug: string, name: string, version: number): Promise<ActionResult> {
@@ -91,16 +110,16 @@ export async function forkAction(slug: string, name: string, input: ForkSkillFor
     if (!target || target.role === "viewer") return { ok: false, message: `you are not an editor of team "${team}"` };
     const targetActor: Actor = { kind: "person", userId: member.user.id, email: member.user.email, role: target.role };
     const forked = await forkSkill(member.app, { team: member.team, name }, target.team.id, targetActor, fork);
-    return { ok: true, message: `Forked as draft "${forked.name}" from ${forked.forkedFrom}.`, href: `/t/${target.team.slug}/skills/${forked.name}` };
+    return {
+      ok: true,
+      message: `Forked as draft "${forked.name}" from ${forked.forkedFrom}.`,
+      href: `/t/${target.team.slug}/skills/${forked.name}`,
+    };
   });
 }
 
 /** The verify form's flat fields, as the API's body: a report only when any of it is filled in. */
-export async function verifyAction(
-  slug: string,
-  name: string,
-  input: VerifyForm,
-): Promise<ActionResult> {
+export async function verifyAction(slug: string, name: string, input: VerifyForm): Promise<ActionResult> {
   const { tier, expectedVersion, ...report } = input;
   const body = { tier, expectedVersion, ...(Object.values(report).some((field) => field.trim() !== "") && { report }) };
   return memberAction({ ...asEditor(slug, name), schema: verifyBody, input: body }, async (member, verify, actor) => {

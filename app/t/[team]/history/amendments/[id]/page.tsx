@@ -2,46 +2,43 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireMember } from "@/lib/pages/member";
-import { isAppError } from "@/lib/errors";
 import { amendmentChange } from "@/lib/evolution/amendment-change";
 import { AmendmentChangeView } from "@/components/history/amendment-change";
 import { AmendmentStateLine } from "@/components/history/amendment-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { Section } from "@/components/ui/section";
+import { notFoundOn404, type TeamPageProps } from "../../../team-page";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   return { title: `Amendment #${(await params).id}` };
 }
 
 /** One amendment: the change it proposes, who proposed it and why, and every evaluation of it. */
-export default async function AmendmentPage({ params }: { params: Promise<{ team: string; id: string }> }) {
+export default async function AmendmentPage({ params }: TeamPageProps<{ id: string }>) {
   const { team: slug, id } = await params;
   const { app, team } = await requireMember(slug, `/t/${slug}/history/amendments/${id}`);
   if (!/^\d{1,9}$/.test(id)) notFound();
-  const change = await amendmentChange(app.db, app.catalogs, team, Number(id)).catch((error: unknown) => {
-    if (isAppError(error) && error.status === 404) notFound();
-    throw error;
-  });
+  const change = await amendmentChange(app.db, app.catalogs, team, Number(id)).catch(notFoundOn404);
   const { amendment } = change;
   return (
     <div className="space-y-6">
-      <div>
-        <Link href={`/t/${slug}/history`} className="text-sm text-indigo-700 hover:underline">
-          ← Promotion history
-        </Link>
-        <h1 className="mt-1 text-2xl font-semibold">
-          Amendment #{amendment.id} to{" "}
-          <Link className="font-mono text-indigo-700 hover:underline" href={`/t/${slug}/skills/${amendment.skillName}`}>
-            {amendment.skillName}
-          </Link>
-        </h1>
+      <PageHeader
+        back={{ href: `/t/${slug}/history`, label: "Promotion history" }}
+        title={
+          <>
+            Amendment #{amendment.id} to{" "}
+            <Link className="font-mono text-indigo-700 hover:underline" href={`/t/${slug}/skills/${amendment.skillName}`}>
+              {amendment.skillName}
+            </Link>
+          </>
+        }
+      >
         <p className="mt-1 text-sm" data-testid="amendment-status">
           <AmendmentStateLine entry={change.entry} />
         </p>
-      </div>
+      </PageHeader>
 
-      <section className="rounded-lg border border-slate-200 bg-white p-4" aria-labelledby="amendment-evaluations">
-        <h2 id="amendment-evaluations" className="mb-2 font-semibold">
-          Evaluations
-        </h2>
+      <Section headingId="amendment-evaluations" title="Evaluations">
         {change.evaluations.length === 0 ? (
           <p className="text-sm text-slate-600">
             Not evaluated yet: evaluate it from the skill page or with POST /api/v1/amendments/{amendment.id}/evaluate.
@@ -60,7 +57,7 @@ export default async function AmendmentPage({ params }: { params: Promise<{ team
             ))}
           </ul>
         )}
-      </section>
+      </Section>
 
       <AmendmentChangeView change={change} />
     </div>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dayTick, everyWeek } from "@/components/chart-axes";
+import { dayTick, everyWeek } from "@/components/ui/chart-theme";
 
 describe("week axes", () => {
   it("adds the quiet weeks between the first and the last, keeping the weeks that have rows", () => {

@@ -1,4 +1,6 @@
-/** A headline figure with an optional note (a trend, a hint). */
+import { Card } from "./card";
+
+/** A headline figure with an optional note (a trend, a hint). Found by `data-stat`, its note as the value's next sibling. */
 export function Stat({
   label,
   value,
@@ -12,12 +14,12 @@ export function Stat({
 }) {
   const noteColor = tone === "warn" ? "text-amber-700" : tone === "good" ? "text-emerald-700" : "text-slate-500";
   return (
-    <div className="rounded-lg border border-slate-200 bg-white p-4">
+    <Card>
       <div className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</div>
       <div className="mt-1 text-2xl font-semibold tabular-nums" data-stat={label}>
         {value}
       </div>
       {note && <div className={`mt-1 text-xs ${noteColor}`}>{note}</div>}
-    </div>
+    </Card>
   );
 }

@@ -1,0 +1,137 @@
+import Link from "next/link";
+import type { listApiKeys } from "@/lib/auth/api-keys";
+import { promptSetJson } from "@/lib/activation/prompt-sets";
+import type { InstallLinkRow } from "@/lib/teams/install-links";
+import type { Team } from "@/lib/teams/teams";
+import { PromptSetEditor } from "@/components/activation/prompt-set-editor";
+import { CredentialTable, RevokeCell } from "@/components/credential-table";
+import {
+  AutoPromoteForm,
+  CreateInstallLinkForm,
+  CreateKeyForm,
+  ListingSettingsForm,
+  RevokeInstallLinkButton,
+  RevokeKeyButton,
+} from "@/components/settings-forms";
+import { Section } from "@/components/ui/section";
+import { savePromptSetAction } from "../activation/actions";
+import {
+  autoPromoteAction,
+  createInstallLinkAction,
+  createKeyAction,
+  revokeInstallLinkAction,
+  revokeKeyAction,
+  updateListingSettingsAction,
+} from "./actions";
+
+type ApiKey = Awaited<ReturnType<typeof listApiKeys>>[number];
+
+export function ApiKeysSection({ slug, keys }: { slug: string; keys: ApiKey[] }) {
+  return (
+    <Section
+      aria-label="API keys"
+      title="API keys"
+      description={
+        <>
+          Agents send a key as <code>Authorization: Bearer &lt;key&gt;</code>. Keys are stored hashed: a key is shown once, when it is
+          created.
+        </>
+      }
+    >
+      <CreateKeyForm action={createKeyAction.bind(null, slug)} />
+      <CredentialTable label="API keys" region="Every API key" columns={["Name", "Key", "Scopes", "Created"]}>
+        {keys.map((key) => (
+          <tr key={key.id} className="border-t border-slate-100" data-key={key.name}>
+            <td className="py-1.5">{key.name}</td>
+            <td className="py-1.5 font-mono text-xs">{key.prefix}…</td>
+            <td className="py-1.5">{key.scopes.join(", ")}</td>
+            <td className="py-1.5 pr-3 whitespace-nowrap text-slate-600">{key.createdAt.toISOString().slice(0, 10)}</td>
+            <RevokeCell revokedAt={key.revokedAt}>
+              <RevokeKeyButton name={key.name} action={revokeKeyAction.bind(null, slug, key.id)} />
+            </RevokeCell>
+          </tr>
+        ))}
+      </CredentialTable>
+    </Section>
+  );
+}
+
+export function InstallLinksSection({ slug, links }: { slug: string; links: InstallLinkRow[] }) {
+  return (
+    <Section
+      headingId="install-links"
+      title="Install links"
+      description={
+        <>
+          For installers that cannot send a key: <code>npx skills add &lt;link&gt;</code> lists and installs the team&apos;s skills. A link
+          reads the skills index and its files, nothing else; anyone who has it can, until you revoke it.
+        </>
+      }
+    >
+      <CreateInstallLinkForm action={createInstallLinkAction.bind(null, slug)} />
+      {links.length > 0 && (
+        <CredentialTable label="Install links" region="Every install link" columns={["Link", "Created", "By"]}>
+          {links.map((link) => (
+            <tr key={link.id} className="border-t border-slate-100" data-install-link={link.prefix}>
+              <td className="py-1.5 pr-3 font-mono text-xs whitespace-nowrap">/i/{link.prefix}…</td>
+              <td className="py-1.5 pr-3 whitespace-nowrap text-slate-600">{link.createdAt.toISOString().slice(0, 10)}</td>
+              <td className="py-1.5 pr-3 text-slate-600">{link.createdBy ?? "an API key"}</td>
+              <RevokeCell revokedAt={link.revokedAt}>
+                <RevokeInstallLinkButton prefix={link.prefix} action={revokeInstallLinkAction.bind(null, slug, link.id)} />
+              </RevokeCell>
+            </tr>
+          ))}
+        </CredentialTable>
+      )}
+    </Section>
+  );
+}
+
+export function PromotionSection({ slug, autoPromote }: { slug: string; autoPromote: boolean }) {
+  return (
+    <Section
+      headingId="promotion"
+      title="Promotion"
+      description="When an evaluation finds an amendment improved, it goes live at once, or waits for a lead to approve or reject it on the evaluation page. Either way it is in the history."
+    >
+      <AutoPromoteForm action={autoPromoteAction.bind(null, slug)} autoPromote={autoPromote} />
+    </Section>
+  );
+}
+
+export function ListingSection({ slug, team }: { slug: string; team: Pick<Team, "listingCap" | "descMax" | "loadHint"> }) {
+  return (
+    <Section
+      title="Listing"
+      description="The cap and description cut of the listing agents get; try values first on the listing budget page."
+    >
+      <ListingSettingsForm
+        action={updateListingSettingsAction.bind(null, slug)}
+        cap={team.listingCap}
+        descMax={team.descMax}
+        loadHint={team.loadHint}
+      />
+    </Section>
+  );
+}
+
+export function PromptSetsSection({ slug, sets }: { slug: string; sets: { name: string; cases: unknown }[] }) {
+  return (
+    <Section
+      headingId="prompt-sets"
+      title="Prompt sets"
+      description={
+        <>
+          The prompts activation runs ask, as JSON <code className="font-mono">{"{id, prompt, expected, expectNone}"}</code>: D cases name
+          the skill&apos;s keywords, P paraphrase them, G should load nothing. Runs start on the{" "}
+          <Link className="text-indigo-700 underline" href={`/t/${slug}/activation`}>
+            Activation
+          </Link>{" "}
+          page.
+        </>
+      }
+    >
+      <PromptSetEditor sets={sets.map(promptSetJson)} save={savePromptSetAction.bind(null, slug)} />
+    </Section>
+  );
+}
