@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import * as schema from "./schema";
 import { lockDataDir } from "./data-dir-lock";
 import { listenOn, listenOnServer, TeamChangeFeed, TEAM_CHANGES_CHANNEL } from "./team-changes";
+import { budgetedClient, budgetedPool, OutageBreaker } from "./budgeted-pg";
 
 /**
  * The one place that picks a database driver (SPEC §13): no URL → embedded PGlite in a folder;
@@ -23,8 +24,8 @@ export interface Database {
   /**
    * A hand-written query straight to the driver, for the one query on every agent request (and
    * health, and the dashboard's session check): drizzle's query building and row mapping cost more
-   * than the query itself on PGlite. On a server it gives up after `FAST_QUERY_TIMEOUT_MS`, so a
-   * frozen database answers 503 at once instead of holding every request.
+   * than the query itself on PGlite. On a server it spends the request's budget (db/budget.ts), as
+   * every query does.
    */
   query<T>(text: string, params: unknown[]): Promise<T[]>;
   /**
@@ -44,12 +45,15 @@ export interface DatabaseConfig {
   dataDir?: string;
   /** Force Neon's driver for a URL whose host is not Neon's (serverless deployments). */
   neon?: boolean;
-  /** On a server, how long any statement may take before it is given up (default 15 s). */
+  /**
+   * On a server, how long one statement may run before the server ends it (default 15 s): the
+   * bound for work with a long budget (db/budget.ts), whose statements the client waits longer for.
+   */
   statementTimeoutMs?: number;
 }
 
-/** Connecting, and the queries of `Database.query`, give up after this: a frozen server is an outage. */
-const FAST_QUERY_TIMEOUT_MS = 3_000;
+/** Opening a connection gives up after this: a server that accepts and never answers is an outage. */
+const CONNECT_TIMEOUT_MS = 3_000;
 const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
 
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations");
@@ -57,9 +61,8 @@ export const MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations");
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   if (!config.url) return openPglite(config.dataDir ?? "./.data");
   const url = new URL(config.url);
-  const timeoutMs = config.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
-  if (config.neon || url.hostname.endsWith(".neon.tech")) return openNeon(config.url, timeoutMs);
-  return openNodePostgres(config.url, timeoutMs);
+  if (config.neon || url.hostname.endsWith(".neon.tech")) return openNeon(config.url);
+  return openNodePostgres(config.url, config.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS);
 }
 
 async function openPglite(dataDir: string): Promise<Database> {
@@ -111,24 +114,18 @@ async function migrateLocked(db: { execute(query: ReturnType<typeof sql>): Promi
 }
 
 /**
- * Timeouts for a server that stops answering (frozen, or a network that drops packets): getting a
- * connection, and every query on it, give up, so requests answer 503 instead of hanging. The
- * server also ends statements that run too long. Migrations run on a connection of their own
- * without a limit: building an index on a big table may take longer.
+ * For a server that stops answering (frozen, or a network that drops packets): opening a
+ * connection gives up, and the clients spend the caller's budget (db/budget.ts), so requests
+ * answer 503 within their deadline instead of hanging. Migrations run on a connection of their
+ * own without a limit: building an index on a big table may take longer.
  */
-function serverPoolOptions(url: string, statementTimeoutMs: number) {
+function serverPoolOptions(url: string) {
   return {
     connectionString: url,
     max: 10,
-    connectionTimeoutMillis: FAST_QUERY_TIMEOUT_MS,
-    query_timeout: statementTimeoutMs,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
   };
-}
-
-/** A query config with the short timeout (node-postgres and Neon's fork read `query_timeout`; their types omit it). */
-function fastQuery(text: string, values: unknown[]) {
-  return { text, values, query_timeout: FAST_QUERY_TIMEOUT_MS };
 }
 
 async function openNodePostgres(url: string, statementTimeoutMs: number): Promise<Database> {
@@ -136,8 +133,10 @@ async function openNodePostgres(url: string, statementTimeoutMs: number): Promis
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
   const teamChanges = new TeamChangeFeed();
-  const pool = new pg.Pool({
-    ...serverPoolOptions(url, statementTimeoutMs),
+  const breaker = new OutageBreaker();
+  const pool = new (budgetedPool(pg.Pool, breaker))({
+    ...serverPoolOptions(url),
+    Client: budgetedClient(pg.Client, breaker),
     statement_timeout: statementTimeoutMs,
     // Every connection listens too: PostgreSQL tells a listening connection of its own transaction's
     // notices before the commit returns, so this instance forgets a changed key before it answers.
@@ -151,11 +150,11 @@ async function openNodePostgres(url: string, statementTimeoutMs: number): Promis
     db: drizzle({ client: pool, schema }) as unknown as Db,
     kind: "postgres",
     location: describeUrl(url),
-    query: async <T>(text: string, params: unknown[]) => (await pool.query(fastQuery(text, params))).rows as T[],
+    query: async <T>(text: string, params: unknown[]) => (await pool.query(text, params)).rows as T[],
     teamChanges,
     migrate: async () => {
       // The advisory lock belongs to a session: lock, migrate and unlock on one connection.
-      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: FAST_QUERY_TIMEOUT_MS });
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
       await client.connect();
       try {
         const db = drizzle({ client, schema });
@@ -171,25 +170,29 @@ async function openNodePostgres(url: string, statementTimeoutMs: number): Promis
   };
 }
 
-async function openNeon(url: string, statementTimeoutMs: number): Promise<Database> {
+async function openNeon(url: string): Promise<Database> {
   const { Client, Pool, neonConfig } = await import("@neondatabase/serverless");
   const { drizzle } = await import("drizzle-orm/neon-serverless");
   const { migrate } = await import("drizzle-orm/neon-serverless/migrator");
   const { default: ws } = await import("ws");
   // Node 20 has no global WebSocket.
   neonConfig.webSocketConstructor = ws;
-  // No statement_timeout start-up parameter: Neon's pooler refuses unknown ones. The client's own
-  // query timeout still ends a query the server does not answer.
-  const pool = new Pool(serverPoolOptions(url, statementTimeoutMs));
+  // No statement_timeout start-up parameter: Neon's pooler refuses unknown ones. The client's
+  // budget still ends a query the server does not answer.
+  const breaker = new OutageBreaker();
+  const pool = new (budgetedPool(Pool, breaker))({
+    ...serverPoolOptions(url),
+    Client: budgetedClient(Client, breaker),
+  });
   pool.on("error", () => {});
   return {
     db: drizzle({ client: pool, schema }) as unknown as Db,
     kind: "neon",
     location: describeUrl(url),
-    query: async <T>(text: string, params: unknown[]) => (await pool.query(fastQuery(text, params))).rows as T[],
+    query: async <T>(text: string, params: unknown[]) => (await pool.query(text, params)).rows as T[],
     teamChanges: null,
     migrate: async () => {
-      const client = new Client({ connectionString: url, connectionTimeoutMillis: FAST_QUERY_TIMEOUT_MS });
+      const client = new Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
       await client.connect();
       try {
         const db = drizzle({ client, schema });

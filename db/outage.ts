@@ -12,6 +12,8 @@ const OUTAGE_CODES = new Set([
   "ETIMEDOUT",
   "EPIPE",
   "EHOSTUNREACH",
+  // A query that ran out of its budget (db/budget.ts).
+  "DATABASE_STALLED",
   // PostgreSQL: admin shutdown, crash shutdown, cannot connect now, and the connection exceptions.
   "57P01",
   "57P02",
@@ -24,7 +26,7 @@ const OUTAGE_CODES = new Set([
 ]);
 
 const OUTAGE_MESSAGES =
-  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connect ECONNREFUSED|PGlite is closed|Client has encountered a connection error|Connection ended unexpectedly|database query timed out/i;
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connect ECONNREFUSED|PGlite is closed|Client has encountered a connection error|Client was closed and is not queryable|Connection ended unexpectedly|database query timed out/i;
 
 export function isDatabaseOutage(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {

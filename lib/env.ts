@@ -25,6 +25,7 @@ const schema = z.object({
   OPENAI_API_KEY: z.string().optional(),
   ANTHROPIC_API_KEY: z.string().optional(),
   SKILLGATE_JUDGE_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+  SKILLGATE_MODEL_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   SKILLGATE_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(15_000),
   SKILLGATE_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(10_080).default(30),
   SKILLGATE_SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(720).default(12),
@@ -36,6 +37,8 @@ const schema = z.object({
   SKILLGATE_MAIL_FROM: z.string().default("Skillgate <skillgate@localhost>"),
   AUTH_SECRET: z.string().optional(),
   AUTH_URL: z.url().optional(),
+  SKILLGATE_TRUST_PROXY: z.enum(["0", "1"]).default("0"),
+  PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
   AUTH_GITHUB_ID: z.string().optional(),
   AUTH_GITHUB_SECRET: z.string().optional(),
 });
@@ -75,8 +78,15 @@ export interface Env {
   mail: { smtpUrl: string; from: string } | null;
   /** Signs and encrypts session cookies (Auth.js). */
   authSecret: string | undefined;
-  /** The public URL, when set: an https one means cookies are Secure and HSTS is sent. */
+  /**
+   * The public URL (`AUTH_URL`), when set: every link handed to a person starts with it, only then
+   * are invitations mailed, and an https one means cookies are Secure and HSTS is sent.
+   */
   publicUrl: URL | undefined;
+  /** The operator says a proxy in front sets `X-Forwarded-Host`/`-Proto`: links may take their address from them when there is no public URL. */
+  trustProxy: boolean;
+  /** The port this server serves on (`PORT`, as `npm start` passes it to Next). */
+  port: number;
 }
 
 export interface ModelConfig {
@@ -86,6 +96,8 @@ export interface ModelConfig {
   openaiApiKey: string | undefined;
   anthropicApiKey: string | undefined;
   compatibleApiKey: string | undefined;
+  /** How long generating an amendment waits for the model, retries included. */
+  timeoutSeconds: number;
 }
 
 export function readEnv(source: Record<string, string | undefined> = process.env): Env {
@@ -131,6 +143,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
       openaiApiKey: e.OPENAI_API_KEY,
       anthropicApiKey: e.ANTHROPIC_API_KEY,
       compatibleApiKey: e.SKILLGATE_OPENAI_API_KEY,
+      timeoutSeconds: e.SKILLGATE_MODEL_TIMEOUT_SECONDS,
     },
     judgeConcurrency: e.SKILLGATE_JUDGE_CONCURRENCY,
     statementTimeoutMs: e.SKILLGATE_DB_STATEMENT_TIMEOUT_MS,
@@ -139,6 +152,8 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     mail: e.SKILLGATE_SMTP_URL ? { smtpUrl: e.SKILLGATE_SMTP_URL, from: e.SKILLGATE_MAIL_FROM } : null,
     authSecret: e.AUTH_SECRET,
     publicUrl: e.AUTH_URL ? new URL(e.AUTH_URL) : undefined,
+    trustProxy: e.SKILLGATE_TRUST_PROXY === "1",
+    port: e.PORT,
   };
 }
 
@@ -146,4 +161,9 @@ let cached: Env | null = null;
 export function env(): Env {
   cached ??= readEnv();
   return cached;
+}
+
+/** Forgets the configuration read, so the next `env()` reads `process.env` again: for tests that change it. */
+export function rereadEnv(): void {
+  cached = null;
 }

@@ -60,6 +60,7 @@ export const errorStatus = {
   SkillMismatch: 409,
   OpenPredictions: 409,
   InternalError: 500,
+  ModelFailed: 502,
   DatabaseUnavailable: 503,
   NoModel: 503,
 } as const;
@@ -96,6 +97,14 @@ export function isAppError(value: unknown): value is AppError {
 }
 
 /** The spec's agent-facing form: `Error [<Code>]: <text>`. */
+/** For `.catch`: null for our own error of these codes (an expected absence), anything else thrown on. */
+export function unlessCode(...codes: ErrorCode[]): (error: unknown) => null {
+  return (error) => {
+    if (isAppError(error) && codes.includes(error.code)) return null;
+    throw error;
+  };
+}
+
 export function specError(code: ErrorCode, text: string): AppError {
   return new AppError(code, `Error [${code}]: ${text}`);
 }

@@ -8,6 +8,7 @@ import type { AmendmentEntry } from "@/lib/evolution/amendments";
 import { AmendmentStateLine } from "@/components/history/amendment-state";
 import { ApprovalForms, ReasonForm } from "@/components/history/approval-forms";
 import { useNotice } from "@/components/action-notice";
+import { GenerateAmendmentButton } from "@/components/skill/generate-amendment-button";
 import { Table } from "@/components/ui/table";
 
 type ReasonAction = (amendmentId: number, previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
@@ -68,15 +69,7 @@ export function AmendmentsPanel({
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-center gap-3">
-        {generate && hasModel && (
-          <button
-            disabled={pending}
-            onClick={() => act(generate, "Ask the model for an amendment based on this skill's recent failures?")}
-            className="rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100 disabled:opacity-50"
-          >
-            Generate an amendment from recent failures
-          </button>
-        )}
+        {generate && hasModel && <GenerateAmendmentButton generate={generate} />}
         {!hasModel && <span className="text-xs text-slate-500">Set SKILLGATE_MODEL to evaluate or generate amendments.</span>}
       </div>
       {refusal && (

@@ -1,4 +1,5 @@
 import type { CatalogKey } from "../skills/catalog-cache";
+import { unlessCode } from "../errors";
 import { usageReport, type UsageDeps } from "../usage/usage";
 import { compareRuns } from "./compare";
 import type { ActivationMetrics } from "./metrics";
@@ -11,7 +12,8 @@ export async function activationOverview(deps: UsageDeps, team: CatalogKey, comp
   const [runs, promptSets, usage] = await Promise.all([listRuns(db, team.id, 100), listPromptSets(db, team.id), usageReport(deps, team)]);
   const finished = runs.filter((run) => run.status === "finished" && run.metrics);
   const latest = finished[0] ?? null;
-  const comparison = compare ? await compareRuns(db, team.id, compare.a, compare.b).catch(() => null) : null;
+  // A run that is not there (deleted, another team's) shows no comparison; an outage is an outage.
+  const comparison = compare ? await compareRuns(db, team.id, compare.a, compare.b).catch(unlessCode("RunNotFound")) : null;
   return {
     runs,
     finished: [...finished].reverse().map((run) => ({

@@ -1,3 +1,4 @@
+import { unlessCode } from "../errors";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import pLimit from "p-limit";
 import { inSlices } from "@/db/batches";
@@ -151,7 +152,8 @@ async function modelRuns(
 ): Promise<void> {
   const limit = pLimit(deps.judgeConcurrency);
   const bodyOf = async (name: string) => {
-    const content = await loadSkillContent(deps.db, deps.catalogs, team, name).catch(() => null);
+    // The model asked for a skill the catalog does not hold: it gets no body, as skill_view would answer.
+    const content = await loadSkillContent(deps.db, deps.catalogs, team, name).catch(unlessCode("SkillNotFound"));
     return content ? content.body : null;
   };
   await Promise.all(

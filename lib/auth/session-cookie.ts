@@ -10,6 +10,9 @@ export interface SessionToken {
 /**
  * Whether the request reached us over HTTPS: the public URL says so, or the proxy in front of us
  * does (`X-Forwarded-Proto`, as Auth.js reads it). Decides the cookie's name and `Secure`, and HSTS.
+ * Read whatever `SKILLGATE_TRUST_PROXY` says: Auth.js names the cookie it sets from the same
+ * header, and reading another name here would sign everyone out behind an HTTPS proxy. A client
+ * that sends the header itself gains nothing: a Secure cookie over HTTP, HSTS its browser ignores.
  */
 export function isHttps(headers: Headers): boolean {
   const publicUrl = env().publicUrl;

@@ -127,6 +127,7 @@ export const runReportSchema = z.strictObject({
 
 export const startRun = defineOperation({
   operationId: "startRun",
+  longWork: true,
   method: "POST",
   path: "/api/v1/evals/runs",
   tag: "activation",

@@ -47,6 +47,7 @@ export const diagnostics = z.array(z.string());
 
 export const listSkills = defineOperation({
   operationId: "listSkills",
+  servesStale: true,
   method: "GET",
   path: "/api/v1/skills",
   tag: "skills",
@@ -69,6 +70,7 @@ export const viewQuery = z.object({
 
 export const viewSkill = defineOperation({
   operationId: "viewSkill",
+  servesStale: true,
   method: "GET",
   path: "/api/v1/skills/{name}",
   tag: "skills",

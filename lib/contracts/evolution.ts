@@ -202,6 +202,7 @@ export const listTeamAmendments = defineOperation({
 
 export const generateAmendment = defineOperation({
   operationId: "generateAmendment",
+  longWork: true,
   method: "POST",
   path: "/api/v1/skills/{name}/amendments/generate",
   tag: "evolution",
@@ -209,7 +210,7 @@ export const generateAmendment = defineOperation({
   scope: "write",
   params: nameParams,
   responses: { 201: json(pending, "proposed by the model") },
-  errors: ["InvalidName", "SkillNotFound", "Unprocessable", "NoModel"],
+  errors: ["InvalidName", "SkillNotFound", "Unprocessable", "NoModel", "ModelFailed"],
 });
 
 const scores = z.strictObject({ correctness: z.number(), completeness: z.number(), adherence: z.number() });
@@ -251,6 +252,7 @@ export const evaluationReportSchema = z.strictObject({
 
 export const evaluateAmendment = defineOperation({
   operationId: "evaluateAmendment",
+  longWork: true,
   method: "POST",
   path: "/api/v1/amendments/{id}/evaluate",
   tag: "evolution",

@@ -38,6 +38,7 @@ export const filePathParams = z.object({
 
 export const getSkillFile = defineOperation({
   operationId: "getSkillFile",
+  servesStale: true,
   method: "GET",
   path: "/api/v1/skills/{name}/files/{path}",
   tag: "skills",

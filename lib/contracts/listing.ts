@@ -62,6 +62,7 @@ export const listingJsonSchema = z.strictObject({
 
 export const getListing = defineOperation({
   operationId: "getListing",
+  servesStale: true,
   method: "GET",
   path: "/api/v1/listing",
   tag: "listing",

@@ -74,7 +74,15 @@ export const createInvitation = defineOperation({
         id: z.number().int(),
         url: z.string().describe("<origin>/invite/<token>: give it to the person"),
         expiresAt: isoTime,
-        mailed: z.boolean().describe("true when the link was mailed to the person (SKILLGATE_SMTP_URL set and the send worked)"),
+        mailed: z
+          .boolean()
+          .describe("true when the link was mailed to the person (SKILLGATE_SMTP_URL and AUTH_URL set, and the send worked)"),
+        notMailed: z
+          .string()
+          .nullable()
+          .describe(
+            "why the link was not mailed: no mail server, AUTH_URL not set (links are mailed only on the public URL), or the send failed; null when it was",
+          ),
       }),
       "the invitation; its link is not shown again",
     ),

@@ -41,8 +41,18 @@ function parametersOf(operation: Operation): JsonSchema[] {
   return parameters;
 }
 
-function headersOf(headers: Record<string, HeaderSpec> | undefined): JsonSchema | undefined {
-  if (!headers) return undefined;
+/** What an answer from memory says (§14): operations that serve stale document it on their 200. */
+const STALE_HEADER_SPEC: Record<string, HeaderSpec> = {
+  "X-Skillgate-Stale": {
+    description:
+      "sent only while the database is unavailable: this answer is what this instance last read, this many seconds ago (at most 24 hours)",
+    type: "integer",
+    optional: true,
+  },
+};
+
+function headersOf(headers: Record<string, HeaderSpec>): JsonSchema | undefined {
+  if (Object.keys(headers).length === 0) return undefined;
   return Object.fromEntries(
     Object.entries(headers).map(([name, spec]) => [name, { description: spec.description, schema: { type: spec.type } }]),
   );
@@ -67,7 +77,10 @@ function successResponses(operation: Operation): JsonSchema {
     if (!specs) continue;
     const list = Array.isArray(specs) ? specs : [specs];
     const content = Object.assign({}, ...list.map(contentOf));
-    const headers = headersOf(list.find((spec) => spec.headers)?.headers);
+    const headers = headersOf({
+      ...list.find((spec) => spec.headers)?.headers,
+      ...(operation.servesStale && status === "200" ? STALE_HEADER_SPEC : {}),
+    });
     responses[status] = {
       description: list.map((spec) => spec.description).join("; "),
       ...(headers ? { headers } : {}),

@@ -26,6 +26,16 @@ export interface Operation<Params extends z.ZodType = z.ZodType, Query extends z
   responses: Partial<Record<SuccessStatus, ResponseSpec | ResponseSpec[]>>;
   /** The error codes this operation itself can answer, beyond those every authenticated route can (`COMMON_ERRORS`). */
   errors: ErrorCode[];
+  /**
+   * Long work (db/budget.ts): its queries are not held to a request's 5 s — a sync of thousands of
+   * skills, a judged evaluation, an import.
+   */
+  longWork?: true;
+  /**
+   * What agents read: while the database is away it is answered from this instance's last answer
+   * to the same request, marked `X-Skillgate-Stale` (§14).
+   */
+  servesStale?: true;
   /** Errors whose body carries more than the envelope (the ledger gate lists the open predictions). */
   errorBodies?: Partial<Record<ErrorCode, z.ZodType>>;
 }

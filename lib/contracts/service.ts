@@ -112,6 +112,7 @@ export const skillsIndexSchema = z.strictObject({
 
 export const skillsIndex = defineOperation({
   operationId: "skillsIndex",
+  servesStale: true,
   method: "GET",
   path: "/.well-known/skills/index.json",
   tag: "integrations",
@@ -123,6 +124,7 @@ export const skillsIndex = defineOperation({
 
 export const skillsIndexFile = defineOperation({
   operationId: "skillsIndexFile",
+  servesStale: true,
   method: "GET",
   path: "/.well-known/skills/{name}/{file}",
   tag: "integrations",

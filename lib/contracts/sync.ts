@@ -35,6 +35,7 @@ export const syncQuery = z.object({
 
 export const syncSkills = defineOperation({
   operationId: "syncSkills",
+  longWork: true,
   method: "POST",
   path: "/api/v1/skills/sync",
   tag: "skills",

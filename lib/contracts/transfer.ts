@@ -38,6 +38,7 @@ export const importQuery = z.object({
 
 export const importLearned = defineOperation({
   operationId: "importLearned",
+  longWork: true,
   method: "POST",
   path: "/api/v1/learned-skills/import",
   tag: "transfer",

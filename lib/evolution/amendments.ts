@@ -1,11 +1,10 @@
 import { and, count, desc, eq, inArray, lt } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { generateObject } from "ai";
-import { z } from "zod";
 import type { Db } from "@/db/client";
 import { singleRow } from "@/db/rows";
 import { amendments, apiKeys, evaluations, users, type AmendmentState } from "@/db/schema";
 import { AppError, specError } from "../errors";
+import { checkStorableText } from "../validation";
 import { authorName, authorOf, namedAuthor, type Actor } from "../learned/actor";
 import { recordEvent } from "../learned/events";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
@@ -14,6 +13,7 @@ import { loadSkillContent, resolveSkill, type SkillContent } from "../skills/vie
 import { latestVersionOf } from "../skills/catalog";
 import type { TeamId } from "../teams/teams";
 import { requireModel, type ConfiguredModel } from "./model";
+import { askForProposal, proposalRefused } from "./proposal";
 import { selectTestCases } from "./observations";
 import type { Verdict } from "./verdict";
 
@@ -97,13 +97,7 @@ export async function proposeAmendment(
   });
 }
 
-const proposalSchema = z.object({
-  description: z.string().describe("a better description, or the current one unchanged"),
-  body: z.string().describe("the full new Markdown body of the skill"),
-  rationale: z.string().describe("which failures this change addresses, and how"),
-});
-
-/** Asks the configured model for an amendment that addresses the skill's recent failures. */
+/** Asks the configured model for an amendment that addresses the skill's recent failures; a failure of the model writes nothing. */
 export async function generateAmendment(
   db: Db,
   catalogs: CatalogCache,
@@ -117,13 +111,10 @@ export async function generateAmendment(
   const failures = (await selectTestCases(db, team.id, name)).filter((o) => o.outcome !== "success");
   if (failures.length === 0)
     throw new AppError("Unprocessable", `"${name}" has no recorded failures to learn from; record observations first`);
-  const { object } = await generateObject({
-    model: judge.model,
-    schema: proposalSchema,
-    temperature: 0,
-    system:
-      "You improve agent skills: written procedures an AI agent follows. Change only what the recorded failures show is wrong or missing.",
-    prompt: [
+  const proposal = await askForProposal(
+    judge,
+    "You improve agent skills: written procedures an AI agent follows. Change only what the recorded failures show is wrong or missing.",
+    [
       "## Current SKILL.md",
       content.frontmatter + content.body,
       "",
@@ -133,10 +124,23 @@ export async function generateAmendment(
           `${i + 1}. [${f.outcome}${f.errorType ? `, ${f.errorType}` : ""}] ${f.task}${f.feedback ? `\n   feedback: ${f.feedback}` : ""}`,
       ),
     ].join("\n"),
-  });
+  );
   const current = (parseSkillMd(content.frontmatter + content.body).fields as { description: string }).description;
-  const description = object.description.trim() === current ? undefined : object.description.trim();
-  return proposeAmendment(db, catalogs, team, actor, name, { description, body: object.body, rationale: object.rationale }, "generated");
+  const description = proposal.description.trim() === current ? undefined : proposal.description.trim();
+  try {
+    checkStorableText(proposal);
+    return await proposeAmendment(
+      db,
+      catalogs,
+      team,
+      actor,
+      name,
+      { description, body: proposal.body, rationale: proposal.rationale },
+      "generated",
+    );
+  } catch (error) {
+    throw proposalRefused(error) ?? error;
+  }
 }
 
 export interface AmendmentFilter {

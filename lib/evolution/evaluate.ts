@@ -3,7 +3,7 @@ import pLimit from "p-limit";
 import type { Db } from "@/db/client";
 import { singleRow } from "@/db/rows";
 import { evaluationCases, evaluations, observations, teams } from "@/db/schema";
-import { isAppError, pageMessage, specError } from "../errors";
+import { isAppError, pageMessage, specError, unlessCode } from "../errors";
 import { authorOf, SYSTEM, type Actor, type Author } from "../learned/actor";
 import { leaseEnd, leaseToken } from "../jobs/leases";
 import { recoverExpired, workLeased, type LeasedJob } from "../jobs/worker";
@@ -336,7 +336,8 @@ export async function evaluationReport(
     .orderBy(asc(evaluationCases.position));
   let patch: string | null = null;
   if (amendment.skillSource !== "learned") {
-    const texts = await amendmentTexts(db, catalogs, team, amendment).catch(() => null);
+    // The skill or its version is gone: the report has no patch to show. An outage is an outage.
+    const texts = await amendmentTexts(db, catalogs, team, amendment).catch(unlessCode("SkillNotFound", "VersionNotFound"));
     if (texts)
       patch = unifiedPatch(
         `${amendment.skillName}/SKILL.md`,

@@ -12,10 +12,17 @@ import type { CatalogCache } from "../skills/catalog-cache";
 export interface ConfiguredModel {
   model: LanguageModel;
   id: string;
+  /** How long a person waits for the model's amendment before it is given up on; PROPOSAL_TIMEOUT_MS when unset. */
+  timeoutMs?: number;
 }
 
 /** Builds the model SKILLGATE_MODEL names (§8.5), or null when none is set. A malformed setting stops start-up. */
 export function modelFromConfig(config: ModelConfig): ConfiguredModel | null {
+  const model = languageModelOf(config);
+  return model && config.spec ? { id: config.spec, model, timeoutMs: config.timeoutSeconds * 1000 } : null;
+}
+
+function languageModelOf(config: ModelConfig): ConfiguredModel["model"] | null {
   if (!config.spec) return null;
   const colon = config.spec.indexOf(":");
   const provider = config.spec.slice(0, colon);
@@ -25,19 +32,14 @@ export function modelFromConfig(config: ModelConfig): ConfiguredModel | null {
   }
   switch (provider) {
     case "openai":
-      return { id: config.spec, model: createOpenAI({ apiKey: config.openaiApiKey })(modelId) };
+      return createOpenAI({ apiKey: config.openaiApiKey })(modelId);
     case "anthropic":
-      return { id: config.spec, model: createAnthropic({ apiKey: config.anthropicApiKey })(modelId) };
+      return createAnthropic({ apiKey: config.anthropicApiKey })(modelId);
     case "openai-compatible":
       if (!config.openaiBaseUrl) {
         throw new Error("SKILLGATE_MODEL=openai-compatible:… needs SKILLGATE_OPENAI_BASE_URL, e.g. http://localhost:11434/v1");
       }
-      return {
-        id: config.spec,
-        model: createOpenAICompatible({ name: "openai-compatible", baseURL: config.openaiBaseUrl, apiKey: config.compatibleApiKey })(
-          modelId,
-        ),
-      };
+      return createOpenAICompatible({ name: "openai-compatible", baseURL: config.openaiBaseUrl, apiKey: config.compatibleApiKey })(modelId);
     default:
       throw new Error(`SKILLGATE_MODEL: unknown provider "${provider}"; use openai, anthropic or openai-compatible`);
   }

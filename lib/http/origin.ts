@@ -1,17 +1,11 @@
 import { env } from "../env";
+import { linkOrigin, type LinkOrigin } from "../public-url";
 
 /**
- * The origin clients reach this deployment at, for URLs handed out (install links): the public
- * URL when one is set (`AUTH_URL`), else what the proxy forwarded, else the request's own.
+ * The origin links handed out start with (install links, invitations), from this deployment's
+ * configuration (lib/public-url.ts says which headers count and when). `requestUrl` is a route
+ * handler's `req.url`; a server action has none.
  */
-export function publicOrigin(headers: Headers, requestUrl?: string): string {
-  const configured = env().publicUrl;
-  if (configured) return configured.origin;
-  const host = first(headers.get("x-forwarded-host")) ?? headers.get("host");
-  if (host) return `${first(headers.get("x-forwarded-proto")) ?? "http"}://${host}`;
-  return requestUrl ? new URL(requestUrl).origin : "http://localhost:3000";
-}
-
-function first(value: string | null): string | undefined {
-  return value?.split(",")[0]?.trim() || undefined;
+export function publicOrigin(headers: Headers, requestUrl?: string): LinkOrigin {
+  return linkOrigin(env(), headers, requestUrl);
 }

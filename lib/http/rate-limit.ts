@@ -1,3 +1,4 @@
+import { isDatabaseOutage } from "@/db/outage";
 import { eq, sql } from "drizzle-orm";
 import { LRUCache } from "lru-cache";
 import type { Db } from "@/db/client";
@@ -30,6 +31,8 @@ interface Lease {
  */
 export class SharedRateLimit {
   private readonly leases = new LRUCache<string, Lease>({ max: 100_000 });
+  /** Windows counted by this instance alone, while the database is away. */
+  private readonly alone = new LRUCache<string, { endsAt: number; used: number }>({ max: 100_000 });
   /** One claim per key at a time from this instance: concurrent requests wait for it. */
   private readonly claims = new Map<string, Promise<Lease>>();
   private readonly chunk: number;
@@ -41,8 +44,34 @@ export class SharedRateLimit {
     this.chunk = Math.max(1, Math.ceil(perMinute / CHUNKS_PER_WINDOW));
   }
 
-  /** Spends one request of `who`'s window: null when allowed, else the whole seconds until it may retry. */
+  /**
+   * Spends one request of `who`'s window: null when allowed, else the whole seconds until it may
+   * retry. While the database is away this instance counts alone, with the whole limit: agents
+   * reading from memory stay limited, and no instance can tell another what it spent.
+   */
   async take(who: string): Promise<number | null> {
+    try {
+      return await this.takeShared(who);
+    } catch (error) {
+      if (!isDatabaseOutage(error)) throw error;
+      return this.takeAlone(who);
+    }
+  }
+
+  private takeAlone(who: string): number | null {
+    let window = this.alone.get(who);
+    if (!window || Date.now() >= window.endsAt) {
+      window = { endsAt: Date.now() + WINDOW_MS, used: 0 };
+      this.alone.set(who, window);
+    }
+    if (window.used < this.perMinute) {
+      window.used++;
+      return null;
+    }
+    return Math.max(1, Math.ceil((window.endsAt - Date.now()) / 1000));
+  }
+
+  private async takeShared(who: string): Promise<number | null> {
     for (;;) {
       let lease = this.leases.get(who);
       if (!lease || Date.now() >= lease.endsAt) lease = await this.claimOnce(who);

@@ -14,15 +14,18 @@ export function errorBody(error: AppError) {
   return { error: { code: error.code, message: error.message } };
 }
 
+/** What a bug answers: the details are in the log, never in the answer. */
+export const INTERNAL_ERROR = new AppError("InternalError", "internal error; the server log has the details");
+
 const DATABASE_UNAVAILABLE = "the database is unavailable; try again shortly";
 /** How long a client should wait before retrying during an outage. */
 const OUTAGE_RETRY_SECONDS = 5;
 
 /**
  * What an error means for a client: our own errors as they are, an unreachable database as 503,
- * anything else as null (a bug: log it, never echo it).
+ * anything else as null (a bug: log it, never echo it). REST and MCP answer with its message alike.
  */
-function knownError(error: unknown): AppError | null {
+export function knownError(error: unknown): AppError | null {
   if (isAppError(error)) return error;
   if (isDatabaseOutage(error)) return new AppError("DatabaseUnavailable", DATABASE_UNAVAILABLE, OUTAGE_RETRY_SECONDS);
   return null;
@@ -33,7 +36,7 @@ export function errorResponse(error: unknown, extraHeaders: Record<string, strin
   const known = knownError(error);
   if (!known) {
     logUnexpected("unexpected error", error);
-    return json(errorBody(new AppError("InternalError", "internal error; the server log has the details")), 500, extraHeaders);
+    return json(errorBody(INTERNAL_ERROR), 500, extraHeaders);
   }
   const headers: Record<string, string> = { ...extraHeaders };
   if (known.retryAfterSeconds !== undefined) headers["retry-after"] = String(known.retryAfterSeconds);

@@ -1,6 +1,9 @@
+import { asLongWork, REQUEST_DEADLINE_MS, withDeadline } from "@/db/budget";
+import { isDatabaseOutage } from "@/db/outage";
 import { getApp } from "../current-app";
 import type { App } from "../root/app";
 import type { KeyAuth } from "../auth/api-keys";
+import type { StaleKeyAuth } from "../auth/key-cache";
 import { authenticateInstallLink } from "../teams/install-links";
 import { grants, type Scope } from "../auth/scopes";
 import { AppError } from "../errors";
@@ -11,12 +14,14 @@ import { parseWith } from "../validation";
 import { readJsonValue } from "./body";
 import { readQuery } from "./params";
 import { errorResponse } from "./respond";
+import { keepable, markedStale, secondsSince, staleResponse, STALE_HEADER, type KeptResponse } from "./last-answers";
 
 export interface AgentRequest<P> {
   req: Request;
   params: P;
   app: App;
-  auth: KeyAuth;
+  /** The key; `staleSince` says it was known from memory while the database is away. */
+  auth: StaleKeyAuth;
   /** The agent session (`X-Agent-Session`), recorded with views and writes. */
   sessionId: string | null;
   /** The key as the author of a write. */
@@ -25,36 +30,56 @@ export interface AgentRequest<P> {
 
 type RouteParams = Record<string, string | string[]>;
 
+/** How much of the database a request may spend: a request's deadline, or long work (db/budget.ts). */
+export type Budget = "request" | "long";
+
+/** Runs a request's work within its budget: every agent request answers within 5 s unless it is long work. */
+export function withinBudget<T>(budget: Budget, work: () => Promise<T>): Promise<T> {
+  return budget === "long" ? asLongWork(work) : withDeadline(REQUEST_DEADLINE_MS, work);
+}
+
 /**
  * Every agent-facing route goes through this: API key by hash, scope, rate limit, then the
  * handler; any error becomes the one error envelope. A key never sees another team: handlers
- * only ever query with `auth.team.id`.
+ * only ever query with `auth.team.id`. An answer made while the key was known only from memory
+ * (the database away) says so (`X-Skillgate-Stale`).
  */
 export function agentRoute<P extends RouteParams = Record<string, never>>(
   scope: Scope,
   handler: (request: AgentRequest<P>) => Promise<Response>,
+  budget: Budget = "request",
 ) {
-  return async (req: Request, context: { params: Promise<P> }): Promise<Response> => {
-    try {
-      const app = await getApp();
-      const auth = await authenticateRequest(app, req);
-      if (!grants(auth.scopes, scope)) {
-        throw new AppError("Forbidden", `this API key lacks the "${scope}" scope; ask a lead for a key that has it`);
-      }
-      const sessionId = req.headers.get("x-agent-session")?.slice(0, 200) || null;
-      const actor = { kind: "key" as const, keyId: auth.keyId, scopes: auth.scopes, sessionId };
-      // Next gives no params at all to a route without dynamic segments.
-      const params = ((await context.params) ?? {}) as P;
-      refuseNulInPath(params);
-      try {
-        return await handler({ req, params, app, auth, sessionId, actor });
-      } finally {
-        app.views.flushAfterResponse(app.flushViewsAfterResponse);
-      }
-    } catch (error) {
-      return errorResponse(error);
+  return (req: Request, context: { params: Promise<P> }): Promise<Response> =>
+    withinBudget(budget, () => serveAgent(scope, handler, req, context));
+}
+
+async function serveAgent<P extends RouteParams>(
+  scope: Scope,
+  handler: (request: AgentRequest<P>) => Promise<Response>,
+  req: Request,
+  context: { params: Promise<P> },
+): Promise<Response> {
+  try {
+    const app = await getApp();
+    const auth = await authenticateRequest(app, req);
+    if (!grants(auth.scopes, scope)) {
+      throw new AppError("Forbidden", `this API key lacks the "${scope}" scope; ask a lead for a key that has it`);
     }
-  };
+    const sessionId = req.headers.get("x-agent-session")?.slice(0, 200) || null;
+    const actor = { kind: "key" as const, keyId: auth.keyId, scopes: auth.scopes, sessionId };
+    // Next gives no params at all to a route without dynamic segments.
+    const params = ((await context.params) ?? {}) as P;
+    refuseNulInPath(params);
+    try {
+      const response = await handler({ req, params, app, auth, sessionId, actor });
+      if (auth.staleSince === undefined || response.headers.has(STALE_HEADER)) return response;
+      return markedStale(response, secondsSince(auth.staleSince));
+    } finally {
+      app.views.flushAfterResponse(app.flushViewsAfterResponse);
+    }
+  } catch (error) {
+    return errorResponse(error);
+  }
 }
 
 /** What a handler gets from its operation's contract: the path, query and body, each parsed. */
@@ -64,23 +89,69 @@ export interface OperationInput<P extends z.ZodType, Q extends z.ZodType, B exte
   body: BodyOf<B>;
 }
 
+type Handler<P extends z.ZodType, Q extends z.ZodType, B extends BodySpec> = (
+  input: OperationInput<P, Q, B>,
+  request: AgentRequest<Record<string, string | string[]>>,
+) => Promise<Response>;
+
 /**
  * A route handler built from its operation's contract (lib/contracts): the key and scope are
  * checked, then the path, query and JSON body are parsed with the contract's schemas, so a
  * handler never declares a field of its own. A body that may also come as a gzip tar (a tree) is
- * left for the handler to read.
+ * left for the handler to read. An operation that `servesStale` answers from this instance's last
+ * answer while the database is away; `whenStale` does what the fresh answer would have done
+ * besides answering (skill_view records the view).
  */
 export function route<P extends z.ZodType, Q extends z.ZodType, B extends BodySpec>(
   operation: Operation<P, Q, B>,
-  handler: (input: OperationInput<P, Q, B>, request: AgentRequest<Record<string, string | string[]>>) => Promise<Response>,
+  handler: Handler<P, Q, B>,
+  whenStale?: (input: OperationInput<P, Q, B>, request: AgentRequest<RouteParams>, kept: KeptResponse) => void,
 ) {
   if (!operation.scope) throw new Error(`${operation.operationId} is public: it is not an agent route`);
-  return agentRoute<Record<string, string | string[]>>(operation.scope, async (request) => {
-    const params = operation.params ? parseWith(operation.params, request.params, "InvalidPath") : {};
-    const query = operation.query ? readQuery(request.req, operation.query) : {};
-    const body = await readBody(operation.body, request.req);
-    return handler({ params, query, body } as OperationInput<P, Q, B>, request);
-  });
+  return agentRoute<Record<string, string | string[]>>(
+    operation.scope,
+    async (request) => {
+      const params = operation.params ? parseWith(operation.params, request.params, "InvalidPath") : {};
+      const query = operation.query ? readQuery(request.req, operation.query) : {};
+      const body = await readBody(operation.body, request.req);
+      const input = { params, query, body } as OperationInput<P, Q, B>;
+      if (!operation.servesStale) return handler(input, request);
+      return answerOrLast(
+        request,
+        request.auth.team.id,
+        () => handler(input, request),
+        (kept) => whenStale?.(input, request, kept),
+      );
+    },
+    operation.longWork ? "long" : "request",
+  );
+}
+
+/**
+ * The fresh answer, kept for an outage; or, when the database is away, the answer this instance
+ * last gave the same request for the same team, marked stale.
+ */
+async function answerOrLast(
+  { req, app }: { req: Request; app: App },
+  teamId: number,
+  answer: () => Promise<Response>,
+  whenStale: (kept: KeptResponse) => void,
+): Promise<Response> {
+  const url = new URL(req.url);
+  const key = `${teamId} ${url.pathname}${url.search}`;
+  const teamChanges = app.keys.changesOf(teamId);
+  try {
+    const response = await answer();
+    if (response.status !== 200) return response;
+    const { kept, response: again } = await keepable(response);
+    app.lastAnswers.responses.keep(key, kept, kept.body.byteLength, teamChanges);
+    return again;
+  } catch (error) {
+    const last = isDatabaseOutage(error) ? app.lastAnswers.responses.find(key, app.keys.changesOf(teamId)) : null;
+    if (!last) throw error;
+    whenStale(last.value);
+    return staleResponse(last.value, last.staleSeconds);
+  }
 }
 
 async function readBody(spec: BodySpec | undefined, req: Request): Promise<unknown> {
@@ -98,7 +169,7 @@ function refuseNulInPath(params: RouteParams): void {
 }
 
 /** The request's bearer key, looked up by hash, with one request taken from its rate limit. Shared by REST and MCP. */
-export async function authenticateRequest(app: App, req: Request): Promise<KeyAuth> {
+export async function authenticateRequest(app: App, req: Request): Promise<StaleKeyAuth> {
   const header = req.headers.get("authorization");
   const key = header ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
   if (!key) throw new AppError("Unauthorized", "send the team's API key as Authorization: Bearer <key>");
@@ -116,21 +187,51 @@ export function installLinkRoute<P extends z.ZodObject<{ token: z.ZodString }>>(
   operation: Operation<P>,
   handler: (params: z.infer<P>, request: { req: Request; app: App; team: KeyAuth["team"] }) => Promise<Response>,
 ) {
-  return async (req: Request, context: { params: Promise<RouteParams> }): Promise<Response> => {
-    try {
-      const app = await getApp();
-      const raw = await context.params;
-      refuseNulInPath(raw);
-      const token = typeof raw.token === "string" ? raw.token : "";
-      const link = await authenticateInstallLink(app.database, token);
-      if (!link) throw new AppError("Unauthorized", "this install link is not valid or was revoked; ask a lead for a new one");
-      await takeRateLimit(app, `link:${link.linkId}`, "install link");
-      const params = operation.params ? parseWith(operation.params, raw, "InvalidPath") : ({} as z.infer<P>);
-      return await handler(params, { req, app, team: link.team });
-    } catch (error) {
-      return errorResponse(error);
-    }
-  };
+  return (req: Request, context: { params: Promise<RouteParams> }): Promise<Response> =>
+    withinBudget("request", async () => {
+      try {
+        const app = await getApp();
+        const raw = await context.params;
+        refuseNulInPath(raw);
+        const token = typeof raw.token === "string" ? raw.token : "";
+        return await answerByLink(app, req, token, (team) => {
+          const params = operation.params ? parseWith(operation.params, raw, "InvalidPath") : ({} as z.infer<P>);
+          return handler(params, { req, app, team });
+        });
+      } catch (error) {
+        return errorResponse(error);
+      }
+    });
+}
+
+/**
+ * What an install link opens, fresh; or, while the database is away, this instance's last answer
+ * to the same path (the token is in it), unless a change to the link's team was heard since — a
+ * revoked link is such a change (migration 0024).
+ */
+async function answerByLink(app: App, req: Request, token: string, answer: (team: KeyAuth["team"]) => Promise<Response>) {
+  let link: Awaited<ReturnType<typeof authenticateInstallLink>>;
+  try {
+    link = await authenticateInstallLink(app.database, token);
+  } catch (error) {
+    const known = isDatabaseOutage(error) ? app.lastAnswers.links.get(token) : undefined;
+    if (known === undefined) throw error;
+    return answerOrLast(
+      { req, app },
+      known,
+      () => Promise.reject(error),
+      () => {},
+    );
+  }
+  if (!link) throw new AppError("Unauthorized", "this install link is not valid or was revoked; ask a lead for a new one");
+  app.lastAnswers.links.set(token, link.team.id);
+  await takeRateLimit(app, `link:${link.linkId}`, "install link");
+  return answerOrLast(
+    { req, app },
+    link.team.id,
+    () => answer(link.team),
+    () => {},
+  );
 }
 
 async function takeRateLimit(app: App, who: string, what: string): Promise<void> {

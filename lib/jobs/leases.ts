@@ -38,7 +38,7 @@ export function leaseEnd(work: InstanceWork) {
 
 export function holdLease(db: Db, work: InstanceWork, table: LeasedTable, id: number, token: string): Lease {
   let lost = false;
-  const stop = work.every(work.leaseMs / 3, async () => {
+  const stop = work.every(work.leaseMs / 3, "renewing leases", async () => {
     const kept = await db
       .update(table)
       .set({ leaseUntil: leaseEnd(work) })

@@ -1,4 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { asLongWork } from "@/db/budget";
+import { isDatabaseOutage } from "@/db/outage";
+import { logUnexpected, OutageLog } from "../log";
 
 /**
  * The background work of one instance: its id (the owner named on the leases it holds) and the
@@ -18,13 +21,26 @@ export class InstanceWork {
   ) {}
 
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** The outages this instance's background work met, said once per kind of work. */
+  readonly outages = new OutageLog();
 
-  /** Runs `tick` every `ms` until the returned function is called or the app closes. */
-  every(ms: number, tick: () => Promise<void>): () => void {
+  /**
+   * Runs `tick` every `ms`, as long work (db/budget.ts), until the returned function is called or
+   * the app closes; a tick still running when the next is due is not started twice. A tick that
+   * fails because the database is away is tried again on the next one, and `what` is logged once
+   * for the outage; any other failure is logged with `what`.
+   */
+  every(ms: number, what: string, tick: () => Promise<void>): () => void {
+    let running = false;
     const timer = setInterval(() => {
-      tick().catch(() => {
-        // A tick that fails (the database away a moment) is tried again on the next one.
-      });
+      if (running) return;
+      running = true;
+      asLongWork(tick)
+        .then(
+          () => this.outages.recovered(what),
+          (error: unknown) => (isDatabaseOutage(error) ? this.outages.failed(what, error) : logUnexpected(what, error)),
+        )
+        .finally(() => (running = false));
     }, ms);
     timer.unref();
     this.timers.add(timer);

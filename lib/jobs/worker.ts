@@ -1,4 +1,5 @@
 import type { Db } from "@/db/client";
+import { asLongWork } from "@/db/budget";
 import { isDatabaseOutage } from "@/db/outage";
 import { logUnexpected } from "../log";
 import { claimExpired, holdLease, stillOwned, type Lease, type LeasedTable } from "./leases";
@@ -23,14 +24,22 @@ export interface LeasedJob {
   fail(id: number, token: string, error: unknown): Promise<void>;
 }
 
-/** Works on one row under its lease until the job is done, the row is taken over or the database is away. Never rejects. */
-export async function workLeased(db: Db, work: InstanceWork, job: LeasedJob, id: number, token: string): Promise<void> {
+/**
+ * Works on one row under its lease until the job is done, the row is taken over or the database
+ * is away. Never rejects. Long work (db/budget.ts), whatever request started it.
+ */
+export function workLeased(db: Db, work: InstanceWork, job: LeasedJob, id: number, token: string): Promise<void> {
+  return asLongWork(() => workUnderLease(db, work, job, id, token));
+}
+
+async function workUnderLease(db: Db, work: InstanceWork, job: LeasedJob, id: number, token: string): Promise<void> {
   const lease = holdLease(db, work, job.table, id, token);
   try {
     await job.work(id, lease, () => stillOwned(db, job.table, id, lease));
   } catch (error) {
     // An outage leaves the row running: its lease runs out and an instance takes it over later.
-    if (lease.lost() || isDatabaseOutage(error)) return;
+    if (lease.lost()) return;
+    if (isDatabaseOutage(error)) return work.outages.failed(`working on ${job.kind}s`, error);
     logUnexpected(`${job.kind} ${id} failed`, error);
     await job.fail(id, token, error).catch((failure: unknown) => logUnexpected(`marking ${job.kind} ${id} failed`, failure));
   } finally {

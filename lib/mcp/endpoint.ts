@@ -6,7 +6,8 @@ import type { App } from "../root/app";
 import { getApp } from "../current-app";
 import type { KeyAuth } from "../auth/api-keys";
 import { errorResponse } from "../http/respond";
-import { authenticateRequest } from "../http/route";
+import { authenticateRequest, withinBudget } from "../http/route";
+import { isDatabaseOutage } from "@/db/outage";
 import { continueMcpSession, endMcpSession, openMcpSession } from "./sessions";
 import { registerTools } from "./tools";
 
@@ -22,7 +23,11 @@ function jsonRpcError(status: number, code: number, message: string): Response {
   return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
 }
 
-export async function handleMcp(req: Request): Promise<Response> {
+export function handleMcp(req: Request): Promise<Response> {
+  return withinBudget("request", () => serveMcp(req));
+}
+
+async function serveMcp(req: Request): Promise<Response> {
   try {
     const app = await getApp();
     const auth = await authenticateRequest(app, req);
@@ -31,12 +36,13 @@ export async function handleMcp(req: Request): Promise<Response> {
     const sessionId = req.headers.get("mcp-session-id");
     if (req.method === "DELETE") {
       const ended = sessionId !== null && (await endMcpSession(app.db, sessionId, auth.keyId));
+      if (ended) app.lastAnswers.mcpSessions.delete(sessionId);
       return ended ? new Response(null, { status: 200 }) : jsonRpcError(404, -32001, "Session not found: initialize a new session");
     }
     if (req.method !== "POST") return jsonRpcError(405, -32000, "Method not allowed: send POST");
     if (sessionId) {
       // Unknown (expired, ended) or another key's: the client starts a new session.
-      if (!(await continueMcpSession(app.db, sessionId, auth.keyId)))
+      if (!(await sessionContinues(app, sessionId, auth.keyId)))
         return jsonRpcError(404, -32001, "Session not found: initialize a new session");
       return await serve(app, auth, sessionId, req);
     }
@@ -45,11 +51,27 @@ export async function handleMcp(req: Request): Promise<Response> {
     const response = await serve(app, auth, opened, req);
     if (!response.ok) return response;
     await openMcpSession(app.db, opened, { teamId: auth.team.id, keyId: auth.keyId });
+    app.lastAnswers.mcpSessions.set(opened, auth.keyId);
     const headers = new Headers(response.headers);
     headers.set("mcp-session-id", opened);
     return new Response(response.body, { status: response.status, headers });
   } catch (error) {
     return errorResponse(error);
+  }
+}
+
+/**
+ * Whether the session is open for this key. While the database is away, a session this instance
+ * saw open goes on, so a running agent keeps its skills (§14); a new one cannot open.
+ */
+async function sessionContinues(app: App, sessionId: string, keyId: number): Promise<boolean> {
+  try {
+    const open = await continueMcpSession(app.db, sessionId, keyId);
+    if (open) app.lastAnswers.mcpSessions.set(sessionId, keyId);
+    return open;
+  } catch (error) {
+    if (isDatabaseOutage(error) && app.lastAnswers.mcpSessions.get(sessionId) === keyId) return true;
+    throw error;
   }
 }
 

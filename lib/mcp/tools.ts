@@ -11,7 +11,12 @@ import { ledgerBody, ledgerSlugParam } from "../ledger/input";
 import { lintBody } from "../contracts/lint";
 import { FULL_CATALOG } from "../contracts/listing";
 import { createSkillBody, updateSkillBody } from "../contracts/learned";
-import { AppError, isAppError } from "../errors";
+import { AppError } from "../errors";
+import { isDatabaseOutage } from "@/db/outage";
+import { INTERNAL_ERROR, knownError } from "../http/respond";
+import { secondsSince, STALE_META } from "../http/last-answers";
+import type { StaleKeyAuth } from "../auth/key-cache";
+import { logUnexpected } from "../log";
 import { recordObservations } from "../evolution/observations";
 import { parseWith } from "../validation";
 import type { Actor } from "../learned/actor";
@@ -22,7 +27,7 @@ import { formatLint, lintDescription } from "../lint/lint";
 import { lintSkill } from "../lint/lint-skill";
 import { contentTypeOf, readSkillFile } from "../skills/files";
 import { parseSkillName } from "../skills/name";
-import { skillViewText, viewSkill } from "../skills/view";
+import { parseAnnotationLine, skillViewText, viewSkill } from "../skills/view";
 import { decodeUtf8 } from "../text";
 
 /**
@@ -35,7 +40,7 @@ import { decodeUtf8 } from "../text";
 export interface McpCall {
   app: App;
   /** The key of this request: re-read on every request, so revocation and catalog changes apply at once. */
-  auth: () => KeyAuth;
+  auth: () => StaleKeyAuth;
   sessionId: () => string | null;
 }
 
@@ -48,10 +53,25 @@ interface ToolDefinition<S extends z.ZodObject> {
   description: string;
   input: S;
   annotations: NonNullable<Tool["annotations"]>;
-  /** The scope a call needs; may depend on the arguments (lint only reads). */
-  scope: (args: z.infer<S>) => Scope;
+  /**
+   * The scope a call needs, from its arguments as sent (lint only reads): checked before the
+   * arguments are, as REST checks the key before the body.
+   */
+  scope: (args: unknown) => Scope;
   /** A text answer, or content of other kinds (a binary file as an embedded resource). */
-  run: (args: z.infer<S>, context: { app: App; auth: KeyAuth; actor: KeyActor; sessionId: string | null }) => Promise<string | ToolContent>;
+  run: (args: z.infer<S>, context: ToolContext) => Promise<string | ToolContent>;
+  /**
+   * What agents read (§14): while the database is away, the last answer to the same call, marked
+   * stale in `_meta`; `whenStale` does what the fresh answer would have done besides answering.
+   */
+  servesStale?: { whenStale?: (args: z.infer<S>, context: ToolContext, kept: CallToolResult) => void };
+}
+
+interface ToolContext {
+  app: App;
+  auth: KeyAuth;
+  actor: KeyActor;
+  sessionId: string | null;
 }
 
 const tool = <S extends z.ZodObject>(definition: ToolDefinition<S>) => definition;
@@ -126,6 +146,7 @@ const TOOLS = [
     annotations: { readOnlyHint: true, openWorldHint: false },
     scope: () => "read",
     run: async (_args, { app, auth: { team } }) => (await app.catalogs.listing(team, { ...FULL_CATALOG, loadHint: team.loadHint })).text,
+    servesStale: {},
   }),
   tool({
     name: "skill_view",
@@ -140,6 +161,15 @@ const TOOLS = [
     scope: () => "read",
     run: async ({ name, version }, { app, auth, sessionId }) =>
       skillViewText(await viewSkill(app, { team: auth.team, keyId: auth.keyId, sessionId }, name, version)),
+    servesStale: {
+      whenStale: ({ name }, { app, auth, sessionId }, kept) => {
+        const first = kept.content[0];
+        const annotation = first?.type === "text" ? parseAnnotationLine(first.text) : null;
+        if (!annotation) return;
+        const { source, version } = annotation;
+        app.views.record({ teamId: auth.team.id, skillName: name, source, version, keyId: auth.keyId, sessionId, viewedAt: new Date() });
+      },
+    },
   }),
   tool({
     name: "skill_file",
@@ -153,6 +183,7 @@ const TOOLS = [
     annotations: { readOnlyHint: true, openWorldHint: false },
     scope: () => "read",
     run: async ({ name, path }, { app, auth }) => fileContent(name, path, await readSkillFile(app.db, app.catalogs, auth.team, name, path)),
+    servesStale: {},
   }),
   tool({
     name: "skill_manage",
@@ -167,7 +198,7 @@ const TOOLS = [
     ].join(" "),
     input: manageInput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    scope: (args) => (args.action === "lint" ? "read" : "write"),
+    scope: (args) => ((args as { action?: unknown } | null)?.action === "lint" ? "read" : "write"),
     run: manage,
   }),
   tool({
@@ -232,18 +263,48 @@ async function callTool(call: McpCall, name: string, args: unknown): Promise<Cal
     const definition = TOOLS.find((candidate) => candidate.name === name) as ToolDefinition<z.ZodObject> | undefined;
     if (!definition) throw new AppError("NotFound", `no tool named "${name}"; the tools are ${TOOLS.map((t) => t.name).join(", ")}`);
     const auth = call.auth();
-    const input = parseWith(definition.input, args ?? {}, "InvalidField");
-    const scope = definition.scope(input);
+    const scope = definition.scope(args);
     if (!grants(auth.scopes, scope))
       throw new AppError("Forbidden", `this API key lacks the "${scope}" scope; ask a lead for a key that has it`);
+    const input = parseWith(definition.input, args ?? {}, "InvalidField");
     const sessionId = call.sessionId();
     const actor: KeyActor = { kind: "key", keyId: auth.keyId, scopes: auth.scopes, sessionId };
-    const answer = await definition.run(input, { app: call.app, auth, actor, sessionId });
-    return { content: typeof answer === "string" ? [{ type: "text", text: answer }] : answer };
+    const context = { app: call.app, auth, actor, sessionId };
+    const answer = async (): Promise<CallToolResult> => {
+      const content = await definition.run(input, context);
+      return { content: typeof content === "string" ? [{ type: "text", text: content }] : content };
+    };
+    const result = definition.servesStale ? await answerOrLast(definition, input, context, answer) : await answer();
+    if (auth.staleSince === undefined || result._meta?.[STALE_META] !== undefined) return result;
+    return { ...result, _meta: { [STALE_META]: secondsSince(auth.staleSince) } };
   } catch (error) {
-    if (isAppError(error)) return { content: [{ type: "text", text: error.message }], isError: true };
-    console.error("skillgate: MCP tool failed:", error);
-    return { content: [{ type: "text", text: "internal error; the server log has the details" }], isError: true };
+    // The REST route's message for the same failure (§12), an outage included; a bug is logged, not echoed.
+    const known = knownError(error);
+    if (!known) logUnexpected(`MCP tool ${name} failed`, error);
+    return { content: [{ type: "text", text: (known ?? INTERNAL_ERROR).message }], isError: true };
+  }
+}
+
+/** The fresh result, kept for an outage; or, while the database is away, the last result of the same call, marked stale. */
+async function answerOrLast(
+  definition: ToolDefinition<z.ZodObject>,
+  input: Record<string, unknown>,
+  context: ToolContext,
+  answer: () => Promise<CallToolResult>,
+): Promise<CallToolResult> {
+  const { app, auth } = context;
+  const key = `${auth.team.id} ${definition.name} ${JSON.stringify(input)}`;
+  const teamChanges = app.keys.changesOf(auth.team.id);
+  try {
+    const result = await answer();
+    app.lastAnswers.toolResults.keep(key, result, JSON.stringify(result.content).length, teamChanges);
+    return result;
+  } catch (error) {
+    const last = isDatabaseOutage(error) ? app.lastAnswers.toolResults.find(key, app.keys.changesOf(auth.team.id)) : null;
+    if (!last) throw error;
+    const kept = last.value as CallToolResult;
+    definition.servesStale?.whenStale?.(input, context, kept);
+    return { ...kept, _meta: { [STALE_META]: last.staleSeconds } };
   }
 }
 

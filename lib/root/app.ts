@@ -12,6 +12,7 @@ import { InstanceWork } from "../jobs/work";
 import { releaseLeases } from "../jobs/leases";
 import { SignInThrottle } from "../auth/sign-in-throttle";
 import { KeyAuthCache } from "../auth/key-cache";
+import { LastAnswers } from "../http/last-answers";
 
 /**
  * Everything a request needs that lives as long as the process: the database, the skills read
@@ -24,6 +25,8 @@ export interface App {
   catalogs: CatalogCache;
   /** What each API key authenticates as, forgotten when its team or keys change. */
   keys: KeyAuthCache;
+  /** What agents read, as last answered here: served, marked stale, while the database is away (§14). */
+  lastAnswers: LastAnswers;
   views: ViewRecorder;
   /** Per API key; null when rate limiting is off. */
   limiter: SharedRateLimit | null;
@@ -77,15 +80,17 @@ export function loadStaticCatalog(builtinSkillsDir: string, globalSkillsDir?: st
 export function createApp(options: AppOptions): App {
   const { database } = options;
   const statics = loadStaticCatalog(options.builtinSkillsDir, options.globalSkillsDir);
-  const views = new ViewRecorder(database.db, options.viewBatch);
   const perMinute = options.rateLimitPerMinute ?? 0;
   const work = new InstanceWork(options.leaseMs, options.claimsPerTick);
+  const views = new ViewRecorder(database.db, options.viewBatch, work.outages);
   const keys = new KeyAuthCache(database, database.teamChanges);
+  const lastAnswers = new LastAnswers();
   return {
     database,
     db: database.db,
     catalogs: new CatalogCache(database.db, statics),
     keys,
+    lastAnswers,
     views,
     limiter: perMinute > 0 ? new SharedRateLimit(database.db, perMinute) : null,
     signInThrottle: new SignInThrottle(database.db),
@@ -98,6 +103,7 @@ export function createApp(options: AppOptions): App {
     close: async () => {
       work.stopAll();
       keys.close();
+      lastAnswers.clear();
       await releaseLeases(database.db, work).catch(() => {
         // The database is away: the leases run out on their own.
       });

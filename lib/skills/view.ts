@@ -26,6 +26,13 @@ export function annotationLine(content: SkillContent): string {
   return `[${parts.join(" | ")}]`;
 }
 
+/** The source and version an annotation line names, or null for a text that does not start with one. */
+export function parseAnnotationLine(text: string): { source: string; version: number } | null {
+  const match = /^\[skill [^ |]+ \| ([^ |]+) \| v(\d+)(?: \| [^\]]*)?\]\n/.exec(text);
+  const [, source, version] = match ?? [];
+  return source && version ? { source, version: Number(version) } : null;
+}
+
 /** The `skill_view` text: the annotation line, a newline, then the body byte for byte. */
 export function skillViewText(content: SkillContent): string {
   return `${annotationLine(content)}\n${content.body}`;

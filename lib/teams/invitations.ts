@@ -9,6 +9,7 @@ import { AppError } from "../errors";
 import { sha256Hex } from "../hash";
 import { logUnexpected } from "../log";
 import type { Mail, Mailer } from "../mail/mailer";
+import type { LinkOrigin } from "../public-url";
 import { roleOfEmail } from "./members";
 import { getTeam, setMembership, type TeamId } from "./teams";
 
@@ -67,32 +68,48 @@ export async function createInvitation(
   return { id, url: invitationUrl(origin, token), expiresAt };
 }
 
+/** Why an invitation's link was not mailed. */
+export type NotMailed = "no-mail-server" | "no-public-url" | "send-failed";
+
+/** What `POST /api/v1/invitations` answers as `notMailed`, exactly. */
+export const NOT_MAILED: Record<NotMailed, string> = {
+  "no-mail-server": "no mail server is configured (SKILLGATE_SMTP_URL): pass the link on",
+  "no-public-url":
+    "AUTH_URL is not set, so the link is not mailed: this server does not know the address people open it at. Pass the link on, or set AUTH_URL",
+  "send-failed": "the mail server did not take the mail (the server's log says why): pass the link on",
+};
+
 export interface SentInvitation extends NewInvitation {
   /** Whether the link was mailed to the person; when not, the lead passes it on. */
   mailed: boolean;
+  /** Why not; null when it was mailed. */
+  notMailed: NotMailed | null;
 }
 
 /**
  * `POST /api/v1/invitations` and the settings page: invites, then mails the link where mail is
  * configured (§10). The invitation stands whether or not the mail goes: a failed send is logged
- * and answered as `mailed: false`, and the lead still has the link.
+ * and answered as `mailed: false`, and the lead still has the link. A link is mailed only when
+ * its origin is the configured public URL: one taken from the request could send the person's
+ * one-time link to a host the request named.
  */
 export async function invite(
   deps: { db: Db; mailer: Mailer | null },
   teamId: TeamId,
   input: { email: string; role: Role },
-  origin: string,
+  origin: LinkOrigin,
   by: { userId: number | null; keyId: number | null },
 ): Promise<SentInvitation> {
-  const invitation = await createInvitation(deps.db, teamId, input, origin, by);
-  if (!deps.mailer) return { ...invitation, mailed: false };
+  const invitation = await createInvitation(deps.db, teamId, input, origin.origin, by);
+  if (!deps.mailer) return { ...invitation, mailed: false, notMailed: "no-mail-server" };
+  if (!origin.configured) return { ...invitation, mailed: false, notMailed: "no-public-url" };
   const team = await getTeam(deps.db, teamId);
   try {
     await deps.mailer.send(invitationMail(team.name, normalizeEmail(input.email), input.role, invitation));
-    return { ...invitation, mailed: true };
+    return { ...invitation, mailed: true, notMailed: null };
   } catch (error) {
     logUnexpected(`mailing the invitation #${invitation.id}`, error);
-    return { ...invitation, mailed: false };
+    return { ...invitation, mailed: false, notMailed: "send-failed" };
   }
 }
 

@@ -2,16 +2,21 @@ import { after } from "next/server";
 import { inSlices } from "@/db/batches";
 import type { Db } from "@/db/client";
 import { describeDatabaseError, isDatabaseOutage } from "@/db/outage";
+import { asLongWork } from "@/db/budget";
+import { OutageLog } from "../log";
 import { writeViews, type SkillView } from "./rollups";
 
-const MAX_BUFFERED = 100_000;
+/** Views kept while the database is away; past this the oldest are dropped, and the count is logged. */
+export const MAX_BUFFERED = 100_000;
+const OUTAGE = "writing skill views";
 
 /**
  * Views are usage, recorded on every skill_view; writing each one inline would put a database
  * write on the hot path. They are buffered and written in batches instead: every `intervalMs`,
  * as soon as `batchSize` are waiting, and on a clean shutdown (`close`).
  *
- * A batch that fails because the database is unreachable is kept and retried. A batch the
+ * A batch that fails because the database is unreachable is kept and retried, up to
+ * `MAX_BUFFERED` views in all (the oldest dropped past it, counted in the log). A batch the
  * database refuses for any other reason is split until the rows it refuses are alone: those are
  * dropped and logged once, and every other view is written. One bad row never blocks the rest.
  */
@@ -19,10 +24,13 @@ export class ViewRecorder {
   private buffer: SkillView[] = [];
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
+  /** Views dropped during the current outage, for the line that says it ended. */
+  private dropped = 0;
 
   constructor(
     private readonly db: Db,
     private readonly options: { batchSize: number; intervalMs: number } = { batchSize: 500, intervalMs: 1000 },
+    private readonly outages: OutageLog = new OutageLog(),
   ) {}
 
   record(view: SkillView): void {
@@ -58,46 +66,53 @@ export class ViewRecorder {
     const batch = this.buffer;
     this.buffer = [];
     if (batch.length === 0) return this.flushing;
-    this.flushing = this.flushing.then(() => this.writeAll(batch));
+    // Long work, whichever request's timer or `after` started it.
+    this.flushing = this.flushing.then(() => asLongWork(() => this.writeAll(batch)));
     return this.flushing;
   }
 
   private async writeAll(batch: SkillView[]): Promise<void> {
     const slices = inSlices(batch);
     for (const [i, slice] of slices.entries()) {
-      const kept = await this.write(slice);
+      const { kept, outage } = await this.write(slice);
       if (kept.length > 0) {
-        this.keepForRetry(kept.concat(...slices.slice(i + 1)));
+        this.keepForRetry(kept.concat(...slices.slice(i + 1)), outage);
         return;
       }
     }
+    if (this.dropped > 0)
+      console.error(`skillgate: ${this.dropped} skill view(s) were dropped during the outage: more than ${MAX_BUFFERED} waited`);
+    this.dropped = 0;
+    this.outages.recovered(OUTAGE);
   }
 
-  /** Writes the views; returns those to retry because the database could not be reached. */
-  private async write(views: SkillView[]): Promise<SkillView[]> {
+  /** Writes the views; returns those to retry because the database could not be reached, and why. */
+  private async write(views: SkillView[]): Promise<{ kept: SkillView[]; outage?: unknown }> {
     try {
       await writeViews(this.db, views);
-      return [];
+      return { kept: [] };
     } catch (error) {
-      if (isDatabaseOutage(error)) return views;
+      if (isDatabaseOutage(error)) return { kept: views, outage: error };
       const [view] = views;
       if (view && views.length === 1) {
         console.error(
           `skillgate: dropped a skill view the database refused (team ${view.teamId}, skill "${view.skillName}"): ${describeDatabaseError(error)}`,
         );
-        return [];
+        return { kept: [] };
       }
       const half = Math.ceil(views.length / 2);
-      const retryFirst = await this.write(views.slice(0, half));
-      if (retryFirst.length > 0) return retryFirst.concat(views.slice(half));
+      const first = await this.write(views.slice(0, half));
+      if (first.kept.length > 0) return { kept: first.kept.concat(views.slice(half)), outage: first.outage };
       return this.write(views.slice(half));
     }
   }
 
   /** Keeps views for the next flush rather than lose them, up to a bound, so a long outage cannot exhaust memory. */
-  private keepForRetry(views: SkillView[]): void {
-    this.buffer = views.concat(this.buffer).slice(-MAX_BUFFERED);
-    console.error(`skillgate: the database is unreachable; ${views.length} skill view(s) kept to write later`);
+  private keepForRetry(views: SkillView[], outage: unknown): void {
+    const waiting = views.concat(this.buffer);
+    this.dropped += Math.max(0, waiting.length - MAX_BUFFERED);
+    this.buffer = waiting.slice(-MAX_BUFFERED);
+    this.outages.failed(OUTAGE, outage);
     if (!this.timer) {
       this.timer = setTimeout(() => void this.flush(), this.options.intervalMs * 5);
       this.timer.unref();

@@ -207,3 +207,80 @@ describe("evaluations in Chromium", () => {
     await page.locator(`tr[data-amendment="${listed.amendments[0].id}"]`).waitFor();
   });
 });
+
+/**
+ * Generating an amendment waits on the model: the button says it is working while the model holds
+ * its answer, and an answer that does not fit is said beside the button, with the skill page kept.
+ */
+describe.each([
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+])("generating an amendment the model gets wrong, in Chromium at $width px", (viewport) => {
+  const skill = `misfit-guide-${viewport.width}`;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    await api("/api/v1/skills", {
+      name: skill,
+      description: "Guides a misfit. Use when testing generation.",
+      body: "# Misfit\n\n1. Do it.\n",
+      status: "active",
+    });
+    await api("/api/v1/observations", {
+      observations: [{ skill, task: "guide a misfit", category: "guide", outcome: "failure" }],
+    });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport });
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    page.on("dialog", (dialog) => void dialog.accept());
+    await signInAt(page, `${baseUrl}/t/lab/skills/${skill}`, BROWSER_LOGIN);
+  });
+  afterAll(async () => browser?.close());
+
+  it("shows progress while the model holds its answer, then says what did not fit and keeps the page", async () => {
+    const panel = page.locator('[data-testid="generate-amendment"]');
+    const button = panel.locator("button");
+    const heading = page.getByRole("heading", { level: 1, name: skill, exact: true });
+    expect(await heading.count()).toBe(1);
+    expect(await button.textContent()).toBe("Generate an amendment from recent failures");
+    expect(await panel.getAttribute("aria-busy")).toBe("false");
+    // A proposal whose body is not text: set for this request only, so the message is this answer's.
+    await judge.answerOnce(
+      "## Recent failures\n1. [failure] guide a misfit",
+      JSON.stringify({ description: "Guides a misfit.", body: 3, rationale: "x" }),
+    );
+    await judge.hold();
+    try {
+      await button.click();
+      await panel.locator('button:has-text("Generating…")').waitFor();
+      expect(await button.isDisabled()).toBe(true);
+      expect(await panel.getAttribute("aria-busy")).toBe("true");
+      expect(await panel.locator('[role="status"]').innerText()).toMatch(
+        /^Asking the model for an amendment; this can take a minute\. \d+ s$/,
+      );
+      expect(await heading.count()).toBe(1);
+    } finally {
+      await judge.release();
+    }
+    const failure = panel.locator('[data-testid="generate-failure"]');
+    await failure.waitFor();
+    expect(await failure.textContent()).toBe(
+      'the model\'s answer did not fit: field "body": Invalid input: expected string, received number',
+    );
+    expect(await failure.getAttribute("role")).toBe("alert");
+    // The page is kept: its heading, the button ready again, nothing written, and no error page.
+    expect(await heading.count()).toBe(1);
+    expect(await button.textContent()).toBe("Generate an amendment from recent failures");
+    expect(await button.isDisabled()).toBe(false);
+    expect(await panel.getAttribute("aria-busy")).toBe("false");
+    expect(await panel.locator('[role="status"]').textContent()).toBe("");
+    expect(await page.locator("text=This page could not be shown").count()).toBe(0);
+    expect((await api(`/api/v1/skills/${skill}/amendments`)).amendments).toEqual([]);
+    // The message fits the screen, however narrow.
+    const box = await failure.boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(viewport.width);
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -39,6 +39,8 @@ export interface TestAppOptions {
   judgeConcurrency?: number;
   claimsPerTick?: number;
   databaseVia?: (url: string) => Promise<string>;
+  /** A PostgreSQL server other than TEST_DATABASE_URL's (tests/helpers/owned-cluster.ts). */
+  databaseServer?: string;
   mailer?: Mailer;
 }
 
@@ -97,7 +99,7 @@ export function useTestApp(kind: TestDbKind, options: TestAppOptions = {}): Test
 
 /** A real app on a fresh database of its own with two teams, installed as the process's app until closed. */
 export async function startTestApp(kind: TestDbKind, options: TestAppOptions = {}): Promise<TestApp & { close(): Promise<void> }> {
-  const database = await openTestDatabase(kind, { via: options.databaseVia });
+  const database = await openTestDatabase(kind, { via: options.databaseVia, serverUrl: options.databaseServer });
   const app = buildApp(database, options);
   const uninstall = installApp(app);
   const { alpha, beta } = await seedTeams(app.db, newTeamKeys());

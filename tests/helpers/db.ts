@@ -9,15 +9,19 @@ export const testDbKinds: TestDbKind[] = process.env.TEST_DATABASE_URL ? ["pglit
 
 /**
  * A fresh, migrated database: in-memory PGlite, or a new database on the server dropped on close.
- * `via` reroutes the app's connections to the server (through a proxy that can freeze, say).
+ * `via` reroutes the app's connections to the server (through a proxy that can freeze, say);
+ * `serverUrl` names another server than TEST_DATABASE_URL's (a cluster the test owns).
  */
-export async function openTestDatabase(kind: TestDbKind, options: { via?: (url: string) => Promise<string> } = {}): Promise<Database> {
+export async function openTestDatabase(
+  kind: TestDbKind,
+  options: { via?: (url: string) => Promise<string>; serverUrl?: string } = {},
+): Promise<Database> {
   if (kind === "pglite") {
     const database = await openDatabase({ dataDir: "memory://" });
     await database.migrate();
     return database;
   }
-  const adminUrl = process.env.TEST_DATABASE_URL!;
+  const adminUrl = options.serverUrl ?? process.env.TEST_DATABASE_URL!;
   const name = `skillgate_test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

@@ -9,6 +9,9 @@ import { createServer, type Server, type ServerResponse } from "node:http";
  * requests wait unanswered until it is released, however long the test takes to look. A test in
  * another process (the browser tests' workers, when the stub is the shared server's judge) does the
  * same through the stub's control paths, with stubControl().
+ *
+ * A test that needs one answer its `answer` function would not give (a malformed one) sets it with
+ * answerOnce(): the next request whose prompt contains the text gets it, and the others are answered as before.
  */
 export interface OpenAiStub {
   baseUrl: string;
@@ -17,6 +20,8 @@ export interface OpenAiStub {
   hold(): void;
   /** Answers the requests held back, and answers at once again. */
   release(): void;
+  /** The next request whose prompt contains `promptContains` gets `answer` instead of what `answer(request)` says. */
+  answerOnce(promptContains: string, answer: StubAnswer): void;
   close(): Promise<void>;
 }
 
@@ -37,6 +42,7 @@ const CONTROL = "/control";
 export async function startOpenAiStub(answer: (request: StubRequest) => StubAnswer | Promise<StubAnswer>): Promise<OpenAiStub> {
   let held: Promise<void> | null = null;
   let letGo = () => {};
+  const once: { promptContains: string; answer: StubAnswer }[] = [];
   const stub = {
     requests: 0,
     hold: () => {
@@ -47,6 +53,7 @@ export async function startOpenAiStub(answer: (request: StubRequest) => StubAnsw
       held = null;
       letGo();
     },
+    answerOnce: (promptContains: string, answer: StubAnswer) => void once.push({ promptContains, answer }),
   } as OpenAiStub;
   const server: Server = createServer((req, res) => {
     let body = "";
@@ -55,6 +62,10 @@ export async function startOpenAiStub(answer: (request: StubRequest) => StubAnsw
       if (req.url?.startsWith(CONTROL)) {
         if (req.url === `${CONTROL}/hold`) stub.hold();
         else if (req.url === `${CONTROL}/release`) stub.release();
+        else if (req.url === `${CONTROL}/answer-once`) {
+          const { promptContains, answer } = JSON.parse(body) as { promptContains: string; answer: StubAnswer };
+          stub.answerOnce(promptContains, answer);
+        }
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ requests: stub.requests, held: held !== null }));
         return;
       }
@@ -75,11 +86,15 @@ export async function startOpenAiStub(answer: (request: StubRequest) => StubAnsw
       tools?: { function: { name: string } }[];
     };
     const prompt = request.messages.map((m) => m.content ?? "").join("\n");
-    const given = await answer({
-      prompt,
-      tools: (request.tools ?? []).map((t) => t.function.name),
-      afterTool: request.messages[request.messages.length - 1]?.role === "tool",
-    });
+    const chosen = once.findIndex((entry) => prompt.includes(entry.promptContains));
+    const given =
+      chosen >= 0
+        ? once.splice(chosen, 1)[0]!.answer
+        : await answer({
+            prompt,
+            tools: (request.tools ?? []).map((t) => t.function.name),
+            afterTool: request.messages[request.messages.length - 1]?.role === "tool",
+          });
     if (held) await held;
     if (res.destroyed) return;
     const message =
@@ -112,11 +127,19 @@ export async function startOpenAiStub(answer: (request: StubRequest) => StubAnsw
   return stub;
 }
 
-/** Holds and releases a stub running in another process, by its `baseUrl`. */
-export function stubControl(baseUrl: string): { hold(): Promise<void>; release(): Promise<void> } {
-  const control = async (action: "hold" | "release") => {
-    const res = await fetch(`${new URL(baseUrl).origin}${CONTROL}/${action}`, { method: "POST" });
+/** Holds, releases and sets one answer of a stub running in another process, by its `baseUrl`. */
+export function stubControl(baseUrl: string): {
+  hold(): Promise<void>;
+  release(): Promise<void>;
+  answerOnce(promptContains: string, answer: StubAnswer): Promise<void>;
+} {
+  const control = async (action: "hold" | "release" | "answer-once", body?: unknown) => {
+    const res = await fetch(`${new URL(baseUrl).origin}${CONTROL}/${action}`, { method: "POST", body: JSON.stringify(body ?? {}) });
     if (!res.ok) throw new Error(`the model stub refused to ${action}: HTTP ${res.status}`);
   };
-  return { hold: () => control("hold"), release: () => control("release") };
+  return {
+    hold: () => control("hold"),
+    release: () => control("release"),
+    answerOnce: (promptContains, answer) => control("answer-once", { promptContains, answer }),
+  };
 }

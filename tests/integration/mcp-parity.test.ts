@@ -280,6 +280,19 @@ describe.each(testDbKinds)("MCP tools and their REST routes on %s", (kind) => {
     );
   });
 
+  it("checks the key's scope before the arguments, as REST checks it before the body: a read key with bad arguments is told the scope", async () => {
+    const { key: readKey } = await createApiKey(t.app.db, { teamId: t.alpha.team.id, name: "reader", scopes: ["read"] });
+    const reader = await mcp(readKey);
+    const forbidden = { text: 'this API key lacks the "write" scope; ask a lead for a key that has it', isError: true };
+    const bad = { name: "Bad Name!", description: 42, body: null, surplus: true };
+    expect(await reader("skill_manage", { action: "create", ...bad })).toEqual(forbidden);
+    expect(await rest("POST", "/api/v1/skills", { json: bad, key: readKey })).toEqual(forbidden);
+    expect(await reader("experiment", { slug: "Bad Slug", action: "record-nonsense" })).toEqual(forbidden);
+    expect(await rest("POST", "/api/v1/ledger/Bad%20Slug", { json: { action: "record-nonsense" }, key: readKey })).toEqual(forbidden);
+    expect(await reader("record_observation", { skill: 7 })).toEqual(forbidden);
+    expect(await rest("POST", "/api/v1/observations", { json: { skill: 7 }, key: readKey })).toEqual(forbidden);
+  });
+
   it("answers record_observation as POST /api/v1/observations does, refusals included", async () => {
     const alpha = await mcp(t.alpha.key);
     const observation = {

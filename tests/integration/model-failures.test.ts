@@ -1,8 +1,11 @@
 import { APICallError } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
+import { count, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { useTestApp } from "../helpers/app";
+import { amendments, skillEvents } from "@/db/schema";
+import { errorOf, useTestApp, type TestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
+import { mockAnswer } from "../helpers/judge";
 import { waitUntil } from "../helpers/wait";
 
 /** A provider that refuses every call, with the kind of detail providers put in their errors. */
@@ -56,6 +59,21 @@ describe.each(testDbKinds)("failures of the model provider on %s", (kind) => {
     vi.restoreAllMocks();
   });
 
+  it("answers a generation the provider refused with the same stable message, and writes nothing", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const res = await t.call("POST", "/api/v1/skills/guide/amendments/generate");
+    expect(res.status).toBe(502);
+    const text = await res.text();
+    expect(text).not.toContain(SECRET);
+    expect(JSON.parse(text).error).toEqual({
+      code: "ModelFailed",
+      message: "the model provider refused the credentials (HTTP 401); check the provider's API key",
+    });
+    expect(await writtenFor(t)).toEqual({ amendments: 0, amendedEvents: 0 });
+    expect(errors.mock.calls.some((call) => String(call[0]).includes("Incorrect API key provided"))).toBe(true);
+    vi.restoreAllMocks();
+  });
+
   it("stores a stable message for an activation run the model could not run", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     const started = await t.call("POST", "/api/v1/evals/runs", {
@@ -74,5 +92,81 @@ describe.each(testDbKinds)("failures of the model provider on %s", (kind) => {
     });
     expect(JSON.stringify(run)).not.toContain(SECRET);
     vi.restoreAllMocks();
+  });
+});
+
+/** What a generation would have written: amendment rows and the "amended" events that go with them. */
+async function writtenFor(t: TestApp): Promise<{ amendments: number; amendedEvents: number }> {
+  const [rows] = await t.app.db.select({ n: count() }).from(amendments);
+  const [events] = await t.app.db.select({ n: count() }).from(skillEvents).where(eq(skillEvents.kind, "amended"));
+  return { amendments: rows?.n ?? 0, amendedEvents: events?.n ?? 0 };
+}
+
+/**
+ * A model that writes amendments the way a test says: an answer that does not fit the proposal's
+ * schema, or none at all until its call is aborted (a provider that hangs).
+ */
+const generator = { answer: "hang" as "hang" | string, aborted: 0 };
+function generatingModel(): MockLanguageModelV3 {
+  return new MockLanguageModelV3({
+    modelId: "generator",
+    doGenerate: async ({ abortSignal }) => {
+      if (generator.answer !== "hang") return mockAnswer(generator.answer);
+      return new Promise((_, reject) =>
+        abortSignal?.addEventListener("abort", () => {
+          generator.aborted++;
+          reject(abortSignal.reason as Error);
+        }),
+      );
+    },
+  });
+}
+
+describe.each(testDbKinds)("generating an amendment when the model fails, on %s", (kind) => {
+  // A short time-out, so the hanging model is given up on within the test.
+  const t = useTestApp(kind, { model: { model: generatingModel(), id: "mock:generator", timeoutMs: 300 } });
+  beforeEach(async () => {
+    generator.aborted = 0;
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    await t.call("POST", "/api/v1/skills", {
+      json: { name: "guide", description: "Guides. Use when guiding.", body: "# Guide\n", status: "active" },
+    });
+    await t.call("POST", "/api/v1/observations", { json: { skill: "guide", task: "guide someone", category: "c", outcome: "failure" } });
+    return () => vi.restoreAllMocks();
+  });
+  const generate = () => t.call("POST", "/api/v1/skills/guide/amendments/generate");
+
+  it("says which fields of the model's answer did not fit the schema, and writes nothing", async () => {
+    generator.answer = JSON.stringify({ original: { correctness: 1 }, body: 3, rationale: "clearer" });
+    const res = await generate();
+    expect(res.status).toBe(502);
+    expect(await errorOf(res)).toEqual({
+      code: "ModelFailed",
+      message:
+        'the model\'s answer did not fit: field "description": Invalid input: expected string, received undefined; ' +
+        'field "body": Invalid input: expected string, received number',
+    });
+    expect(await writtenFor(t)).toEqual({ amendments: 0, amendedEvents: 0 });
+  });
+
+  it("says so when the model's answer is not JSON at all, or a proposal that is not a skill", async () => {
+    generator.answer = "Here is a better skill: ...";
+    expect(await errorOf(await generate())).toEqual({ code: "ModelFailed", message: "the model's answer did not fit: it is not JSON" });
+    generator.answer = JSON.stringify({ description: "", body: "# Guide, better\n", rationale: "clearer" });
+    expect(await errorOf(await generate())).toEqual({
+      code: "ModelFailed",
+      message: 'the model\'s answer did not fit: invalid skill: description of "guide" is empty; write 1–1024 characters',
+    });
+    expect(await writtenFor(t)).toEqual({ amendments: 0, amendedEvents: 0 });
+  });
+
+  it("gives up on a model that does not answer within the time-out, cancels its call, and writes nothing", async () => {
+    generator.answer = "hang";
+    const started = performance.now();
+    const res = await generate();
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(await errorOf(res)).toEqual({ code: "ModelFailed", message: "the model did not answer within 0.3 s; try again" });
+    expect(generator.aborted).toBe(1);
+    expect(await writtenFor(t)).toEqual({ amendments: 0, amendedEvents: 0 });
   });
 });

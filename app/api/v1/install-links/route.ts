@@ -10,7 +10,7 @@ import { createInstallLink, listInstallLinks } from "@/lib/teams/install-links";
 
 /** POST /api/v1/install-links — a read-only link for `npx skills add <url>`; GET lists them. */
 export const POST = route(createInstallLinkOperation, async (_input, { req, app, auth }) =>
-  json(await createInstallLink(app.db, auth.team.id, publicOrigin(req.headers, req.url), { userId: null, keyId: auth.keyId }), 201),
+  json(await createInstallLink(app.db, auth.team.id, publicOrigin(req.headers, req.url).origin, { userId: null, keyId: auth.keyId }), 201),
 );
 
 export const GET = route(listInstallLinksOperation, async (_input, { app, auth }) => {

@@ -10,7 +10,7 @@ import { createApiKeyBody, listingSettingsBody, settingsPatchBody } from "@/lib/
 import { updateTeamSettings } from "@/lib/listing/settings";
 import { changeRole, endMemberSessions, removeMember } from "@/lib/teams/members";
 import { changeRoleBody, inviteBody } from "@/lib/contracts/members";
-import { invite, withdrawInvitation, type InvitationId } from "@/lib/teams/invitations";
+import { invite, withdrawInvitation, type InvitationId, type NotMailed } from "@/lib/teams/invitations";
 import { publicOrigin } from "@/lib/http/origin";
 import { createInstallLink, revokeInstallLink, type InstallLinkId } from "@/lib/teams/install-links";
 
@@ -36,7 +36,7 @@ export async function revokeKeyAction(slug: string, keyId: number): Promise<Acti
 
 export async function createInstallLinkAction(slug: string, _previous: ActionResult | null): Promise<ActionResult> {
   return memberAction({ ...asLead(slug), schema: nothing, input: undefined }, async (member) => {
-    const origin = publicOrigin(await headers());
+    const { origin } = publicOrigin(await headers());
     const link = await createInstallLink(member.app.db, member.team.id, origin, { userId: member.user.id, keyId: null });
     return { ok: true, message: "Install link created. Copy it now: it is not shown again.", installUrl: link.url };
   });
@@ -66,17 +66,26 @@ export async function removeMemberAction(slug: string, email: string): Promise<A
   });
 }
 
+/** What the settings page says after an invitation: mailed, or why not and that the lead passes the link on. */
+function invitationMessage(email: string, until: string, notMailed: NotMailed | null): string {
+  switch (notMailed) {
+    case null:
+      return `Invitation mailed to ${email}. The link works once, until ${until}; it is below too.`;
+    case "no-mail-server":
+      return `Invitation for ${email} made: pass the link below on (no mail server is configured). It works once, until ${until}.`;
+    case "no-public-url":
+      return `Invitation for ${email} made, but not mailed: AUTH_URL is not set, so this server does not know the address people open it at. Pass the link below on. It works once, until ${until}.`;
+    case "send-failed":
+      return `Invitation for ${email} made, but the mail could not be sent: pass the link below on. It works once, until ${until}.`;
+  }
+}
+
 export async function inviteAction(slug: string, _previous: ActionResult | null, form: FormData): Promise<ActionResult> {
   const input = { email: String(form.get("email") ?? ""), role: String(form.get("role") ?? "") };
   return memberAction({ ...asLead(slug), schema: inviteBody, input }, async (member, wanted) => {
     const origin = publicOrigin(await headers());
     const invitation = await invite(member.app, member.team.id, wanted, origin, { userId: member.user.id, keyId: null });
-    const until = invitation.expiresAt.toISOString().slice(0, 10);
-    const message = invitation.mailed
-      ? `Invitation mailed to ${wanted.email}. The link works once, until ${until}; it is below too.`
-      : member.app.mailer
-        ? `Invitation for ${wanted.email} made, but the mail could not be sent: pass the link below on. It works once, until ${until}.`
-        : `Invitation for ${wanted.email} made: pass the link below on (no mail server is configured). It works once, until ${until}.`;
+    const message = invitationMessage(wanted.email, invitation.expiresAt.toISOString().slice(0, 10), invitation.notMailed);
     return { ok: true, message, inviteUrl: invitation.url };
   });
 }

@@ -1,3 +1,4 @@
+import { unlessCode } from "@/lib/errors";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requireMember } from "@/lib/pages/member";
@@ -31,7 +32,7 @@ export default async function EvaluationPage({ params }: TeamPageProps<{ id: str
     amendment.skillSource === "learned" &&
     (MOVES.override.from as readonly string[]).includes(amendment.status);
   // An amendment applies only to the version it was written against (§8.4): once the skill has moved on, it can only be proposed again.
-  const skill = overridable ? await resolveSkill(app.catalogs, team, amendment.skillName).catch(() => null) : null;
+  const skill = overridable ? await resolveSkill(app.catalogs, team, amendment.skillName).catch(unlessCode("SkillNotFound")) : null;
   const latest = skill ? latestVersionOf(skill) : null;
   return (
     <div className="space-y-6">

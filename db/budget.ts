@@ -1,0 +1,46 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
+/**
+ * How long the database may take (SPEC §14 "Outages and stalls"). An agent's request answers
+ * within 5 s whatever connection it lands on, so every query it makes — and its wait for a
+ * connection — spends what is left of one deadline. Work that legitimately needs longer (a
+ * 10,000-skill sync, a judged evaluation, the background jobs) runs as long work: each of its
+ * queries may take `LONG_QUERY_MS`, a little more than the server's own statement timeout, so the
+ * server ends a runaway statement first with its own error. Outside both, a query gets
+ * `DEFAULT_QUERY_MS` (a dashboard page, a server action).
+ */
+
+/** What an agent's request may spend on the database in all; the rest of the 5 s is for answering. */
+export const REQUEST_DEADLINE_MS = 4_000;
+/** A query with no deadline around it (a dashboard page, a server action). */
+export const DEFAULT_QUERY_MS = 4_000;
+/** One query of long work: the server's statement timeout (15 s by default) and a margin. */
+export const LONG_QUERY_MS = 20_000;
+
+type Budget = { deadline: number } | { perQueryMs: number };
+const budgets = new AsyncLocalStorage<Budget>();
+
+/** Runs `work` with `ms` to spend on the database in all, from now, whatever surrounds it. */
+export function withDeadline<T>(ms: number, work: () => Promise<T>): Promise<T> {
+  return budgets.run({ deadline: Date.now() + ms }, work);
+}
+
+/** Runs `work` as long work: no deadline in all, `LONG_QUERY_MS` for each query. */
+export function asLongWork<T>(work: () => Promise<T>): Promise<T> {
+  return budgets.run({ perQueryMs: LONG_QUERY_MS }, work);
+}
+
+/** What the current query may take: what is left of the deadline around it, or its own allowance. */
+export function queryBudgetMs(): number {
+  const budget = budgets.getStore();
+  if (budget === undefined) return DEFAULT_QUERY_MS;
+  return "deadline" in budget ? budget.deadline - Date.now() : budget.perQueryMs;
+}
+
+/** The error of a query that had no time left, or ran out of it: an outage for the caller (503). */
+export class DatabaseStalled extends Error {
+  readonly code = "DATABASE_STALLED";
+  constructor(ms: number) {
+    super(`the database did not answer within ${ms} ms`);
+  }
+}

@@ -1,0 +1,90 @@
+import { generateObject, JSONParseError, NoObjectGeneratedError, RetryError, TypeValidationError } from "ai";
+import { z } from "zod";
+import { AppError, isAppError, type ErrorCode } from "../errors";
+import { describeIssue } from "../validation";
+import { failureMessage } from "./failure-message";
+import type { ConfiguredModel } from "./model";
+
+/** What the model answers when asked for an amendment (§8.2). */
+export const proposalSchema = z.object({
+  description: z.string().describe("a better description, or the current one unchanged"),
+  body: z.string().describe("the full new Markdown body of the skill"),
+  rationale: z.string().describe("which failures this change addresses, and how"),
+});
+export type Proposal = z.infer<typeof proposalSchema>;
+
+/**
+ * How long a person waits on the page for the model's proposal before it is given up on, retries
+ * included, unless the configured model says otherwise. Long enough for a slow model to write a
+ * whole skill body, short enough that a hung provider is not mistaken for a slow one.
+ */
+export const PROPOSAL_TIMEOUT_MS = 60_000;
+
+/** The code a failed proposal answers with: a failure of the model, not of the request (502, as a gateway's upstream). */
+export const PROPOSAL_FAILED: ErrorCode = "ModelFailed";
+
+const MISFIT = "the model's answer did not fit: ";
+
+/**
+ * Asks the model for a proposal. Whatever goes wrong becomes an AppError a person can act on:
+ * an answer that does not fit says where, a model that hangs is given up on (and its call
+ * cancelled), and a provider's refusal is said in words of our own; its own text goes to the log only.
+ */
+export async function askForProposal(model: ConfiguredModel, system: string, prompt: string): Promise<Proposal> {
+  const timeoutMs = model.timeoutMs ?? PROPOSAL_TIMEOUT_MS;
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(`no answer within ${timeoutMs} ms`));
+      controller.abort();
+    }, timeoutMs);
+  });
+  try {
+    const call = generateObject({
+      model: model.model,
+      schema: proposalSchema,
+      temperature: 0,
+      system,
+      prompt,
+      abortSignal: controller.signal,
+    });
+    // A provider that ignores the abort must not hold the page: the time-out answers either way.
+    const { object } = await Promise.race([call, timedOut]);
+    return object;
+  } catch (error) {
+    const [firstLine = ""] = String((error as Error).message).split("\n");
+    console.error(`skillgate: amendment generation failed: ${firstLine.slice(0, 500)}`);
+    throw new AppError(PROPOSAL_FAILED, proposalFailure(error, controller.signal.aborted ? timeoutMs : null));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** What a person reads when the model gave no usable proposal; `timedOutAfterMs` when it was given up on. */
+function proposalFailure(error: unknown, timedOutAfterMs: number | null): string {
+  if (timedOutAfterMs !== null) return `the model did not answer within ${timedOutAfterMs / 1000} s; try again`;
+  const cause = RetryError.isInstance(error) ? error.lastError : error;
+  if (NoObjectGeneratedError.isInstance(cause)) return MISFIT + misfitOf(cause);
+  return failureMessage(cause);
+}
+
+/** Where the answer missed the schema: its fields, or that it was no JSON at all. */
+function misfitOf(error: NoObjectGeneratedError): string {
+  const cause = error.cause;
+  if (TypeValidationError.isInstance(cause)) {
+    const issues = (cause.cause as { issues?: z.core.$ZodIssue[] } | undefined)?.issues ?? [];
+    if (issues.length > 0) return issues.slice(0, 3).map(describeIssue).join("; ");
+    return "it is not an object with a description, a body and a rationale";
+  }
+  if (JSONParseError.isInstance(cause)) return error.text?.trim() ? "it is not JSON" : "it was empty";
+  if (error.finishReason === "length") return "it was cut off at the output limit";
+  return "it held no JSON object";
+}
+
+/** A proposal that parsed but is no valid amendment (its text is not a valid skill, say) is the model's misfit too. */
+export function proposalRefused(error: unknown): AppError | null {
+  const misfitCodes: ErrorCode[] = ["InvalidSkill", "InvalidField", "InvalidUtf8"];
+  if (isAppError(error) && misfitCodes.includes(error.code)) return new AppError(PROPOSAL_FAILED, MISFIT + error.message);
+  return null;
+}
