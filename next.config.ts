@@ -1,4 +1,6 @@
 import type { NextConfig } from "next";
+import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_SERVER } from "next/constants";
+import { answerUnservedMethods } from "./lib/http/unserved-methods";
 
 const config: NextConfig = {
   // PGlite loads its WASM and data files by URL; bundling it breaks `next build`.
@@ -6,6 +8,9 @@ const config: NextConfig = {
   // Skill folders are read from disk at run time; ship them with the server output.
   outputFileTracingIncludes: { "/**": ["./skills/**/*", "./db/migrations/**/*"] },
   poweredByHeader: false,
+  // Next would redirect `/.well-known/skills/` before proxy.ts could send it to the installers'
+  // route; proxy.ts redirects pages' trailing slashes itself, and an /api route answers with one.
+  skipTrailingSlashRedirect: true,
   // No `rewrites`: Next compiles each one again on every request to a dynamic route. The
   // installers' paths are rewritten by proxy.ts (lib/http/installer-paths.ts).
   // Headers every answer carries (ASVS V14.4); each page's Content-Security-Policy comes from proxy.ts.
@@ -23,4 +28,12 @@ const config: NextConfig = {
   ],
 };
 
-export default config;
+/**
+ * The server loads this file in its own process before it answers a request: the one place
+ * `next start` runs our code in front of Next's request handling, which refuses the methods Next
+ * cannot serve (lib/http/unserved-methods.ts). Building does not serve, so it is left alone.
+ */
+export default function nextConfig(phase: string): NextConfig {
+  if (phase === PHASE_PRODUCTION_SERVER || phase === PHASE_DEVELOPMENT_SERVER) answerUnservedMethods();
+  return config;
+}

@@ -3,14 +3,20 @@ import { gateDashboardPage } from "@/lib/auth/page-gate";
 import { isHttps } from "@/lib/auth/session-cookie";
 import { env } from "@/lib/env";
 import { installerRoute } from "@/lib/http/installer-paths";
+import { methodNotAllowed, refusedMethod } from "@/lib/http/methods";
 import { isDecodablePath, undecodablePathResponse } from "@/lib/http/path-encoding";
 import { unavailablePage, UNAVAILABLE_RETRY_SECONDS } from "@/lib/http/unavailable-page";
 import { contentSecurityPolicy, newNonce, STRICT_TRANSPORT_SECURITY } from "@/lib/security/headers";
 
+/** What a page serves: GET and HEAD, and POST for the server actions its forms send. */
+const PAGE_METHODS = new Set(["GET", "HEAD", "POST"]);
+const PAGE_ALLOW = "GET, HEAD, POST, OPTIONS";
+
 /**
  * In front of every page (and of any /api path with a percent sign): refuses paths Next cannot
- * decode, sends installers' paths to the API routes that answer them, gives each page its
- * Content-Security-Policy nonce, and lets only live sessions into the dashboard, answering 503 when the database that holds them is down. Agent routes never
+ * decode, sends installers' paths to the API routes that answer them, refuses the methods a page
+ * does not serve, gives each page its Content-Security-Policy nonce, and lets only live sessions
+ * into the dashboard, answering 503 when the database that holds them is down. Agent routes never
  * pass through here: their hot path stays as it was.
  */
 export async function proxy(req: NextRequest): Promise<Response> {
@@ -19,9 +25,20 @@ export async function proxy(req: NextRequest): Promise<Response> {
   if (path.startsWith("/api/")) return NextResponse.next();
   const installer = installerRoute(path);
   if (installer) {
-    const url = req.nextUrl.clone();
+    // A plain URL: NextURL would put the request's trailing slash back on the path.
+    const url = new URL(req.url);
     url.pathname = installer;
     return NextResponse.rewrite(url);
+  }
+  const refused = refusedMethod(req) ?? (PAGE_METHODS.has(req.method) || req.method === "OPTIONS" ? null : req.method);
+  if (refused) return methodNotAllowed(refused, PAGE_ALLOW, "page");
+  if (req.method === "OPTIONS") return new Response(null, { status: 204, headers: { allow: PAGE_ALLOW } });
+  // next.config.ts turns Next's own redirect off so that `/.well-known/skills/` reaches the
+  // installers' route above; pages keep it.
+  if (path.length > 1 && path.endsWith("/")) {
+    const url = new URL(req.url);
+    url.pathname = path.replace(/\/+$/, "") || "/";
+    return NextResponse.redirect(url, 308);
   }
 
   const https = isHttps(req.headers);

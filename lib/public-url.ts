@@ -50,11 +50,11 @@ export function publicUrlWarnings(config: Pick<Env, "publicUrl" | "trustProxy" |
   if (!config.trustProxy && !isLoopbackBind(bindHost)) {
     const where = bindHost === undefined || isEveryInterface(bindHost) ? "every interface" : bindHost;
     lines.push(
-      `skillgate: AUTH_URL is not set and this server listens on ${where}: install and invitation links may not carry the address other machines reach it at; set AUTH_URL to the address people open this server at`,
+      `AUTH_URL is not set and this server listens on ${where}: install and invitation links may not carry the address other machines reach it at; set AUTH_URL to the address people open this server at`,
     );
   }
   if (config.mail) {
-    lines.push("skillgate: AUTH_URL is not set, so invitation links are not mailed; set it to the address people open this server at");
+    lines.push("AUTH_URL is not set, so invitation links are not mailed; set it to the address people open this server at");
   }
   return lines;
 }

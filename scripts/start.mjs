@@ -51,12 +51,16 @@ try {
   process.exit(1);
 }
 
+// The start-up steps (opening, migrating, seeding) are said by the server as it does them (lib/root/boot.ts).
+console.log(`skillgate: starting the server (next start on port ${port})…`);
+const serverStarted = Date.now();
 const server = spawn(process.execPath, [path.resolve("node_modules/next/dist/bin/next"), "start", "-p", port], { env, stdio: "inherit" });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 
-await waitForHealth(`http://127.0.0.1:${port}/api/health`);
+const healthy = await waitForHealth(`http://127.0.0.1:${port}/api/health`);
 const url = `http://localhost:${port}`;
+if (healthy) console.log(`skillgate: ready in ${((Date.now() - serverStarted) / 1000).toFixed(1)} s — sign in at ${url}/signin`);
 const lines = [`Skillgate is running at ${url}`, `  database: ${env.DATABASE_URL ? "DATABASE_URL" : `embedded PGlite in ${dataDir}`}`];
 if (demoLogin) {
   lines.push(
@@ -73,11 +77,12 @@ async function waitForHealth(healthUrl) {
   for (let i = 0; i < 600; i++) {
     try {
       const res = await fetch(healthUrl);
-      if (res.ok) return;
+      if (res.ok) return true;
     } catch {
       // not listening yet
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   console.error("skillgate: the server did not become healthy within 150 s");
+  return false;
 }

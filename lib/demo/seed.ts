@@ -47,9 +47,16 @@ import { updateTeamSettings } from "../listing/settings";
 export const DEMO_TEAM = "demo";
 const DAY = 24 * 60 * 60 * 1000;
 
-export async function seedDemo(app: App, demoDir = path.resolve("demo")): Promise<boolean> {
+export interface SeedOptions {
+  demoDir?: string;
+  /** Called once it is clear the story will be written (a fresh demo team), before it is. */
+  onSeeding?: () => void;
+}
+
+export async function seedDemo(app: App, { demoDir = path.resolve("demo"), onSeeding }: SeedOptions = {}): Promise<boolean> {
   const team = await ensureTeam(app.db, DEMO_TEAM, "Demo team");
   if (team.catalogRevision > 0) return false;
+  onSeeding?.();
   const teamId = team.id;
   const { lead, editor, agent } = await demoCast(app, teamId);
   const current = () => ensureTeam(app.db, DEMO_TEAM);

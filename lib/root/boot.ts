@@ -1,8 +1,13 @@
-import { openDatabase } from "@/db/client";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { MIGRATIONS_FOLDER, openDatabase, type Database } from "@/db/client";
+import { asLongWork } from "@/db/budget";
 import { env } from "../env";
 import { applyInitConfig } from "../teams/init";
 import { seedDemo } from "../demo/seed";
 import { createApp, type App } from "./app";
+import { copyPgliteTemplate, isFreshPgliteFolder } from "./pglite-template";
+import { StartUpSteps } from "./start-up-steps";
 import { modelFromConfig } from "../evolution/model";
 import { recoverEvaluations } from "../evolution/evaluate";
 import { recoverRuns } from "../activation/runs";
@@ -12,9 +17,20 @@ import { deleteExpiredSessions } from "../auth/dashboard-sessions";
 import { deleteIdleMcpSessions } from "../mcp/sessions";
 import { deleteStaleSignInFailures } from "../auth/sign-in-throttle";
 
-/** Opens, migrates and seeds the database, builds the App and starts its background ticks. */
-export async function boot(): Promise<App> {
+/**
+ * Opens, migrates and seeds the database, builds the App and starts its background ticks: long
+ * work (db/budget.ts), whichever request first asked for the App.
+ */
+export function boot(): Promise<App> {
+  return asLongWork(bootNow);
+}
+
+async function bootNow(): Promise<App> {
   const config = env();
+  const steps = new StartUpSteps();
+  const fresh = !config.databaseUrl && isFreshPgliteFolder(config.dataDir);
+  steps.begin("opening", `${fresh ? "creating" : "opening"} the database (${describeDatabase(config)})`);
+  if (fresh) await copyPgliteTemplate(config.dataDir);
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.dataDir,
@@ -23,7 +39,9 @@ export async function boot(): Promise<App> {
   });
   let app: App | undefined;
   try {
+    steps.begin("migrating", await describeMigrations(database));
     await database.migrate();
+    steps.begin("configuring", "loading skills, applying the start-up teams, keys and users");
     app = createApp({
       database,
       builtinSkillsDir: config.builtinSkillsDir,
@@ -39,7 +57,8 @@ export async function boot(): Promise<App> {
     });
     await deleteExpiredSessions(app.db, app.sessionPolicy);
     await applyInitConfig(app.db, config.init);
-    if (config.demo) await seedDemo(app);
+    if (config.demo) await seedDemo(app, { onSeeding: () => steps.begin("seeding", "seeding the demo team (first start only)") });
+    steps.begin("recovering", "taking over unfinished runs and evaluations");
     // Runs and evaluations another instance (or this one, before a restart) left behind are taken
     // over, now and whenever a lease runs out; work a live instance holds is left to it (issue 14).
     // The same tick forgets what has expired: idle MCP sessions, sign-in failures past their window,
@@ -53,15 +72,36 @@ export async function boot(): Promise<App> {
       await deleteAbandonedStaging(running.db);
     };
     await tick();
-    app.work.every(app.work.leaseMs / 2, tick);
+    app.work.every(app.work.leaseMs / 2, "the background tick", tick);
     closeOnSignals(app);
-    console.log(`skillgate: database ready (${database.kind}, ${database.location})`);
+    console.log(`skillgate: database ready (${database.kind}, ${database.location}) in ${steps.summary()}`);
     return app;
   } catch (error) {
     app?.work.stopAll();
     await database.close().catch(() => {});
     throw error;
   }
+}
+
+/** Where the database is, with no password. */
+function describeDatabase(config: { databaseUrl?: string; dataDir: string; neonDriver: boolean }): string {
+  if (!config.databaseUrl) return `PGlite in ${config.dataDir.startsWith("memory://") ? config.dataDir : path.resolve(config.dataDir)}`;
+  const url = new URL(config.databaseUrl);
+  const neon = config.neonDriver || url.hostname.endsWith(".neon.tech");
+  return `${neon ? "Neon" : "PostgreSQL"} at ${url.hostname}:${url.port || "5432"}${url.pathname}`;
+}
+
+/** "migrating (24 of 24 migrations to apply)", or that there are none to apply. */
+async function describeMigrations(database: Database): Promise<string> {
+  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
+  const total = journal.entries.length;
+  // drizzle's own record of what it applied; a database that has none yet has no such table.
+  const applied = await database
+    .query<{ n: number }>("select count(*)::int as n from drizzle.__drizzle_migrations", [])
+    .then((rows) => rows[0]?.n ?? 0)
+    .catch(() => 0);
+  const pending = Math.max(total - applied, 0);
+  return pending > 0 ? `migrating (${pending} of ${total} migrations to apply)` : `checking migrations (all ${total} applied)`;
 }
 
 /** A clean shutdown writes the buffered views and closes the database (PGlite must be closed). */

@@ -1,6 +1,8 @@
 import { isDatabaseOutage } from "@/db/outage";
 import { getApp, provideBoot } from "../current-app";
 import { boot } from "./boot";
+import { env } from "../env";
+import { publicUrlWarnings } from "../public-url";
 
 /**
  * Opens, migrates and seeds the database once, in the server process, before requests are served.
@@ -9,6 +11,7 @@ import { boot } from "./boot";
  * An unreachable database is not such a reason: requests answer 503 until it is back (§14).
  */
 export async function startUp(): Promise<void> {
+  for (const warning of startUpWarnings()) console.warn(`skillgate: warning: ${warning}`);
   provideBoot(boot);
   try {
     await getApp();
@@ -22,4 +25,13 @@ export async function startUp(): Promise<void> {
     console.error(`skillgate: cannot start: ${(error as Error).message}`);
     process.exit(1);
   }
+}
+
+/**
+ * What the operator should know before the server takes requests: a setting that works but is
+ * risky or incomplete. Said first, before the database steps, so it is not lost in their output.
+ */
+function startUpWarnings(): string[] {
+  // `npm start` runs `next start` without -H: Next listens on every interface.
+  return publicUrlWarnings(env(), undefined);
 }

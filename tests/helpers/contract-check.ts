@@ -106,8 +106,10 @@ export async function checkResponse(req: Request, res: Response): Promise<Respon
   if (req.method === "OPTIONS" || req.method === "HEAD") return res;
   try {
     if (found === null || found === "wrong-method") {
-      // No route, or a method the route has not: the envelope of 404 or 405, nothing else.
-      if (res.status !== 400) expect([404, 405], `${what} matches no operation`).toContain(res.status);
+      // No route, or a method the route has not: the envelope of 404 or 405, nothing else; under an
+      // install link, the link is checked first (401 for one not valid), so an installer is told so.
+      const refusals = pathname.startsWith("/i/") ? [401, 404, 405] : [404, 405];
+      if (res.status !== 400) expect(refusals, `${what} matches no operation`).toContain(res.status);
       await checkError(null, res, what);
     } else if (res.status < 400) await checkSuccess(found, res, what);
     else await checkError(found, res, what);

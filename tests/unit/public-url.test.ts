@@ -66,8 +66,8 @@ describe("the origin of a link", () => {
 
 describe("the start-up warnings about links", () => {
   const EVERY_INTERFACE =
-    "skillgate: AUTH_URL is not set and this server listens on every interface: install and invitation links may not carry the address other machines reach it at; set AUTH_URL to the address people open this server at";
-  const NOT_MAILED = "skillgate: AUTH_URL is not set, so invitation links are not mailed; set it to the address people open this server at";
+    "AUTH_URL is not set and this server listens on every interface: install and invitation links may not carry the address other machines reach it at; set AUTH_URL to the address people open this server at";
+  const NOT_MAILED = "AUTH_URL is not set, so invitation links are not mailed; set it to the address people open this server at";
   const SMTP = { SKILLGATE_SMTP_URL: "smtp://mail.example.com:587" };
 
   it("say nothing when AUTH_URL is set", () => {
@@ -84,7 +84,7 @@ describe("the start-up warnings about links", () => {
     expect(publicUrlWarnings(readEnv({}), "0.0.0.0")).toEqual([EVERY_INTERFACE]);
     expect(publicUrlWarnings(readEnv({}), "::")).toEqual([EVERY_INTERFACE]);
     expect(publicUrlWarnings(readEnv({}), "192.168.1.20")).toEqual([
-      "skillgate: AUTH_URL is not set and this server listens on 192.168.1.20: install and invitation links may not carry the address other machines reach it at; set AUTH_URL to the address people open this server at",
+      "AUTH_URL is not set and this server listens on 192.168.1.20: install and invitation links may not carry the address other machines reach it at; set AUTH_URL to the address people open this server at",
     ]);
   });
 

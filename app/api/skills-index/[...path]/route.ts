@@ -5,7 +5,7 @@ import { indexPath, skillsIndexFileResponse, skillsIndexResponse } from "@/lib/h
 
 /**
  * /.well-known/skills/index.json and /.well-known/skills/<name>/<file> (rewritten here by
- * next.config.ts): the team's active skills for skill installers. Teams are private, so the API key says whose.
+ * proxy.ts): the team's active skills for skill installers. Teams are private, so the API key says whose.
  */
 const indexRoute = route(skillsIndexOperation, async (_input, { app, auth }) => skillsIndexResponse(app, auth.team));
 

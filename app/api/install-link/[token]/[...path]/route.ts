@@ -4,7 +4,7 @@ import { installLinkRoute } from "@/lib/http/route";
 import { indexPath, skillsIndexFileResponse, skillsIndexResponse } from "@/lib/http/skills-index";
 
 /**
- * /i/<token>/.well-known/skills/index.json and …/<name>/<file> (rewritten here by next.config.ts):
+ * /i/<token>/.well-known/skills/index.json and …/<name>/<file> (rewritten here by proxy.ts):
  * the skills index through an install link, for installers that send no header (`npx skills add`).
  */
 const indexRoute = installLinkRoute(installLinkIndex, async (_params, { app, team }) => skillsIndexResponse(app, team));

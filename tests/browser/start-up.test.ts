@@ -1,0 +1,103 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { freePort } from "../helpers/server";
+import { waitUntil } from "../helpers/wait";
+
+const MIGRATIONS = (JSON.parse(readFileSync("db/migrations/meta/_journal.json", "utf8")) as { entries: unknown[] }).entries.length;
+const SECONDS = String.raw`\d+\.\d s`;
+
+/**
+ * `npm start` (scripts/start.mjs) on a data folder, until it has printed the demo's `try:` line;
+ * then stopped. Its output, and the port it ran on. The app is already built (globalSetup).
+ */
+async function npmStart(dataDir: string): Promise<{ output: string; port: number }> {
+  const port = await freePort();
+  // Started as a new user would: no secret, no init configuration; npm start makes the demo's.
+  const inherited = Object.entries(process.env).filter(([name]) => name !== "AUTH_SECRET" && !name.startsWith("SKILLGATE_INIT_"));
+  const env: NodeJS.ProcessEnv = {
+    ...Object.fromEntries(inherited),
+    NODE_ENV: "production",
+    PORT: String(port),
+    SKILLGATE_DATA_DIR: dataDir,
+    SKILLGATE_DEMO: "1",
+    DATABASE_URL: "",
+  };
+  const child = spawn(process.execPath, ["scripts/start.mjs"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  try {
+    await waitUntil(
+      () => output,
+      (text) => text.includes("  try: ") || child.exitCode !== null,
+      { what: "npm start to print its sign-in lines", timeoutMs: 80_000, intervalMs: 100 },
+    );
+  } finally {
+    child.kill("SIGTERM");
+    await exited;
+  }
+  return { output, port };
+}
+
+/** The lines start-up says of itself, in order; warnings (configuration) are another test's concern. */
+const progress = (output: string) =>
+  output.split("\n").filter((line) => line.startsWith("skillgate: ") && !line.startsWith("skillgate: warning: "));
+
+describe("npm start", () => {
+  it("says each start-up step as it begins it, then the sign-in lines; a restart opens, checks and seeds nothing", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "skillgate-start-up-"));
+    const fresh = await npmStart(dataDir);
+    const url = `http://localhost:${fresh.port}`;
+    const lines = progress(fresh.output);
+    expect(lines.slice(0, 6)).toEqual([
+      `skillgate: starting the server (next start on port ${fresh.port})…`,
+      `skillgate: creating the database (PGlite in ${dataDir})…`,
+      `skillgate: migrating (${MIGRATIONS} of ${MIGRATIONS} migrations to apply)…`,
+      "skillgate: loading skills, applying the start-up teams, keys and users…",
+      "skillgate: seeding the demo team (first start only)…",
+      "skillgate: taking over unfinished runs and evaluations…",
+    ]);
+    expect(lines[6]).toMatch(
+      new RegExp(
+        `^skillgate: database ready \\(pglite, ${dataDir}\\) in ${SECONDS}: opening ${SECONDS}, migrating ${SECONDS}, configuring ${SECONDS}, seeding ${SECONDS}, recovering ${SECONDS}$`,
+      ),
+    );
+    expect(lines[7]).toMatch(new RegExp(`^skillgate: ready in ${SECONDS} — sign in at ${url}/signin$`));
+    expect(lines).toHaveLength(8);
+
+    // The sign-in lines come after every progress line, as they always were.
+    const password = readFileSync(path.join(dataDir, "demo-password"), "utf8").trim();
+    const key = readFileSync(path.join(dataDir, "demo-api-key"), "utf8").trim();
+    const signIn = [
+      `Skillgate is running at ${url}`,
+      `  database: embedded PGlite in ${dataDir}`,
+      `  sign in:  ${url}/signin  as demo@skillgate.local / ${password}`,
+      `  demo API key (team "demo"): ${key}`,
+      `  try:      curl -H "Authorization: Bearer ${key}" ${url}/api/v1/listing`,
+    ].join("\n");
+    expect(fresh.output).toContain(`\n${signIn}\n`);
+    expect(fresh.output.indexOf(signIn)).toBeGreaterThan(fresh.output.indexOf(lines[7]!));
+
+    const restart = await npmStart(dataDir);
+    const again = progress(restart.output);
+    expect(again.slice(0, 5)).toEqual([
+      `skillgate: starting the server (next start on port ${restart.port})…`,
+      `skillgate: opening the database (PGlite in ${dataDir})…`,
+      `skillgate: checking migrations (all ${MIGRATIONS} applied)…`,
+      "skillgate: loading skills, applying the start-up teams, keys and users…",
+      "skillgate: taking over unfinished runs and evaluations…",
+    ]);
+    expect(again[5]).toMatch(
+      new RegExp(
+        `^skillgate: database ready \\(pglite, ${dataDir}\\) in ${SECONDS}: opening ${SECONDS}, migrating ${SECONDS}, configuring ${SECONDS}, recovering ${SECONDS}$`,
+      ),
+    );
+    expect(again[6]).toMatch(new RegExp(`^skillgate: ready in ${SECONDS} — sign in at http://localhost:${restart.port}/signin$`));
+    expect(again).toHaveLength(7);
+    expect(restart.output).toContain(`  sign in:  http://localhost:${restart.port}/signin  as demo@skillgate.local / ${password}\n`);
+  });
+});
