@@ -2,7 +2,9 @@ import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { isDatabaseOutage } from "@/db/outage";
 import { hashApiKey } from "@/lib/auth/api-keys";
-import { errorOf, startTestApp, type TestApp } from "../helpers/app";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { errorOf, fetchApp, startTestApp, type TestApp } from "../helpers/app";
 import { postgresBinaries, startOwnedCluster, type OwnedCluster } from "../helpers/owned-cluster";
 import { waitFor, waitUntil } from "../helpers/wait";
 
@@ -58,12 +60,61 @@ describe.runIf(process.env.TEST_DATABASE_URL && postgresBinaries())("a PostgreSQ
       );
     await waitFor(() => begun, { what: "the transaction's first statement" });
 
+    // A REST client and an MCP client read steady all along, while the server stops.
+    const mcp = new Client({ name: "restart-test", version: "1.0.0" });
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL("http://skillgate.test/api/mcp"), {
+        requestInit: { headers: { authorization: `Bearer ${t.alpha.key}` } },
+        fetch: (url, init) => fetchApp(new Request(url, init)),
+      }),
+    );
+    const answers = { rest: [] as string[], mcp: [] as string[] };
+    let reading = true;
+    // Answers from memory take no I/O: a pause lets timers (and the other reader) run.
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 10));
+    const readers = [
+      (async () => {
+        while (reading) {
+          const res = await t.call("GET", "/api/v1/skills/steady");
+          const text = await res.text();
+          answers.rest.push(`${res.status} ${res.headers.has("x-skillgate-stale") ? "stale" : "fresh"} ${text === body}`);
+          await pause();
+        }
+      })(),
+      (async () => {
+        while (reading) {
+          const result = (await mcp.callTool({ name: "skill_view", arguments: { name: "steady" } })) as {
+            content: { text: string }[];
+            isError?: boolean;
+            _meta?: Record<string, unknown>;
+          };
+          const marked = result._meta?.["skillgate/stale"] !== undefined ? "stale" : "fresh";
+          answers.mcp.push(`${result.isError ? "error" : "ok"} ${marked} ${result.content[0]?.text === body}`);
+          await pause();
+        }
+      })(),
+    ];
+
     cluster.stop();
     await waitUntil(
       async () => t.app.database.teamChanges?.live,
       (live) => live === false,
       { what: "the instance to notice the server stopped", intervalMs: 50 },
     );
+    await waitFor(
+      () => answers.rest.filter((a) => a.includes("stale")).length >= 3 && answers.mcp.filter((a) => a.includes("stale")).length >= 3,
+      {
+        what: "three stale answers to each reader",
+      },
+    );
+    reading = false;
+    await Promise.all(readers);
+    await mcp.close();
+    // Every answer was the skill: fresh before the stop, stale after, never an error.
+    expect(new Set(answers.rest)).toEqual(new Set(["200 fresh true", "200 stale true"].filter((a) => answers.rest.includes(a))));
+    expect(answers.rest).toContain("200 stale true");
+    expect(new Set(answers.mcp)).toEqual(new Set(["ok fresh true", "ok stale true"].filter((a) => answers.mcp.includes(a))));
+    expect(answers.mcp).toContain("ok stale true");
     const stale = await t.call("GET", "/api/v1/skills/steady");
     expect(stale.status).toBe(200);
     expect(stale.headers.get("x-skillgate-stale")).toMatch(/^\d+$/);
@@ -88,7 +139,8 @@ describe.runIf(process.env.TEST_DATABASE_URL && postgresBinaries())("a PostgreSQ
     expect(updated.status).toBe(200);
     await t.app.views.flush();
     const usage = (await (await t.call("GET", "/api/v1/usage")).json()) as { skills: { name: string; views7d: number }[] };
-    expect(usage.skills.find((skill) => skill.name === "steady")?.views7d).toBe(2);
+    // Every skill_view counted, those answered from memory included: the first, the readers', the last stale one.
+    expect(usage.skills.find((skill) => skill.name === "steady")?.views7d).toBe(2 + answers.rest.length + answers.mcp.length);
 
     const lines = logged.mock.calls.map((call) => call.map(String).join(" "));
     const views = lines.filter((line) => line.startsWith("skillgate: writing skill views:"));
