@@ -17,7 +17,8 @@ export const DEFAULT_QUERY_MS = 4_000;
 /** One query of long work: the server's statement timeout (15 s by default) and a margin. */
 export const LONG_QUERY_MS = 20_000;
 
-type Budget = { deadline: number } | { perQueryMs: number };
+/** A deadline for all, or an allowance per query; `setup` marks a connection's own set-up queries. */
+type Budget = ({ deadline: number } | { perQueryMs: number }) & { setup?: true };
 const budgets = new AsyncLocalStorage<Budget>();
 
 /** Runs `work` with `ms` to spend on the database in all, from now, whatever surrounds it. */
@@ -28,6 +29,18 @@ export function withDeadline<T>(ms: number, work: () => Promise<T>): Promise<T> 
 /** Runs `work` as long work: no deadline in all, `LONG_QUERY_MS` for each query. */
 export function asLongWork<T>(work: () => Promise<T>): Promise<T> {
   return budgets.run({ perQueryMs: LONG_QUERY_MS }, work);
+}
+
+/**
+ * Runs a new connection's set-up (its LISTEN) within the budget around it, but past the breaker
+ * (db/budgeted-pg.ts): the trial the breaker lets through is the query the connection was opened for.
+ */
+export function asConnectionSetup<T>(work: () => Promise<T>): Promise<T> {
+  return budgets.run({ ...(budgets.getStore() ?? { perQueryMs: DEFAULT_QUERY_MS }), setup: true }, work);
+}
+
+export function isConnectionSetup(): boolean {
+  return budgets.getStore()?.setup === true;
 }
 
 /** What the current query may take: what is left of the deadline around it, or its own allowance. */

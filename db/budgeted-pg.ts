@@ -1,4 +1,4 @@
-import { DatabaseStalled, queryBudgetMs } from "./budget";
+import { DatabaseStalled, isConnectionSetup, queryBudgetMs } from "./budget";
 import { isDatabaseOutage } from "./outage";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- node-postgres's overloads (and Neon's fork of them) are wrapped as they are. */
@@ -38,7 +38,8 @@ export class OutageBreaker {
 
   /** What a query's end says of the server: an answer, or an outage (any other error says nothing). */
   heard(error: unknown): void {
-    if (error === undefined) this.down = false;
+    // node-postgres calls back with null for no error, our own code with undefined.
+    if (!error) this.down = false;
     else if (isDatabaseOutage(error) && !this.down) {
       this.down = true;
       this.nextTrialAt = Date.now() + TRIAL_EVERY_MS;
@@ -66,35 +67,32 @@ export function budgetedClient<C extends ClientClass>(Base: C, breaker: OutageBr
       if (typeof config?.submit === "function") return super.query(config, values, callback);
       if (typeof values === "function") [callback, values] = [values, undefined];
       const budget = queryBudgetMs();
-      if (budget <= 0 || !breaker.admits()) {
+      if (budget <= 0 || (!isConnectionSetup() && !breaker.admits())) {
         this.connection?.stream?.destroy();
         const error = new DatabaseStalled(Math.max(0, budget));
         if (callback) return void process.nextTick(() => (callback as Callback)(error));
         return Promise.reject(error);
       }
-      let stalled = false;
-      const timer = setTimeout(() => {
-        stalled = true;
-        this.connection?.stream?.destroy();
-      }, budget);
-      timer.unref();
-      const ended = (error: Error | undefined) => {
-        clearTimeout(timer);
-        const failure = error && (stalled ? new DatabaseStalled(budget) : error);
-        breaker.heard(failure);
-        return failure;
+      const send = (deliver: Callback) => {
+        let settled = false;
+        const settle = (error: Error | undefined, result?: unknown) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          breaker.heard(error);
+          deliver(error, result);
+        };
+        // The caller hears of the stall first, then the connection ends: its own error then finds
+        // the query settled (and a pool's query its client released).
+        const timer = setTimeout(() => {
+          settle(new DatabaseStalled(budget));
+          this.connection?.stream?.destroy();
+        }, budget);
+        timer.unref();
+        super.query(config, values, settle);
       };
-      if (callback)
-        return super.query(config, values, (error: Error | undefined, result: unknown) => (callback as Callback)(ended(error), result));
-      return (super.query(config, values) as Promise<unknown>).then(
-        (result) => {
-          ended(undefined);
-          return result;
-        },
-        (error: Error) => {
-          throw ended(error);
-        },
-      );
+      if (callback) return void send(callback as Callback);
+      return new Promise((resolve, reject) => send((error, result) => (error ? reject(error) : resolve(result))));
     }
   };
 }
@@ -107,8 +105,11 @@ export function budgetedClient<C extends ClientClass>(Base: C, breaker: OutageBr
 export function budgetedPool<P extends PoolClass>(Base: P, breaker: OutageBreaker): P {
   return class BudgetedPool extends Base {
     connect(callback?: Callback): any {
-      const budget = breaker.wouldAdmit() ? queryBudgetMs() : 0;
-      const pending = super.connect() as Promise<{ release(error?: unknown): void }>;
+      const budget = queryBudgetMs();
+      // While the server is away no connection is handed out (nor opened) but at a trial's time.
+      const pending = (breaker.wouldAdmit() ? super.connect() : Promise.reject(new DatabaseStalled(0))) as Promise<{
+        release(error?: unknown): void;
+      }>;
       const connected = new Promise<{ release(error?: unknown): void }>((resolve, reject) => {
         let gaveUp = false;
         const timer = setTimeout(

@@ -6,6 +6,7 @@ import * as schema from "./schema";
 import { lockDataDir } from "./data-dir-lock";
 import { listenOn, listenOnServer, TeamChangeFeed, TEAM_CHANGES_CHANNEL } from "./team-changes";
 import { budgetedClient, budgetedPool, OutageBreaker } from "./budgeted-pg";
+import { asConnectionSetup } from "./budget";
 
 /**
  * The one place that picks a database driver (SPEC §13): no URL → embedded PGlite in a folder;
@@ -140,7 +141,7 @@ async function openNodePostgres(url: string, statementTimeoutMs: number): Promis
     statement_timeout: statementTimeoutMs,
     // Every connection listens too: PostgreSQL tells a listening connection of its own transaction's
     // notices before the commit returns, so this instance forgets a changed key before it answers.
-    onConnect: (client: import("pg").ClientBase) => listenOn(client, teamChanges),
+    onConnect: (client: import("pg").ClientBase) => asConnectionSetup(() => listenOn(client, teamChanges)),
   });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on("error", () => {});

@@ -29,7 +29,7 @@ export class ViewRecorder {
 
   constructor(
     private readonly db: Db,
-    private readonly options: { batchSize: number; intervalMs: number } = { batchSize: 500, intervalMs: 1000 },
+    private readonly options: { batchSize: number; intervalMs: number; maxBuffered?: number } = { batchSize: 500, intervalMs: 1000 },
     private readonly outages: OutageLog = new OutageLog(),
   ) {}
 
@@ -53,6 +53,11 @@ export class ViewRecorder {
     } catch {
       // Outside a request (a script, a test): the interval writes them.
     }
+  }
+
+  /** How many views may wait while the database is away. */
+  private get bound(): number {
+    return this.options.maxBuffered ?? MAX_BUFFERED;
   }
 
   get pending(): number {
@@ -81,7 +86,7 @@ export class ViewRecorder {
       }
     }
     if (this.dropped > 0)
-      console.error(`skillgate: ${this.dropped} skill view(s) were dropped during the outage: more than ${MAX_BUFFERED} waited`);
+      console.error(`skillgate: ${this.dropped} skill view(s) were dropped during the outage: more than ${this.bound} waited`);
     this.dropped = 0;
     this.outages.recovered(OUTAGE);
   }
@@ -110,8 +115,8 @@ export class ViewRecorder {
   /** Keeps views for the next flush rather than lose them, up to a bound, so a long outage cannot exhaust memory. */
   private keepForRetry(views: SkillView[], outage: unknown): void {
     const waiting = views.concat(this.buffer);
-    this.dropped += Math.max(0, waiting.length - MAX_BUFFERED);
-    this.buffer = waiting.slice(-MAX_BUFFERED);
+    this.dropped += Math.max(0, waiting.length - this.bound);
+    this.buffer = waiting.slice(-this.bound);
     this.outages.failed(OUTAGE, outage);
     if (!this.timer) {
       this.timer = setTimeout(() => void this.flush(), this.options.intervalMs * 5);

@@ -73,6 +73,31 @@ describe.each(testDbKinds)("the view recorder on %s", (kind) => {
     expect(rows.map((row) => row.sessionId).sort()).toEqual(["kept-1", "kept-2"]);
   });
 
+  it("keeps at most its bound during an outage, the newest, and says how many it dropped and how the outage went", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    let down = true;
+    const outage = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+    const flaky = new Proxy(database.db, {
+      get: (target, property, receiver) =>
+        property === "transaction" && down ? () => Promise.reject(outage) : Reflect.get(target, property, receiver),
+    }) as Db;
+    const recorder = new ViewRecorder(flaky, { batchSize: 1000, intervalMs: 60_000, maxBuffered: 10 });
+    for (let i = 0; i < 8; i++) recorder.record(view(`v${i}`));
+    await recorder.flush();
+    for (let i = 8; i < 15; i++) recorder.record(view(`v${i}`));
+    await recorder.flush();
+    expect(recorder.pending).toBe(10);
+    down = false;
+    await recorder.flush();
+    const rows = await database.db.select({ sessionId: skillViews.sessionId }).from(skillViews);
+    expect(rows.map((row) => row.sessionId).sort()).toEqual(["v10", "v11", "v12", "v13", "v14", "v5", "v6", "v7", "v8", "v9"]);
+    expect(logged.mock.calls.map((call) => String(call[0]))).toEqual([
+      "skillgate: writing skill views: the database is unavailable (connect ECONNREFUSED 127.0.0.1:5432 [ECONNREFUSED]); trying again until it answers",
+      "skillgate: 5 skill view(s) were dropped during the outage: more than 10 waited",
+      expect.stringMatching(/^skillgate: writing skill views: the database answers again, after 2 failed attempt\(s\) over \d+ s$/),
+    ]);
+  });
+
   it("writes a buffer larger than one statement can take", async () => {
     const recorder = new ViewRecorder(database.db, { batchSize: 100_000, intervalMs: 60_000 });
     for (let i = 0; i < 12_000; i++) recorder.record(view(`s${i}`));
