@@ -59,6 +59,7 @@ const linkErrors = ["Unauthorized", "RateLimited", "InvalidPath"] as const;
 
 export const installLinkIndex = defineOperation({
   operationId: "installLinkIndex",
+  servesStale: true,
   method: "GET",
   path: "/i/{token}/.well-known/skills/index.json",
   tag: "integrations",
@@ -71,6 +72,7 @@ export const installLinkIndex = defineOperation({
 
 export const installLinkFile = defineOperation({
   operationId: "installLinkFile",
+  servesStale: true,
   method: "GET",
   path: "/i/{token}/.well-known/skills/{name}/{file}",
   tag: "integrations",
