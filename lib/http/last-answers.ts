@@ -16,6 +16,8 @@ interface Kept<T> {
   readAt: number;
   /** The team's changes heard when it was kept (KeyAuthCache.changesOf): a change since makes it unusable. */
   teamChanges: number;
+  /** What names this answer's content (an HTTP ETag): the same tag again needs no new copy. */
+  tag: string | null;
 }
 
 /**
@@ -30,9 +32,22 @@ export class AnswerStore<T> {
     ttl: STALE_MAX_MS,
   });
 
-  keep(key: string, value: T, bytes: number, teamChanges: number): void {
+  keep(key: string, value: T, bytes: number, teamChanges: number, tag: string | null = null): void {
     if (bytes > MAX_ANSWER_BYTES) this.kept.delete(key);
-    else this.kept.set(key, { value, bytes, readAt: Date.now(), teamChanges });
+    else this.kept.set(key, { value, bytes, readAt: Date.now(), teamChanges, tag });
+  }
+
+  /**
+   * Marks the kept answer confirmed now, when the fresh one carries the same tag: the hot path
+   * (skill_view, the listing) then costs a lookup, not a copy of the body. False when there is
+   * none to confirm.
+   */
+  confirm(key: string, tag: string, teamChanges: number): boolean {
+    const entry = this.kept.get(key);
+    if (!entry || entry.tag !== tag) return false;
+    entry.readAt = Date.now();
+    entry.teamChanges = teamChanges;
+    return true;
   }
 
   /** The kept answer and its age in whole seconds, if the team has not changed since. */

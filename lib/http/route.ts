@@ -143,8 +143,10 @@ async function answerOrLast(
   try {
     const response = await answer();
     if (response.status !== 200) return response;
+    const etag = response.headers.get("etag");
+    if (etag !== null && app.lastAnswers.responses.confirm(key, etag, teamChanges)) return response;
     const { kept, response: again } = await keepable(response);
-    app.lastAnswers.responses.keep(key, kept, kept.body.byteLength, teamChanges);
+    app.lastAnswers.responses.keep(key, kept, kept.body.byteLength, teamChanges, etag);
     return again;
   } catch (error) {
     const last = isDatabaseOutage(error) ? app.lastAnswers.responses.find(key, app.keys.changesOf(teamId)) : null;

@@ -233,6 +233,11 @@ const TOOLS = [
   }),
 ];
 
+/** About what a result holds in memory, without serializing it (skill_list of a big catalog is large). */
+function sizeOf(result: CallToolResult): number {
+  return result.content.reduce((bytes, part) => bytes + 100 + ("text" in part ? part.text.length : JSON.stringify(part).length), 0);
+}
+
 /** A file as REST serves it: text when it is UTF-8 with no NUL byte, else the bytes as a resource. */
 function fileContent(name: string, path: string, bytes: Uint8Array): string | ToolContent {
   const text = bytes.includes(0) ? null : decodeUtf8(bytes);
@@ -297,7 +302,7 @@ async function answerOrLast(
   const teamChanges = app.keys.changesOf(auth.team.id);
   try {
     const result = await answer();
-    app.lastAnswers.toolResults.keep(key, result, JSON.stringify(result.content).length, teamChanges);
+    app.lastAnswers.toolResults.keep(key, result, sizeOf(result), teamChanges);
     return result;
   } catch (error) {
     const last = isDatabaseOutage(error) ? app.lastAnswers.toolResults.find(key, app.keys.changesOf(auth.team.id)) : null;
