@@ -5,20 +5,17 @@ import { AsyncLocalStorage } from "node:async_hooks";
  * within 5 s whatever connection it lands on, so every query it makes — and its wait for a
  * connection — spends what is left of one deadline. Work that legitimately needs longer (a
  * 10,000-skill sync, a judged evaluation, the background jobs) runs as long work: each of its
- * queries may take `LONG_QUERY_MS`, a little more than the server's own statement timeout, so the
- * server ends a runaway statement first with its own error. Outside both, a query gets
- * `DEFAULT_QUERY_MS` (a dashboard page, a server action).
+ * queries may take a little more than the server's own statement timeout (the driver's
+ * `longQueryMs`), so the server ends a runaway statement first with its own error. Outside both, a
+ * query gets `DEFAULT_QUERY_MS` (a dashboard page, a server action).
  */
 
 /** What an agent's request may spend on the database in all; the rest of the 5 s is for answering. */
 export const REQUEST_DEADLINE_MS = 4_000;
 /** A query with no deadline around it (a dashboard page, a server action). */
 export const DEFAULT_QUERY_MS = 4_000;
-/** One query of long work: the server's statement timeout (15 s by default) and a margin. */
-export const LONG_QUERY_MS = 20_000;
-
-/** A deadline for all, or an allowance per query; `setup` marks a connection's own set-up queries. */
-type Budget = ({ deadline: number } | { perQueryMs: number }) & { setup?: true };
+/** A deadline for all, or long work; `setup` marks a connection's own set-up queries. */
+type Budget = ({ deadline: number } | { long: true } | { perQueryMs: number }) & { setup?: true };
 const budgets = new AsyncLocalStorage<Budget>();
 
 /** Runs `work` with `ms` to spend on the database in all, from now, whatever surrounds it. */
@@ -26,9 +23,9 @@ export function withDeadline<T>(ms: number, work: () => Promise<T>): Promise<T> 
   return budgets.run({ deadline: Date.now() + ms }, work);
 }
 
-/** Runs `work` as long work: no deadline in all, `LONG_QUERY_MS` for each query. */
+/** Runs `work` as long work: no deadline in all, the driver's long allowance for each query. */
 export function asLongWork<T>(work: () => Promise<T>): Promise<T> {
-  return budgets.run({ perQueryMs: LONG_QUERY_MS }, work);
+  return budgets.run({ long: true }, work);
 }
 
 /**
@@ -44,10 +41,11 @@ export function isConnectionSetup(): boolean {
 }
 
 /** What the current query may take: what is left of the deadline around it, or its own allowance. */
-export function queryBudgetMs(): number {
+export function queryBudgetMs(longQueryMs: number): number {
   const budget = budgets.getStore();
   if (budget === undefined) return DEFAULT_QUERY_MS;
-  return "deadline" in budget ? budget.deadline - Date.now() : budget.perQueryMs;
+  if ("deadline" in budget) return budget.deadline - Date.now();
+  return "long" in budget ? longQueryMs : budget.perQueryMs;
 }
 
 /** The error of a query that had no time left, or ran out of it: an outage for the caller (503). */

@@ -54,7 +54,7 @@ export class OutageBreaker {
  * apply after the caller was told it failed (a transaction cut off before COMMIT rolls back) and
  * no connection goes back to the pool inside a transaction; the pool replaces it.
  */
-export function budgetedClient<C extends ClientClass>(Base: C, breaker: OutageBreaker): C {
+export function budgetedClient<C extends ClientClass>(Base: C, breaker: OutageBreaker, longQueryMs: number): C {
   return class BudgetedClient extends Base {
     constructor(...args: any[]) {
       super(...args);
@@ -66,7 +66,7 @@ export function budgetedClient<C extends ClientClass>(Base: C, breaker: OutageBr
     query(config: any, values?: any, callback?: any): any {
       if (typeof config?.submit === "function") return super.query(config, values, callback);
       if (typeof values === "function") [callback, values] = [values, undefined];
-      const budget = queryBudgetMs();
+      const budget = queryBudgetMs(longQueryMs);
       if (budget <= 0 || (!isConnectionSetup() && !breaker.admits())) {
         this.connection?.stream?.destroy();
         const error = new DatabaseStalled(Math.max(0, budget));
@@ -102,10 +102,10 @@ export function budgetedClient<C extends ClientClass>(Base: C, breaker: OutageBr
  * a stalled query, a request gives up when its deadline comes instead of waiting in the queue. A
  * connection that arrives after its waiter gave up goes back to the pool.
  */
-export function budgetedPool<P extends PoolClass>(Base: P, breaker: OutageBreaker): P {
+export function budgetedPool<P extends PoolClass>(Base: P, breaker: OutageBreaker, longQueryMs: number): P {
   return class BudgetedPool extends Base {
     connect(callback?: Callback): any {
-      const budget = queryBudgetMs();
+      const budget = queryBudgetMs(longQueryMs);
       // While the server is away no connection is handed out (nor opened) but at a trial's time.
       const pending = (breaker.wouldAdmit() ? super.connect() : Promise.reject(new DatabaseStalled(0))) as Promise<{
         release(error?: unknown): void;

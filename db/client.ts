@@ -56,6 +56,8 @@ export interface DatabaseConfig {
 /** Opening a connection gives up after this: a server that accepts and never answers is an outage. */
 const CONNECT_TIMEOUT_MS = 3_000;
 const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
+/** Neon's pooler takes no statement timeout: long work's queries are ended by the client alone. */
+const NEON_LONG_QUERY_MS = 20_000;
 
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations");
 
@@ -135,9 +137,11 @@ async function openNodePostgres(url: string, statementTimeoutMs: number): Promis
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
   const teamChanges = new TeamChangeFeed();
   const breaker = new OutageBreaker();
-  const pool = new (budgetedPool(pg.Pool, breaker))({
+  // Long work waits a little longer than the server lets a statement run: the server's error comes first.
+  const longQueryMs = statementTimeoutMs + 5_000;
+  const pool = new (budgetedPool(pg.Pool, breaker, longQueryMs))({
     ...serverPoolOptions(url),
-    Client: budgetedClient(pg.Client, breaker),
+    Client: budgetedClient(pg.Client, breaker, longQueryMs),
     statement_timeout: statementTimeoutMs,
     // Every connection listens too: PostgreSQL tells a listening connection of its own transaction's
     // notices before the commit returns, so this instance forgets a changed key before it answers.
@@ -181,9 +185,9 @@ async function openNeon(url: string): Promise<Database> {
   // No statement_timeout start-up parameter: Neon's pooler refuses unknown ones. The client's
   // budget still ends a query the server does not answer.
   const breaker = new OutageBreaker();
-  const pool = new (budgetedPool(Pool, breaker))({
+  const pool = new (budgetedPool(Pool, breaker, NEON_LONG_QUERY_MS))({
     ...serverPoolOptions(url),
-    Client: budgetedClient(Client, breaker),
+    Client: budgetedClient(Client, breaker, NEON_LONG_QUERY_MS),
   });
   pool.on("error", () => {});
   return {
