@@ -47,7 +47,6 @@ export const diagnostics = z.array(z.string());
 
 export const listSkills = defineOperation({
   operationId: "listSkills",
-  servesStale: true,
   method: "GET",
   path: "/api/v1/skills",
   tag: "skills",

@@ -137,8 +137,8 @@ async function answerOrLast(
   answer: () => Promise<Response>,
   whenStale: (kept: KeptResponse) => void,
 ): Promise<Response> {
-  const url = new URL(req.url);
-  const key = `${teamId} ${url.pathname}${url.search}`;
+  // The whole URL: the same request, whatever host it came by, is one more entry at worst.
+  const key = `${teamId} ${req.url}`;
   const teamChanges = app.keys.changesOf(teamId);
   try {
     const response = await answer();

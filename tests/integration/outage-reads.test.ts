@@ -24,7 +24,6 @@ function agentReads(linkToken: string): string[] {
   return [
     "/api/v1/listing",
     "/api/v1/listing?full=true",
-    "/api/v1/skills",
     "/api/v1/skills/steady",
     "/api/v1/skills/steady/files/references/guide.md",
     "/.well-known/skills/index.json",

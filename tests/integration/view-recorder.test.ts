@@ -18,6 +18,17 @@ const view = (sessionId: string, skillName = "writing-plans"): SkillView => ({
   viewedAt: new Date("2026-12-01T00:00:00Z"),
 });
 
+/** The database as the recorder sees it while unreachable (its writes refused as a refused connection is), until `back()`. */
+function unreachable(db: Db): { flaky: Db; back: () => void } {
+  let down = true;
+  const outage = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+  const flaky = new Proxy(db, {
+    get: (target, property, receiver) =>
+      property === "transaction" && down ? () => Promise.reject(outage) : Reflect.get(target, property, receiver),
+  }) as Db;
+  return { flaky, back: () => void (down = false) };
+}
+
 describe.each(testDbKinds)("the view recorder on %s", (kind) => {
   let database: Database;
   beforeAll(async () => {
@@ -55,18 +66,13 @@ describe.each(testDbKinds)("the view recorder on %s", (kind) => {
 
   it("keeps a batch for later when the database cannot be reached, and writes it once it can", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
-    let down = true;
-    const outage = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
-    const flaky = new Proxy(database.db, {
-      get: (target, property, receiver) =>
-        property === "transaction" && down ? () => Promise.reject(outage) : Reflect.get(target, property, receiver),
-    }) as Db;
+    const { flaky, back } = unreachable(database.db);
     const recorder = new ViewRecorder(flaky, { batchSize: 1000, intervalMs: 60_000 });
     recorder.record(view("kept-1"));
     recorder.record(view("kept-2"));
     await recorder.flush();
     expect(recorder.pending).toBe(2);
-    down = false;
+    back();
     await recorder.flush();
     expect(recorder.pending).toBe(0);
     const rows = await database.db.select({ sessionId: skillViews.sessionId }).from(skillViews);
@@ -75,19 +81,14 @@ describe.each(testDbKinds)("the view recorder on %s", (kind) => {
 
   it("keeps at most its bound during an outage, the newest, and says how many it dropped and how the outage went", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-    let down = true;
-    const outage = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
-    const flaky = new Proxy(database.db, {
-      get: (target, property, receiver) =>
-        property === "transaction" && down ? () => Promise.reject(outage) : Reflect.get(target, property, receiver),
-    }) as Db;
+    const { flaky, back } = unreachable(database.db);
     const recorder = new ViewRecorder(flaky, { batchSize: 1000, intervalMs: 60_000, maxBuffered: 10 });
     for (let i = 0; i < 8; i++) recorder.record(view(`v${i}`));
     await recorder.flush();
     for (let i = 8; i < 15; i++) recorder.record(view(`v${i}`));
     await recorder.flush();
     expect(recorder.pending).toBe(10);
-    down = false;
+    back();
     await recorder.flush();
     const rows = await database.db.select({ sessionId: skillViews.sessionId }).from(skillViews);
     expect(rows.map((row) => row.sessionId).sort()).toEqual(["v10", "v11", "v12", "v13", "v14", "v5", "v6", "v7", "v8", "v9"]);
