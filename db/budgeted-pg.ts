@@ -116,7 +116,8 @@ export function budgetedPool<P extends PoolClass>(Base: P, breaker: OutageBreake
           () => {
             gaveUp = true;
             const error = new DatabaseStalled(Math.max(0, budget));
-            breaker.heard(error);
+            // Waiting in vain says the server is away; a request that had no time left says nothing of it.
+            if (budget > 0) breaker.heard(error);
             reject(error);
           },
           Math.max(0, budget),

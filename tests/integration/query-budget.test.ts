@@ -65,6 +65,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)("query budgets on PostgreSQL", () 
     expect(await probeRows()).toBe(0);
   });
 
+  it("does not take a request that had no time left for a server that is away", async () => {
+    expect((await outcome(withDeadline(0, () => database.query("select 1", [])))).result).toBe("stalled");
+    const next = await outcome(database.query("select 1", []));
+    expect(next.result).toBe("answered");
+  });
+
   it("lets long work's statements run past a request's budget, and holds a query outside both to 4 s", async () => {
     // Drizzle's queries start when awaited: inside the work, so inside its budget.
     expect((await outcome(asLongWork(async () => await database.db.execute(sql`select pg_sleep(4.5)`)))).result).toBe("answered");
