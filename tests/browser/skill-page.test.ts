@@ -172,7 +172,8 @@ describe("the skill page in Chromium", () => {
     await page.fill('textarea[name="findings"]', "step 1 says what to do then");
     await page.fill('textarea[name="verdict"]', "holds");
     await page.click('form[aria-label="Verify"] button');
-    await expect.poll(() => page.locator('tr[data-version="1"] td').nth(6).textContent()).toBe("verified");
+    // A server action that writes and re-renders: on a loaded machine (CI once took 27 min) it outlasts the default 5 s.
+    await expect.poll(() => page.locator('tr[data-version="1"] td').nth(6).textContent(), { timeout: 20_000 }).toBe("verified");
 
     await page.click('button:has-text("Archive")');
     await page.waitForSelector('[data-testid="archived"]');
