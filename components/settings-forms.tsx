@@ -8,11 +8,15 @@ import type { Scope } from "@/lib/auth/scopes";
 
 type FormAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 
-/** Scopes nest (§11: admin ⊃ write ⊃ read), so a key gets one level of access, not a set of boxes. */
+/**
+ * Scopes nest (§11: admin ⊃ write ⊃ read), so a key gets one level of access, not a set of boxes;
+ * a telemetry key (§9.1) sends agent telemetry and nothing else: the key for developers' settings.
+ */
 const ACCESS: { scope: Scope; label: string }[] = [
   { scope: "read", label: "read" },
   { scope: "write", label: "read + write" },
   { scope: "admin", label: "read + write + admin" },
+  { scope: "telemetry", label: "telemetry only" },
 ];
 
 /** Create a key; the name and access stay as chosen when the key is refused. */

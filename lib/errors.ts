@@ -11,6 +11,7 @@ export const errorStatus = {
   InvalidName: 400,
   InvalidPath: 400,
   InvalidQuery: 400,
+  InvalidOtlp: 400,
   Unauthorized: 401,
   Forbidden: 403,
   BuiltInImmutable: 403,

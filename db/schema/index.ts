@@ -6,3 +6,4 @@ export * from "./evolution";
 export * from "./activation";
 export * from "./mcp";
 export * from "./usage";
+export * from "./telemetry";

@@ -48,6 +48,10 @@ export const teams = pgTable(
     descMax: integer("desc_max").notNull().default(60),
     loadHint: text("load_hint").notNull().default("skill_view"),
     autoPromote: boolean("auto_promote").notNull().default(true),
+    // Production telemetry (§9.1): prompt texts are kept only when a lead turns this on.
+    storePrompts: boolean("store_prompts").notNull().default(false),
+    // Days raw telemetry events are kept; the daily counts are kept for good.
+    telemetryDays: integer("telemetry_days").notNull().default(30),
     // Bumped by every change to what the listing can show (active, shadowed, invalid); catalogs and
     // rendered listings are cached against it. A change to drafts alone bumps drafts_revision.
     catalogRevision: integer("catalog_revision").notNull().default(0),

@@ -1,10 +1,28 @@
-/** API key scopes (§1). Each includes the ones before it: an admin key can write, a write key can read. */
-export const SCOPES = ["read", "write", "admin"] as const;
+/**
+ * API key scopes (§1). `read`, `write` and `admin` form a ladder: each includes the ones before
+ * it. `telemetry` stands apart: it sends agent telemetry (§9.1) and nothing else, and `write` and
+ * `admin` include it.
+ */
+export const SCOPES = ["read", "write", "admin", "telemetry"] as const;
 export type Scope = (typeof SCOPES)[number];
 
+const LADDER: readonly Scope[] = ["read", "write", "admin"];
+
 export function grants(held: readonly string[], needed: Scope): boolean {
-  const rank = SCOPES.indexOf(needed);
-  return held.some((scope) => SCOPES.indexOf(scope as Scope) >= rank);
+  if (held.includes(needed)) return true;
+  if (needed === "telemetry") return held.includes("write") || held.includes("admin");
+  const rank = LADDER.indexOf(needed);
+  return held.some((scope) => LADDER.indexOf(scope as Scope) >= rank);
+}
+
+/**
+ * The scopes a key made with one choice of access holds: a level of the ladder grants itself and
+ * every level below it; `telemetry` is a key of its own. Nothing for a choice that is none of these.
+ */
+export function scopesOfAccess(access: string): Scope[] {
+  if (access === "telemetry") return ["telemetry"];
+  const level = LADDER.indexOf(access as Scope);
+  return level < 0 ? [] : LADDER.slice(0, level + 1);
 }
 
 /** Roles of people in a team (§1), in the same order of power. */

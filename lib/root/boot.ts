@@ -1,3 +1,4 @@
+import { trimTelemetry } from "../telemetry/ingest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { MIGRATIONS_FOLDER, openDatabase, type Database } from "@/db/client";
@@ -64,12 +65,18 @@ async function bootNow(): Promise<App> {
     // The same tick forgets what has expired: idle MCP sessions, sign-in failures past their window,
     // the staged text of a sync whose instance died before its switch.
     const running = app;
+    let telemetryTrimmedAt = 0;
     const tick = async () => {
       await recoverRuns(running);
       await recoverEvaluations(running);
       await deleteIdleMcpSessions(running.db);
       await deleteStaleSignInFailures(running.db);
       await deleteAbandonedStaging(running.db);
+      // Raw telemetry past each team's retention (§9.1), at start and hourly after; the daily counts stay.
+      if (Date.now() - telemetryTrimmedAt >= 3_600_000) {
+        await trimTelemetry(running.db);
+        telemetryTrimmedAt = Date.now();
+      }
     };
     await tick();
     app.work.every(app.work.leaseMs / 2, "the background tick", tick);

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { memberAction } from "@/lib/actions/member-action";
 import type { ActionResult } from "@/lib/actions/result";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
-import { SCOPES, type Scope } from "@/lib/auth/scopes";
+import { scopesOfAccess } from "@/lib/auth/scopes";
 import { createApiKeyBody, listingSettingsBody, settingsPatchBody } from "@/lib/contracts/settings";
 import { updateTeamSettings } from "@/lib/listing/settings";
 import { changeRole, endMemberSessions, removeMember } from "@/lib/teams/members";
@@ -18,9 +18,7 @@ const asLead = (slug: string) => ({ team: slug, page: `/t/${slug}/settings`, rol
 const nothing = z.undefined();
 
 export async function createKeyAction(slug: string, _previous: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const level = SCOPES.indexOf(String(form.get("access")) as Scope);
-  // A level grants itself and every scope below it: the scopes nest.
-  const input = { name: String(form.get("name") ?? ""), scopes: level < 0 ? [] : SCOPES.slice(0, level + 1) };
+  const input = { name: String(form.get("name") ?? ""), scopes: scopesOfAccess(String(form.get("access"))) };
   return memberAction({ ...asLead(slug), schema: createApiKeyBody, input }, async (member, { name, scopes }) => {
     const { key } = await createApiKey(member.app.db, { teamId: member.team.id, name, scopes, createdBy: member.user.id });
     return { ok: true, message: "Key created. Copy it now: it is not shown again.", key };

@@ -1,0 +1,59 @@
+import { getApp } from "../current-app";
+import { grants } from "../auth/scopes";
+import { AppError } from "../errors";
+import { logUnexpected } from "../log";
+import { eventsOfLogs, eventsOfSpans, type Mapped } from "../telemetry/events";
+import { ingestTelemetry } from "../telemetry/ingest";
+import { decodeLogs, decodeTraces, encodingOf, exportResponse, jsonSpanIds, readOtlpBody, statusBody, type OtlpEncoding, type Signal } from "./otlp";
+import { INTERNAL_ERROR, knownError } from "./respond";
+import { authenticateRequest, withinBudget } from "./route";
+
+/**
+ * `POST /api/otlp/v1/logs` and `/v1/traces` (§9.1): an OpenTelemetry exporter pointed at
+ * `<base>/api/otlp` with a key that holds `telemetry` (or `write`, or `admin`). Answers as the
+ * OTLP specification says exporters expect: 200 with `partialSuccess` for what was refused, a
+ * google.rpc.Status in the request's encoding for a failure, and `Retry-After` on 429 and 503,
+ * which the exporters honour.
+ */
+export function otlpRoute(signal: Signal) {
+  return (req: Request): Promise<Response> =>
+    withinBudget("request", async () => {
+      let encoding: OtlpEncoding = "json";
+      try {
+        const app = await getApp();
+        const auth = await authenticateRequest(app, req);
+        if (!grants(auth.scopes, "telemetry")) {
+          throw new AppError("Forbidden", 'this API key lacks the "telemetry" scope; ask a lead for a telemetry key');
+        }
+        encoding = encodingOf(req.headers.get("content-type"));
+        const bytes = await readOtlpBody(req);
+        const now = new Date();
+        const mapped = mapBatch(signal, bytes, encoding, now);
+        await ingestTelemetry(app.db, auth.team.id, mapped, now);
+        const { count, reasons } = mapped.refused;
+        return exportResponse(signal, encoding, count > 0 ? { count, message: reasons.join("; ") } : null);
+      } catch (error) {
+        return otlpError(error, encoding);
+      }
+    });
+}
+
+function mapBatch(signal: Signal, bytes: Uint8Array, encoding: OtlpEncoding, now: Date): Mapped {
+  if (signal === "logs") return eventsOfLogs(decodeLogs(bytes, encoding), now);
+  const request = decodeTraces(bytes, encoding);
+  return eventsOfSpans(request, now, jsonSpanIds(request));
+}
+
+/** An error as OTLP answers it: the status our error code maps to, its message in a google.rpc.Status. */
+function otlpError(error: unknown, encoding: OtlpEncoding): Response {
+  let known = knownError(error);
+  if (!known) {
+    logUnexpected("receiving telemetry", error);
+    known = INTERNAL_ERROR;
+  }
+  const { body, contentType } = statusBody(encoding, known.status, known.message);
+  const headers: Record<string, string> = { "content-type": contentType };
+  if (known.retryAfterSeconds !== undefined) headers["retry-after"] = String(known.retryAfterSeconds);
+  if (known.code === "Unauthorized") headers["www-authenticate"] = "Bearer";
+  return new Response(body, { status: known.status, headers });
+}

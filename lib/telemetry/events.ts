@@ -1,0 +1,210 @@
+import { createHash } from "node:crypto";
+import type { AnyValue, Int64, KeyValue, LogsRequest, TracesRequest } from "./otlp-messages";
+
+/**
+ * What Skillgate takes from agents' OpenTelemetry (§9.1), as plain values: skill activations and
+ * prompts. Everything else an agent sends (API requests, tool results, costs) is counted as
+ * ignored and dropped here, before anything is written. Pure: no database, no clock but `now`.
+ */
+
+export const TRIGGERS = ["proactive", "slash", "nested"] as const;
+export type Trigger = (typeof TRIGGERS)[number];
+
+/** Claude Code's `invocation_trigger` values. */
+const TRIGGER_OF: Record<string, Trigger> = { "claude-proactive": "proactive", "user-slash": "slash", "nested-skill": "nested" };
+
+/** The name Claude Code reports for a custom skill unless `OTEL_LOG_TOOL_DETAILS=1`: counted as unnamed. */
+export const UNNAMED_SKILL = "custom_skill";
+
+interface EventBase {
+  /** What makes the event one: its session and sequence, a span's ids, else a hash of what it says. */
+  key: string;
+  at: Date;
+  sessionId: string | null;
+  promptId: string | null;
+  person: string | null;
+}
+export interface Activation extends EventBase {
+  kind: "activation";
+  skillName: string;
+  trigger: Trigger;
+  skillSource: string | null;
+}
+export interface Prompt extends EventBase {
+  kind: "prompt";
+  /** Only when the agent sent it (Claude Code: `OTEL_LOG_USER_PROMPTS=1`); kept only with the team's `storePrompts`. */
+  text: string | null;
+}
+export type TelemetryEvent = Activation | Prompt;
+
+export interface Mapped {
+  events: TelemetryEvent[];
+  /** Records of events Skillgate does not use. */
+  ignored: number;
+  /** Records of a used event that cannot be used (no skill name, an unknown trigger), with why. */
+  refused: { count: number; reasons: string[] };
+}
+
+type Attributes = Map<string, string | number | boolean>;
+
+/** Claude Code's events, by the name in the record's event name, its body, or its `event.name` attribute. */
+export function eventsOfLogs(request: LogsRequest, now: Date): Mapped {
+  const mapped = emptyMapped();
+  for (const resourceLogs of request.resourceLogs ?? []) {
+    const resource = attributesOf(resourceLogs.resource?.attributes);
+    for (const scopeLogs of resourceLogs.scopeLogs ?? []) {
+      for (const record of scopeLogs.logRecords ?? []) {
+        const attributes = new Map([...resource, ...attributesOf(record.attributes)]);
+        const name = eventName(record.eventName, record.body, attributes);
+        const at = eventTime(attributes.get("event.timestamp"), record.timeUnixNano ?? record.observedTimeUnixNano, now);
+        if (name === "skill_activated") addActivation(mapped, attributes, at);
+        else if (name === "user_prompt") addPrompt(mapped, attributes, at);
+        else mapped.ignored++;
+      }
+    }
+  }
+  return mapped;
+}
+
+/**
+ * Spans of any agent that follows the GenAI semantic conventions: one carrying
+ * `gen_ai.skill.name` (an `execute_tool` span) is an activation. Such agents do not say who chose
+ * the skill; the model calling a tool is the model choosing it, so it counts as proactive.
+ * `jsonIds` are the spans' ids as a JSON request sent them (hex), in span order.
+ */
+export function eventsOfSpans(request: TracesRequest, now: Date, jsonIds?: string[]): Mapped {
+  const mapped = emptyMapped();
+  let index = 0;
+  for (const resourceSpans of request.resourceSpans ?? []) {
+    const resource = attributesOf(resourceSpans.resource?.attributes);
+    for (const scopeSpans of resourceSpans.scopeSpans ?? []) {
+      for (const span of scopeSpans.spans ?? []) {
+        const ids = jsonIds?.[index] ?? `${hex(span.traceId)}:${hex(span.spanId)}`;
+        index++;
+        const attributes = new Map([...resource, ...attributesOf(span.attributes)]);
+        const skill = text(attributes.get("gen_ai.skill.name"), 200);
+        if (!skill) {
+          mapped.ignored++;
+          continue;
+        }
+        mapped.events.push({
+          kind: "activation",
+          key: ids === ":" ? contentKey("span", attributes, span.startTimeUnixNano) : `span:${ids}`,
+          at: eventTime(undefined, span.startTimeUnixNano, now),
+          sessionId: text(attributes.get("session.id") ?? attributes.get("gen_ai.conversation.id"), 200),
+          promptId: text(attributes.get("prompt.id"), 200),
+          person: personOf(attributes),
+          skillName: skill,
+          trigger: "proactive",
+          skillSource: text(attributes.get("gen_ai.agent.name") ?? attributes.get("service.name"), 200),
+        });
+      }
+    }
+  }
+  return mapped;
+}
+
+function emptyMapped(): Mapped {
+  return { events: [], ignored: 0, refused: { count: 0, reasons: [] } };
+}
+
+function refuse(mapped: Mapped, reason: string): void {
+  mapped.refused.count++;
+  if (!mapped.refused.reasons.includes(reason)) mapped.refused.reasons.push(reason);
+}
+
+function addActivation(mapped: Mapped, attributes: Attributes, at: Date): void {
+  const skillName = text(attributes.get("skill.name"), 200);
+  if (!skillName) return refuse(mapped, "skill_activated without skill.name");
+  const said = text(attributes.get("invocation_trigger"), 100);
+  const trigger = said ? TRIGGER_OF[said] : undefined;
+  if (!trigger) return refuse(mapped, `skill_activated with an unknown invocation_trigger (${said ?? "none"})`);
+  mapped.events.push({
+    kind: "activation",
+    key: sequenceKey(attributes) ?? contentKey("activation", attributes, at.getTime()),
+    at,
+    sessionId: text(attributes.get("session.id"), 200),
+    promptId: text(attributes.get("prompt.id"), 200),
+    person: personOf(attributes),
+    skillName,
+    trigger,
+    skillSource: text(attributes.get("skill.source"), 200),
+  });
+}
+
+function addPrompt(mapped: Mapped, attributes: Attributes, at: Date): void {
+  const promptId = text(attributes.get("prompt.id"), 200);
+  const said = text(attributes.get("prompt"), 100_000);
+  mapped.events.push({
+    kind: "prompt",
+    key: sequenceKey(attributes) ?? (promptId ? `prompt:${promptId}` : contentKey("prompt", attributes, at.getTime())),
+    at,
+    sessionId: text(attributes.get("session.id"), 200),
+    promptId,
+    person: personOf(attributes),
+    // Claude Code sends a placeholder instead of the text unless told to send prompts.
+    text: said && said !== "<REDACTED>" ? said : null,
+  });
+}
+
+/** Claude Code numbers the events of a session: the same session and sequence is the same event, sent again. */
+function sequenceKey(attributes: Attributes): string | null {
+  const session = text(attributes.get("session.id"), 200);
+  const sequence = attributes.get("event.sequence");
+  return session && sequence !== undefined && sequence !== "" ? `seq:${session}:${String(sequence)}` : null;
+}
+
+/** Without a sequence, an event is known by everything it says: a re-sent copy says the same. */
+function contentKey(kind: string, attributes: Attributes, time: unknown): string {
+  const said = JSON.stringify([kind, String(time), [...attributes].sort(([a], [b]) => (a < b ? -1 : 1))]);
+  return `hash:${createHash("sha256").update(said).digest("base64url")}`;
+}
+
+function personOf(attributes: Attributes): string | null {
+  return text(attributes.get("user.email"), 320) ?? text(attributes.get("user.account_uuid"), 200) ?? text(attributes.get("user.id"), 200);
+}
+
+function eventName(recordName: string | null | undefined, body: AnyValue | null | undefined, attributes: Attributes): string | null {
+  const named = recordName || body?.stringValue || attributes.get("event.name");
+  if (typeof named !== "string") return null;
+  return named.startsWith("claude_code.") ? named.slice("claude_code.".length) : named;
+}
+
+/** `event.timestamp` (ISO 8601) when the agent gave one, else the record's time, else now. */
+function eventTime(stamp: unknown, unixNano: Int64 | null | undefined, now: Date): Date {
+  if (typeof stamp === "string") {
+    const at = new Date(stamp);
+    if (!Number.isNaN(at.getTime())) return at;
+  }
+  const nanos = unixNano === null || unixNano === undefined ? 0 : Number(String(unixNano));
+  return nanos > 0 ? new Date(Math.floor(nanos / 1e6)) : now;
+}
+
+function attributesOf(list: KeyValue[] | null | undefined): Attributes {
+  const attributes: Attributes = new Map();
+  for (const { key, value } of list ?? []) {
+    if (!key || !value) continue;
+    const plain = plainValue(value);
+    if (plain !== undefined) attributes.set(key, plain);
+  }
+  return attributes;
+}
+
+function plainValue(value: AnyValue): string | number | boolean | undefined {
+  if (value.stringValue !== undefined && value.stringValue !== null) return value.stringValue;
+  if (value.intValue !== undefined && value.intValue !== null) return Number(String(value.intValue));
+  if (value.doubleValue !== undefined && value.doubleValue !== null) return value.doubleValue;
+  if (value.boolValue !== undefined && value.boolValue !== null) return value.boolValue;
+  return undefined;
+}
+
+/** Text PostgreSQL can store and a page can show: no NUL, no lone surrogate, bounded. Null for nothing. */
+function text(value: string | number | boolean | undefined, max: number): string | null {
+  if (value === undefined || value === "") return null;
+  const clean = String(value).replace(/\u0000/g, "").toWellFormed();
+  return clean === "" ? null : clean.slice(0, max);
+}
+
+function hex(bytes: Uint8Array | null | undefined): string {
+  return bytes ? Buffer.from(bytes).toString("hex") : "";
+}

@@ -1,0 +1,113 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import type { TeamId } from "../teams/teams";
+import { utcDay } from "../usage/rollups";
+import type { Mapped, TelemetryEvent } from "./events";
+
+/** What one batch did: events new to Skillgate (the rest were sent before), and records ignored. */
+export interface Ingested {
+  added: number;
+  duplicates: number;
+  ignored: number;
+}
+
+/**
+ * One statement writes a batch's events and every rollup they change (db/schema/telemetry.ts).
+ * An event already stored (an exporter's retry, or a batch two instances received) inserts
+ * nothing, and only inserted events are counted, so a batch sent twice counts once however the
+ * two copies race. Prompt texts are stored only while the team's `store_prompts` is on, read in
+ * the same statement so a lead turning it off stops the next batch's texts. Records and ignored
+ * records count on the day they arrived; activations and prompts on the day they happened.
+ */
+export async function ingestTelemetry(db: Db, teamId: TeamId, mapped: Mapped, now = new Date()): Promise<Ingested> {
+  const records = mapped.events.length + mapped.ignored + mapped.refused.count;
+  const result = await db.execute(sql`
+    with incoming as (
+      select key, kind, to_timestamp(at / 1000.0) as at, session, prompt, skill, trig, source, person, body
+      from json_to_recordset(${eventRows(mapped.events)}::json)
+        as r(key text, kind text, at double precision, session text, prompt text, skill text, trig text, source text, person text, body text)
+    ),
+    inserted as (
+      insert into telemetry_events (team_id, event_key, kind, at, session_id, prompt_id, skill_name, trigger, skill_source, person, prompt_text)
+      select ${teamId}::int, key, kind, at, session, prompt, skill, trig, source, person,
+             case when (select store_prompts from teams where id = ${teamId}::int) then body end
+      from incoming
+      on conflict do nothing
+      returning kind, at, skill_name, trigger, person
+    ),
+    activated as (
+      insert into skill_activation_days (team_id, day, skill_name, proactive, slash, nested)
+      select ${teamId}::int, (at at time zone 'UTC')::date, skill_name,
+             count(*) filter (where trigger = 'proactive'), count(*) filter (where trigger = 'slash'),
+             count(*) filter (where trigger = 'nested')
+      from inserted where kind = 'activation'
+      group by 2, 3
+      on conflict (team_id, day, skill_name) do update
+        set proactive = skill_activation_days.proactive + excluded.proactive,
+            slash = skill_activation_days.slash + excluded.slash,
+            nested = skill_activation_days.nested + excluded.nested
+    ),
+    people as (
+      insert into skill_activation_people (team_id, day, skill_name, person)
+      select distinct ${teamId}::int, (at at time zone 'UTC')::date, skill_name, person
+      from inserted where kind = 'activation' and person is not null
+      on conflict do nothing
+    ),
+    days as (
+      insert into telemetry_days (team_id, day, records, prompts, ignored)
+      select ${teamId}::int, day, sum(records), sum(prompts), sum(ignored)
+      from (
+        select ${utcDay(now)}::date as day, ${records}::bigint as records, 0 as prompts, ${mapped.ignored}::bigint as ignored
+        union all
+        select (at at time zone 'UTC')::date, 0, 1, 0 from inserted where kind = 'prompt'
+      ) counted
+      group by day
+      on conflict (team_id, day) do update
+        set records = telemetry_days.records + excluded.records,
+            prompts = telemetry_days.prompts + excluded.prompts,
+            ignored = telemetry_days.ignored + excluded.ignored
+    )
+    select count(*)::int as added from inserted`);
+  const [row] = (result as unknown as { rows: { added: number }[] }).rows;
+  const added = Number(row?.added ?? 0);
+  return { added, duplicates: mapped.events.length - added, ignored: mapped.ignored };
+}
+
+/** The events as one JSON parameter, read back by the server as rows (as views are: lib/usage/rollups.ts). */
+function eventRows(events: readonly TelemetryEvent[]): string {
+  return JSON.stringify(
+    events.map((event) => ({
+      key: event.key,
+      kind: event.kind,
+      at: event.at.getTime(),
+      session: event.sessionId,
+      prompt: event.promptId,
+      skill: event.kind === "activation" ? event.skillName : null,
+      trig: event.kind === "activation" ? event.trigger : null,
+      source: event.kind === "activation" ? event.skillSource : null,
+      person: event.person,
+      body: event.kind === "prompt" ? event.text : null,
+    })),
+  );
+}
+
+/**
+ * Raw events past each team's retention are deleted; the daily counts stay (§9.1). In slices, so
+ * one team's months of history never hold a long lock.
+ */
+export async function trimTelemetry(db: Db, now = new Date()): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const result = await db.execute(sql`
+      with old as (
+        select e.team_id, e.event_key from telemetry_events e join teams t on t.id = e.team_id
+        where e.at < ${now.toISOString()}::timestamptz - make_interval(days => t.telemetry_days)
+        limit 5000
+      )
+      delete from telemetry_events e using old where e.team_id = old.team_id and e.event_key = old.event_key
+      returning 1`);
+    const count = (result as unknown as { rows: unknown[] }).rows.length;
+    deleted += count;
+    if (count < 5000) return deleted;
+  }
+}

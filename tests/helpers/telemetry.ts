@@ -1,0 +1,149 @@
+import { LoggerProvider, SimpleLogRecordProcessor, BatchLogRecordProcessor } from "@opentelemetry/sdk-logs";
+import { OTLPLogExporter as ProtoLogExporter } from "@opentelemetry/exporter-logs-otlp-proto";
+import { OTLPLogExporter as JsonLogExporter } from "@opentelemetry/exporter-logs-otlp-http";
+import { OTLPTraceExporter as ProtoTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
+import { OTLPTraceExporter as JsonTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
+import { BasicTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+
+/**
+ * Claude Code's telemetry as its documentation describes it ("Monitoring", Events), sent by the
+ * OpenTelemetry JS SDK's own exporters: every event a log record whose body is
+ * `claude_code.<event>`, with `event.name`, `event.timestamp` (ISO 8601), `event.sequence` (a
+ * number per session) and the standard attributes (`session.id`, `prompt.id`, `user.email`,
+ * `user.account_uuid`, `organization.id`, `terminal.type`), on a resource named `claude-code`.
+ */
+
+export type Protocol = "http/protobuf" | "http/json";
+
+export interface Person {
+  email: string;
+  accountUuid: string;
+}
+
+export interface ClaudeCodeSession {
+  sessionId: string;
+  person: Person;
+  sequence: number;
+}
+
+export interface SkillActivated {
+  skill: string;
+  trigger: "claude-proactive" | "user-slash" | "nested-skill";
+  source?: string;
+  promptId: string;
+  at?: Date;
+}
+
+export interface UserPrompt {
+  promptId: string;
+  /** Sent only with OTEL_LOG_USER_PROMPTS=1; otherwise Claude Code sends its length alone. */
+  prompt?: string;
+  at?: Date;
+}
+
+export interface LogSender {
+  skillActivated(session: ClaudeCodeSession, event: SkillActivated): void;
+  userPrompt(session: ClaudeCodeSession, event: UserPrompt): void;
+  /** Any other Claude Code event (api_request, tool_result…), which Skillgate ignores. */
+  other(session: ClaudeCodeSession, name: string, attributes?: Record<string, string | number>): void;
+  /** Sends what is buffered; resolves once the server answered. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface SenderOptions {
+  /** `<base>/api/otlp`, as OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+  endpoint: string;
+  key: string;
+  protocol?: Protocol;
+  gzip?: boolean;
+  /** Batches of up to 512 records (the SDK's default), else each record as it comes. */
+  batched?: boolean;
+}
+
+export function claudeCodeLogs({ endpoint, key, protocol = "http/protobuf", gzip = false, batched = true }: SenderOptions): LogSender {
+  const config = {
+    url: `${endpoint}/v1/logs`,
+    headers: { Authorization: `Bearer ${key}` },
+    compression: gzip ? ("gzip" as never) : ("none" as never),
+  };
+  const exporter = protocol === "http/protobuf" ? new ProtoLogExporter(config) : new JsonLogExporter(config);
+  const processor = batched
+    ? new BatchLogRecordProcessor({ exporter, maxExportBatchSize: 512, maxQueueSize: 4096, scheduledDelayMillis: 60_000 })
+    : new SimpleLogRecordProcessor({ exporter });
+  const provider = new LoggerProvider({
+    resource: resourceFromAttributes({ "service.name": "claude-code", "service.version": "2.1.0" }),
+    processors: [processor],
+  });
+  const logger = provider.getLogger("com.anthropic.claude_code.events", "2.1.0");
+  const emit = (session: ClaudeCodeSession, name: string, attributes: Record<string, string | number>, at = new Date()) => {
+    session.sequence++;
+    logger.emit({
+      body: `claude_code.${name}`,
+      timestamp: at,
+      attributes: {
+        "event.name": name,
+        "event.timestamp": at.toISOString(),
+        "event.sequence": session.sequence,
+        "session.id": session.sessionId,
+        "user.email": session.person.email,
+        "user.account_uuid": session.person.accountUuid,
+        "organization.id": "9f0c3a52-0000-4000-8000-000000000001",
+        "terminal.type": "vscode",
+        ...attributes,
+      },
+    });
+  };
+  return {
+    skillActivated: (session, event) =>
+      emit(
+        session,
+        "skill_activated",
+        {
+          "skill.name": event.skill,
+          "skill.source": event.source ?? "projectSettings",
+          invocation_trigger: event.trigger,
+          "prompt.id": event.promptId,
+        },
+        event.at,
+      ),
+    userPrompt: (session, event) =>
+      emit(
+        session,
+        "user_prompt",
+        { "prompt.id": event.promptId, prompt_length: (event.prompt ?? "x".repeat(40)).length, ...(event.prompt ? { prompt: event.prompt } : {}) },
+        event.at,
+      ),
+    other: (session, name, attributes = {}) => emit(session, name, attributes),
+    flush: () => provider.forceFlush(),
+    close: () => provider.shutdown(),
+  };
+}
+
+/** Spans of an agent that follows the GenAI semantic conventions: `execute_tool` spans naming the skill. */
+export function genAiSpans({ endpoint, key, protocol = "http/protobuf" }: SenderOptions) {
+  const config = { url: `${endpoint}/v1/traces`, headers: { Authorization: `Bearer ${key}` } };
+  const exporter = protocol === "http/protobuf" ? new ProtoTraceExporter(config) : new JsonTraceExporter(config);
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({ "service.name": "other-agent" }),
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+  });
+  const tracer = provider.getTracer("other-agent");
+  return {
+    executeTool(conversationId: string, skill: string | null, person: string) {
+      const span = tracer.startSpan(`execute_tool ${skill ?? "read_file"}`, {
+        attributes: {
+          "gen_ai.operation.name": "execute_tool",
+          "gen_ai.conversation.id": conversationId,
+          "gen_ai.tool.name": skill ? "load_skill" : "read_file",
+          ...(skill ? { "gen_ai.skill.name": skill } : {}),
+          "user.email": person,
+        },
+      });
+      span.end();
+    },
+    flush: () => provider.forceFlush(),
+    close: () => provider.shutdown(),
+  };
+}
