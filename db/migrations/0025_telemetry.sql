@@ -46,4 +46,5 @@ ALTER TABLE "skill_activation_days" ADD CONSTRAINT "skill_activation_days_team_i
 ALTER TABLE "skill_activation_people" ADD CONSTRAINT "skill_activation_people_team_id_teams_id_fk" FOREIGN KEY ("team_id") REFERENCES "public"."teams"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "telemetry_days" ADD CONSTRAINT "telemetry_days_team_id_teams_id_fk" FOREIGN KEY ("team_id") REFERENCES "public"."teams"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "telemetry_events" ADD CONSTRAINT "telemetry_events_team_id_teams_id_fk" FOREIGN KEY ("team_id") REFERENCES "public"."teams"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "telemetry_events_team_time_idx" ON "telemetry_events" USING btree ("team_id","at");
+CREATE INDEX "telemetry_events_team_time_idx" ON "telemetry_events" USING btree ("team_id","at");--> statement-breakpoint
+CREATE INDEX "telemetry_events_team_prompt_idx" ON "telemetry_events" USING btree ("team_id","prompt_id");

@@ -35,7 +35,12 @@ export const telemetryEvents = pgTable(
     /** Only when the team's `store_prompts` was on when it arrived. */
     promptText: text("prompt_text"),
   },
-  (t) => [primaryKey({ columns: [t.teamId, t.eventKey] }), index("telemetry_events_team_time_idx").on(t.teamId, t.at)],
+  (t) => [
+    primaryKey({ columns: [t.teamId, t.eventKey] }),
+    index("telemetry_events_team_time_idx").on(t.teamId, t.at),
+    // A prompt's activations, for prompt sets built from production.
+    index("telemetry_events_team_prompt_idx").on(t.teamId, t.promptId),
+  ],
 );
 
 /** Activations of a skill on one UTC day, by trigger. */

@@ -21,7 +21,11 @@ export const promptCaseSchema = z
     path: ["expected"],
   });
 
-const promptSetName = z.string().regex(/^[a-z0-9][a-z0-9-]{0,79}$/, "must be 1–80 lowercase letters, digits and hyphens");
+const promptSetName = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,79}$/, "must be 1–80 lowercase letters, digits and hyphens")
+  // POST /api/v1/evals/prompt-sets/from-telemetry is a route of its own: a set of that name could not be read.
+  .refine((name) => name !== "from-telemetry", "from-telemetry is taken by the route that builds sets from telemetry; choose another name");
 
 const promptCases = z
   .array(promptCaseSchema)

@@ -39,6 +39,32 @@ export const savePromptSet = defineOperation({
   errors: [],
 });
 
+export const fromTelemetryBody = z.strictObject({
+  name: promptSetBody.shape.name,
+  days: z.number().int().min(1, "days must be at least 1").max(3650).default(30).describe("prompts of the last N days (default 30)"),
+  limit: z
+    .number()
+    .int()
+    .min(1, "limit must be at least 1")
+    .max(1000)
+    .default(200)
+    .describe("at most this many cases, newest first (default 200)"),
+});
+
+export const promptSetFromTelemetry = defineOperation({
+  operationId: "promptSetFromTelemetry",
+  method: "POST",
+  path: "/api/v1/evals/prompt-sets/from-telemetry",
+  tag: "activation",
+  summary: "Create or replace a prompt set from the prompts agents reported (§9.1): each expects the skills activated for it",
+  description:
+    "Needs stored prompt texts: the team's storePrompts setting on, and agents that send them (Claude Code: OTEL_LOG_USER_PROMPTS=1). Prompts that activated skills become P cases, those that activated none G cases.",
+  scope: "write",
+  body: { schema: fromTelemetryBody },
+  responses: { 201: json(promptSetSchema, "the set as stored") },
+  errors: ["Unprocessable"],
+});
+
 const promptSetParams = z.object({ name: z.string().max(200).describe("the prompt set's name") });
 
 export const getPromptSet = defineOperation({
@@ -228,9 +254,20 @@ export const usageReportSchema = z.strictObject({
       views30d: z.number().int(),
       lastViewedAt: isoTime.nullable(),
       sessions: z.number().int(),
+      activations: z
+        .strictObject({ proactive: z.number().int(), slash: z.number().int(), nested: z.number().int() })
+        .describe("activations the agents' telemetry reported in 30 days, by who chose the skill (§9.1)"),
+      people: z.number().int().describe("people whose agents activated it in 30 days"),
+      typedOnly: z.boolean().describe("activated only by people typing /name: its description does not make the model choose it"),
+      proactivePer100Prompts: z.number().nullable().describe("proactive activations per 100 of the team's prompts in 30 days"),
     }),
   ),
-  neverLoaded: z.array(z.string()).describe("listed skills no session loaded in 30 days"),
+  neverLoaded: z.array(z.string()).describe("listed skills no session loaded and no agent activated in 30 days"),
+  unnamed: z.number().int().describe("activations of skills whose name the agent hid (custom_skill; set OTEL_LOG_TOOL_DETAILS=1)"),
+  outsideRegistry: z
+    .array(z.strictObject({ name: z.string(), activations: z.number().int() }))
+    .describe("names agents activated that the catalog does not hold, most activated first"),
+  prompts: z.number().int().describe("prompts the agents reported in 30 days"),
   coLoaded: z
     .array(z.strictObject({ a: z.string(), b: z.string(), sessions: z.number().int(), share: z.number() }))
     .describe("pairs loaded together in one session"),
@@ -241,7 +278,8 @@ export const getUsage = defineOperation({
   method: "GET",
   path: "/api/v1/usage",
   tag: "activation",
-  summary: "Real usage from views: per skill, never-loaded skills and co-loaded pairs",
+  summary:
+    "Real usage from views and the agents' telemetry: per skill, never-loaded skills, co-loaded pairs, unnamed and unregistered activations",
   scope: "read",
   responses: { 200: json(usageReportSchema, "the last 30 days") },
   errors: [],
@@ -276,6 +314,7 @@ export const recordViews = defineOperation({
 export const ACTIVATION_OPERATIONS = [
   listPromptSets,
   savePromptSet,
+  promptSetFromTelemetry,
   getPromptSet,
   replacePromptSet,
   deletePromptSet,

@@ -30,13 +30,30 @@ export const teamSettingsSchema = z.strictObject({
   descMax: z.number().int(),
   loadHint: z.string(),
   autoPromote: z.boolean().describe("false: an improved evaluation waits for a lead's approval"),
+  storePrompts: z.boolean().describe("keep the prompt texts agents send in their telemetry (§9.1); off: only that a prompt happened"),
+  telemetryDays: z.number().int().describe("days raw telemetry events are kept; the daily counts are kept for good"),
 });
 export type TeamSettings = z.infer<typeof teamSettingsSchema>;
+
+/** Telemetry settings (§9.1), on the settings page's own form. */
+export const telemetrySettingsBody = z.strictObject({
+  storePrompts: z.boolean().describe("keep prompt texts from telemetry (true) or only count prompts (false)"),
+  telemetryDays: z.coerce
+    .number()
+    .int("must be a whole number of days")
+    .min(1, "must be at least 1 day")
+    .max(3650, "must be at most 3650 days")
+    .describe("days raw telemetry events are kept (default 30)"),
+});
 
 export const settingsPatchBody = listingSettingsBody
   .partial()
   .extend({ autoPromote: z.boolean().optional().describe("promote an improved amendment at once (true) or wait for a lead (false)") })
-  .refine((patch) => Object.keys(patch).length > 0, "send at least one of cap, descMax, loadHint, autoPromote");
+  .extend(telemetrySettingsBody.partial().shape)
+  .refine(
+    (patch) => Object.keys(patch).length > 0,
+    "send at least one of cap, descMax, loadHint, autoPromote, storePrompts, telemetryDays",
+  );
 export type SettingsPatch = z.infer<typeof settingsPatchBody>;
 
 export const getSettings = defineOperation({
@@ -44,7 +61,7 @@ export const getSettings = defineOperation({
   method: "GET",
   path: "/api/v1/settings",
   tag: "team",
-  summary: "The team's listing settings and whether improved amendments are promoted at once",
+  summary: "The team's listing settings, whether improved amendments are promoted at once, and what telemetry keeps",
   scope: "read",
   responses: { 200: json(teamSettingsSchema, "the team's settings") },
   errors: [],

@@ -4,7 +4,17 @@ import { AppError } from "../errors";
 import { logUnexpected } from "../log";
 import { eventsOfLogs, eventsOfSpans, type Mapped } from "../telemetry/events";
 import { ingestTelemetry } from "../telemetry/ingest";
-import { decodeLogs, decodeTraces, encodingOf, exportResponse, jsonSpanIds, readOtlpBody, statusBody, type OtlpEncoding, type Signal } from "./otlp";
+import {
+  decodeLogs,
+  decodeTraces,
+  encodingOf,
+  exportResponse,
+  jsonSpanIds,
+  readOtlpBody,
+  statusBody,
+  type OtlpEncoding,
+  type Signal,
+} from "./otlp";
 import { INTERNAL_ERROR, knownError } from "./respond";
 import { authenticateRequest, withinBudget } from "./route";
 

@@ -7,7 +7,14 @@ import { recordListingSnapshot } from "./snapshots";
 import type { CatalogCache } from "../skills/catalog-cache";
 import type { TeamId } from "../teams/teams";
 
-const columns = { cap: teams.listingCap, descMax: teams.descMax, loadHint: teams.loadHint, autoPromote: teams.autoPromote };
+const columns = {
+  cap: teams.listingCap,
+  descMax: teams.descMax,
+  loadHint: teams.loadHint,
+  autoPromote: teams.autoPromote,
+  storePrompts: teams.storePrompts,
+  telemetryDays: teams.telemetryDays,
+};
 
 export async function teamSettings(db: Db, teamId: TeamId): Promise<TeamSettings> {
   return singleRow(await db.select(columns).from(teams).where(eq(teams.id, teamId)));
@@ -17,7 +24,14 @@ export async function teamSettings(db: Db, teamId: TeamId): Promise<TeamSettings
 export async function updateTeamSettings(db: Db, catalogs: CatalogCache, teamId: TeamId, patch: SettingsPatch): Promise<TeamSettings> {
   const rows = await db
     .update(teams)
-    .set({ listingCap: patch.cap, descMax: patch.descMax, loadHint: patch.loadHint, autoPromote: patch.autoPromote })
+    .set({
+      listingCap: patch.cap,
+      descMax: patch.descMax,
+      loadHint: patch.loadHint,
+      autoPromote: patch.autoPromote,
+      storePrompts: patch.storePrompts,
+      telemetryDays: patch.telemetryDays,
+    })
     .where(eq(teams.id, teamId))
     .returning(columns);
   const settings = singleRow(rows);

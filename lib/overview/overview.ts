@@ -8,6 +8,7 @@ import { collisionLabel, type Catalog } from "../skills/catalog";
 import type { Team, TeamId } from "../teams/teams";
 import { neverLoaded, usageBySkill, weeklyViewTrend } from "../usage/stats";
 import type { UsageDeps } from "../usage/usage";
+import { activationsBySkill, typedOnly, type Activations } from "../usage/activations";
 import { successRates } from "../evolution/observations";
 import { DEFAULT_QUERY, tablePage, type SkillHealthRow, type TablePage, type TableQuery } from "./table";
 
@@ -22,6 +23,8 @@ export interface TeamOverview {
     collisions: number;
     lintFindings: number;
     neverLoaded: number;
+    /** Skills people activate only by typing `/name` (§9.1). */
+    typedOnly: number;
     viewsThisWeek: number;
     viewsLastWeek: number;
     /** Activation rate of the latest finished run and of the one before it. */
@@ -51,9 +54,10 @@ export async function teamOverview(
   now = new Date(),
 ): Promise<TeamOverview> {
   await views.flush();
-  const [catalog, usage, trend, listing, outcomes, tiers, runs] = await Promise.all([
+  const [catalog, usage, activated, trend, listing, outcomes, tiers, runs] = await Promise.all([
     catalogs.catalog(team),
     usageBySkill(db, team.id, now),
+    activationsBySkill(db, team.id, now),
     weeklyViewTrend(db, team.id, now),
     catalogs.listing(team, { cap: team.listingCap, descMax: team.descMax, loadHint: team.loadHint }),
     successRates(db, team.id),
@@ -61,7 +65,7 @@ export async function teamOverview(
     latestRuns(db, team.id),
   ]);
   const recall = (runs[0]?.metrics.perSkill ?? {}) as Record<string, { recall: number | null }>;
-  const rows = healthRows(catalog, usage, team.descMax).map((row) => {
+  const rows = healthRows(catalog, usage, activated, team.descMax).map((row) => {
     const ran = row.status === "shadowed" ? undefined : outcomes.get(row.name);
     const learned = row.source === "learned" && row.status !== "shadowed";
     return {
@@ -80,6 +84,7 @@ export async function teamOverview(
       collisions: catalog.diagnostics.length,
       lintFindings: rows.filter((row) => row.status !== "shadowed").reduce((sum, row) => sum + row.lint.length, 0),
       neverLoaded: rows.filter((row) => row.neverLoaded).length,
+      typedOnly: rows.filter((row) => row.typedOnly).length,
       viewsThisWeek: trend.thisWeek,
       viewsLastWeek: trend.lastWeek,
       activation: runs[0]?.metrics.activationRate ?? null,
@@ -102,6 +107,7 @@ export async function teamOverview(
 function healthRows(
   catalog: Catalog,
   usage: Map<string, { views7d: number; views30d: number; lastViewedAt: Date | null }>,
+  activated: Map<string, Activations>,
   descMax: number,
 ): Omit<SkillHealthRow, "runs" | "successRate" | "tier" | "recall">[] {
   const winners = new Map(catalog.active.map((skill) => [skill.name, skill]));
@@ -110,6 +116,7 @@ function healthRows(
   return [...catalog.active, ...catalog.shadowed, ...catalog.drafts].map((skill) => {
     // Views are by name: a shadowed skill is never served, so its name's views are the winner's.
     const used = skill.status === "shadowed" ? undefined : usage.get(skill.name);
+    const chosen = skill.status === "shadowed" ? undefined : activated.get(skill.name);
     const winner = winners.get(skill.name);
     const shadows = losers.get(skill.name);
     const collision =
@@ -130,7 +137,10 @@ function healthRows(
       views30d: used?.views30d ?? 0,
       lastViewedAt: used?.lastViewedAt?.toISOString() ?? null,
       collision,
-      neverLoaded: neverLoaded(skill, usage),
+      neverLoaded: neverLoaded(skill, usage, activated),
+      proactive: chosen?.proactive ?? 0,
+      typed: chosen?.slash ?? 0,
+      typedOnly: typedOnly(chosen),
       provenance:
         skill.provenance && (skill.provenance.ref ? `${skill.provenance.source} · ${skill.provenance.ref}` : skill.provenance.source),
     };

@@ -14,6 +14,11 @@ export interface SkillHealthRow {
   /** "shadowed by builtin", "shadows file skills/x" */
   collision: string | null;
   neverLoaded: boolean;
+  /** Activations the agents' telemetry reported in 30 days (§9.1): the model chose it, or a person typed `/name`. */
+  proactive: number;
+  typed: number;
+  /** Only ever typed: its description does not make the model choose it. */
+  typedOnly: boolean;
   /** For learned skills: where it came from, e.g. "agent · session 7f3a". */
   provenance: string | null;
   /** Recorded runs and the share that succeeded (null with none). */
@@ -39,13 +44,15 @@ export const SORT_KEYS = [
   "lint",
   "views7d",
   "views30d",
+  "proactive",
+  "typed",
   "lastViewedAt",
   "successRate",
   "recall",
 ] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 
-export const SHOW_FILTERS = ["all", "active", "shadowed", "draft", "never", "lint"] as const;
+export const SHOW_FILTERS = ["all", "active", "shadowed", "draft", "never", "typed", "lint"] as const;
 export type ShowFilter = (typeof SHOW_FILTERS)[number];
 
 export const PAGE_SIZE = 50;
@@ -92,7 +99,15 @@ export function tableSearch(query: TableQuery): string {
 
 /** Numbers sort largest first when a column is first chosen; text sorts A to Z. */
 export function isNumeric(key: SortKey): boolean {
-  return key === "version" || key === "views7d" || key === "views30d" || key === "successRate" || key === "recall";
+  return (
+    key === "version" ||
+    key === "views7d" ||
+    key === "views30d" ||
+    key === "proactive" ||
+    key === "typed" ||
+    key === "successRate" ||
+    key === "recall"
+  );
 }
 
 export interface TablePage {
@@ -124,6 +139,7 @@ export function tablePage(rows: SkillHealthRow[], query: TableQuery, pageSize = 
 function shows(row: SkillHealthRow, show: ShowFilter): boolean {
   if (show === "all") return true;
   if (show === "never") return row.neverLoaded;
+  if (show === "typed") return row.typedOnly;
   if (show === "lint") return row.lint.length > 0;
   return row.status === show;
 }

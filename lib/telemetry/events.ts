@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { Trigger } from "../usage/activations";
 import type { AnyValue, Int64, KeyValue, LogsRequest, TracesRequest } from "./otlp-messages";
 
 /**
@@ -7,14 +8,8 @@ import type { AnyValue, Int64, KeyValue, LogsRequest, TracesRequest } from "./ot
  * ignored and dropped here, before anything is written. Pure: no database, no clock but `now`.
  */
 
-export const TRIGGERS = ["proactive", "slash", "nested"] as const;
-export type Trigger = (typeof TRIGGERS)[number];
-
 /** Claude Code's `invocation_trigger` values. */
 const TRIGGER_OF: Record<string, Trigger> = { "claude-proactive": "proactive", "user-slash": "slash", "nested-skill": "nested" };
-
-/** The name Claude Code reports for a custom skill unless `OTEL_LOG_TOOL_DETAILS=1`: counted as unnamed. */
-export const UNNAMED_SKILL = "custom_skill";
 
 interface EventBase {
   /** What makes the event one: its session and sequence, a span's ids, else a hash of what it says. */
@@ -201,7 +196,9 @@ function plainValue(value: AnyValue): string | number | boolean | undefined {
 /** Text PostgreSQL can store and a page can show: no NUL, no lone surrogate, bounded. Null for nothing. */
 function text(value: string | number | boolean | undefined, max: number): string | null {
   if (value === undefined || value === "") return null;
-  const clean = String(value).replace(/\u0000/g, "").toWellFormed();
+  const clean = String(value)
+    .replace(/\u0000/g, "")
+    .toWellFormed();
   return clean === "" ? null : clean.slice(0, max);
 }
 

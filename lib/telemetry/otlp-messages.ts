@@ -39,4 +39,3 @@ export interface LogsRequest {
 export interface TracesRequest {
   resourceSpans?: { resource?: Resource | null; scopeSpans?: { spans?: Span[] | null }[] | null }[] | null;
 }
-

@@ -70,7 +70,14 @@ export async function weeklyViewTrend(db: Db, teamId: TeamId, now = new Date()):
   return row ?? { thisWeek: 0, lastWeek: 0 };
 }
 
-/** "Never loaded" (§9): an active skill that no agent loaded in the 30 days the usage covers. */
-export function neverLoaded(skill: { name: string; status: string }, usage: ReadonlyMap<string, unknown>): boolean {
-  return skill.status === "active" && !usage.has(skill.name);
+/**
+ * "Never loaded" (§9): an active skill that no agent loaded (a view) and no agent's telemetry
+ * reported activated (§9.1) in the 30 days the usage covers.
+ */
+export function neverLoaded(
+  skill: { name: string; status: string },
+  usage: ReadonlyMap<string, unknown>,
+  activated: ReadonlyMap<string, unknown>,
+): boolean {
+  return skill.status === "active" && !usage.has(skill.name) && !activated.has(skill.name);
 }

@@ -3,6 +3,15 @@ import type { Db } from "@/db/client";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import { daysBefore, type UtcDay } from "./rollups";
 import { neverLoaded, usageBySkill } from "./stats";
+import {
+  activationsBySkill,
+  per100Prompts,
+  promptsInWindow,
+  totalActivations,
+  typedOnly,
+  UNNAMED_SKILL,
+  type Activations,
+} from "./activations";
 
 /**
  * Real usage (§9), from views: what agents actually load, computed in SQL. Eval runs never write
@@ -16,6 +25,10 @@ export interface SkillUsageRow {
   lastViewedAt: string | null;
   /** Agent sessions whose first load of it fell in the last 30 days. */
   sessions: number;
+  activations: Activations;
+  people: number;
+  typedOnly: boolean;
+  proactivePer100Prompts: number | null;
 }
 
 export interface CoLoadedPair {
@@ -37,22 +50,51 @@ export interface UsageDeps {
 
 export async function usageReport({ db, catalogs, views }: UsageDeps, team: CatalogKey, now = new Date()) {
   await views.flush();
-  const [usage, pairs, catalog] = await Promise.all([
+  const [usage, activated, prompts, pairs, catalog] = await Promise.all([
     usageBySkill(db, team.id, now),
+    activationsBySkill(db, team.id, now),
+    promptsInWindow(db, team.id, now),
     coLoaded(db, team.id, daysBefore(now, 29)),
     catalogs.catalog(team),
   ]);
-  const skills: SkillUsageRow[] = [...usage.entries()]
-    .map(([name, u]) => ({
-      name,
-      views7d: u.views7d,
-      views30d: u.views30d,
-      lastViewedAt: u.lastViewedAt?.toISOString() ?? null,
-      sessions: u.sessions,
-    }))
-    .sort((x, y) => y.views30d - x.views30d || (x.name < y.name ? -1 : 1));
-  const unloaded = catalog.active.filter((skill) => neverLoaded(skill, usage)).map((skill) => skill.name as string);
-  return { skills, neverLoaded: unloaded, coLoaded: pairs };
+  // Views are of skills the catalog serves; activations are of whatever the agents loaded.
+  const names = new Set([...usage.keys(), ...[...activated.keys()].filter((name) => catalog.named.has(name))]);
+  const skills: SkillUsageRow[] = [...names]
+    .map((name) => {
+      const viewed = usage.get(name);
+      const { people = 0, ...activations } = activated.get(name) ?? { proactive: 0, slash: 0, nested: 0 };
+      return {
+        name,
+        views7d: viewed?.views7d ?? 0,
+        views30d: viewed?.views30d ?? 0,
+        lastViewedAt: viewed?.lastViewedAt?.toISOString() ?? null,
+        sessions: viewed?.sessions ?? 0,
+        activations,
+        people,
+        typedOnly: typedOnly(activations),
+        proactivePer100Prompts: per100Prompts(activations.proactive, prompts),
+      };
+    })
+    .sort((x, y) => loads(y) - loads(x) || (x.name < y.name ? -1 : 1));
+  const unloaded = catalog.active.filter((skill) => neverLoaded(skill, usage, activated)).map((skill) => skill.name as string);
+  const outsideRegistry = [...activated]
+    .filter(([name]) => name !== UNNAMED_SKILL && !catalog.named.has(name))
+    .map(([name, counts]) => ({ name, activations: totalActivations(counts) }))
+    .sort((x, y) => y.activations - x.activations || (x.name < y.name ? -1 : 1));
+  const unnamed = activated.get(UNNAMED_SKILL);
+  return {
+    skills,
+    neverLoaded: unloaded,
+    coLoaded: pairs,
+    unnamed: unnamed ? totalActivations(unnamed) : 0,
+    outsideRegistry,
+    prompts,
+  };
+}
+
+/** Views and activations in 30 days: how much a skill is used, for ordering. */
+function loads(row: SkillUsageRow): number {
+  return row.views30d + totalActivations(row.activations);
 }
 
 /**
