@@ -74,7 +74,7 @@ async function askedPrompts(db: Db, teamId: TeamId, { days, limit }: FromTelemet
     where p.team_id = ${teamId}::int and p.kind = 'prompt' and p.prompt_text is not null and p.prompt_id is not null
       and p.at >= ${since}::timestamptz
     group by p.prompt_text
-    order by max(p.at) desc
+    order by max(p.at) desc, p.prompt_text
     limit ${limit * 2}::int`);
   return (result as unknown as { rows: AskedPrompt[] }).rows.map((row) => ({
     text: row.text,

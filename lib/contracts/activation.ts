@@ -41,11 +41,11 @@ export const savePromptSet = defineOperation({
 
 export const fromTelemetryBody = z.strictObject({
   name: promptSetBody.shape.name,
-  days: z.number().int().min(1, "days must be at least 1").max(3650).default(30).describe("prompts of the last N days (default 30)"),
+  days: z.number().int().min(1, "must be at least 1").max(3650).default(30).describe("prompts of the last N days (default 30)"),
   limit: z
     .number()
     .int()
-    .min(1, "limit must be at least 1")
+    .min(1, "must be at least 1")
     .max(1000)
     .default(200)
     .describe("at most this many cases, newest first (default 200)"),

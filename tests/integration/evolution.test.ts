@@ -339,7 +339,14 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
 
   it("with auto-promotion off, holds an improved amendment for a lead, who approves or rejects it, both in the history", async () => {
     const settings = await t.call("PATCH", "/api/v1/settings", { json: { autoPromote: false } });
-    expect(await settings.json()).toEqual({ cap: 8000, descMax: 60, loadHint: "skill_view", autoPromote: false });
+    expect(await settings.json()).toEqual({
+      cap: 8000,
+      descMax: 60,
+      loadHint: "skill_view",
+      autoPromote: false,
+      storePrompts: false,
+      telemetryDays: 30,
+    });
     expect(await (await t.call("GET", "/api/v1/settings", { key: writeKey })).json()).toMatchObject({ autoPromote: false });
     await observe(run("manual-skill", "better: the manual case", "failure"));
     const first = await amend("manual-skill", { body: "# manual\n\n1. Better.\n", rationale: "clearer" });

@@ -1,0 +1,197 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { promptSets } from "@/db/schema";
+import { createApiKey } from "@/lib/auth/api-keys";
+import { errorOf, useTestApp } from "../helpers/app";
+import { testDbKinds } from "../helpers/db";
+import { httpBridge } from "../helpers/http-bridge";
+import { claudeCodeLogs, type ClaudeCodeSession, type LogSender } from "../helpers/telemetry";
+
+/**
+ * What production telemetry (§9.1) shows through the API: usage per skill by trigger, people,
+ * the typed-only flag, unnamed and unregistered activations, the telemetry settings, and prompt
+ * sets built from the prompts people wrote. Telemetry goes in through the real exporters.
+ */
+
+const ana = { email: "ana@example.com", accountUuid: "a-1" };
+const bo = { email: "bo@example.com", accountUuid: "b-1" };
+const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+const session = (sessionId: string, person = ana): ClaudeCodeSession => ({ sessionId, person, sequence: 0 });
+
+describe.each(testDbKinds)("production usage (%s)", (kind) => {
+  const t = useTestApp(kind);
+  let bridge: Awaited<ReturnType<typeof httpBridge>>;
+  let logs: LogSender;
+  beforeEach(async () => {
+    bridge = await httpBridge();
+    const { key } = await createApiKey(t.app.db, { teamId: t.alpha.team.id, name: "laptops", scopes: ["telemetry"] });
+    logs = claudeCodeLogs({ endpoint: `${bridge.url}/api/otlp`, key });
+  });
+  afterEach(async () => {
+    await logs.close();
+    await bridge.close();
+  });
+
+  /** A morning of Claude Code: the model chooses systematic-debugging, people type /writing-plans, and more. */
+  async function morning(): Promise<void> {
+    const one = session("s1");
+    logs.userPrompt(one, { promptId: "p1", at: minutesAgo(60), prompt: "the login test fails only on CI, find out why" });
+    logs.skillActivated(one, { skill: "systematic-debugging", trigger: "claude-proactive", promptId: "p1" });
+    logs.skillActivated(one, { skill: "test-driven-development", trigger: "nested-skill", promptId: "p1" });
+    logs.userPrompt(one, { promptId: "p2", at: minutesAgo(55), prompt: "/writing-plans split the billing service" });
+    logs.skillActivated(one, { skill: "writing-plans", trigger: "user-slash", promptId: "p2" });
+    logs.userPrompt(one, { promptId: "p3", at: minutesAgo(50), prompt: "/writing-plans" });
+    logs.skillActivated(one, { skill: "writing-plans", trigger: "user-slash", promptId: "p3" });
+    const two = session("s2", bo);
+    logs.userPrompt(two, { promptId: "q1", at: minutesAgo(45), prompt: "why does the cache return stale rows" });
+    logs.skillActivated(two, { skill: "systematic-debugging", trigger: "claude-proactive", promptId: "q1" });
+    logs.skillActivated(two, { skill: "custom_skill", trigger: "claude-proactive", promptId: "q1" });
+    logs.userPrompt(two, { promptId: "q2", at: minutesAgo(40), prompt: "rename the column and ship it" });
+    logs.skillActivated(two, { skill: "deploy-helper", trigger: "claude-proactive", promptId: "q2" });
+    logs.skillActivated(two, { skill: "deploy-helper", trigger: "user-slash", promptId: "q2" });
+    logs.userPrompt(two, { promptId: "q3", at: minutesAgo(35), prompt: "what time is it in Tokyo" });
+    await logs.flush();
+  }
+
+  it("counts activations per skill by trigger, people, the typed-only flag, unnamed and unregistered names", async () => {
+    await morning();
+    const res = await t.call("GET", "/api/v1/usage");
+    expect(res.status).toBe(200);
+    const usage = await res.json();
+    expect(usage.skills).toEqual([
+      {
+        name: "systematic-debugging",
+        views7d: 0,
+        views30d: 0,
+        lastViewedAt: null,
+        sessions: 0,
+        activations: { proactive: 2, slash: 0, nested: 0 },
+        people: 2,
+        typedOnly: false,
+        proactivePer100Prompts: 33.3,
+      },
+      {
+        name: "writing-plans",
+        views7d: 0,
+        views30d: 0,
+        lastViewedAt: null,
+        sessions: 0,
+        activations: { proactive: 0, slash: 2, nested: 0 },
+        people: 1,
+        typedOnly: true,
+        proactivePer100Prompts: 0,
+      },
+      {
+        name: "test-driven-development",
+        views7d: 0,
+        views30d: 0,
+        lastViewedAt: null,
+        sessions: 0,
+        activations: { proactive: 0, slash: 0, nested: 1 },
+        people: 1,
+        typedOnly: false,
+        proactivePer100Prompts: 0,
+      },
+    ]);
+    expect(usage.unnamed).toBe(1);
+    expect(usage.outsideRegistry).toEqual([{ name: "deploy-helper", activations: 2 }]);
+    expect(usage.prompts).toBe(6);
+    // Activated skills are loaded; the built-ins nobody used are not.
+    expect(usage.neverLoaded).toEqual([
+      "experiment-driven-development",
+      "finishing-a-branch",
+      "scientific-method",
+      "verification-before-completion",
+    ]);
+  });
+
+  it("shows one team's telemetry to that team only", async () => {
+    await morning();
+    const usage = await (await t.call("GET", "/api/v1/usage", { key: t.beta.key })).json();
+    expect(usage.skills).toEqual([]);
+    expect(usage.unnamed).toBe(0);
+    expect(usage.outsideRegistry).toEqual([]);
+    expect(usage.prompts).toBe(0);
+  });
+
+  it("keeps telemetry settings a lead changes, and refuses what is not a setting", async () => {
+    expect(await (await t.call("GET", "/api/v1/settings")).json()).toMatchObject({ storePrompts: false, telemetryDays: 30 });
+    const changed = await t.call("PATCH", "/api/v1/settings", { json: { storePrompts: true, telemetryDays: 7 } });
+    expect(changed.status).toBe(200);
+    expect(await changed.json()).toEqual({
+      cap: 8000,
+      descMax: 60,
+      loadHint: "skill_view",
+      autoPromote: true,
+      storePrompts: true,
+      telemetryDays: 7,
+    });
+    const zero = await t.call("PATCH", "/api/v1/settings", { json: { telemetryDays: 0 } });
+    expect(zero.status).toBe(400);
+    expect((await errorOf(zero)).message).toBe('field "telemetryDays": must be at least 1 day');
+    const text = await t.call("PATCH", "/api/v1/settings", { json: { storePrompts: "yes" } });
+    expect(text.status).toBe(400);
+    expect(await (await t.call("GET", "/api/v1/settings")).json()).toMatchObject({ storePrompts: true, telemetryDays: 7 });
+  });
+
+  it("builds a prompt set from stored prompts: each expects the skills activated for it", async () => {
+    const off = await t.call("POST", "/api/v1/evals/prompt-sets/from-telemetry", { json: { name: "production" } });
+    expect(off.status).toBe(422);
+    expect((await errorOf(off)).message).toBe(
+      'no stored prompts in the last 30 day(s): turn on "store prompts" in the team\'s settings and have agents send prompt texts (Claude Code: OTEL_LOG_USER_PROMPTS=1)',
+    );
+    expect((await t.call("PATCH", "/api/v1/settings", { json: { storePrompts: true } })).status).toBe(200);
+    await morning();
+    const res = await t.call("POST", "/api/v1/evals/prompt-sets/from-telemetry", { json: { name: "production", days: 7 } });
+    expect(res.status).toBe(201);
+    const cases = [
+      { id: "G1", prompt: "what time is it in Tokyo", expected: [], expectNone: true },
+      // q2 activated only a skill the catalog does not hold: no case can expect it.
+      { id: "P1", prompt: "why does the cache return stale rows", expected: ["systematic-debugging"], expectNone: false },
+      // p3 was a bare /writing-plans: nothing about wording to measure.
+      { id: "P2", prompt: "split the billing service", expected: ["writing-plans"], expectNone: false },
+      { id: "P3", prompt: "the login test fails only on CI, find out why", expected: ["systematic-debugging"], expectNone: false },
+    ];
+    expect(await res.json()).toEqual({ name: "production", cases });
+    const [stored] = await t.app.db
+      .select({ cases: promptSets.cases })
+      .from(promptSets)
+      .where(and(eq(promptSets.teamId, t.alpha.team.id), eq(promptSets.name, "production")));
+    expect(stored?.cases).toEqual(cases);
+  });
+
+  it("keeps no prompt text while storePrompts is off, so nothing can be built from it", async () => {
+    await morning();
+    const res = await t.call("POST", "/api/v1/evals/prompt-sets/from-telemetry", { json: { name: "production" } });
+    expect(res.status).toBe(422);
+    expect((await t.call("GET", "/api/v1/evals/prompt-sets/production")).status).toBe(404);
+  });
+
+  it("refuses the name of its own route and bad bounds, and a read key", async () => {
+    const taken = await t.call("POST", "/api/v1/evals/prompt-sets", {
+      json: { name: "from-telemetry", cases: [{ id: "G1", prompt: "hi", expectNone: true }] },
+    });
+    expect(taken.status).toBe(400);
+    expect((await errorOf(taken)).message).toBe(
+      'field "name": from-telemetry is taken by the route that builds sets from telemetry; choose another name',
+    );
+    const limit = await t.call("POST", "/api/v1/evals/prompt-sets/from-telemetry", { json: { name: "x", limit: 0 } });
+    expect(limit.status).toBe(400);
+    expect((await errorOf(limit)).message).toBe('field "limit": must be at least 1');
+    const { key } = await createApiKey(t.app.db, { teamId: t.alpha.team.id, name: "reader", scopes: ["read"] });
+    const read = await t.call("POST", "/api/v1/evals/prompt-sets/from-telemetry", { key, json: { name: "x" } });
+    expect(read.status).toBe(403);
+  });
+
+  it("16 concurrent builds of one set leave one set with every case", async () => {
+    expect((await t.call("PATCH", "/api/v1/settings", { json: { storePrompts: true } })).status).toBe(200);
+    await morning();
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, () => t.call("POST", "/api/v1/evals/prompt-sets/from-telemetry", { json: { name: "production" } })),
+    );
+    expect(answers.map((res) => res.status)).toEqual(Array(16).fill(201));
+    const rows = await t.app.db.select({ cases: promptSets.cases }).from(promptSets).where(eq(promptSets.teamId, t.alpha.team.id));
+    expect(rows).toHaveLength(1);
+    expect((rows[0]?.cases as unknown[]).length).toBe(4);
+  });
+});
