@@ -265,9 +265,39 @@ describe.each(testDbKinds)("activation on %s", (kind) => {
     ]);
     const usage = await (await t.call("GET", "/api/v1/usage")).json();
     expect(usage.skills).toEqual([
-      { name: "systematic-debugging", views7d: 2, views30d: 4, lastViewedAt: expect.any(String), sessions: 3 },
-      { name: "test-driven-development", views7d: 2, views30d: 3, lastViewedAt: expect.any(String), sessions: 3 },
-      { name: "writing-plans", views7d: 0, views30d: 0, lastViewedAt: expect.any(String), sessions: 0 },
+      {
+        name: "systematic-debugging",
+        views7d: 2,
+        views30d: 4,
+        lastViewedAt: expect.any(String),
+        sessions: 3,
+        activations: { proactive: 0, slash: 0, nested: 0 },
+        people: 0,
+        typedOnly: false,
+        proactivePer100Prompts: null,
+      },
+      {
+        name: "test-driven-development",
+        views7d: 2,
+        views30d: 3,
+        lastViewedAt: expect.any(String),
+        sessions: 3,
+        activations: { proactive: 0, slash: 0, nested: 0 },
+        people: 0,
+        typedOnly: false,
+        proactivePer100Prompts: null,
+      },
+      {
+        name: "writing-plans",
+        views7d: 0,
+        views30d: 0,
+        lastViewedAt: expect.any(String),
+        sessions: 0,
+        activations: { proactive: 0, slash: 0, nested: 0 },
+        people: 0,
+        typedOnly: false,
+        proactivePer100Prompts: null,
+      },
     ]);
     expect(usage.neverLoaded).toEqual([
       "experiment-driven-development",

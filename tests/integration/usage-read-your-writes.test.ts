@@ -17,7 +17,19 @@ describe.each(testDbKinds)("usage reads what this instance acknowledged, on %s",
     await view("writing-plans", "s1");
     expect(t.app.views.pending).toBe(1);
     const first = await (await t.call("GET", "/api/v1/usage")).json();
-    expect(first.skills).toEqual([{ name: "writing-plans", views7d: 1, views30d: 1, lastViewedAt: expect.any(String), sessions: 1 }]);
+    expect(first.skills).toEqual([
+      {
+        name: "writing-plans",
+        views7d: 1,
+        views30d: 1,
+        lastViewedAt: expect.any(String),
+        sessions: 1,
+        activations: { proactive: 0, slash: 0, nested: 0 },
+        people: 0,
+        typedOnly: false,
+        proactivePer100Prompts: null,
+      },
+    ]);
     expect(first.coLoaded).toEqual([]);
     expect(t.app.views.pending).toBe(0);
 
@@ -28,8 +40,28 @@ describe.each(testDbKinds)("usage reads what this instance acknowledged, on %s",
     expect(t.app.views.pending).toBe(4);
     const usage = await (await t.call("GET", "/api/v1/usage")).json();
     expect(usage.skills).toEqual([
-      { name: "writing-plans", views7d: 3, views30d: 3, lastViewedAt: expect.any(String), sessions: 2 },
-      { name: "systematic-debugging", views7d: 2, views30d: 2, lastViewedAt: expect.any(String), sessions: 2 },
+      {
+        name: "writing-plans",
+        views7d: 3,
+        views30d: 3,
+        lastViewedAt: expect.any(String),
+        sessions: 2,
+        activations: { proactive: 0, slash: 0, nested: 0 },
+        people: 0,
+        typedOnly: false,
+        proactivePer100Prompts: null,
+      },
+      {
+        name: "systematic-debugging",
+        views7d: 2,
+        views30d: 2,
+        lastViewedAt: expect.any(String),
+        sessions: 2,
+        activations: { proactive: 0, slash: 0, nested: 0 },
+        people: 0,
+        typedOnly: false,
+        proactivePer100Prompts: null,
+      },
     ]);
     expect(usage.coLoaded).toEqual([{ a: "systematic-debugging", b: "writing-plans", sessions: 2, share: 1 }]);
     expect(usage.neverLoaded).not.toContain("writing-plans");

@@ -64,6 +64,11 @@ describe.each(testDbKinds)("usage rollups, on %s", (kind) => {
         views30d: of.filter((v) => inDays(v, 30)).length,
         lastViewedAt: new Date(Math.max(...of.map((v) => v.viewedAt.getTime()))).toISOString(),
         sessions: [...firstLoads.values()].filter((v) => v.skillName === name && inDays(v, 30)).length,
+        // No telemetry was sent: views alone (§9.1's activations are tested in production-usage.test.ts).
+        activations: { proactive: 0, slash: 0, nested: 0 },
+        people: 0,
+        typedOnly: false,
+        proactivePer100Prompts: null,
       };
     }).sort((x, y) => y.views30d - x.views30d || (x.name < y.name ? -1 : 1));
     const expectedPairs: { a: string; b: string; sessions: number }[] = [];
