@@ -5,6 +5,7 @@ import { logUnexpected } from "../log";
 import { eventsOfLogs, eventsOfSpans, type Mapped } from "../telemetry/events";
 import { ingestTelemetry } from "../telemetry/ingest";
 import {
+  answerEncodingOf,
   decodeLogs,
   decodeTraces,
   encodingOf,
@@ -28,14 +29,15 @@ import { authenticateRequest, withinBudget } from "./route";
 export function otlpRoute(signal: Signal) {
   return (req: Request): Promise<Response> =>
     withinBudget("request", async () => {
-      let encoding: OtlpEncoding = "json";
+      const contentType = req.headers.get("content-type");
+      const answerEncoding = answerEncodingOf(contentType);
       try {
         const app = await getApp();
         const auth = await authenticateRequest(app, req);
         if (!grants(auth.scopes, "telemetry")) {
           throw new AppError("Forbidden", 'this API key lacks the "telemetry" scope; ask a lead for a telemetry key');
         }
-        encoding = encodingOf(req.headers.get("content-type"));
+        const encoding = encodingOf(contentType);
         const bytes = await readOtlpBody(req);
         const now = new Date();
         const mapped = mapBatch(signal, bytes, encoding, now);
@@ -43,7 +45,7 @@ export function otlpRoute(signal: Signal) {
         const { count, reasons } = mapped.refused;
         return exportResponse(signal, encoding, count > 0 ? { count, message: reasons.join("; ") } : null);
       } catch (error) {
-        return otlpError(error, encoding);
+        return otlpError(error, answerEncoding);
       }
     });
 }

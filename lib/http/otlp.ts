@@ -46,13 +46,28 @@ export const MAX_OTLP_BYTES = 8 * 1024 * 1024;
 
 /** The encoding the content type names, or 415 (the OTLP specification's answer to any other). */
 export function encodingOf(contentType: string | null): OtlpEncoding {
-  const type = (contentType ?? "").replace(/;.*$/, "").trim().toLowerCase();
-  if (type === "application/x-protobuf" || type === "application/protobuf") return "protobuf";
-  if (type === "application/json") return "json";
+  const named = namedEncoding(contentType);
+  if (named) return named;
   throw new AppError(
     "UnsupportedMediaType",
     `send OTLP as application/x-protobuf or application/json (got ${contentType ?? "no content type"}); gRPC is not served here`,
   );
+}
+
+/**
+ * The encoding to answer in, known before the request is checked: an error answers in the
+ * request's own encoding (the OTLP specification), so a protobuf exporter refused for its key
+ * still gets a Status it can decode. JSON for anything that names neither.
+ */
+export function answerEncodingOf(contentType: string | null): OtlpEncoding {
+  return namedEncoding(contentType) ?? "json";
+}
+
+function namedEncoding(contentType: string | null): OtlpEncoding | null {
+  const type = (contentType ?? "").replace(/;.*$/, "").trim().toLowerCase();
+  if (type === "application/x-protobuf" || type === "application/protobuf") return "protobuf";
+  if (type === "application/json") return "json";
+  return null;
 }
 
 const gunzipAsync = promisify(gunzip);
@@ -124,7 +139,8 @@ function hexIdsAside(value: object): string[] {
       for (const span of arrayAt(scope, "spans")) {
         if (typeof span !== "object" || span === null) continue;
         const record = span as Record<string, unknown>;
-        ids.push(`${String(record.traceId ?? "")}:${String(record.spanId ?? "")}`);
+        // Lower case, as protobuf's bytes are written: a span is one span whichever way it came.
+        ids.push(`${String(record.traceId ?? "").toLowerCase()}:${String(record.spanId ?? "").toLowerCase()}`);
         delete record.traceId;
         delete record.spanId;
         delete record.parentSpanId;

@@ -51,7 +51,7 @@ export function eventsOfLogs(request: LogsRequest, now: Date): Mapped {
       for (const record of scopeLogs.logRecords ?? []) {
         const attributes = new Map([...resource, ...attributesOf(record.attributes)]);
         const name = eventName(record.eventName, record.body, attributes);
-        const at = eventTime(attributes.get("event.timestamp"), record.timeUnixNano ?? record.observedTimeUnixNano, now);
+        const at = eventTime(attributes.get("event.timestamp"), [record.timeUnixNano, record.observedTimeUnixNano], now);
         if (name === "skill_activated") addActivation(mapped, attributes, at);
         else if (name === "user_prompt") addPrompt(mapped, attributes, at);
         else mapped.ignored++;
@@ -85,7 +85,7 @@ export function eventsOfSpans(request: TracesRequest, now: Date, jsonIds?: strin
         mapped.events.push({
           kind: "activation",
           key: ids === ":" ? contentKey("span", attributes, span.startTimeUnixNano) : `span:${ids}`,
-          at: eventTime(undefined, span.startTimeUnixNano, now),
+          at: eventTime(undefined, [span.startTimeUnixNano], now),
           sessionId: text(attributes.get("session.id") ?? attributes.get("gen_ai.conversation.id"), 200),
           promptId: text(attributes.get("prompt.id"), 200),
           person: personOf(attributes),
@@ -159,20 +159,51 @@ function personOf(attributes: Attributes): string | null {
   return text(attributes.get("user.email"), 320) ?? text(attributes.get("user.account_uuid"), 200) ?? text(attributes.get("user.id"), 200);
 }
 
-function eventName(recordName: string | null | undefined, body: AnyValue | null | undefined, attributes: Attributes): string | null {
-  const named = recordName || body?.stringValue || attributes.get("event.name");
-  if (typeof named !== "string") return null;
-  return named.startsWith("claude_code.") ? named.slice("claude_code.".length) : named;
+/** The events Skillgate uses, by Claude Code's name without its `claude_code.` prefix. */
+const USED_EVENTS = ["skill_activated", "user_prompt"] as const;
+type UsedEvent = (typeof USED_EVENTS)[number];
+
+/**
+ * The used event any of the three places names: a record whose body is a message of its own
+ * (another SDK's, or a later Claude Code's) while its `event.name` says `skill_activated` is
+ * still one. Null for every other event.
+ */
+function eventName(recordName: string | null | undefined, body: AnyValue | null | undefined, attributes: Attributes): UsedEvent | null {
+  for (const named of [recordName, body?.stringValue, attributes.get("event.name")]) {
+    if (typeof named !== "string") continue;
+    const name = named.startsWith("claude_code.") ? named.slice("claude_code.".length) : named;
+    const used = USED_EVENTS.find((event) => event === name);
+    if (used) return used;
+  }
+  return null;
 }
 
-/** `event.timestamp` (ISO 8601) when the agent gave one, else the record's time, else now. */
-function eventTime(stamp: unknown, unixNano: Int64 | null | undefined, now: Date): Date {
-  if (typeof stamp === "string") {
-    const at = new Date(stamp);
-    if (!Number.isNaN(at.getTime())) return at;
+/**
+ * `event.timestamp` (ISO 8601) when the agent gave one, else the first of the record's times
+ * that is set (OTLP: 0 is unknown), else now. A time before 1970 or more than a day ahead counts
+ * as none: stored, it would put the activation on a day no chart shows (or in a year the dashboard
+ * cannot read back).
+ */
+function eventTime(stamp: unknown, unixNanos: (Int64 | null | undefined)[], now: Date): Date {
+  const candidates = [typeof stamp === "string" ? new Date(stamp) : null, ...unixNanos.map(fromUnixNano)];
+  return candidates.find((at): at is Date => at !== null && plausible(at, now)) ?? now;
+}
+
+/** Nanoseconds to a time, exact to the millisecond: nanoseconds since 1970 are past a double's precision. */
+function fromUnixNano(unixNano: Int64 | null | undefined): Date | null {
+  if (unixNano === null || unixNano === undefined) return null;
+  try {
+    return new Date(Number(BigInt(String(unixNano)) / 1_000_000n));
+  } catch {
+    return null;
   }
-  const nanos = unixNano === null || unixNano === undefined ? 0 : Number(String(unixNano));
-  return nanos > 0 ? new Date(Math.floor(nanos / 1e6)) : now;
+}
+
+/** A day of clock skew is tolerated; a time further ahead would count today's use on a day to come. */
+const FUTURE_SKEW_MS = 86_400_000;
+
+function plausible(at: Date, now: Date): boolean {
+  return at.getTime() > 0 && at.getTime() <= now.getTime() + FUTURE_SKEW_MS;
 }
 
 function attributesOf(list: KeyValue[] | null | undefined): Attributes {

@@ -16,7 +16,8 @@ export interface Ingested {
  * An event already stored (an exporter's retry, or a batch two instances received) inserts
  * nothing, and only inserted events are counted, so a batch sent twice counts once however the
  * two copies race. Prompt texts are stored only while the team's `store_prompts` is on, read in
- * the same statement so a lead turning it off stops the next batch's texts. Records and ignored
+ * the same statement so a lead turning it off stops the next batch's texts. An event older than
+ * the team's retention is not stored: it would be trimmed at once. Records and ignored
  * records count on the day they arrived; activations and prompts on the day they happened.
  */
 export async function ingestTelemetry(db: Db, teamId: TeamId, mapped: Mapped, now = new Date()): Promise<Ingested> {
@@ -32,6 +33,10 @@ export async function ingestTelemetry(db: Db, teamId: TeamId, mapped: Mapped, no
       select ${teamId}::int, key, kind, at, session, prompt, skill, trig, source, person,
              case when (select store_prompts from teams where id = ${teamId}::int) then body end
       from incoming
+      -- Past the retention an event's copy would be trimmed, and a copy sent again then counted twice.
+      where at >= ${now.toISOString()}::timestamptz - make_interval(days => (select telemetry_days from teams where id = ${teamId}::int))
+      -- In one order, so two batches holding the same events cannot wait on each other's rows.
+      order by key
       on conflict do nothing
       returning kind, at, skill_name, trigger, person
     ),
