@@ -332,3 +332,48 @@ export function AutoPromoteForm({ action, autoPromote }: { action: FormAction; a
     </form>
   );
 }
+
+/** What the team keeps of its agents' telemetry (§9.1): prompt texts or not, and how long raw events stay. */
+export function TelemetrySettingsForm({
+  action,
+  storePrompts,
+  telemetryDays,
+}: {
+  action: FormAction;
+  storePrompts: boolean;
+  telemetryDays: number;
+}) {
+  const [state, formAction, pending] = useActionState(action, null);
+  // Held here, not as defaults: React resets a form after its action, and a refusal must keep what was typed.
+  const [store, setStore] = useState(storePrompts);
+  const [days, setDays] = useState(String(telemetryDays));
+  return (
+    <form action={formAction} className="space-y-3" aria-label="Telemetry settings">
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" name="storePrompts" checked={store} onChange={(event) => setStore(event.target.checked)} />
+        Store prompt texts (to build prompt sets from what people really ask)
+      </label>
+      <div className="flex flex-wrap items-end gap-3">
+        <label className="text-sm font-medium">
+          Keep raw events for (days)
+          <input
+            name="telemetryDays"
+            type="number"
+            min={1}
+            max={3650}
+            value={days}
+            onChange={(event) => setDays(event.target.value)}
+            className="mt-1 block w-28 rounded-md border border-slate-300 px-2 py-1"
+          />
+        </label>
+        <button
+          disabled={pending}
+          className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50"
+        >
+          Save
+        </button>
+      </div>
+      <ActionMessage state={state} />
+    </form>
+  );
+}

@@ -13,6 +13,8 @@ const COLUMNS: { key: SortKey; label: string }[] = [
   { key: "lint", label: "Lint" },
   { key: "views7d", label: "Views 7d" },
   { key: "views30d", label: "Views 30d" },
+  { key: "proactive", label: "Proactive" },
+  { key: "typed", label: "Typed" },
   { key: "lastViewedAt", label: "Last viewed" },
   { key: "successRate", label: "Success" },
   { key: "recall", label: "Recall" },
@@ -84,6 +86,7 @@ function HealthRow({ team, row }: { team: string; row: SkillHealthRow }) {
           </Link>
         )}
         {row.collision && <div className="text-xs text-amber-700">{row.collision}</div>}
+        {row.typedOnly && <TypedOnlyFlag team={team} name={row.name} />}
       </td>
       <td className="px-3 py-2">
         <span className="font-mono text-xs">{sourceLabel(row)}</span>
@@ -111,8 +114,29 @@ function HealthRow({ team, row }: { team: string; row: SkillHealthRow }) {
       </td>
       <td className="px-3 py-2 text-right tabular-nums">{row.views7d}</td>
       <td className="px-3 py-2 text-right tabular-nums">{row.views30d}</td>
+      <td className="px-3 py-2 text-right tabular-nums" title="chosen by the model from its description, last 30 days (telemetry)">
+        {row.proactive}
+      </td>
+      <td className="px-3 py-2 text-right tabular-nums" title="typed by a person as /name, last 30 days (telemetry)">
+        {row.typed}
+      </td>
       <UsageCells row={row} />
     </tr>
+  );
+}
+
+/**
+ * People type it, the model never chooses it (§9.1): the description is what the model decides
+ * by, so that is what to fix. The skill page shows the days and the versions.
+ */
+function TypedOnlyFlag({ team, name }: { team: string; name: string }) {
+  return (
+    <div className="mt-1 min-w-44 text-xs text-amber-800" data-flag="typed-only">
+      <span className="rounded bg-amber-50 px-1.5 py-0.5 font-medium">only typed — description does not trigger</span>{" "}
+      <Link href={`/t/${team}/skills/${name}#in-production`} className="underline hover:text-amber-950">
+        improve the description
+      </Link>
+    </div>
   );
 }
 
@@ -122,7 +146,12 @@ function UsageCells({ row }: { row: SkillHealthRow }) {
     <>
       <td className="px-3 py-2 text-slate-600">
         {row.neverLoaded ? (
-          <span className="rounded bg-rose-50 px-1.5 py-0.5 text-xs font-medium text-rose-700">never loaded</span>
+          <span
+            className="rounded bg-rose-50 px-1.5 py-0.5 text-xs font-medium text-rose-700"
+            title="no agent viewed it, and no telemetry reported it activated in 30 days"
+          >
+            never loaded
+          </span>
         ) : row.lastViewedAt ? (
           formatDay(row.lastViewedAt)
         ) : (

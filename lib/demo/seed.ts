@@ -35,6 +35,7 @@ import { writeObservations } from "../evolution/observations";
 import { writeViews } from "../usage/rollups";
 import type { SkillView } from "../usage/rollups";
 import { recordedJudge } from "./recorded-judge";
+import { seedTelemetry } from "./telemetry";
 import { updateTeamSettings } from "../listing/settings";
 
 /**
@@ -105,6 +106,7 @@ export async function seedDemo(app: App, { demoDir = path.resolve("demo"), onSee
   await at(0.7, async () => evaluateAmendment(deps, await current(), editor, seed.id));
   await recordRuns(app, teamId, (daysAgo) => daysAgo <= 0.8);
   await seedViews(app, teamId);
+  await seedTelemetry(app, teamId);
   await seedLedgers(app, teamId);
   return true;
 }

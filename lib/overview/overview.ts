@@ -8,7 +8,7 @@ import { collisionLabel, type Catalog } from "../skills/catalog";
 import type { Team, TeamId } from "../teams/teams";
 import { neverLoaded, usageBySkill, weeklyViewTrend } from "../usage/stats";
 import type { UsageDeps } from "../usage/usage";
-import { activationsBySkill, typedOnly, type Activations } from "../usage/activations";
+import { activationsBySkill, typedOnly, unlistedActivations, type Activations, type UnlistedActivations } from "../usage/activations";
 import { successRates } from "../evolution/observations";
 import { DEFAULT_QUERY, tablePage, type SkillHealthRow, type TablePage, type TableQuery } from "./table";
 
@@ -38,6 +38,8 @@ export interface TeamOverview {
   invalid: InvalidFolderRow[];
   /** Collision and warning lines; invalid folders have their own list. */
   diagnostics: string[];
+  /** Activations of custom skills whose names the agent hid, and of names the catalog does not hold (§9.1). */
+  unlisted: UnlistedActivations;
 }
 
 export interface InvalidFolderRow {
@@ -101,6 +103,7 @@ export async function teamOverview(
         null,
     })),
     diagnostics: [...catalog.diagnostics, ...catalog.warnings.filter((line) => !line.startsWith("[invalid]"))],
+    unlisted: unlistedActivations(activated, catalog),
   };
 }
 

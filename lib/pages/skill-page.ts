@@ -13,6 +13,7 @@ import type { CatalogCache } from "../skills/catalog-cache";
 import { listSkillFiles, type SkillFile } from "../skills/files";
 import { noEvidence, versionEvidence, type VersionEvidence } from "../skills/version-evidence";
 import { annotationLine, loadSkillContent, type SkillContent } from "../skills/view";
+import { skillInProduction, type SkillInProduction } from "./production";
 
 export interface SkillDetail {
   content: SkillContent;
@@ -31,6 +32,8 @@ export interface SkillDetail {
   forks: { name: string; forkedFrom: string }[];
   observations: Awaited<ReturnType<typeof listObservations>>;
   amendments: Awaited<ReturnType<typeof listAmendments>>;
+  /** Activations the agents' telemetry reported (§9.1), by day and by version. */
+  production: SkillInProduction;
 }
 
 /** Everything the skill page shows (§10). Reading it is not agent usage: no view is recorded. */
@@ -43,9 +46,12 @@ export async function skillDetail(
   observed: ObservationFilter = {},
 ): Promise<SkillDetail> {
   const content = await loadSkillContent(db, catalogs, team, name);
-  const [files, versions, catalog, learned, forks, observations, amendments, evidence] = await Promise.all([
+  const [files, [versions, production], catalog, learned, forks, observations, amendments, evidence] = await Promise.all([
     listSkillFiles(db, catalogs, team, name),
-    skillVersions(db, catalogs, team, name),
+    // Production is read per version, so it follows the versions rather than waiting for everything.
+    skillVersions(db, catalogs, team, name).then(
+      async (versions) => [versions, await skillInProduction(db, team.id, name, versions)] as const,
+    ),
     catalogs.catalog(team),
     content.skill.scope === "learned" ? findLiveLearned(db, team.id, name) : Promise.resolve(null),
     db
@@ -75,6 +81,7 @@ export async function skillDetail(
     forks: forks.flatMap((fork) => (fork.forkedFrom === null ? [] : [{ name: fork.name, forkedFrom: fork.forkedFrom }])),
     observations,
     amendments,
+    production,
   };
 }
 

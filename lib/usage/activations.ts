@@ -67,6 +67,27 @@ export function totalActivations(activations: Activations): number {
   return activations.proactive + activations.slash + activations.nested;
 }
 
+/** Activations of no skill in the catalog, in the last 30 days. */
+export interface UnlistedActivations {
+  /** Of custom skills whose names the agent hid (Claude Code without `OTEL_LOG_TOOL_DETAILS=1`). */
+  unnamed: number;
+  /** Of names the catalog does not hold, most used first. */
+  outsideRegistry: { name: string; activations: number }[];
+}
+
+/** The activations of `activationsBySkill` that no skill of the catalog has a row for. */
+export function unlistedActivations(
+  activated: ReadonlyMap<string, Activations>,
+  catalog: { named: ReadonlyMap<string, unknown> },
+): UnlistedActivations {
+  const outsideRegistry = [...activated]
+    .filter(([name]) => name !== UNNAMED_SKILL && !catalog.named.has(name))
+    .map(([name, counts]) => ({ name, activations: totalActivations(counts) }))
+    .sort((x, y) => y.activations - x.activations || (x.name < y.name ? -1 : 1));
+  const unnamed = activated.get(UNNAMED_SKILL);
+  return { unnamed: unnamed ? totalActivations(unnamed) : 0, outsideRegistry };
+}
+
 /**
  * Used only by people typing `/name`: the model never chose it, so its description does not
  * make the model choose it (§9.1).
@@ -106,8 +127,10 @@ export interface VersionInProduction {
 export interface SkillProduction {
   days: ActivationDay[];
   versions: VersionInProduction[];
-  /** Who activated it in the window, by count (for leads; others see `people` alone). */
+  /** Who activated it in the window, most days first, at most 50 (for leads; others see the count alone). */
   people: { person: string; days: number }[];
+  /** How many people activated it in the window. */
+  peopleCount: number;
 }
 
 /**
@@ -125,7 +148,7 @@ export async function skillProduction(
   days = 90,
 ): Promise<SkillProduction> {
   const since = daysBefore(now, days - 1);
-  const [activationRows, promptRows, peopleRows] = await Promise.all([
+  const [activationRows, promptRows, peopleRows, [counted]] = await Promise.all([
     db
       .select({
         day: skillActivationDays.day,
@@ -149,10 +172,21 @@ export async function skillProduction(
       .groupBy(skillActivationPeople.person)
       .orderBy(sql`count(*) desc`, skillActivationPeople.person)
       .limit(50),
+    db
+      .select({ people: sql<number>`count(distinct ${skillActivationPeople.person})`.mapWith(Number) })
+      .from(skillActivationPeople)
+      .where(
+        and(eq(skillActivationPeople.teamId, teamId), eq(skillActivationPeople.skillName, name), gte(skillActivationPeople.day, since)),
+      ),
   ]);
   const activationDays = activationRows.map((row) => ({ ...row, day: row.day as UtcDay }));
   const prompts = promptRows.map((row) => ({ day: row.day as UtcDay, prompts: row.prompts }));
-  return { days: activationDays, versions: versionsInProduction(versions, activationDays, prompts, now), people: peopleRows };
+  return {
+    days: activationDays,
+    versions: versionsInProduction(versions, activationDays, prompts, now),
+    people: peopleRows,
+    peopleCount: counted?.people ?? 0,
+  };
 }
 
 /** Per version, its live days and the proactive activations and prompts in them. Pure. */

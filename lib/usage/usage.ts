@@ -9,7 +9,7 @@ import {
   promptsInWindow,
   totalActivations,
   typedOnly,
-  UNNAMED_SKILL,
+  unlistedActivations,
   type Activations,
 } from "./activations";
 
@@ -77,17 +77,11 @@ export async function usageReport({ db, catalogs, views }: UsageDeps, team: Cata
     })
     .sort((x, y) => loads(y) - loads(x) || (x.name < y.name ? -1 : 1));
   const unloaded = catalog.active.filter((skill) => neverLoaded(skill, usage, activated)).map((skill) => skill.name as string);
-  const outsideRegistry = [...activated]
-    .filter(([name]) => name !== UNNAMED_SKILL && !catalog.named.has(name))
-    .map(([name, counts]) => ({ name, activations: totalActivations(counts) }))
-    .sort((x, y) => y.activations - x.activations || (x.name < y.name ? -1 : 1));
-  const unnamed = activated.get(UNNAMED_SKILL);
   return {
     skills,
     neverLoaded: unloaded,
     coLoaded: pairs,
-    unnamed: unnamed ? totalActivations(unnamed) : 0,
-    outsideRegistry,
+    ...unlistedActivations(activated, catalog),
     prompts,
   };
 }

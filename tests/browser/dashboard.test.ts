@@ -94,7 +94,10 @@ describe("the dashboard in Chromium", () => {
       "clean",
       "0",
       "0",
-      "never loaded",
+      // Proactive and typed (§9.1): the demo's telemetry has it typed, then chosen after its new description.
+      "7",
+      "11",
+      "—",
       "—",
       "100%",
     ]);
@@ -110,11 +113,12 @@ describe("the dashboard in Chromium", () => {
     expect(Number(await debugging.nth(6).textContent())).toBeGreaterThan(0);
     expect(await page.textContent('[data-stat="Collisions"]')).toBe("2");
     // A success rate says how many recorded runs it rests on.
-    expect(await page.locator('tr[data-skill="release-checklist"] td').nth(8).textContent()).toBe("57% of 7");
+    expect(await page.locator('tr[data-skill="release-checklist"] td').nth(10).textContent()).toBe("57% of 7");
     // Filters apply on the server: choosing what to show navigates at once, text on Enter.
     await page.selectOption('select[aria-label="Show"]', "never");
     await page.waitForURL(/show=never/);
-    expect(await page.textContent('[data-testid="row-count"]')).toBe("3 of 18 skills");
+    // Never viewed and never activated: changelog-writer, which only telemetry saw, is loaded.
+    expect(await page.textContent('[data-testid="row-count"]')).toBe("2 of 18 skills");
     await page.selectOption('select[aria-label="Show"]', "all");
     await page.waitForURL(/show=all/);
     await page.fill('input[aria-label="Filter skills"]', "global");
@@ -221,12 +225,12 @@ describe("the dashboard in Chromium", () => {
   it("lets a lead create a key that is shown once and works, then revoke it", async () => {
     await page.goto(`${baseUrl}/t/demo/settings`);
     await page.fill('form[aria-label="Create API key"] input[name="name"]', "browser-made");
-    // Scopes nest: one level of access, not a set of boxes.
+    // Scopes nest: one level of access, not a set of boxes; a telemetry key stands apart.
     expect(
       await page
         .locator('form[aria-label="Create API key"] input[name="access"]')
         .evaluateAll((radios) => radios.map((r) => (r as HTMLInputElement).value)),
-    ).toEqual(["read", "write", "admin"]);
+    ).toEqual(["read", "write", "admin", "telemetry"]);
     await page.check('input[name="access"][value="write"]');
     await page.click("text=Create key");
     const key = (await page.locator('[data-testid="new-key"]').textContent())!;

@@ -112,7 +112,11 @@ export function claudeCodeLogs({ endpoint, key, protocol = "http/protobuf", gzip
       emit(
         session,
         "user_prompt",
-        { "prompt.id": event.promptId, prompt_length: (event.prompt ?? "x".repeat(40)).length, ...(event.prompt ? { prompt: event.prompt } : {}) },
+        {
+          "prompt.id": event.promptId,
+          prompt_length: (event.prompt ?? "x".repeat(40)).length,
+          ...(event.prompt ? { prompt: event.prompt } : {}),
+        },
         event.at,
       ),
     other: (session, name, attributes = {}) => emit(session, name, attributes),

@@ -10,6 +10,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Stat } from "@/components/ui/stat";
 import { awaitingApproval } from "@/lib/evolution/amendments";
 import { TeamApprovalQueue } from "./team-approval-queue";
+import { UnlistedActivationsNotice } from "./unlisted-activations";
 import type { TeamPageProps } from "./team-page";
 
 export const metadata: Metadata = { title: "Overview" };
@@ -18,7 +19,7 @@ export default async function OverviewPage({ params, searchParams }: TeamPagePro
   const { team: slug } = await params;
   const { app, team, role } = await requireMember(slug);
   const query = parseTableQuery(await searchParams);
-  const [{ table, headline, invalid, diagnostics }, awaiting] = await Promise.all([
+  const [{ table, headline, invalid, diagnostics, unlisted }, awaiting] = await Promise.all([
     teamOverview(app, team, query),
     awaitingApproval(app.db, team.id, 5),
   ]);
@@ -38,6 +39,7 @@ export default async function OverviewPage({ params, searchParams }: TeamPagePro
           </ul>
         </section>
       )}
+      <UnlistedActivationsNotice unlisted={unlisted} />
       <SkillHealthTable team={slug} table={table} query={query} />
       {roleAtLeast(role, "editor") && <NewSkillForm descMax={team.descMax} action={createSkillAction.bind(null, slug)} />}
     </div>
@@ -53,7 +55,7 @@ function HeadlineFigures({ headline }: { headline: TeamOverview["headline"] }) {
   const trend = headline.viewsThisWeek - headline.viewsLastWeek;
   const { activation, activationBefore } = headline;
   return (
-    <section className="grid grid-cols-2 gap-4 md:grid-cols-4 lg:grid-cols-7" aria-label="Headline figures">
+    <section className="grid grid-cols-2 gap-4 md:grid-cols-4 2xl:grid-cols-8" aria-label="Headline figures">
       <Stat label="In the listing" value={String(headline.listed)} note={`${headline.drafts} draft(s) waiting`} />
       <Stat
         label="Listing size"
@@ -84,6 +86,12 @@ function HeadlineFigures({ headline }: { headline: TeamOverview["headline"] }) {
         value={String(headline.neverLoaded)}
         note="clutter in the routing decision"
         tone={headline.neverLoaded > 0 ? "warn" : "good"}
+      />
+      <Stat
+        label="Only typed"
+        value={String(headline.typedOnly)}
+        note="people type /name; the model never chooses them"
+        tone={headline.typedOnly > 0 ? "warn" : "good"}
       />
       <Stat label="Lint findings" value={String(headline.lintFindings)} tone={headline.lintFindings > 0 ? "warn" : "good"} />
       <Stat label="Collisions" value={String(headline.collisions)} tone={headline.collisions > 0 ? "warn" : "good"} />

@@ -3,7 +3,8 @@
 import { z } from "zod";
 import { memberAction } from "@/lib/actions/member-action";
 import type { ActionResult } from "@/lib/actions/result";
-import { runBody } from "@/lib/contracts/activation";
+import { fromTelemetryBody, runBody } from "@/lib/contracts/activation";
+import { promptSetFromTelemetry } from "@/lib/activation/from-telemetry";
 import { parsePromptSet, savePromptSet } from "@/lib/activation/prompt-sets";
 import { parseJsonValue } from "@/lib/http/body";
 import { cancelRun, startRun } from "@/lib/activation/runs";
@@ -35,5 +36,20 @@ export async function savePromptSetAction(slug: string, json: string): Promise<A
   return memberAction({ ...asEditor(slug), schema: z.string(), input: json }, async (member, text) => {
     const set = await savePromptSet(member.app.db, member.team.id, parsePromptSet(parseJsonValue(Buffer.from(text, "utf8"))));
     return { ok: true, message: `Saved prompt set "${set.name}" with ${set.cases.length} case(s).` };
+  });
+}
+
+/** A prompt set of the prompts people really wrote (§9.1), as `POST /api/v1/evals/prompt-sets/from-telemetry` makes it. */
+export async function promptSetFromTelemetryAction(slug: string, _previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  const input = { name: String(form.get("name") ?? "").trim(), days: Number(form.get("days")) };
+  return memberAction({ ...asEditor(slug), schema: fromTelemetryBody, input }, async (member, request) => {
+    const { app, team } = member;
+    const set = await promptSetFromTelemetry(app.db, await app.catalogs.catalog(team), team.id, request);
+    await savePromptSet(app.db, team.id, set);
+    const expecting = set.cases.filter((c) => !c.expectNone).length;
+    return {
+      ok: true,
+      message: `Saved prompt set "${set.name}" with ${set.cases.length} case(s) from the last ${request.days} day(s): ${expecting} expecting the skills activated for them, ${set.cases.length - expecting} expecting none.`,
+    };
   });
 }

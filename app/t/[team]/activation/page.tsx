@@ -7,6 +7,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Section } from "@/components/ui/section";
 import { startRunAction } from "./actions";
 import type { TeamPageProps } from "../team-page";
+import { BuildFromProduction, ProductionBesideRecall } from "./production";
 import { HeadlineFigures, LoadedTogether, NeverLoaded, PromptSets, RecallPerSkill, RunsOverTime, RunsSection } from "./sections";
 
 export const metadata: Metadata = { title: "Activation" };
@@ -50,6 +51,8 @@ export default async function ActivationPage({ params, searchParams }: TeamPageP
         <RecallPerSkill latest={view.latest} />
       </section>
 
+      <ProductionBesideRecall slug={slug} view={view} />
+
       <RunsSection slug={slug} view={view} compare={compare} />
 
       <section className="grid gap-4 lg:grid-cols-2">
@@ -57,6 +60,7 @@ export default async function ActivationPage({ params, searchParams }: TeamPageP
         <LoadedTogether pairs={view.usage.coLoaded} />
       </section>
 
+      {canRun && <BuildFromProduction slug={slug} />}
       <PromptSets slug={slug} sets={view.promptSets} canEdit={canRun} />
     </div>
   );

@@ -6,7 +6,7 @@ import { memberAction } from "@/lib/actions/member-action";
 import type { ActionResult } from "@/lib/actions/result";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { scopesOfAccess } from "@/lib/auth/scopes";
-import { createApiKeyBody, listingSettingsBody, settingsPatchBody } from "@/lib/contracts/settings";
+import { createApiKeyBody, listingSettingsBody, settingsPatchBody, telemetrySettingsBody } from "@/lib/contracts/settings";
 import { updateTeamSettings } from "@/lib/listing/settings";
 import { changeRole, endMemberSessions, removeMember } from "@/lib/teams/members";
 import { changeRoleBody, inviteBody } from "@/lib/contracts/members";
@@ -104,6 +104,20 @@ export async function updateListingSettingsAction(slug: string, _previous: Actio
   return memberAction({ ...asLead(slug), schema: listingSettingsBody, input }, async (member, settings) => {
     await updateTeamSettings(member.app.db, member.app.catalogs, member.team.id, settings);
     return { ok: true, message: "Listing settings saved." };
+  });
+}
+
+export async function updateTelemetrySettingsAction(slug: string, _previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  const input = { storePrompts: form.get("storePrompts") === "on", telemetryDays: String(form.get("telemetryDays") ?? "") };
+  return memberAction({ ...asLead(slug), schema: telemetrySettingsBody, input }, async (member, settings) => {
+    const saved = await updateTeamSettings(member.app.db, member.app.catalogs, member.team.id, settings);
+    const days = `${saved.telemetryDays} day${saved.telemetryDays === 1 ? "" : "s"}`;
+    return {
+      ok: true,
+      message: saved.storePrompts
+        ? `Telemetry settings saved: prompt texts are kept; raw events for ${days}.`
+        : `Telemetry settings saved: prompt texts are not kept; raw events for ${days}.`,
+    };
   });
 }
 

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { listApiKeys } from "@/lib/auth/api-keys";
 import { requireMember } from "@/lib/pages/member";
 import { roleAtLeast } from "@/lib/auth/scopes";
@@ -7,10 +8,12 @@ import { listMembers } from "@/lib/teams/members";
 import { listPromptSets } from "@/lib/activation/prompt-sets";
 import { listInstallLinks } from "@/lib/teams/install-links";
 import { pendingInvitations } from "@/lib/teams/invitations";
+import { teamSettings } from "@/lib/listing/settings";
+import { publicOrigin } from "@/lib/http/origin";
 import { PageHeader } from "@/components/ui/page-header";
 import type { TeamPageProps } from "../team-page";
 import { MembersSection } from "./members";
-import { ApiKeysSection, InstallLinksSection, ListingSection, PromotionSection, PromptSetsSection } from "./sections";
+import { ApiKeysSection, InstallLinksSection, ListingSection, PromotionSection, PromptSetsSection, TelemetrySection } from "./sections";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -19,12 +22,13 @@ export default async function SettingsPage({ params }: TeamPageProps) {
   const member = await requireMember(slug, `/t/${slug}/settings`);
   const { app, team } = member;
   const isLead = roleAtLeast(member.role, "lead");
-  const [members, keys, links, invitations, promptSets] = await Promise.all([
+  const [members, keys, links, invitations, promptSets, settings] = await Promise.all([
     listMembers(app.db, team.id),
     isLead ? listApiKeys(app.db, team.id) : Promise.resolve([]),
     isLead ? listInstallLinks(app.db, team.id) : Promise.resolve([]),
     isLead ? pendingInvitations(app.db, team.id) : Promise.resolve([]),
     isLead ? listPromptSets(app.db, team.id) : Promise.resolve([]),
+    isLead ? teamSettings(app.db, team.id) : Promise.resolve(null),
   ]);
   const sessions = isLead
     ? await sessionsOf(
@@ -53,6 +57,7 @@ export default async function SettingsPage({ params }: TeamPageProps) {
           <InstallLinksSection slug={slug} links={links} />
           <PromotionSection slug={slug} autoPromote={team.autoPromote} />
           <ListingSection slug={slug} team={team} />
+          {settings && <TelemetrySection slug={slug} settings={settings} origin={publicOrigin(await headers()).origin} />}
           <PromptSetsSection slug={slug} sets={promptSets} />
         </>
       )}

@@ -12,7 +12,9 @@ import {
   ListingSettingsForm,
   RevokeInstallLinkButton,
   RevokeKeyButton,
+  TelemetrySettingsForm,
 } from "@/components/settings-forms";
+import { ConnectTelemetry } from "@/components/connect-telemetry";
 import { Section } from "@/components/ui/section";
 import { savePromptSetAction } from "../activation/actions";
 import {
@@ -22,6 +24,7 @@ import {
   revokeInstallLinkAction,
   revokeKeyAction,
   updateListingSettingsAction,
+  updateTelemetrySettingsAction,
 } from "./actions";
 
 type ApiKey = Awaited<ReturnType<typeof listApiKeys>>[number];
@@ -29,6 +32,7 @@ type ApiKey = Awaited<ReturnType<typeof listApiKeys>>[number];
 export function ApiKeysSection({ slug, keys }: { slug: string; keys: ApiKey[] }) {
   return (
     <Section
+      id="api-keys"
       aria-label="API keys"
       title="API keys"
       description={
@@ -111,6 +115,43 @@ export function ListingSection({ slug, team }: { slug: string; team: Pick<Team, 
         descMax={team.descMax}
         loadHint={team.loadHint}
       />
+    </Section>
+  );
+}
+
+/** What the team keeps of its agents' telemetry (§9.1), and how agents send it. */
+export function TelemetrySection({
+  slug,
+  settings,
+  origin,
+}: {
+  slug: string;
+  settings: { storePrompts: boolean; telemetryDays: number };
+  origin: string;
+}) {
+  return (
+    <Section
+      headingId="telemetry"
+      title="Telemetry"
+      description={
+        <>
+          Agents report each skill they use and each prompt (OpenTelemetry, at <code>{origin}/api/otlp</code>). Prompt texts are kept only
+          while &ldquo;Store prompt texts&rdquo; is on, and only when agents send them (Claude Code: <code>OTEL_LOG_USER_PROMPTS=1</code>);
+          otherwise a prompt is only counted. Raw events are kept for the days below; the daily counts per skill are kept for good.
+        </>
+      }
+    >
+      <TelemetrySettingsForm
+        action={updateTelemetrySettingsAction.bind(null, slug)}
+        storePrompts={settings.storePrompts}
+        telemetryDays={settings.telemetryDays}
+      />
+      <details className="mt-4">
+        <summary className="cursor-pointer text-sm font-medium">Connect Claude Code</summary>
+        <div className="mt-2">
+          <ConnectTelemetry slug={slug} origin={origin} />
+        </div>
+      </details>
     </Section>
   );
 }

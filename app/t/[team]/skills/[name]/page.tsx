@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { requireMember } from "@/lib/pages/member";
 import { roleAtLeast } from "@/lib/auth/scopes";
@@ -11,10 +12,12 @@ import { latestVersionOf } from "@/lib/skills/catalog";
 import { observationQuery } from "@/lib/contracts/evolution";
 import { diffQuery } from "@/lib/contracts/versions";
 import { readSearchParams } from "@/lib/http/params";
+import { publicOrigin } from "@/lib/http/origin";
 import { ObservationsPanel } from "@/components/skill/observations-panel";
 import { Section } from "@/components/ui/section";
 import type { TeamPageProps } from "../../team-page";
 import { ArchivedSkill, ForksLine, ProvenanceAndLineage, SkillHeader } from "./about";
+import { ProductionSection } from "./production";
 import { AmendmentsSection, BodySection, DescriptionLint, EditSection, SkillActions, SupportingFiles, VersionsSection } from "./sections";
 
 export async function generateMetadata({ params }: { params: Promise<{ name: string }> }): Promise<Metadata> {
@@ -59,6 +62,13 @@ export default async function SkillPage({ params, searchParams }: TeamPageProps<
         <EditSection slug={slug} name={name} served={content} editing={editing} latest={latest} descMax={team.descMax} />
       )}
       <VersionsSection slug={slug} name={name} detail={detail} latest={latest} mayChange={learned !== null && isLead} />
+      <ProductionSection
+        slug={slug}
+        name={name}
+        production={detail.production}
+        isLead={isLead}
+        origin={publicOrigin(await headers()).origin}
+      />
       <section className="grid gap-4 md:grid-cols-2">
         <DescriptionLint findings={detail.lint} />
         <SupportingFiles files={detail.files} />

@@ -1,0 +1,142 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { telemetryDays } from "@/db/schema";
+import type { VersionInfo } from "../learned/history";
+import type { TeamId } from "../teams/teams";
+import { skillProduction, type ActivationDay, type SkillProduction, type VersionInProduction } from "../usage/activations";
+import { daysBefore, type UtcDay } from "../usage/rollups";
+
+/**
+ * What the dashboard shows of production telemetry (§9.1) beyond the usage rows: the activations
+ * the overview has no row for, and a skill's days and versions in production, shaped for a chart.
+ */
+
+/** The skill page's window: a quarter, so a description changed a month or two ago still shows its before and after. */
+export const PRODUCTION_DAYS = 90;
+
+/** One day of the chart: every day of the window has one, quiet days with zeros, so the axis keeps time. */
+export interface ChartDay {
+  day: UtcDay;
+  proactive: number;
+  typed: number;
+  nested: number;
+}
+
+/** A line on the chart where versions went live; versions made the same day share one. */
+export interface VersionMarker {
+  day: UtcDay;
+  label: string;
+}
+
+export interface SkillInProduction extends SkillProduction {
+  chart: ChartDay[];
+  markers: VersionMarker[];
+  /** Whether any telemetry ever reached the team: without it the page says how to connect an agent. */
+  connected: boolean;
+}
+
+/**
+ * A skill in production over the last 90 days. Versions are dated by when they were made; a
+ * built-in's one version has no date of its own (it is whatever this deployment ships), so it
+ * counts over the whole window, with no marker: nothing changed it.
+ */
+export async function skillInProduction(
+  db: Db,
+  teamId: TeamId,
+  name: string,
+  versions: readonly Pick<VersionInfo, "version" | "createdAt">[],
+  now = new Date(),
+): Promise<SkillInProduction> {
+  const windowStart = new Date(`${daysBefore(now, PRODUCTION_DAYS - 1)}T00:00:00Z`);
+  const made = versions.map((v) => ({ version: v.version, madeAt: v.createdAt === null ? windowStart : new Date(v.createdAt) }));
+  const [production, connected] = await Promise.all([
+    skillProduction(db, teamId, name, made, now, PRODUCTION_DAYS),
+    hasTelemetry(db, teamId),
+  ]);
+  const dated = production.versions.filter((v) => versions.find((w) => w.version === v.version)?.createdAt !== null);
+  return {
+    ...production,
+    ...productionChart(production.days, dated, now, PRODUCTION_DAYS),
+    connected,
+  };
+}
+
+/** Every day of the window, oldest first, and a marker on each day in it that versions went live. Pure. */
+export function productionChart(
+  days: readonly ActivationDay[],
+  versions: readonly Pick<VersionInProduction, "version" | "from">[],
+  now: Date,
+  windowDays: number,
+): { chart: ChartDay[]; markers: VersionMarker[] } {
+  const byDay = new Map(days.map((row) => [row.day, row]));
+  const chart: ChartDay[] = [];
+  for (let back = windowDays - 1; back >= 0; back--) {
+    const day = daysBefore(now, back);
+    const row = byDay.get(day);
+    chart.push({ day, proactive: row?.proactive ?? 0, typed: row?.slash ?? 0, nested: row?.nested ?? 0 });
+  }
+  const first = chart[0]?.day ?? daysBefore(now, 0);
+  const markers: VersionMarker[] = [];
+  for (const version of [...versions].sort((a, b) => a.version - b.version)) {
+    if (version.from < first) continue;
+    const same = markers.find((marker) => marker.day === version.from);
+    if (same) same.label = `${same.label}, v${version.version}`;
+    else markers.push({ day: version.from, label: `v${version.version}` });
+  }
+  return { chart, markers };
+}
+
+async function hasTelemetry(db: Db, teamId: TeamId): Promise<boolean> {
+  const rows = await db.select({ day: telemetryDays.day }).from(telemetryDays).where(eq(telemetryDays.teamId, teamId)).limit(1);
+  return rows.length > 0;
+}
+
+/** One skill on the activation page: what production says beside what the latest evaluation measured. */
+export interface ProductionBesideRecall {
+  name: string;
+  proactive: number;
+  typed: number;
+  nested: number;
+  per100Prompts: number | null;
+  typedOnly: boolean;
+  /** Recall in the latest finished run, with the case-runs it rests on; null where the run expected it nowhere. */
+  recall: { recall: number | null; expected: number } | null;
+}
+
+/**
+ * Every skill activated in production or expected by the latest run, most activated first: a skill
+ * the evaluation finds but people must type, or one the model chooses that no prompt set covers,
+ * shows up here. Pure.
+ */
+export function productionBesideRecall(
+  usage: {
+    skills: readonly {
+      name: string;
+      activations: { proactive: number; slash: number; nested: number };
+      typedOnly: boolean;
+      proactivePer100Prompts: number | null;
+    }[];
+    prompts: number;
+  },
+  perSkill: Readonly<Record<string, { expected: number; recall: number | null }>>,
+): ProductionBesideRecall[] {
+  const used = new Map(usage.skills.map((skill) => [skill.name, skill]));
+  const activated = usage.skills.filter((skill) => skill.activations.proactive + skill.activations.slash + skill.activations.nested > 0);
+  const names = new Set([...activated.map((skill) => skill.name), ...Object.keys(perSkill)]);
+  return [...names]
+    .map((name) => {
+      const skill = used.get(name);
+      const measured = perSkill[name];
+      return {
+        name,
+        proactive: skill?.activations.proactive ?? 0,
+        typed: skill?.activations.slash ?? 0,
+        nested: skill?.activations.nested ?? 0,
+        // Never activated is 0 per 100 prompts once there are prompts to count.
+        per100Prompts: skill ? skill.proactivePer100Prompts : usage.prompts > 0 ? 0 : null,
+        typedOnly: skill?.typedOnly ?? false,
+        recall: measured ? { recall: measured.recall, expected: measured.expected } : null,
+      };
+    })
+    .sort((a, b) => b.proactive + b.typed + b.nested - (a.proactive + a.typed + a.nested) || (a.name < b.name ? -1 : 1));
+}
