@@ -19,6 +19,17 @@ import { launchBrowser, signInAt } from "../tests/helpers/browser";
 import { scratchDatabase } from "../tests/helpers/scratch-database";
 import { load, loadDuring, paired, type LoadOptions } from "./bench/load";
 import { LARGE_CATALOG, SMALL_CATALOG, seed, skillTree, TEAM } from "./bench/seed";
+import { developerBatch, fullBatch, type OtlpBody } from "./bench/telemetry";
+
+/** Groups of rows; `BENCH_ONLY=telemetry,api` runs only those, and leaves bench/results.json as it was. */
+const GROUPS = ["render", "lexical", "evaluation", "ledger", "api", "pages", "sync", "telemetry"] as const;
+type Group = (typeof GROUPS)[number];
+const only = process.env.BENCH_ONLY?.split(",")
+  .map((group) => group.trim())
+  .filter(Boolean);
+const unknownGroup = only?.find((group) => !GROUPS.includes(group as Group));
+if (unknownGroup) throw new Error(`BENCH_ONLY: no group "${unknownGroup}"; the groups are ${GROUPS.join(", ")}`);
+const runs = (group: Group) => !only || only.includes(group);
 
 interface Row {
   name: string;
@@ -355,7 +366,8 @@ async function benchServer(database: "PGlite" | "PostgreSQL", serverUrl?: string
   try {
     const db: Database = await where.open();
     // Filling a million rows is long work: its statements are not held to a request's budget.
-    await asLongWork(() => seed(db, log));
+    const views = runs("api") || runs("pages") || runs("sync");
+    await asLongWork(() => seed(db, log, { views, telemetry: runs("telemetry") }));
     server = await startServer({
       ...where.env,
       SKILLGATE_DEMO: "0",
@@ -371,12 +383,13 @@ async function benchServer(database: "PGlite" | "PostgreSQL", serverUrl?: string
       url: server.url,
       database,
       as: (slug) => ({ authorization: `Bearer ${KEYS[slug]}` }),
-      cookie: { cookie: await signedInCookie(server) },
+      cookie: runs("pages") ? { cookie: await signedInCookie(server) } : {},
     };
     log("measuring");
-    await benchApi(bench);
-    await benchPages(bench);
-    await benchSyncUnderLoad(bench);
+    if (runs("api")) await benchApi(bench);
+    if (runs("pages")) await benchPages(bench);
+    if (runs("sync")) await benchSyncUnderLoad(bench);
+    if (runs("telemetry")) await benchTelemetry(bench);
   } finally {
     await server?.stop();
     await where.drop();
@@ -435,16 +448,17 @@ async function benchApi(bench: ServerBench): Promise<void> {
     method: "POST",
     body: JSON.stringify({ action: "record-hypothesis", text: "Appends keep up under load" }),
   });
-  const usage = (slug: string): LoadOptions => ({ path: "/api/v1/usage", headers: as(slug), connections: 8 });
   await flat(
     bench,
     "GET /api/v1/usage at 1M views",
-    usage(TEAM.million),
-    usage(TEAM.thousand),
+    usage(bench, TEAM.million),
+    usage(bench, TEAM.thousand),
     "the same at 1K views, in turns (p50)",
     1.5,
   );
 }
+
+const usage = (bench: ServerBench, slug: string): LoadOptions => ({ path: "/api/v1/usage", headers: bench.as(slug), connections: 8 });
 
 /** The overview page at 1M rows against 1K, its size at 10,000 skills, and one person opening it. */
 async function benchPages(bench: ServerBench): Promise<void> {
@@ -526,6 +540,82 @@ async function benchSyncUnderLoad(bench: ServerBench): Promise<void> {
   });
 }
 
+/**
+ * Agents' telemetry (§9.1): usage at 1M activations against 1K; OTLP logs in batches of 512
+ * records (the exporters' default, and what an OpenTelemetry Collector in front sends), and, on
+ * PostgreSQL, in the few records one developer's Claude Code sends every 5 s; each against the
+ * trivial route. The OTLP rows take three turns, not five: they have no aim to fall either side of.
+ */
+async function benchTelemetry(bench: ServerBench): Promise<void> {
+  const { url, database } = bench;
+  await flat(
+    bench,
+    "GET /api/v1/usage at 1M telemetry activations (1,000 developers, 30 days)",
+    usage(bench, TEAM.activations1m),
+    usage(bench, TEAM.activations1k),
+    "the same at 1K activations, in turns (p50)",
+    1.5,
+  );
+  const full = await fullBatch();
+  const developer = await developerBatch();
+  // Checked before any load: requests still in flight after a row would count in the totals.
+  await storedWhole(bench, full, { activations: 384, prompts: 128 });
+  await storedWhole(bench, developer, { activations: 1, prompts: 1 });
+  const batches = await paired(url, otlpLogs(bench, full, 8), { path: "/api/live" });
+  rows.push({
+    name: "POST /api/otlp/v1/logs, 512 Claude Code records a request (protobuf, 8 clients)",
+    database,
+    value: batches.route.rps * full.records,
+    unit: "records/s",
+    p50: batches.route.p50,
+    p99: batches.route.p99,
+    baseline: "GET /api/live (no database) req/s, in turns",
+    baselineValue: batches.baseline.rps,
+    ratio: batches.ratio * full.records,
+    aim: "—",
+  });
+  if (database !== "PostgreSQL") return;
+  await throughput(bench, "POST /api/otlp/v1/logs, one developer's 5 s export (8 records, protobuf)", otlpLogs(bench, developer, 32));
+}
+
+function otlpLogs(bench: ServerBench, body: OtlpBody, connections: number): LoadOptions {
+  return {
+    path: "/api/otlp/v1/logs",
+    method: "POST",
+    headers: bench.as(TEAM.ingest),
+    contentType: "application/x-protobuf",
+    body: body.next,
+    connections,
+    rounds: 3,
+  };
+}
+
+/** One body sent: answered 200 with nothing refused, and every activation and prompt in it counted — what the rows then measure. */
+async function storedWhole(bench: ServerBench, body: OtlpBody, expected: { activations: number; prompts: number }): Promise<void> {
+  const before = await telemetryTotals(bench);
+  const res = await fetch(`${bench.url}/api/otlp/v1/logs`, {
+    method: "POST",
+    headers: { ...bench.as(TEAM.ingest), "content-type": "application/x-protobuf" },
+    body: new Uint8Array(body.next()),
+  });
+  const answer = Buffer.from(await res.arrayBuffer());
+  // An ExportLogsServiceResponse without partialSuccess encodes to no bytes at all.
+  if (res.status !== 200 || answer.length > 0)
+    throw new Error(`OTLP answered ${res.status} with ${answer.length} bytes: ${answer.toString()}`);
+  const after = await telemetryTotals(bench);
+  const added = { activations: after.activations - before.activations, prompts: after.prompts - before.prompts };
+  if (added.activations !== expected.activations || added.prompts !== expected.prompts) {
+    throw new Error(`one batch added ${JSON.stringify(added)}; expected ${JSON.stringify(expected)}`);
+  }
+}
+
+/** Activations (the ingest team holds no catalog, so every name is outside it) and prompts, from usage. */
+async function telemetryTotals(bench: ServerBench): Promise<{ activations: number; prompts: number }> {
+  const res = await fetch(`${bench.url}/api/v1/usage`, { headers: bench.as(TEAM.ingest) });
+  const usage = (await res.json()) as { outsideRegistry: { activations: number }[]; prompts: number };
+  return { activations: usage.outsideRegistry.reduce((sum, entry) => sum + entry.activations, 0), prompts: usage.prompts };
+}
+
 function benchLexical(): void {
   const skills = Array.from({ length: 2000 }, (_, i) => ({
     name: `skill-${i}`,
@@ -553,13 +643,16 @@ function benchLexical(): void {
 
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 buildIfNeeded();
-benchRender();
-benchLexical();
-await benchEvaluation();
-await benchLedgerList();
-await benchServer("PGlite");
-if (postgresUrl) await benchServer("PostgreSQL", postgresUrl);
-else console.log("bench: no BENCH_DATABASE_URL or TEST_DATABASE_URL, so no PostgreSQL rows");
+if (runs("render")) benchRender();
+if (runs("lexical")) benchLexical();
+if (runs("evaluation")) await benchEvaluation();
+if (runs("ledger")) await benchLedgerList();
+const serverGroups: Group[] = ["api", "pages", "sync", "telemetry"];
+if (serverGroups.some(runs)) {
+  await benchServer("PGlite");
+  if (postgresUrl) await benchServer("PostgreSQL", postgresUrl);
+  else console.log("bench: no BENCH_DATABASE_URL or TEST_DATABASE_URL, so no PostgreSQL rows");
+}
 
 const fixed = (value: number | undefined) => (value === undefined ? "—" : value.toFixed(value >= 100 ? 0 : 2));
 console.table(
@@ -576,8 +669,14 @@ console.table(
   })),
 );
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}`;
-writeFileSync("bench/results.json", `${JSON.stringify({ at: new Date().toISOString(), machine, rows }, null, 2)}\n`);
 const missed = rows.filter((r) => r.met === false);
-console.log(
-  `wrote bench/results.json (${machine}); ${missed.length === 0 ? "every row is within its aim" : `${missed.length} row(s) outside their aim: ${missed.map((r) => `${r.name} (${r.database ?? "—"})`).join("; ")}`}`,
-);
+const verdict =
+  missed.length === 0
+    ? "every row is within its aim"
+    : `${missed.length} row(s) outside their aim: ${missed.map((r) => `${r.name} (${r.database ?? "—"})`).join("; ")}`;
+if (only) {
+  console.log(`BENCH_ONLY=${only.join(",")}: a partial run, so bench/results.json is left as it was (${machine}); ${verdict}`);
+} else {
+  writeFileSync("bench/results.json", `${JSON.stringify({ at: new Date().toISOString(), machine, rows }, null, 2)}\n`);
+  console.log(`wrote bench/results.json (${machine}); ${verdict}`);
+}

@@ -57,7 +57,7 @@ export const skillActivationDays = pgTable(
   (t) => [primaryKey({ columns: [t.teamId, t.day, t.skillName] })],
 );
 
-/** The people who activated a skill on one UTC day: `people` counts them over a window. */
+/** The people who activated a skill on one UTC day: a skill page lists who used it on how many days. */
 export const skillActivationPeople = pgTable(
   "skill_activation_people",
   {
@@ -66,7 +66,25 @@ export const skillActivationPeople = pgTable(
     skillName: text("skill_name").notNull(),
     person: text("person").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.teamId, t.day, t.skillName, t.person] })],
+  (t) => [
+    primaryKey({ columns: [t.teamId, t.day, t.skillName, t.person] }),
+    index("skill_activation_people_skill_idx").on(t.teamId, t.skillName, t.day),
+  ],
+);
+
+/**
+ * The last day each person activated each skill: "people in 30 days" counts a row per person and
+ * skill, where counting distinct people over the per-day rows grew with every day of every person.
+ */
+export const skillActivationLastDays = pgTable(
+  "skill_activation_last_days",
+  {
+    teamId: team(),
+    skillName: text("skill_name").notNull(),
+    person: text("person").notNull(),
+    lastDay: date("last_day", { mode: "string" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.skillName, t.person] })],
 );
 
 /**

@@ -58,6 +58,14 @@ export async function ingestTelemetry(db: Db, teamId: TeamId, mapped: Mapped, no
       from inserted where kind = 'activation' and person is not null
       on conflict do nothing
     ),
+    last_days as (
+      insert into skill_activation_last_days (team_id, skill_name, person, last_day)
+      select ${teamId}::int, skill_name, person, max((at at time zone 'UTC')::date)
+      from inserted where kind = 'activation' and person is not null
+      group by skill_name, person
+      on conflict (team_id, skill_name, person) do update
+        set last_day = greatest(skill_activation_last_days.last_day, excluded.last_day)
+    ),
     days as (
       insert into telemetry_days (team_id, day, records, prompts, ignored)
       select ${teamId}::int, day, sum(records), sum(prompts), sum(ignored)

@@ -1,6 +1,6 @@
 import { and, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { skillActivationDays, skillActivationPeople, telemetryDays } from "@/db/schema";
+import { skillActivationDays, skillActivationLastDays, skillActivationPeople, telemetryDays } from "@/db/schema";
 import type { TeamId } from "../teams/teams";
 import { daysBefore, utcDay, type UtcDay } from "./rollups";
 
@@ -45,14 +45,12 @@ export async function activationsBySkill(db: Db, teamId: TeamId, now = new Date(
       .from(skillActivationDays)
       .where(and(eq(skillActivationDays.teamId, teamId), gte(skillActivationDays.day, since)))
       .groupBy(skillActivationDays.skillName),
+    // A person activated it in the window when their last activation of it falls in the window.
     db
-      .select({
-        name: skillActivationPeople.skillName,
-        people: sql<number>`count(distinct ${skillActivationPeople.person})`.mapWith(Number),
-      })
-      .from(skillActivationPeople)
-      .where(and(eq(skillActivationPeople.teamId, teamId), gte(skillActivationPeople.day, since)))
-      .groupBy(skillActivationPeople.skillName),
+      .select({ name: skillActivationLastDays.skillName, people: sql<number>`count(*)`.mapWith(Number) })
+      .from(skillActivationLastDays)
+      .where(and(eq(skillActivationLastDays.teamId, teamId), gte(skillActivationLastDays.lastDay, since)))
+      .groupBy(skillActivationLastDays.skillName),
   ]);
   const peopleOf = new Map(people.map((row) => [row.name, row.people]));
   return new Map(
@@ -173,10 +171,14 @@ export async function skillProduction(
       .orderBy(sql`count(*) desc`, skillActivationPeople.person)
       .limit(50),
     db
-      .select({ people: sql<number>`count(distinct ${skillActivationPeople.person})`.mapWith(Number) })
-      .from(skillActivationPeople)
+      .select({ people: sql<number>`count(*)`.mapWith(Number) })
+      .from(skillActivationLastDays)
       .where(
-        and(eq(skillActivationPeople.teamId, teamId), eq(skillActivationPeople.skillName, name), gte(skillActivationPeople.day, since)),
+        and(
+          eq(skillActivationLastDays.teamId, teamId),
+          eq(skillActivationLastDays.skillName, name),
+          gte(skillActivationLastDays.lastDay, since),
+        ),
       ),
   ]);
   const activationDays = activationRows.map((row) => ({ ...row, day: row.day as UtcDay }));

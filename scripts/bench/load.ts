@@ -15,9 +15,14 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   connections?: number;
   method?: "GET" | "POST";
-  body?: string;
+  /** A fixed body, or one made for each request (a batch no request sent before). */
+  body?: string | (() => Buffer);
+  /** The body's type; JSON unless said. */
+  contentType?: string;
   seconds?: number;
   warmUpSeconds?: number;
+  /** Turns of `paired` (5 unless said). */
+  rounds?: number;
   /** Paths requested once each before the warm-up: a server that has run a while has served them. */
   touch?: string[];
 }
@@ -39,20 +44,25 @@ async function warmUp(baseUrl: string, options: LoadOptions): Promise<void> {
 }
 
 async function run(baseUrl: string, options: LoadOptions, seconds: number): Promise<Load> {
-  const { path } = options;
+  const { path, body } = options;
   const result = await autocannon({
     url: baseUrl,
     connections: options.connections ?? 32,
     duration: seconds,
-    headers: { ...options.headers, ...(options.body && { "content-type": "application/json" }) },
+    headers: { ...options.headers, ...(body && { "content-type": options.contentType ?? "application/json" }) },
     requests: [
       {
         method: options.method ?? "GET",
-        body: options.body,
-        setupRequest: (request) => ({ ...request, path: typeof path === "string" ? path : path() }),
+        body: typeof body === "string" ? body : undefined,
+        setupRequest: (request) => ({
+          ...request,
+          path: typeof path === "string" ? path : path(),
+          ...(typeof body === "function" && { body: body() }),
+        }),
       },
     ],
   });
+  if (result.requests.total === 0) throw new Error(`${typeof path === "string" ? path : path()}: no answer in ${seconds} s`);
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
     throw new Error(
       `${typeof path === "string" ? path : path()}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
@@ -64,6 +74,23 @@ async function run(baseUrl: string, options: LoadOptions, seconds: number): Prom
     p99: result.latency.p99,
     bytes: result.throughput.total / Math.max(result.requests.total, 1),
   };
+}
+
+/**
+ * One request of the route, answered: autocannon stops without waiting for what it has in flight,
+ * and a server (PGlite above all, one query at a time) goes on answering it, so a turn that
+ * started at once would wait behind the last turn's requests — and a slow route's leftovers can
+ * leave the next turn with no answer at all.
+ */
+async function settled(baseUrl: string, options: LoadOptions): Promise<void> {
+  const { path, body } = options;
+  const res = await fetch(`${baseUrl}${typeof path === "string" ? path : path()}`, {
+    method: options.method ?? "GET",
+    headers: { ...options.headers, ...(body && { "content-type": options.contentType ?? "application/json" }) },
+    body: typeof body === "function" ? new Uint8Array(body()) : body,
+  });
+  if (!res.ok) throw new Error(`${res.url}: ${res.status}`);
+  await res.arrayBuffer();
 }
 
 /** One route: warmed up, then measured. */
@@ -81,13 +108,15 @@ export async function paired(
   baseUrl: string,
   route: LoadOptions,
   baseline: LoadOptions,
-  rounds = 5,
+  rounds = route.rounds ?? 5,
 ): Promise<{ route: Load; baseline: Load; ratio: number }> {
   await warmUp(baseUrl, baseline);
   await warmUp(baseUrl, route);
   const turns: { route: Load; baseline: Load }[] = [];
   for (let i = 0; i < rounds; i++) {
+    await settled(baseUrl, baseline);
     const b = await run(baseUrl, baseline, route.seconds ?? 3);
+    await settled(baseUrl, route);
     const r = await run(baseUrl, route, route.seconds ?? 3);
     turns.push({ route: r, baseline: b });
   }

@@ -1,14 +1,27 @@
 // The bench's data, written before the server starts (the embedded database has one owner at a time).
 import { sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
-import { createApp } from "../../lib/root/app";
+import { createApp, type App } from "../../lib/root/app";
 import { syncWorkspace } from "../../lib/skills/sync";
 import type { Tree } from "../../lib/skills/tree";
 import { ensureTeam, type TeamId } from "../../lib/teams/teams";
 import { rollupBackfillStatements } from "../../tests/helpers/migration-sql";
+import { activationHistory } from "./telemetry";
 
-/** Teams: two of 100 skills with 1,000 and 1,000,000 views and observations, one of 10,000 skills, one to sync into. */
-export const TEAM = { thousand: "rows-1k", million: "rows-1m", large: "skills-10k", syncTarget: "sync-target" } as const;
+/**
+ * Teams: two of 100 skills with 1,000 and 1,000,000 views and observations, one of 10,000 skills,
+ * one to sync into; two of 100 skills with 1,000 and 1,000,000 activations from telemetry, and one
+ * that receives telemetry while the bench measures it.
+ */
+export const TEAM = {
+  thousand: "rows-1k",
+  million: "rows-1m",
+  large: "skills-10k",
+  syncTarget: "sync-target",
+  activations1k: "activations-1k",
+  activations1m: "activations-1m",
+  ingest: "otlp-ingest",
+} as const;
 export const SMALL_CATALOG = 100;
 export const LARGE_CATALOG = 10_000;
 
@@ -30,25 +43,44 @@ export function skillTree(count: number, options: { prefix?: string; small?: boo
   return { files, others: [] };
 }
 
-export async function seed(database: Database, log: (line: string) => void): Promise<void> {
+/** What to write: the catalogs, views and observations the other rows read; the telemetry rows' activations. */
+export interface SeedParts {
+  views: boolean;
+  telemetry: boolean;
+}
+
+export async function seed(database: Database, log: (line: string) => void, parts: SeedParts): Promise<void> {
   await database.migrate();
   const app = createApp({ database, builtinSkillsDir: "skills" });
   try {
     const teams = new Map<string, TeamId>();
     for (const slug of Object.values(TEAM)) teams.set(slug, (await ensureTeam(app.db, slug)).id);
     const id = (slug: string) => teams.get(slug) as TeamId;
-    let start = Date.now();
-    for (const slug of [TEAM.thousand, TEAM.million]) await syncWorkspace(app.db, app.catalogs, id(slug), skillTree(SMALL_CATALOG));
-    await syncWorkspace(app.db, app.catalogs, id(TEAM.large), skillTree(LARGE_CATALOG));
-    log(`synced ${2 * SMALL_CATALOG + LARGE_CATALOG} skills in ${seconds(start)}`);
-    start = Date.now();
-    await history(app.db, id(TEAM.thousand), 1_000);
-    await history(app.db, id(TEAM.million), 1_000_000);
-    await backfillRollups(app.db);
-    log(`wrote 1,001,000 views and 1,001,000 observations with their rollups in ${seconds(start)}`);
+    if (parts.views) await viewHistory(app, id, log);
+    if (parts.telemetry) {
+      for (const slug of [TEAM.activations1k, TEAM.activations1m]) {
+        await syncWorkspace(app.db, app.catalogs, id(slug), skillTree(SMALL_CATALOG));
+      }
+      const start = Date.now();
+      await activationHistory(app.db, id(TEAM.activations1k), 1_000);
+      await activationHistory(app.db, id(TEAM.activations1m), 1_000_000);
+      log(`ingested 1,001,000 activations with their rollups in ${seconds(start)}`);
+    }
   } finally {
     await app.close();
   }
+}
+
+async function viewHistory(app: App, id: (slug: string) => TeamId, log: (line: string) => void) {
+  let start = Date.now();
+  for (const slug of [TEAM.thousand, TEAM.million]) await syncWorkspace(app.db, app.catalogs, id(slug), skillTree(SMALL_CATALOG));
+  await syncWorkspace(app.db, app.catalogs, id(TEAM.large), skillTree(LARGE_CATALOG));
+  log(`synced ${2 * SMALL_CATALOG + LARGE_CATALOG} skills in ${seconds(start)}`);
+  start = Date.now();
+  await history(app.db, id(TEAM.thousand), 1_000);
+  await history(app.db, id(TEAM.million), 1_000_000);
+  await backfillRollups(app.db);
+  log(`wrote 1,001,000 views and 1,001,000 observations with their rollups in ${seconds(start)}`);
 }
 
 /**
