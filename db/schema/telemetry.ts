@@ -73,8 +73,8 @@ export const skillActivationPeople = pgTable(
 );
 
 /**
- * The last day each person activated each skill: "people in 30 days" counts a row per person and
- * skill, where counting distinct people over the per-day rows grew with every day of every person.
+ * The last day each person activated each skill: what the histogram below moves a person out of
+ * when they activate the skill on a later day. Read only by the writer, by key.
  */
 export const skillActivationLastDays = pgTable(
   "skill_activation_last_days",
@@ -101,4 +101,20 @@ export const telemetryDays = pgTable(
     ignored: bigint("ignored", { mode: "number" }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.teamId, t.day] })],
+);
+
+/**
+ * People by the last day they activated a skill: "people in the last 30 days" is the sum of the
+ * rows of the last 30 days, a row per skill per day however many people the team has. Kept in
+ * step with `skill_activation_last_days` by the batch that moves a person's last day.
+ */
+export const skillPeopleByLastDay = pgTable(
+  "skill_people_by_last_day",
+  {
+    teamId: team(),
+    skillName: text("skill_name").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    people: integer("people").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.skillName, t.day] })],
 );

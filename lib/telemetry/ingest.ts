@@ -11,18 +11,36 @@ export interface Ingested {
   ignored: number;
 }
 
+/** The advisory lock (with the team's id) that takes a team's batches one at a time. */
+const TELEMETRY_LOCK = 7_310_026;
+
 /**
  * One statement writes a batch's events and every rollup they change (db/schema/telemetry.ts).
  * An event already stored (an exporter's retry, or a batch two instances received) inserts
  * nothing, and only inserted events are counted, so a batch sent twice counts once however the
  * two copies race. Prompt texts are stored only while the team's `store_prompts` is on, read in
  * the same statement so a lead turning it off stops the next batch's texts. An event older than
- * the team's retention is not stored: it would be trimmed at once. Records and ignored
+ * the team's retention is not stored: it would be trimmed at once. People are counted by the last
+ * day they activated each skill (a histogram per skill and day), so reading "people in 30 days"
+ * costs a row per skill per day. Records and ignored
  * records count on the day they arrived; activations and prompts on the day they happened.
  */
 export async function ingestTelemetry(db: Db, teamId: TeamId, mapped: Mapped, now = new Date()): Promise<Ingested> {
   const records = mapped.events.length + mapped.ignored + mapped.refused.count;
-  const result = await db.execute(sql`
+  const result = await db.transaction(async (tx) => {
+    // One batch of a team at a time: the people rollups read each person's last day before the batch, which
+    // a batch of the same team committing in between would make stale (and the histogram wrong).
+    await tx.execute(sql`select pg_advisory_xact_lock(${TELEMETRY_LOCK}, ${teamId}::int)`);
+    return tx.execute(batchStatement(teamId, mapped, records, now));
+  });
+  const [row] = (result as unknown as { rows: { added: number }[] }).rows;
+  const added = Number(row?.added ?? 0);
+  return { added, duplicates: mapped.events.length - added, ignored: mapped.ignored };
+}
+
+/** The statement of one batch: the events, then every rollup of the rows it inserted. */
+function batchStatement(teamId: TeamId, mapped: Mapped, records: number, now: Date) {
+  return sql`
     with incoming as (
       select key, kind, to_timestamp(at / 1000.0) as at, session, prompt, skill, trig, source, person, body
       from json_to_recordset(${eventRows(mapped.events)}::json)
@@ -58,14 +76,7 @@ export async function ingestTelemetry(db: Db, teamId: TeamId, mapped: Mapped, no
       from inserted where kind = 'activation' and person is not null
       on conflict do nothing
     ),
-    last_days as (
-      insert into skill_activation_last_days (team_id, skill_name, person, last_day)
-      select ${teamId}::int, skill_name, person, max((at at time zone 'UTC')::date)
-      from inserted where kind = 'activation' and person is not null
-      group by skill_name, person
-      on conflict (team_id, skill_name, person) do update
-        set last_day = greatest(skill_activation_last_days.last_day, excluded.last_day)
-    ),
+    ${peopleRollups(teamId)}
     days as (
       insert into telemetry_days (team_id, day, records, prompts, ignored)
       select ${teamId}::int, day, sum(records), sum(prompts), sum(ignored)
@@ -80,10 +91,45 @@ export async function ingestTelemetry(db: Db, teamId: TeamId, mapped: Mapped, no
             prompts = telemetry_days.prompts + excluded.prompts,
             ignored = telemetry_days.ignored + excluded.ignored
     )
-    select count(*)::int as added from inserted`);
-  const [row] = (result as unknown as { rows: { added: number }[] }).rows;
-  const added = Number(row?.added ?? 0);
-  return { added, duplicates: mapped.events.length - added, ignored: mapped.ignored };
+    select count(*)::int as added from inserted`;
+}
+
+/**
+ * People by the last day they activated each skill: `moved` holds the people whose last day this
+ * batch moves (read before the batch, so under the team's lock), the histogram takes each out of
+ * their old day and into their new one.
+ */
+function peopleRollups(teamId: TeamId) {
+  return sql`
+    seen as (
+      select skill_name, person, max((at at time zone 'UTC')::date) as day
+      from inserted where kind = 'activation' and person is not null
+      group by skill_name, person
+    ),
+    moved as (
+      select seen.skill_name, seen.day, known.last_day as before
+      from seen
+      left join skill_activation_last_days known
+        on known.team_id = ${teamId}::int and known.skill_name = seen.skill_name and known.person = seen.person
+      where known.last_day is null or seen.day > known.last_day
+    ),
+    last_days as (
+      insert into skill_activation_last_days (team_id, skill_name, person, last_day)
+      select ${teamId}::int, skill_name, person, day from seen
+      on conflict (team_id, skill_name, person) do update
+        set last_day = greatest(skill_activation_last_days.last_day, excluded.last_day)
+    ),
+    histogram as (
+      insert into skill_people_by_last_day (team_id, skill_name, day, people)
+      select ${teamId}::int, skill_name, day, sum(people)
+      from (
+        select skill_name, day, 1 as people from moved
+        union all
+        select skill_name, before, -1 from moved where before is not null
+      ) changes
+      group by skill_name, day
+      on conflict (team_id, skill_name, day) do update set people = skill_people_by_last_day.people + excluded.people
+    ),`;
 }
 
 /** The events as one JSON parameter, read back by the server as rows (as views are: lib/usage/rollups.ts). */

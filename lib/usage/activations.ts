@@ -1,6 +1,6 @@
 import { and, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { skillActivationDays, skillActivationLastDays, skillActivationPeople, telemetryDays } from "@/db/schema";
+import { skillActivationDays, skillActivationPeople, skillPeopleByLastDay, telemetryDays } from "@/db/schema";
 import type { TeamId } from "../teams/teams";
 import { daysBefore, utcDay, type UtcDay } from "./rollups";
 
@@ -47,10 +47,10 @@ export async function activationsBySkill(db: Db, teamId: TeamId, now = new Date(
       .groupBy(skillActivationDays.skillName),
     // A person activated it in the window when their last activation of it falls in the window.
     db
-      .select({ name: skillActivationLastDays.skillName, people: sql<number>`count(*)`.mapWith(Number) })
-      .from(skillActivationLastDays)
-      .where(and(eq(skillActivationLastDays.teamId, teamId), gte(skillActivationLastDays.lastDay, since)))
-      .groupBy(skillActivationLastDays.skillName),
+      .select({ name: skillPeopleByLastDay.skillName, people: sql<number>`sum(${skillPeopleByLastDay.people})`.mapWith(Number) })
+      .from(skillPeopleByLastDay)
+      .where(and(eq(skillPeopleByLastDay.teamId, teamId), gte(skillPeopleByLastDay.day, since)))
+      .groupBy(skillPeopleByLastDay.skillName),
   ]);
   const peopleOf = new Map(people.map((row) => [row.name, row.people]));
   return new Map(
@@ -171,15 +171,9 @@ export async function skillProduction(
       .orderBy(sql`count(*) desc`, skillActivationPeople.person)
       .limit(50),
     db
-      .select({ people: sql<number>`count(*)`.mapWith(Number) })
-      .from(skillActivationLastDays)
-      .where(
-        and(
-          eq(skillActivationLastDays.teamId, teamId),
-          eq(skillActivationLastDays.skillName, name),
-          gte(skillActivationLastDays.lastDay, since),
-        ),
-      ),
+      .select({ people: sql<number>`coalesce(sum(${skillPeopleByLastDay.people}), 0)`.mapWith(Number) })
+      .from(skillPeopleByLastDay)
+      .where(and(eq(skillPeopleByLastDay.teamId, teamId), eq(skillPeopleByLastDay.skillName, name), gte(skillPeopleByLastDay.day, since))),
   ]);
   const activationDays = activationRows.map((row) => ({ ...row, day: row.day as UtcDay }));
   const prompts = promptRows.map((row) => ({ day: row.day as UtcDay, prompts: row.prompts }));

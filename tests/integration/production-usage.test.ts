@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
-import { promptSets } from "@/db/schema";
+import { promptSets, skillPeopleByLastDay } from "@/db/schema";
+import { utcDay } from "@/lib/usage/rollups";
+import { ingestTelemetry } from "@/lib/telemetry/ingest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { errorOf, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
@@ -102,6 +104,94 @@ describe.each(testDbKinds)("production usage (%s)", (kind) => {
       "finishing-a-branch",
       "scientific-method",
       "verification-before-completion",
+    ]);
+  });
+
+  it("counts a person once per skill in 30 days whatever the order their days arrive in, and 16 racing batches exactly", async () => {
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
+    // ana's days arrive in order, bo's backwards; each batch on its own.
+    for (const [person, days] of [
+      [ana, 20],
+      [ana, 5],
+      [bo, 5],
+      [bo, 20],
+    ] as const) {
+      logs.skillActivated(session(`s-${person.email}-${days}`, person), {
+        skill: "writing-plans",
+        trigger: "claude-proactive",
+        promptId: `p-${days}`,
+        at: daysAgo(days),
+      });
+      await logs.flush();
+    }
+    const histogram = async () =>
+      (
+        await t.app.db
+          .select({ day: skillPeopleByLastDay.day, people: skillPeopleByLastDay.people })
+          .from(skillPeopleByLastDay)
+          .where(and(eq(skillPeopleByLastDay.teamId, t.alpha.team.id), eq(skillPeopleByLastDay.skillName, "writing-plans")))
+          .orderBy(skillPeopleByLastDay.day)
+      ).map((row) => [row.day, row.people]);
+    expect(await histogram()).toEqual([
+      [utcDay(daysAgo(20)), 0],
+      [utcDay(daysAgo(5)), 2],
+    ]);
+    const usage = async () =>
+      ((await (await t.call("GET", "/api/v1/usage")).json()).skills as { name: string; people: number }[]).find(
+        (row) => row.name === "writing-plans",
+      )?.people;
+    expect(await usage()).toBe(2);
+
+    // 16 people at once, each on two days: every batch moves a last day another batch may be moving.
+    const senders = await Promise.all(
+      Array.from({ length: 16 }, async (_, i) => {
+        const { key } = await createApiKey(t.app.db, { teamId: t.alpha.team.id, name: `laptop-${i}`, scopes: ["telemetry"] });
+        return claudeCodeLogs({ endpoint: `${bridge.url}/api/otlp`, key });
+      }),
+    );
+    senders.forEach((sender, i) => {
+      const racing = session(`race-${i}`, { email: `dev-${i}@example.com`, accountUuid: `dev-${i}` });
+      sender.skillActivated(racing, { skill: "writing-plans", trigger: "user-slash", promptId: `r-${i}`, at: daysAgo(3 + (i % 4)) });
+      sender.skillActivated(racing, { skill: "writing-plans", trigger: "user-slash", promptId: `r-${i}`, at: daysAgo(1) });
+    });
+    await Promise.all(senders.map((sender) => sender.flush()));
+    await Promise.all(senders.map((sender) => sender.close()));
+    expect(await usage()).toBe(18);
+    expect(await histogram()).toEqual([
+      [utcDay(daysAgo(20)), 0],
+      [utcDay(daysAgo(5)), 2],
+      [utcDay(daysAgo(1)), 16],
+    ]);
+
+    // One person's 16 days arriving at once, straight into the receiver's writer: each batch moves the same last day.
+    await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        ingestTelemetry(t.app.db, t.alpha.team.id, {
+          events: [
+            {
+              kind: "activation",
+              key: `seq:carol-${i}:1`,
+              at: daysAgo(2 + i),
+              sessionId: `carol-${i}`,
+              promptId: `c-${i}`,
+              person: "carol@example.com",
+              skillName: "writing-plans",
+              trigger: "proactive",
+              skillSource: null,
+            },
+          ],
+          ignored: 0,
+          refused: { count: 0, reasons: [] },
+        }),
+      ),
+    );
+    expect(await usage()).toBe(19);
+    const rows = await histogram();
+    expect(rows.reduce((sum, [, people]) => sum + Number(people), 0)).toBe(19);
+    expect(rows.filter(([, people]) => Number(people) !== 0)).toEqual([
+      [utcDay(daysAgo(5)), 2],
+      [utcDay(daysAgo(2)), 1],
+      [utcDay(daysAgo(1)), 16],
     ]);
   });
 
