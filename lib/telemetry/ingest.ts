@@ -22,14 +22,14 @@ const TELEMETRY_LOCK = 7_310_026;
  * the same statement so a lead turning it off stops the next batch's texts. An event older than
  * the team's retention is not stored: it would be trimmed at once. People are counted by the last
  * day they activated each skill (a histogram per skill and day), so reading "people in 30 days"
- * costs a row per skill per day. Records and ignored
- * records count on the day they arrived; activations and prompts on the day they happened.
+ * costs a row per skill per day. Records and ignored records count on the day they arrived;
+ * activations and prompts on the day they happened.
  */
 export async function ingestTelemetry(db: Db, teamId: TeamId, mapped: Mapped, now = new Date()): Promise<Ingested> {
   const records = mapped.events.length + mapped.ignored + mapped.refused.count;
   const result = await db.transaction(async (tx) => {
-    // One batch of a team at a time: the people rollups read each person's last day before the batch, which
-    // a batch of the same team committing in between would make stale (and the histogram wrong).
+    // One batch of a team at a time: the people rollups read each person's last day before the
+    // batch, which a batch of the same team committing in between would make stale.
     await tx.execute(sql`select pg_advisory_xact_lock(${TELEMETRY_LOCK}, ${teamId}::int)`);
     return tx.execute(batchStatement(teamId, mapped, records, now));
   });
@@ -53,7 +53,6 @@ function batchStatement(teamId: TeamId, mapped: Mapped, records: number, now: Da
       from incoming
       -- Past the retention an event's copy would be trimmed, and a copy sent again then counted twice.
       where at >= ${now.toISOString()}::timestamptz - make_interval(days => (select telemetry_days from teams where id = ${teamId}::int))
-      -- In one order, so two batches holding the same events cannot wait on each other's rows.
       order by key
       on conflict do nothing
       returning kind, at, skill_name, trigger, person
