@@ -5,6 +5,7 @@ CREATE TABLE "skill_activation_days" (
 	"proactive" integer NOT NULL,
 	"slash" integer NOT NULL,
 	"nested" integer NOT NULL,
+	"people" integer DEFAULT 0 NOT NULL,
 	CONSTRAINT "skill_activation_days_team_id_day_skill_name_pk" PRIMARY KEY("team_id","day","skill_name")
 );
 --> statement-breakpoint
@@ -22,14 +23,6 @@ CREATE TABLE "skill_activation_people" (
 	"skill_name" text NOT NULL,
 	"person" text NOT NULL,
 	CONSTRAINT "skill_activation_people_team_id_day_skill_name_person_pk" PRIMARY KEY("team_id","day","skill_name","person")
-);
---> statement-breakpoint
-CREATE TABLE "skill_people_by_last_day" (
-	"team_id" integer NOT NULL,
-	"skill_name" text NOT NULL,
-	"day" date NOT NULL,
-	"people" integer NOT NULL,
-	CONSTRAINT "skill_people_by_last_day_team_id_skill_name_day_pk" PRIMARY KEY("team_id","skill_name","day")
 );
 --> statement-breakpoint
 CREATE TABLE "telemetry_days" (
@@ -61,7 +54,6 @@ ALTER TABLE "teams" ADD COLUMN "telemetry_days" integer DEFAULT 30 NOT NULL;--> 
 ALTER TABLE "skill_activation_days" ADD CONSTRAINT "skill_activation_days_team_id_teams_id_fk" FOREIGN KEY ("team_id") REFERENCES "public"."teams"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "skill_activation_last_days" ADD CONSTRAINT "skill_activation_last_days_team_id_teams_id_fk" FOREIGN KEY ("team_id") REFERENCES "public"."teams"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "skill_activation_people" ADD CONSTRAINT "skill_activation_people_team_id_teams_id_fk" FOREIGN KEY ("team_id") REFERENCES "public"."teams"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "skill_people_by_last_day" ADD CONSTRAINT "skill_people_by_last_day_team_id_teams_id_fk" FOREIGN KEY ("team_id") REFERENCES "public"."teams"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "telemetry_days" ADD CONSTRAINT "telemetry_days_team_id_teams_id_fk" FOREIGN KEY ("team_id") REFERENCES "public"."teams"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "telemetry_events" ADD CONSTRAINT "telemetry_events_team_id_teams_id_fk" FOREIGN KEY ("team_id") REFERENCES "public"."teams"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "skill_activation_people_skill_idx" ON "skill_activation_people" USING btree ("team_id","skill_name","day");--> statement-breakpoint

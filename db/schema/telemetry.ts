@@ -43,7 +43,11 @@ export const telemetryEvents = pgTable(
   ],
 );
 
-/** Activations of a skill on one UTC day, by trigger. */
+/**
+ * Activations of a skill on one UTC day, by trigger, and the people whose last activation of it
+ * fell on that day: "people in the last 30 days" is the sum of the last 30 days' `people`, so usage
+ * reads a row per skill per day however many people the team has.
+ */
 export const skillActivationDays = pgTable(
   "skill_activation_days",
   {
@@ -53,6 +57,7 @@ export const skillActivationDays = pgTable(
     proactive: integer("proactive").notNull(),
     slash: integer("slash").notNull(),
     nested: integer("nested").notNull(),
+    people: integer("people").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.teamId, t.day, t.skillName] })],
 );
@@ -73,7 +78,7 @@ export const skillActivationPeople = pgTable(
 );
 
 /**
- * The last day each person activated each skill: what the histogram below moves a person out of
+ * The last day each person activated each skill: the day whose `people` (above) a person leaves
  * when they activate the skill on a later day. Read only by the writer, by key.
  */
 export const skillActivationLastDays = pgTable(
@@ -101,20 +106,4 @@ export const telemetryDays = pgTable(
     ignored: bigint("ignored", { mode: "number" }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.teamId, t.day] })],
-);
-
-/**
- * People by the last day they activated a skill: "people in the last 30 days" is the sum of the
- * rows of the last 30 days, a row per skill per day however many people the team has. Kept in
- * step with `skill_activation_last_days` by the batch that moves a person's last day.
- */
-export const skillPeopleByLastDay = pgTable(
-  "skill_people_by_last_day",
-  {
-    teamId: team(),
-    skillName: text("skill_name").notNull(),
-    day: date("day", { mode: "string" }).notNull(),
-    people: integer("people").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.teamId, t.skillName, t.day] })],
 );

@@ -20,9 +20,9 @@ const TELEMETRY_LOCK = 7_310_026;
  * nothing, and only inserted events are counted, so a batch sent twice counts once however the
  * two copies race. Prompt texts are stored only while the team's `store_prompts` is on, read in
  * the same statement so a lead turning it off stops the next batch's texts. An event older than
- * the team's retention is not stored: it would be trimmed at once. People are counted by the last
- * day they activated each skill (a histogram per skill and day), so reading "people in 30 days"
- * costs a row per skill per day. Records and ignored records count on the day they arrived;
+ * the team's retention is not stored: it would be trimmed at once. People are counted on the last
+ * day they activated each skill (the day rollup's `people`), so reading "people in 30 days" costs
+ * the same row per skill per day as the activations. Records and ignored records count on the day they arrived;
  * activations and prompts on the day they happened.
  */
 export async function ingestTelemetry(db: Db, teamId: TeamId, mapped: Mapped, now = new Date()): Promise<Ingested> {
@@ -57,17 +57,25 @@ function batchStatement(teamId: TeamId, mapped: Mapped, records: number, now: Da
       on conflict do nothing
       returning kind, at, skill_name, trigger, person
     ),
+    ${peopleRollups(teamId)}
     activated as (
-      insert into skill_activation_days (team_id, day, skill_name, proactive, slash, nested)
-      select ${teamId}::int, (at at time zone 'UTC')::date, skill_name,
-             count(*) filter (where trigger = 'proactive'), count(*) filter (where trigger = 'slash'),
-             count(*) filter (where trigger = 'nested')
-      from inserted where kind = 'activation'
-      group by 2, 3
+      insert into skill_activation_days (team_id, day, skill_name, proactive, slash, nested, people)
+      select ${teamId}::int, day, skill_name, sum(proactive), sum(slash), sum(nested), sum(people)
+      from (
+        select (at at time zone 'UTC')::date as day, skill_name, (trigger = 'proactive')::int as proactive,
+               (trigger = 'slash')::int as slash, (trigger = 'nested')::int as nested, 0 as people
+        from inserted where kind = 'activation'
+        union all
+        select day, skill_name, 0, 0, 0, 1 from moved
+        union all
+        select before, skill_name, 0, 0, 0, -1 from moved where before is not null
+      ) counted
+      group by day, skill_name
       on conflict (team_id, day, skill_name) do update
         set proactive = skill_activation_days.proactive + excluded.proactive,
             slash = skill_activation_days.slash + excluded.slash,
-            nested = skill_activation_days.nested + excluded.nested
+            nested = skill_activation_days.nested + excluded.nested,
+            people = skill_activation_days.people + excluded.people
     ),
     people as (
       insert into skill_activation_people (team_id, day, skill_name, person)
@@ -75,7 +83,6 @@ function batchStatement(teamId: TeamId, mapped: Mapped, records: number, now: Da
       from inserted where kind = 'activation' and person is not null
       on conflict do nothing
     ),
-    ${peopleRollups(teamId)}
     days as (
       insert into telemetry_days (team_id, day, records, prompts, ignored)
       select ${teamId}::int, day, sum(records), sum(prompts), sum(ignored)
@@ -95,8 +102,8 @@ function batchStatement(teamId: TeamId, mapped: Mapped, records: number, now: Da
 
 /**
  * People by the last day they activated each skill: `moved` holds the people whose last day this
- * batch moves (read before the batch, so under the team's lock), the histogram takes each out of
- * their old day and into their new one.
+ * batch moves (read before the batch, so under the team's lock); the day rollup takes each out of
+ * their old day's `people` and into their new one's.
  */
 function peopleRollups(teamId: TeamId) {
   return sql`
@@ -118,17 +125,7 @@ function peopleRollups(teamId: TeamId) {
       on conflict (team_id, skill_name, person) do update
         set last_day = greatest(skill_activation_last_days.last_day, excluded.last_day)
     ),
-    histogram as (
-      insert into skill_people_by_last_day (team_id, skill_name, day, people)
-      select ${teamId}::int, skill_name, day, sum(people)
-      from (
-        select skill_name, day, 1 as people from moved
-        union all
-        select skill_name, before, -1 from moved where before is not null
-      ) changes
-      group by skill_name, day
-      on conflict (team_id, skill_name, day) do update set people = skill_people_by_last_day.people + excluded.people
-    ),`;
+  `;
 }
 
 /** The events as one JSON parameter, read back by the server as rows (as views are: lib/usage/rollups.ts). */

@@ -1,6 +1,6 @@
 import { and, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { skillActivationDays, skillActivationPeople, skillPeopleByLastDay, telemetryDays } from "@/db/schema";
+import { skillActivationDays, skillActivationPeople, telemetryDays } from "@/db/schema";
 import type { TeamId } from "../teams/teams";
 import { daysBefore, utcDay, type UtcDay } from "./rollups";
 
@@ -34,31 +34,19 @@ export const ACTIVATION_DAYS = 30;
 /** Activations and people of every name activated in the last 30 days, by name as the agents sent it. */
 export async function activationsBySkill(db: Db, teamId: TeamId, now = new Date()): Promise<Map<string, SkillActivations>> {
   const since = daysBefore(now, ACTIVATION_DAYS - 1);
-  const [counts, people] = await Promise.all([
-    db
-      .select({
-        name: skillActivationDays.skillName,
-        proactive: sql<number>`sum(${skillActivationDays.proactive})`.mapWith(Number),
-        slash: sql<number>`sum(${skillActivationDays.slash})`.mapWith(Number),
-        nested: sql<number>`sum(${skillActivationDays.nested})`.mapWith(Number),
-      })
-      .from(skillActivationDays)
-      .where(and(eq(skillActivationDays.teamId, teamId), gte(skillActivationDays.day, since)))
-      .groupBy(skillActivationDays.skillName),
-    // A person activated it in the window when their last activation of it falls in the window.
-    db
-      .select({ name: skillPeopleByLastDay.skillName, people: sql<number>`sum(${skillPeopleByLastDay.people})`.mapWith(Number) })
-      .from(skillPeopleByLastDay)
-      .where(and(eq(skillPeopleByLastDay.teamId, teamId), gte(skillPeopleByLastDay.day, since)))
-      .groupBy(skillPeopleByLastDay.skillName),
-  ]);
-  const peopleOf = new Map(people.map((row) => [row.name, row.people]));
-  return new Map(
-    counts.map((row) => [
-      row.name,
-      { proactive: row.proactive, slash: row.slash, nested: row.nested, people: peopleOf.get(row.name) ?? 0 },
-    ]),
-  );
+  // A person activated it in the window when their last activation of it falls in the window.
+  const counts = await db
+    .select({
+      name: skillActivationDays.skillName,
+      proactive: sql<number>`sum(${skillActivationDays.proactive})`.mapWith(Number),
+      slash: sql<number>`sum(${skillActivationDays.slash})`.mapWith(Number),
+      nested: sql<number>`sum(${skillActivationDays.nested})`.mapWith(Number),
+      people: sql<number>`sum(${skillActivationDays.people})`.mapWith(Number),
+    })
+    .from(skillActivationDays)
+    .where(and(eq(skillActivationDays.teamId, teamId), gte(skillActivationDays.day, since)))
+    .groupBy(skillActivationDays.skillName);
+  return new Map(counts.map(({ name, ...counted }) => [name, counted]));
 }
 
 export function totalActivations(activations: Activations): number {
@@ -146,13 +134,14 @@ export async function skillProduction(
   days = 90,
 ): Promise<SkillProduction> {
   const since = daysBefore(now, days - 1);
-  const [activationRows, promptRows, peopleRows, [counted]] = await Promise.all([
+  const [activationRows, promptRows, peopleRows] = await Promise.all([
     db
       .select({
         day: skillActivationDays.day,
         proactive: skillActivationDays.proactive,
         slash: skillActivationDays.slash,
         nested: skillActivationDays.nested,
+        people: skillActivationDays.people,
       })
       .from(skillActivationDays)
       .where(and(eq(skillActivationDays.teamId, teamId), eq(skillActivationDays.skillName, name), gte(skillActivationDays.day, since)))
@@ -170,18 +159,14 @@ export async function skillProduction(
       .groupBy(skillActivationPeople.person)
       .orderBy(sql`count(*) desc`, skillActivationPeople.person)
       .limit(50),
-    db
-      .select({ people: sql<number>`coalesce(sum(${skillPeopleByLastDay.people}), 0)`.mapWith(Number) })
-      .from(skillPeopleByLastDay)
-      .where(and(eq(skillPeopleByLastDay.teamId, teamId), eq(skillPeopleByLastDay.skillName, name), gte(skillPeopleByLastDay.day, since))),
   ]);
-  const activationDays = activationRows.map((row) => ({ ...row, day: row.day as UtcDay }));
+  const activationDays = activationRows.map(({ people: _lastDayOf, ...row }) => ({ ...row, day: row.day as UtcDay }));
   const prompts = promptRows.map((row) => ({ day: row.day as UtcDay, prompts: row.prompts }));
   return {
     days: activationDays,
     versions: versionsInProduction(versions, activationDays, prompts, now),
     people: peopleRows,
-    peopleCount: counted?.people ?? 0,
+    peopleCount: activationRows.reduce((sum, row) => sum + row.people, 0),
   };
 }
 
