@@ -1,7 +1,6 @@
 import { getApp } from "../current-app";
 import { grants } from "../auth/scopes";
 import { AppError } from "../errors";
-import { logUnexpected } from "../log";
 import { eventsOfLogs, eventsOfSpans, type Mapped } from "../telemetry/events";
 import { ingestTelemetry } from "../telemetry/ingest";
 import {
@@ -16,7 +15,7 @@ import {
   type OtlpEncoding,
   type Signal,
 } from "./otlp";
-import { INTERNAL_ERROR, knownError } from "./respond";
+import { answeredError } from "./respond";
 import { authenticateRequest, withinBudget } from "./route";
 
 /**
@@ -56,16 +55,9 @@ function mapBatch(signal: Signal, bytes: Uint8Array, encoding: OtlpEncoding, now
   return eventsOfSpans(request, now, jsonSpanIds(request));
 }
 
-/** An error as OTLP answers it: the status our error code maps to, its message in a google.rpc.Status. */
+/** An error as OTLP answers it: the status and headers of `answeredError`, its message in a google.rpc.Status. */
 function otlpError(error: unknown, encoding: OtlpEncoding): Response {
-  let known = knownError(error);
-  if (!known) {
-    logUnexpected("receiving telemetry", error);
-    known = INTERNAL_ERROR;
-  }
-  const { body, contentType } = statusBody(encoding, known.status, known.message);
-  const headers: Record<string, string> = { "content-type": contentType };
-  if (known.retryAfterSeconds !== undefined) headers["retry-after"] = String(known.retryAfterSeconds);
-  if (known.code === "Unauthorized") headers["www-authenticate"] = "Bearer";
-  return new Response(body, { status: known.status, headers });
+  const answered = answeredError(error, "receiving telemetry");
+  const { body, contentType } = statusBody(encoding, answered.error.status, answered.error.message);
+  return new Response(body, { status: answered.error.status, headers: { ...answered.headers, "content-type": contentType } });
 }

@@ -31,15 +31,24 @@ export function knownError(error: unknown): AppError | null {
   return null;
 }
 
-/** The one place errors become HTTP: a known code keeps its status and message, anything else is logged, not echoed. */
-export function errorResponse(error: unknown, extraHeaders: Record<string, string> = {}): Response {
+/**
+ * What an error answers, whatever the body's format: a known code keeps its status and message
+ * with the headers it calls for; anything else is logged as `context`, not echoed.
+ */
+export function answeredError(error: unknown, context: string): { error: AppError; headers: Record<string, string> } {
   const known = knownError(error);
   if (!known) {
-    logUnexpected("unexpected error", error);
-    return json(errorBody(INTERNAL_ERROR), 500, extraHeaders);
+    logUnexpected(context, error);
+    return { error: INTERNAL_ERROR, headers: {} };
   }
-  const headers: Record<string, string> = { ...extraHeaders };
+  const headers: Record<string, string> = {};
   if (known.retryAfterSeconds !== undefined) headers["retry-after"] = String(known.retryAfterSeconds);
   if (known.code === "Unauthorized") headers["www-authenticate"] = "Bearer";
-  return json(errorBody(known), known.status, headers);
+  return { error: known, headers };
+}
+
+/** The one place errors become HTTP: the envelope of `answeredError`. */
+export function errorResponse(error: unknown, extraHeaders: Record<string, string> = {}): Response {
+  const answered = answeredError(error, "unexpected error");
+  return json(errorBody(answered.error), answered.error.status, { ...extraHeaders, ...answered.headers });
 }

@@ -4,11 +4,9 @@ import type { TeamId } from "../teams/teams";
 import { utcDay } from "../usage/rollups";
 import type { Mapped, TelemetryEvent } from "./events";
 
-/** What one batch did: events new to Skillgate (the rest were sent before), and records ignored. */
+/** What one batch did: how many of its events were new to Skillgate (the rest were sent before). */
 export interface Ingested {
   added: number;
-  duplicates: number;
-  ignored: number;
 }
 
 /** The advisory lock (with the team's id) that takes a team's batches one at a time. */
@@ -34,8 +32,7 @@ export async function ingestTelemetry(db: Db, teamId: TeamId, mapped: Mapped, no
     return tx.execute(batchStatement(teamId, mapped, records, now));
   });
   const [row] = (result as unknown as { rows: { added: number }[] }).rows;
-  const added = Number(row?.added ?? 0);
-  return { added, duplicates: mapped.events.length - added, ignored: mapped.ignored };
+  return { added: Number(row?.added ?? 0) };
 }
 
 /** The statement of one batch: the events, then every rollup of the rows it inserted. */
