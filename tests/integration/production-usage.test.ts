@@ -224,6 +224,15 @@ describe.each(testDbKinds)("production usage (%s)", (kind) => {
     expect(await (await t.call("GET", "/api/v1/settings")).json()).toMatchObject({ storePrompts: true, telemetryDays: 7 });
   });
 
+  it("takes 16 concurrent changes of the telemetry settings: one of them wins whole, the other settings stay", async () => {
+    const sent = Array.from({ length: 16 }, (_, i) => ({ storePrompts: i % 2 === 0, telemetryDays: 10 + i }));
+    const answers = await Promise.all(sent.map((json) => t.call("PATCH", "/api/v1/settings", { json })));
+    expect(answers.map((res) => res.status)).toEqual(Array(16).fill(200));
+    const settings = await (await t.call("GET", "/api/v1/settings")).json();
+    expect(sent).toContainEqual({ storePrompts: settings.storePrompts, telemetryDays: settings.telemetryDays });
+    expect(settings).toMatchObject({ cap: 8000, descMax: 60, loadHint: "skill_view", autoPromote: true });
+  });
+
   it("builds a prompt set from stored prompts: each expects the skills activated for it", async () => {
     const off = await t.call("POST", "/api/v1/evals/prompt-sets/from-telemetry", { json: { name: "production" } });
     expect(off.status).toBe(422);
