@@ -181,6 +181,26 @@ export const learnedSkillVersions = pgTable(
   (t) => [primaryKey({ columns: [t.skillId, t.version] })],
 );
 
+/**
+ * Named labels on versions of a learned skill (§10, "Labels"): a reader that asks for `staging` gets
+ * the version labelled so, and its description in the listing. A label is on at most one version
+ * of a skill, hence the key.
+ */
+export const learnedSkillLabels = pgTable(
+  "learned_skill_labels",
+  {
+    skillId: integer("skill_id")
+      .notNull()
+      .references(() => learnedSkills.id, { onDelete: "cascade" }),
+    label: text("label").notNull(),
+    version: integer("version").notNull(),
+    // The labelled version's description, so the listing for a label is read like the pinned one.
+    description: text("description").notNull(),
+    movedAt: timestamp("moved_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.skillId, t.label] })],
+);
+
 /** What a hostile reviewer did to a version before it was marked verified. */
 export interface ReviewReport {
   reviewer: string;

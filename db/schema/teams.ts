@@ -116,6 +116,8 @@ export const installLinks = pgTable(
     createdByKey: integer("created_by_key").references(() => apiKeys.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    // A link made for a label (§10) installs, for every skill, the version with that label.
+    label: text("label"),
   },
   (t) => [uniqueIndex("install_links_token_hash_key").on(t.tokenHash)],
 );

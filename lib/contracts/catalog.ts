@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { defineOperation, json, text, type HeaderSpec } from "./operation";
 import { isoTime, nameParams, nextCursor, pageQuery, positiveIntText } from "./fields";
+import { labelParam } from "../skills/label";
+import { refuseWith } from "../validation";
 
 /** The catalog and skill_view (§2, §4): what a team's agents can load, and a skill's body as served. */
 
@@ -63,9 +65,16 @@ const viewHeaders: Record<string, HeaderSpec> = {
   "X-Skill-Source": { description: "builtin, file, learned or draft", type: "string" },
 };
 
-export const viewQuery = z.object({
-  version: positiveIntText(1_000_000_000).optional().describe("serve an earlier version of a learned or file skill"),
-});
+export const viewQuery = z
+  .object({
+    version: positiveIntText(1_000_000_000).optional().describe("serve an earlier version of a learned or file skill"),
+    label: labelParam.optional().describe("serve the version with this label (§10), or the default where the skill has none"),
+  })
+  .superRefine(
+    refuseWith("InvalidQuery", (query: { version?: number; label?: string }) =>
+      query.version !== undefined && query.label !== undefined ? "give version or label, not both" : null,
+    ),
+  );
 
 export const viewSkill = defineOperation({
   operationId: "viewSkill",
@@ -86,7 +95,7 @@ export const viewSkill = defineOperation({
     ),
     304: { kind: "empty", description: "the client holds this version (If-None-Match)", headers: viewHeaders },
   },
-  errors: ["InvalidName", "SkillNotFound", "VersionNotFound"],
+  errors: ["InvalidName", "InvalidLabel", "InvalidQuery", "SkillNotFound", "VersionNotFound"],
 });
 
 export const CATALOG_OPERATIONS = [listSkills, viewSkill];

@@ -3,6 +3,7 @@ import { defineOperation, json } from "./operation";
 import { idParams, isoTime } from "./fields";
 import { skillNameParam } from "../skills/name-schema";
 import { skillsIndexSchema } from "./service";
+import { labelParam } from "../skills/label";
 
 /** Install links (§12): read-only links for installers that cannot send a key. */
 
@@ -10,6 +11,7 @@ const newInstallLink = z.strictObject({
   id: z.number().int(),
   url: z.string().describe("<origin>/i/<token>: give it to `npx skills add`"),
   token: z.string().describe("sgi_…, shown once; stored hashed"),
+  label: z.string().nullable().describe("the label whose versions it installs (§10), or null for the default ones"),
 });
 
 const installLinkSchema = z.strictObject({
@@ -18,6 +20,7 @@ const installLinkSchema = z.strictObject({
   createdAt: isoTime,
   createdBy: z.string().nullable().describe("the person who made it; null when a key did"),
   revokedAt: isoTime.nullable(),
+  label: z.string().nullable().describe("the label whose versions it installs (§10), or null for the default ones"),
 });
 
 export const createInstallLink = defineOperation({
@@ -27,8 +30,11 @@ export const createInstallLink = defineOperation({
   tag: "integrations",
   summary: "A revocable, read-only install link: `npx skills add <url>` lists and installs the team's skills with no key",
   scope: "admin",
+  query: z.object({
+    label: labelParam.optional().describe("install, for every skill, the version with this label (§10), or the default where it has none"),
+  }),
   responses: { 201: json(newInstallLink, "the link; its token is not shown again") },
-  errors: [],
+  errors: ["InvalidLabel"],
 });
 
 export const listInstallLinks = defineOperation({

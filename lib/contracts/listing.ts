@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineOperation, json, text, type HeaderSpec } from "./operation";
 import { positiveIntText } from "./fields";
 import { refuseWith } from "../validation";
+import { labelParam } from "../skills/label";
 
 /** The listing for an agent's system prompt (§3). */
 
@@ -14,6 +15,9 @@ export const listingQuery = z
       .enum(["true", "false"])
       .optional()
       .describe("true: the full catalog, every description whole, no cap (what skill_list answers)"),
+    label: labelParam
+      .optional()
+      .describe("list, for every learned skill, the version with this label (§10) and its description, or the default where it has none"),
   })
   .superRefine(
     refuseWith("InvalidQuery", (query: { cap?: number; descMax?: number; full?: string }) =>
@@ -82,7 +86,7 @@ export const getListing = defineOperation({
     ],
     304: { kind: "empty", description: "unchanged (If-None-Match)", headers: figureHeaders },
   },
-  errors: [],
+  errors: ["InvalidQuery", "InvalidLabel"],
 });
 
 export const LISTING_OPERATIONS = [getListing];

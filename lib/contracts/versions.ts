@@ -2,6 +2,8 @@ import { z } from "zod";
 import { defineOperation, json, text } from "./operation";
 import { isoTime, nameParams, positiveIntText, versionNumber } from "./fields";
 import { TIERS } from "./learned";
+import { labelParam } from "../skills/label";
+import { skillNameParam } from "../skills/name-schema";
 
 /** A skill's versions (§6): the history, diffs, rollback and pins. */
 
@@ -63,6 +65,44 @@ export const unpinSkill = defineOperation({
   errors: ["InvalidName", "SkillNotFound", "NotPinned", "AlreadyArchived", "BuiltInImmutable", "FileSkillReadOnly"],
 });
 
+const labelParams = z.object({ name: skillNameParam, label: labelParam });
+const labelErrors = ["InvalidName", "InvalidLabel", "SkillNotFound", "AlreadyArchived", "BuiltInImmutable", "FileSkillReadOnly"] as const;
+
+export const moveLabelBody = z.strictObject({ version: versionNumber.describe("the version the label marks from now on") });
+
+export const moveLabel = defineOperation({
+  operationId: "moveLabel",
+  method: "PUT",
+  path: "/api/v1/skills/{name}/labels/{label}",
+  tag: "skills",
+  summary:
+    "Put a named label (staging, canary…) on a version of a learned skill (lead or admin key): readers that ask for ?label= get that version. A label is on at most one version; moving it is a history event",
+  scope: "admin",
+  params: labelParams,
+  body: { schema: moveLabelBody },
+  responses: {
+    200: json(z.strictObject({ name: z.string(), label: z.string(), version: z.number().int() }), "the label marks this version"),
+  },
+  errors: [...labelErrors, "VersionNotFound"],
+});
+
+export const removeLabel = defineOperation({
+  operationId: "removeLabel",
+  method: "DELETE",
+  path: "/api/v1/skills/{name}/labels/{label}",
+  tag: "skills",
+  summary: "Take a label off a learned skill: readers that ask for it get the default version (pinned, else latest)",
+  scope: "admin",
+  params: labelParams,
+  responses: {
+    200: json(
+      z.strictObject({ name: z.string(), label: z.string(), version: z.null(), was: z.number().int().describe("the version it marked") }),
+      "removed",
+    ),
+  },
+  errors: [...labelErrors, "LabelNotFound"],
+});
+
 const versionAuthor = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("person"), email: z.string().nullable() }),
   z.strictObject({ kind: z.literal("key"), keyId: z.number().int(), keyName: z.string().nullable(), session: z.string().nullable() }),
@@ -81,6 +121,7 @@ export const versionInfoSchema = z.strictObject({
   tier: z.enum(TIERS),
   sha256: z.string(),
   evaluationId: z.number().int().nullable().describe("the evaluation that justified it, when an amendment made it"),
+  labels: z.array(z.string()).describe("the labels on this version (§10), by name; empty for built-in and file skills"),
 });
 
 export const listVersions = defineOperation({
@@ -113,4 +154,4 @@ export const diffVersions = defineOperation({
   errors: ["InvalidName", "SkillNotFound", "VersionNotFound"],
 });
 
-export const VERSION_OPERATIONS = [listVersions, diffVersions, rollbackSkill, pinSkill, unpinSkill];
+export const VERSION_OPERATIONS = [listVersions, diffVersions, rollbackSkill, pinSkill, unpinSkill, moveLabel, removeLabel];

@@ -2,9 +2,8 @@ import { asLongWork, REQUEST_DEADLINE_MS, withDeadline } from "@/db/budget";
 import { isDatabaseOutage } from "@/db/outage";
 import { getApp } from "../current-app";
 import type { App } from "../root/app";
-import type { KeyAuth } from "../auth/api-keys";
 import type { StaleKeyAuth } from "../auth/key-cache";
-import { authenticateInstallLink } from "../teams/install-links";
+import { authenticateInstallLink, type LinkTeam } from "../teams/install-links";
 import { grants, type Scope } from "../auth/scopes";
 import { AppError } from "../errors";
 import type { Actor } from "../learned/actor";
@@ -187,7 +186,7 @@ export async function authenticateRequest(app: App, req: Request): Promise<Stale
  */
 export function installLinkRoute<P extends z.ZodObject<{ token: z.ZodString }>>(
   operation: Operation<P>,
-  handler: (params: z.infer<P>, request: { req: Request; app: App; team: KeyAuth["team"] }) => Promise<Response>,
+  handler: (params: z.infer<P>, request: { req: Request; app: App; team: LinkTeam }) => Promise<Response>,
 ) {
   return (req: Request, context: { params: Promise<RouteParams> }): Promise<Response> =>
     withinBudget("request", async () => {
@@ -211,7 +210,7 @@ export function installLinkRoute<P extends z.ZodObject<{ token: z.ZodString }>>(
  * to the same path (the token is in it), unless a change to the link's team was heard since — a
  * revoked link is such a change (migration 0024).
  */
-async function answerByLink(app: App, req: Request, token: string, answer: (team: KeyAuth["team"]) => Promise<Response>) {
+async function answerByLink(app: App, req: Request, token: string, answer: (team: LinkTeam) => Promise<Response>) {
   let link: Awaited<ReturnType<typeof authenticateInstallLink>>;
   try {
     link = await authenticateInstallLink(app.database, token);

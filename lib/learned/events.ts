@@ -15,6 +15,8 @@ export const SKILL_EVENT_KINDS = [
   "overridden",
   "pinned",
   "unpinned",
+  "labelled",
+  "unlabelled",
   "rolled-back",
   "verified",
   "archived",

@@ -5,6 +5,7 @@ import { specError } from "../errors";
 import { learnedIdOf } from "../skills/catalog";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import { loadSkillContent, resolveSkill } from "../skills/view";
+import { labelsOf } from "./labels";
 import { listLearnedVersions } from "./store";
 import { namedAuthor, type NamedAuthor } from "./actor";
 import { boundedUnifiedPatch } from "./line-diff";
@@ -25,6 +26,8 @@ export interface VersionInfo {
   sha256: string;
   /** The evaluation that justified this version, when an amendment made it. */
   evaluationId: number | null;
+  /** The labels on this version (§10), by name. */
+  labels: string[];
 }
 
 export async function skillVersions(db: Db, catalogs: CatalogCache, team: CatalogKey, name: string): Promise<VersionInfo[]> {
@@ -46,6 +49,7 @@ export async function skillVersions(db: Db, catalogs: CatalogCache, team: Catalo
       tier: "unverified",
       sha256: row.sha256,
       evaluationId: null,
+      labels: [],
     }));
   }
   const content = await loadSkillContent(db, catalogs, team, name);
@@ -60,12 +64,13 @@ export async function skillVersions(db: Db, catalogs: CatalogCache, team: Catalo
       tier: "unverified",
       sha256: content.sha256,
       evaluationId: null,
+      labels: [],
     },
   ];
 }
 
 async function learnedVersions(db: Db, skillId: number): Promise<VersionInfo[]> {
-  const rows = await listLearnedVersions(db, skillId);
+  const [rows, labels] = await Promise.all([listLearnedVersions(db, skillId), labelsOf(db, skillId)]);
   const keyIds = [...new Set(rows.map((row) => row.version.authorKeyId).filter((id): id is number => id !== null))];
   const keys = new Map<number, string>();
   for (const keyId of keyIds) {
@@ -88,6 +93,7 @@ async function learnedVersions(db: Db, skillId: number): Promise<VersionInfo[]> 
     tier: v.tier,
     sha256: v.sha256,
     evaluationId: v.evaluationId,
+    labels: labels.filter((label) => label.version === v.version).map((label) => label.label),
   }));
 }
 

@@ -142,7 +142,7 @@ async function insertVersion(
  * file skill of that name refuses the write. A skill archived meanwhile (the loser of two deletes)
  * is a conflict, not a missing skill.
  */
-async function writableLearned(tx: Db, statics: StaticCatalog, teamId: TeamId, name: string): Promise<LearnedRow> {
+export async function writableLearned(tx: Db, statics: StaticCatalog, teamId: TeamId, name: string): Promise<LearnedRow> {
   const holder = await nameHolder(tx, statics, teamId, name);
   if (holder) throw notLearned(name, holder);
   const row = await findLiveLearned(tx, teamId, name, { lock: true });
@@ -400,6 +400,6 @@ export async function unpinLearned(deps: Deps, teamId: TeamId, actor: Actor, nam
 }
 
 /** The part of the catalog a learned skill of this status is in: drafts never reach the listing. */
-function partOf(status: string): CatalogPart {
+export function partOf(status: string): CatalogPart {
   return status === "draft" ? "drafts" : "listed";
 }

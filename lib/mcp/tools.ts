@@ -10,6 +10,7 @@ import { skillNameParam } from "../skills/name-schema";
 import { ledgerBody, ledgerSlugParam } from "../ledger/input";
 import { lintBody } from "../contracts/lint";
 import { FULL_CATALOG } from "../contracts/listing";
+import { labelParam } from "../skills/label";
 import { createSkillBody, updateSkillBody } from "../contracts/learned";
 import { AppError } from "../errors";
 import { isDatabaseOutage } from "@/db/outage";
@@ -141,26 +142,33 @@ const TOOLS = [
     name: "skill_list",
     title: "List skills",
     description:
-      "The team's full skill catalog: every skill you may load, grouped by source, each with its whole description (the listing in your system prompt may cut them). Prefer a matching skill over improvising; load one with skill_view.",
-    input: z.strictObject({}),
+      "The team's full skill catalog: every skill you may load, grouped by source, each with its whole description (the listing in your system prompt may cut them). Prefer a matching skill over improvising; load one with skill_view. `label` lists the versions with that label.",
+    input: z.strictObject({
+      label: labelParam.optional().describe("list the version with this label (e.g. staging) where a skill has it"),
+    }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     scope: () => "read",
-    run: async (_args, { app, auth: { team } }) => (await app.catalogs.listing(team, { ...FULL_CATALOG, loadHint: team.loadHint })).text,
+    run: async ({ label }, { app, auth: { team } }) =>
+      (await app.catalogs.listing({ ...team, label: label ?? null }, { ...FULL_CATALOG, loadHint: team.loadHint })).text,
     servesStale: {},
   }),
   tool({
     name: "skill_view",
     title: "Load a skill",
     description:
-      "Loads the full body of a skill by name, byte for byte, after a header line [skill <name> | <source> | v<N>]. Call it before doing a task a listed skill covers, then follow the procedure. `version` loads an earlier version.",
+      "Loads the full body of a skill by name, byte for byte, after a header line [skill <name> | <source> | v<N>]. Call it before doing a task a listed skill covers, then follow the procedure. `version` loads an earlier version; `label` the version with that label.",
     input: z.strictObject({
       name: skillNameParam.describe("the skill's name, as in the listing"),
       version: versionNumber.optional().describe("an earlier version of a learned or file skill"),
+      label: labelParam.optional().describe("the version with this label (e.g. staging), or the default where the skill has none"),
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     scope: () => "read",
-    run: async ({ name, version }, { app, auth, sessionId }) =>
-      skillViewText(await viewSkill(app, { team: auth.team, keyId: auth.keyId, sessionId }, name, version)),
+    run: async ({ name, version, label }, { app, auth, sessionId }) => {
+      if (version !== undefined && label !== undefined) throw new AppError("InvalidQuery", "give version or label, not both");
+      const team = { ...auth.team, label: label ?? null };
+      return skillViewText(await viewSkill(app, { team, keyId: auth.keyId, sessionId }, name, version));
+    },
     servesStale: {
       whenStale: ({ name }, { app, auth, sessionId }, kept) => {
         const first = kept.content[0];

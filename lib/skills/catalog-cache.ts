@@ -8,6 +8,7 @@ import { sha256Hex } from "../hash";
 import type { TeamId } from "../teams/teams";
 import { loadDrafts, loadListedCatalog, withDrafts, type Catalog, type CatalogSkill, type StaticCatalog } from "./catalog";
 import type { StaticSkill } from "./folders";
+import type { LabelName } from "./label";
 
 /**
  * What a cached catalog is keyed by: a change to what the listing can show bumps the team's
@@ -17,6 +18,8 @@ export interface CatalogKey {
   id: TeamId;
   catalogRevision: number;
   draftsRevision: number;
+  /** The label a reader asked for (§10): its catalog serves the labelled versions. */
+  label?: LabelName | null;
 }
 
 /** Which part of a team's catalog a write changed: what the listing can show, or drafts alone. */
@@ -62,22 +65,26 @@ export class CatalogCache {
 
   /** The whole catalog: the listed part and the drafts, each loaded again only when its own revision moved. */
   catalog(team: CatalogKey): Promise<Catalog> {
-    return loadOnce(this.catalogs, `${team.id}:${team.catalogRevision}:${team.draftsRevision}`, async () => {
+    return loadOnce(this.catalogs, `${team.id}:${team.catalogRevision}:${team.draftsRevision}:${team.label ?? ""}`, async () => {
       const [listed, drafts] = await Promise.all([this.listedCatalog(team), this.teamDrafts(team)]);
       return withDrafts(listed, drafts);
     });
   }
 
   private listedCatalog(team: CatalogKey): Promise<Catalog> {
-    return loadOnce(this.listed, `${team.id}:${team.catalogRevision}`, () => loadListedCatalog(this.db, this.statics, team.id));
+    return loadOnce(this.listed, `${team.id}:${team.catalogRevision}:${team.label ?? ""}`, () =>
+      loadListedCatalog(this.db, this.statics, team.id, team.label ?? null),
+    );
   }
 
   private teamDrafts(team: CatalogKey): Promise<CatalogSkill[]> {
-    return loadOnce(this.drafts, `${team.id}:${team.draftsRevision}`, () => loadDrafts(this.db, team.id));
+    return loadOnce(this.drafts, `${team.id}:${team.draftsRevision}:${team.label ?? ""}`, () =>
+      loadDrafts(this.db, team.id, team.label ?? null),
+    );
   }
 
   async listing(team: CatalogKey, settings: ListingSettings): Promise<TeamListing> {
-    const key = `${team.id}:${team.catalogRevision}:${settings.cap}:${settings.descMax}:${settings.loadHint}`;
+    const key = `${team.id}:${team.catalogRevision}:${team.label ?? ""}:${settings.cap}:${settings.descMax}:${settings.loadHint}`;
     const cached = this.listings.get(key);
     if (cached) return cached;
     const catalog = await this.listedCatalog(team);

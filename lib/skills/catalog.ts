@@ -2,10 +2,11 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { invalidWorkspaceFolders } from "@/db/queries/workspace-skills";
 import { AppError, skillNotFound } from "../errors";
-import { learnedSkills, workspaceSkills } from "@/db/schema";
+import { learnedSkillLabels, learnedSkills, workspaceSkills } from "@/db/schema";
 import { compareCodePoints, type ListingScope } from "../listing/render";
 import type { TeamId } from "../teams/teams";
 import type { SkillName } from "./name";
+import type { LabelName } from "./label";
 import type { InvalidStaticFolder, StaticSkill } from "./folders";
 import { invalidLines, workspaceFolderLabel } from "./invalid-folders";
 
@@ -43,11 +44,13 @@ export interface CatalogSkill {
   provenance: Provenance | null;
   /** Set when a lead pinned a learned skill (§10): `version` is then the pinned one, and this its latest. */
   pinned?: { latest: number };
+  /** Set when the reader asked for a label this learned skill has (§10): `version` is the labelled one, and this its latest. */
+  label?: { name: LabelName; latest: number };
 }
 
-/** The newest version a skill has: its latest when pinned, else the one it serves. */
-export function latestVersionOf(skill: Pick<CatalogSkill, "version" | "pinned">): number {
-  return skill.pinned?.latest ?? skill.version;
+/** The newest version a skill has: its latest when pinned or labelled, else the one it serves. */
+export function latestVersionOf(skill: Pick<CatalogSkill, "version" | "pinned" | "label">): number {
+  return skill.label?.latest ?? skill.pinned?.latest ?? skill.version;
 }
 
 /** The row id of a learned skill: the catalog gives every learned skill one. */
@@ -148,9 +151,9 @@ export function staticCatalogSkill(skill: StaticSkill): CatalogSkill {
 /**
  * The part of a team's catalog the listing is made of: built-in and global skills, the workspace,
  * invalid folders and active learned skills, resolved. Drafts are loaded apart (`loadDrafts`), so
- * writing a draft does not reload this.
+ * writing a draft does not reload this. A reader that asks for a label gets the labelled versions.
  */
-export async function loadListedCatalog(db: Db, statics: StaticCatalog, teamId: TeamId): Promise<Catalog> {
+export async function loadListedCatalog(db: Db, statics: StaticCatalog, teamId: TeamId, label: LabelName | null = null): Promise<Catalog> {
   const [workspace, workspaceInvalid, learned] = await Promise.all([
     db
       .select({
@@ -162,7 +165,7 @@ export async function loadListedCatalog(db: Db, statics: StaticCatalog, teamId: 
       .from(workspaceSkills)
       .where(eq(workspaceSkills.teamId, teamId)),
     invalidWorkspaceFolders(db, teamId),
-    learnedOf(db, teamId, "active"),
+    learnedOf(db, teamId, "active", label),
   ]);
   const candidates: CatalogSkill[] = statics.skills.map(staticCatalogSkill);
   for (const row of workspace) {
@@ -193,11 +196,13 @@ export async function loadListedCatalog(db: Db, statics: StaticCatalog, teamId: 
 }
 
 /** The team's learned drafts, by name. */
-export async function loadDrafts(db: Db, teamId: TeamId): Promise<CatalogSkill[]> {
-  return (await learnedOf(db, teamId, "draft")).sort((a, b) => compareCodePoints(a.name, b.name));
+export async function loadDrafts(db: Db, teamId: TeamId, label: LabelName | null = null): Promise<CatalogSkill[]> {
+  return (await learnedOf(db, teamId, "draft", label)).sort((a, b) => compareCodePoints(a.name, b.name));
 }
 
-async function learnedOf(db: Db, teamId: TeamId, status: "active" | "draft"): Promise<CatalogSkill[]> {
+async function learnedOf(db: Db, teamId: TeamId, status: "active" | "draft", label: LabelName | null): Promise<CatalogSkill[]> {
+  // No label asked for joins nothing: no label is empty.
+  const labelled = and(eq(learnedSkillLabels.skillId, learnedSkills.id), eq(learnedSkillLabels.label, label ?? ""));
   const rows = await db
     .select({
       id: learnedSkills.id,
@@ -211,16 +216,17 @@ async function learnedOf(db: Db, teamId: TeamId, status: "active" | "draft"): Pr
       reason: learnedSkills.reason,
       createdAt: learnedSkills.createdAt,
       forkedFrom: learnedSkills.forkedFrom,
+      labelledVersion: learnedSkillLabels.version,
+      labelledDescription: learnedSkillLabels.description,
     })
     .from(learnedSkills)
+    .leftJoin(learnedSkillLabels, labelled)
     .where(and(eq(learnedSkills.teamId, teamId), eq(learnedSkills.status, status)));
   return rows.map((row) => ({
     name: row.name as SkillName,
-    description: row.pinnedDescription ?? row.description,
+    ...servedVersion(row, label),
     source: "learned",
     scope: "learned",
-    version: row.pinnedVersion ?? row.version,
-    ...(row.pinnedVersion !== null && { pinned: { latest: row.version } }),
     folder: null,
     status,
     warnings: [],
@@ -233,6 +239,24 @@ async function learnedOf(db: Db, teamId: TeamId, status: "active" | "draft"): Pr
       forkedFrom: row.forkedFrom,
     },
   }));
+}
+
+interface LearnedVersions {
+  version: number;
+  description: string;
+  pinnedVersion: number | null;
+  pinnedDescription: string | null;
+  labelledVersion: number | null;
+  labelledDescription: string | null;
+}
+
+/** The version a reader gets (§10): the one with the label it asked for, else the pinned one, else the latest. */
+function servedVersion(row: LearnedVersions, label: LabelName | null): Pick<CatalogSkill, "version" | "description" | "pinned" | "label"> {
+  if (label !== null && row.labelledVersion !== null && row.labelledDescription !== null)
+    return { version: row.labelledVersion, description: row.labelledDescription, label: { name: label, latest: row.version } };
+  if (row.pinnedVersion !== null)
+    return { version: row.pinnedVersion, description: row.pinnedDescription ?? row.description, pinned: { latest: row.version } };
+  return { version: row.version, description: row.description };
 }
 
 /** Every skill the team can see, in the order `GET /api/v1/skills` lists them: active, shadowed, drafts, then invalid folders. */

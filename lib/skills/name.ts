@@ -4,13 +4,13 @@ import { AppError } from "../errors";
 /** A validated skill name: 1–64 of [a-z0-9-], no leading, trailing or doubled hyphen. Zod's brand, so a contract's schema can produce it. */
 export type SkillName = string & z.core.$brand<"SkillName">;
 
-/** Why `name` is not a valid skill name, or null when it is. */
-export function skillNameProblem(name: string): string | null {
+/** Why `name` is not a valid skill name, or null when it is. `what` names it in the message: labels follow the same rules (§10). */
+export function skillNameProblem(name: string, what = "name"): string | null {
   const length = [...name].length;
-  if (length < 1 || length > 64) return `name "${name}" must be 1–64 characters long (it has ${length})`;
-  if (!/^[a-z0-9-]+$/.test(name)) return `name "${name}" may hold only lowercase letters, digits and hyphens`;
-  if (name.startsWith("-") || name.endsWith("-")) return `name "${name}" may not start or end with a hyphen`;
-  if (name.includes("--")) return `name "${name}" may not hold two hyphens in a row`;
+  if (length < 1 || length > 64) return `${what} "${name}" must be 1–64 characters long (it has ${length})`;
+  if (!/^[a-z0-9-]+$/.test(name)) return `${what} "${name}" may hold only lowercase letters, digits and hyphens`;
+  if (name.startsWith("-") || name.endsWith("-")) return `${what} "${name}" may not start or end with a hyphen`;
+  if (name.includes("--")) return `${what} "${name}" may not hold two hyphens in a row`;
   return null;
 }
 

@@ -6,6 +6,7 @@ import { installLinks, users } from "@/db/schema";
 import { AppError } from "../errors";
 import { sha256Hex } from "../hash";
 import { AUTH_TEAM_COLUMNS, authTeam, type AuthTeamRow, type KeyAuth } from "../auth/api-keys";
+import type { LabelName } from "../skills/label";
 import type { TeamId } from "./teams";
 
 /**
@@ -32,20 +33,23 @@ export interface NewInstallLink {
   id: InstallLinkId;
   url: string;
   token: string;
+  label: LabelName | null;
 }
 
+/** A new link; one made for a label (§10) installs, for every skill, the version with that label. */
 export async function createInstallLink(
   db: Db,
   teamId: TeamId,
   origin: string,
   by: { userId: number | null; keyId: number | null },
+  label: LabelName | null = null,
 ): Promise<NewInstallLink> {
   const token = `${TOKEN_PREFIX}${randomBytes(24).toString("base64url")}`;
   const rows = await db
     .insert(installLinks)
-    .values({ teamId, prefix: token.slice(0, 10), tokenHash: sha256Hex(token), createdBy: by.userId, createdByKey: by.keyId })
+    .values({ teamId, prefix: token.slice(0, 10), tokenHash: sha256Hex(token), createdBy: by.userId, createdByKey: by.keyId, label })
     .returning({ id: installLinks.id });
-  return { id: singleRow(rows).id as InstallLinkId, url: installLinkUrl(origin, token), token };
+  return { id: singleRow(rows).id as InstallLinkId, url: installLinkUrl(origin, token), token, label };
 }
 
 export interface InstallLinkRow {
@@ -55,6 +59,8 @@ export interface InstallLinkRow {
   /** The person who made it, or null when a key did (or the person is gone). */
   createdBy: string | null;
   revokedAt: Date | null;
+  /** The label whose versions it installs, or null for the default ones. */
+  label: LabelName | null;
 }
 
 export async function listInstallLinks(db: Db, teamId: TeamId): Promise<InstallLinkRow[]> {
@@ -65,12 +71,13 @@ export async function listInstallLinks(db: Db, teamId: TeamId): Promise<InstallL
       createdAt: installLinks.createdAt,
       createdBy: users.email,
       revokedAt: installLinks.revokedAt,
+      label: installLinks.label,
     })
     .from(installLinks)
     .leftJoin(users, eq(users.id, installLinks.createdBy))
     .where(eq(installLinks.teamId, teamId))
     .orderBy(desc(installLinks.createdAt), desc(installLinks.id));
-  return rows.map((row) => ({ ...row, id: row.id as InstallLinkId }));
+  return rows.map((row) => ({ ...row, id: row.id as InstallLinkId, label: row.label as LabelName | null }));
 }
 
 /** Revokes an active link of this team; any other id (another team's, a revoked one) is not found. */
@@ -85,13 +92,16 @@ export async function revokeInstallLink(db: Db, teamId: TeamId, id: InstallLinkI
   return { id, revokedAt: row.revokedAt };
 }
 
+/** The team a link reads, with the label it was made for. */
+export type LinkTeam = KeyAuth["team"] & { label: LabelName | null };
+
 export interface LinkAuth {
   linkId: InstallLinkId;
-  team: KeyAuth["team"];
+  team: LinkTeam;
 }
 
 const AUTHENTICATE = `
-  select l.id as link_id, ${AUTH_TEAM_COLUMNS}
+  select l.id as link_id, l.label, ${AUTH_TEAM_COLUMNS}
   from install_links l join teams t on t.id = l.team_id
   where l.token_hash = $1 and l.revoked_at is null
   limit 1`;
@@ -99,6 +109,6 @@ const AUTHENTICATE = `
 /** The link's team in one query, as a key's is read; null for an unknown or revoked token. */
 export async function authenticateInstallLink(database: Pick<Database, "query">, token: string): Promise<LinkAuth | null> {
   if (!token.startsWith(TOKEN_PREFIX)) return null;
-  const [row] = await database.query<AuthTeamRow & { link_id: number }>(AUTHENTICATE, [sha256Hex(token)]);
-  return row ? { linkId: row.link_id as InstallLinkId, team: authTeam(row) } : null;
+  const [row] = await database.query<AuthTeamRow & { link_id: number; label: string | null }>(AUTHENTICATE, [sha256Hex(token)]);
+  return row ? { linkId: row.link_id as InstallLinkId, team: { ...authTeam(row), label: row.label as LabelName | null } } : null;
 }

@@ -112,6 +112,20 @@ describe("the OpenAPI document", () => {
         description: "true: the full catalog, every description whole, no cap (what skill_list answers)",
         schema: { type: "string", enum: ["true", "false"] },
       },
+      {
+        name: "label",
+        in: "query",
+        required: false,
+        description:
+          "list, for every learned skill, the version with this label (§10) and its description, or the default where it has none",
+        schema: {
+          type: "string",
+          pattern: "^[a-z0-9]+(-[a-z0-9]+)*$",
+          minLength: 1,
+          maxLength: 64,
+          example: "staging",
+        },
+      },
     ]);
     const view = doc.paths["/api/v1/skills/{name}"]!.get! as {
       parameters: { name: string; in: string; schema: Record<string, unknown> }[];

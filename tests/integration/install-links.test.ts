@@ -101,8 +101,15 @@ describe.each(testDbKinds)("install links on %s", (kind) => {
 
     const list = await (await t.call("GET", "/api/v1/install-links")).json();
     expect(list.links).toEqual([
-      { id: other.id, prefix: other.token.slice(0, 10), createdAt: expect.any(String), createdBy: null, revokedAt: null },
-      { id: link.id, prefix: link.token.slice(0, 10), createdAt: expect.any(String), createdBy: null, revokedAt: body.revokedAt },
+      { id: other.id, prefix: other.token.slice(0, 10), createdAt: expect.any(String), createdBy: null, revokedAt: null, label: null },
+      {
+        id: link.id,
+        prefix: link.token.slice(0, 10),
+        createdAt: expect.any(String),
+        createdBy: null,
+        revokedAt: body.revokedAt,
+        label: null,
+      },
     ]);
     expect(await t.app.db.$count(installLinks)).toBe(2);
   });

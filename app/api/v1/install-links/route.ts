@@ -9,9 +9,10 @@ import { route } from "@/lib/http/route";
 import { createInstallLink, listInstallLinks } from "@/lib/teams/install-links";
 
 /** POST /api/v1/install-links — a read-only link for `npx skills add <url>`; GET lists them. */
-export const POST = route(createInstallLinkOperation, async (_input, { req, app, auth }) =>
-  json(await createInstallLink(app.db, auth.team.id, publicOrigin(req.headers, req.url).origin, { userId: null, keyId: auth.keyId }), 201),
-);
+export const POST = route(createInstallLinkOperation, async ({ query }, { req, app, auth }) => {
+  const by = { userId: null, keyId: auth.keyId };
+  return json(await createInstallLink(app.db, auth.team.id, publicOrigin(req.headers, req.url).origin, by, query.label ?? null), 201);
+});
 
 export const GET = route(listInstallLinksOperation, async (_input, { app, auth }) => {
   const links = await listInstallLinks(app.db, auth.team.id);

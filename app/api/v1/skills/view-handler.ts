@@ -12,7 +12,8 @@ import { skillViewText, viewSkill } from "@/lib/skills/view";
 export const viewSkillRoute = route(
   viewSkillOperation,
   async ({ params, query }, { req, app, auth, sessionId }) => {
-    const content = await viewSkill(app, { team: auth.team, keyId: auth.keyId, sessionId }, params.name, query.version);
+    const team = { ...auth.team, label: query.label ?? null };
+    const content = await viewSkill(app, { team, keyId: auth.keyId, sessionId }, params.name, query.version);
     const headers = {
       etag: `"${content.sha256}"`,
       "x-skill-version": String(content.version),

@@ -1,0 +1,88 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { learnedSkillLabels } from "@/db/schema";
+import { AppError, specError } from "../errors";
+import { bumpCatalogRevision } from "../skills/catalog-cache";
+import type { LabelName } from "../skills/label";
+import { parseSkillMd } from "../skills/skill-md";
+import type { TeamId } from "../teams/teams";
+import { requireLead, type Actor } from "./actor";
+import { recordEvent } from "./events";
+import { getLearnedVersion } from "./store";
+import { partOf, writableLearned, type Deps } from "./write";
+
+/**
+ * Labels beyond one pin (§10): a lead puts a named label (`staging`, `canary`…) on one version of a
+ * learned skill; readers that ask for the label get that version. Each move is a history event; the
+ * skill's row lock orders concurrent moves, so the last one wins whole and each is logged once.
+ */
+
+export interface LabelMove {
+  name: string;
+  label: LabelName;
+  version: number;
+}
+
+/** `PUT /api/v1/skills/<name>/labels/<label>`: the label now marks `version`. Putting it where it already is changes nothing. */
+export async function moveLabel(
+  deps: Deps,
+  teamId: TeamId,
+  actor: Actor,
+  name: string,
+  label: LabelName,
+  version: number,
+): Promise<LabelMove> {
+  requireLead(actor, "moving a label");
+  await deps.db.transaction(async (tx) => {
+    const row = await writableLearned(tx, deps.catalogs.statics, teamId, name);
+    const target = await getLearnedVersion(tx, row.id, version);
+    if (!target) throw specError("VersionNotFound", `'${name}' has no v${version}; it is at v${row.currentVersion}`);
+    const was = await labelledVersion(tx, row.id, label);
+    if (was === version) return;
+    const { description } = parseSkillMd(target.frontmatter + target.body);
+    await tx
+      .insert(learnedSkillLabels)
+      .values({ skillId: row.id, label, version, description })
+      .onConflictDoUpdate({
+        target: [learnedSkillLabels.skillId, learnedSkillLabels.label],
+        set: { version, description, movedAt: new Date() },
+      });
+    await recordEvent(tx, teamId, name, "labelled", actor, version, { label, from: was });
+    await bumpCatalogRevision(tx, teamId, partOf(row.status));
+  });
+  return { name, label, version };
+}
+
+/** `DELETE …/labels/<label>`: readers that ask for it get the default (pinned, else latest) again. */
+export async function removeLabel(deps: Deps, teamId: TeamId, actor: Actor, name: string, label: LabelName) {
+  requireLead(actor, "removing a label");
+  return deps.db.transaction(async (tx) => {
+    const row = await writableLearned(tx, deps.catalogs.statics, teamId, name);
+    const [removed] = await tx
+      .delete(learnedSkillLabels)
+      .where(and(eq(learnedSkillLabels.skillId, row.id), eq(learnedSkillLabels.label, label)))
+      .returning({ version: learnedSkillLabels.version });
+    if (!removed) throw new AppError("LabelNotFound", `'${name}' has no label '${label}'`);
+    await recordEvent(tx, teamId, name, "unlabelled", actor, removed.version, { label });
+    await bumpCatalogRevision(tx, teamId, partOf(row.status));
+    return { name, label, version: null, was: removed.version };
+  });
+}
+
+async function labelledVersion(tx: Db, skillId: number, label: LabelName): Promise<number | null> {
+  const [row] = await tx
+    .select({ version: learnedSkillLabels.version })
+    .from(learnedSkillLabels)
+    .where(and(eq(learnedSkillLabels.skillId, skillId), eq(learnedSkillLabels.label, label)));
+  return row?.version ?? null;
+}
+
+/** A learned skill's labels, by name: what the versions table and `GET …/labels` show. */
+export async function labelsOf(db: Db, skillId: number): Promise<{ label: LabelName; version: number; movedAt: Date }[]> {
+  const rows = await db
+    .select({ label: learnedSkillLabels.label, version: learnedSkillLabels.version, movedAt: learnedSkillLabels.movedAt })
+    .from(learnedSkillLabels)
+    .where(eq(learnedSkillLabels.skillId, skillId))
+    .orderBy(asc(learnedSkillLabels.label));
+  return rows.map((row) => ({ ...row, label: row.label as LabelName }));
+}
