@@ -9,6 +9,8 @@ const KIND_STYLE: Record<string, string> = {
   rejected: "bg-red-100 text-red-900",
   pinned: "bg-violet-100 text-violet-900",
   unpinned: "bg-violet-100 text-violet-900",
+  labelled: "bg-violet-100 text-violet-900",
+  unlabelled: "bg-violet-100 text-violet-900",
   overridden: "bg-amber-100 text-amber-900",
   "rolled-back": "bg-red-100 text-red-900",
   evaluated: "bg-indigo-100 text-indigo-900",
@@ -78,6 +80,8 @@ function EventLine({ slug, event }: { slug: string; event: HistoryEvent }) {
     reason?: string;
     tier?: string;
     status?: string;
+    label?: string;
+    from?: number | null;
   };
   return (
     <li
@@ -96,8 +100,14 @@ function EventLine({ slug, event }: { slug: string; event: HistoryEvent }) {
       {detail.verdict && <span>verdict {detail.verdict}</span>}
       {detail.revertOf !== undefined && <span>back to v{detail.revertOf}</span>}
       {detail.tier && <span>tier {detail.tier}</span>}
+      {detail.label && (
+        <span>
+          label <code>{detail.label}</code>
+          {typeof detail.from === "number" && ` moved from v${detail.from}`}
+        </span>
+      )}
       {detail.overrideReason && <span className="text-amber-900">reason: “{detail.overrideReason}”</span>}
-      {event.version !== null && event.version > 1 && !ABOUT_AN_AMENDMENT.has(event.kind) && (
+      {event.version !== null && event.version > 1 && !ABOUT_AN_AMENDMENT.has(event.kind) && !detail.label && (
         <Link className="text-indigo-700 underline" href={versionDiffHref(slug, event.skill, event.version)}>
           diff v{event.version - 1} → v{event.version}
         </Link>

@@ -5,10 +5,12 @@ import { memberAction } from "@/lib/actions/member-action";
 import type { ActionResult } from "@/lib/actions/result";
 import { amendmentBody } from "@/lib/contracts/evolution";
 import { forkSkillForm, saveSkillForm, verifyBody, type ForkSkillForm, type SaveSkillForm, type VerifyForm } from "@/lib/contracts/learned";
-import { pinBody, rollbackBody } from "@/lib/contracts/versions";
+import { moveLabelBody, pinBody, rollbackBody } from "@/lib/contracts/versions";
 import { isAppError, pageMessage } from "@/lib/errors";
 import type { Actor } from "@/lib/learned/actor";
 import { forkSkill } from "@/lib/learned/fork";
+import { moveLabel, removeLabel } from "@/lib/learned/labels";
+import { labelParam } from "@/lib/skills/label";
 import { versionText } from "@/lib/learned/history";
 import { findLiveLearned } from "@/lib/learned/store";
 import { verifyLearned } from "@/lib/learned/verify";
@@ -87,6 +89,24 @@ export async function unpinAction(slug: string, name: string): Promise<ActionRes
   return memberAction({ ...asEditor(slug, name), ...nothing }, async (member, _input, actor) => {
     const { version } = await unpinLearned(member.app, member.team.id, actor, name);
     return { ok: true, message: `Unpinned: agents get the latest version, v${version}.`, version };
+  });
+}
+
+const labelForm = moveLabelBody.extend({ label: labelParam });
+
+/** Puts a label on a version (§10), from the versions table: a new label or one moved from another version. */
+export async function moveLabelAction(slug: string, name: string, label: string, version: number): Promise<ActionResult> {
+  return memberAction({ ...asEditor(slug, name), schema: labelForm, input: { label, version } }, async (member, body, actor) => {
+    await moveLabel(member.app, member.team.id, actor, name, body.label, body.version);
+    return { ok: true, message: `Label ${body.label} is on v${body.version}: readers that ask for it get that version.`, version: body.version };
+  });
+}
+
+export async function removeLabelAction(slug: string, name: string, label: string): Promise<ActionResult> {
+  const schema = z.strictObject({ label: labelParam });
+  return memberAction({ ...asEditor(slug, name), schema, input: { label } }, async (member, body, actor) => {
+    const { was } = await removeLabel(member.app, member.team.id, actor, name, body.label);
+    return { ok: true, message: `Label ${body.label} taken off v${was}: readers that ask for it get the default version.` };
   });
 }
 
