@@ -88,4 +88,26 @@ describe.each([
     const labels = (await (await api("GET", `/api/v1/skills/${skill}/versions`)).json()) as { versions: { labels: string[] }[] };
     expect(labels.versions.map((v) => v.labels)).toEqual([[], []]);
   });
+
+  it("makes an install link for a label on the settings page: the installer gets the labelled version", async () => {
+    expect((await api("PUT", `/api/v1/skills/${skill}/labels/canary`, { version: 1 })).status).toBe(200);
+    await page.goto(`${baseUrl}/t/lab/settings#install-links`);
+    const form = page.locator('form[aria-label="Create install link"]');
+    await form.locator('input[name="label"]').fill("Canary!");
+    await form.locator("text=Create install link").click();
+    // The refusal says which rule the label breaks, and the box keeps it to be fixed.
+    await form.getByText('invalid label: label "Canary!" may hold only lowercase letters, digits and hyphens').waitFor();
+    expect(await form.locator('input[name="label"]').inputValue()).toBe("Canary!");
+
+    await form.locator('input[name="label"]').fill("canary");
+    await form.locator("text=Create install link").click();
+    await form.locator('[data-testid="install-command"]').waitFor();
+    const command = (await form.locator('[data-testid="install-command"]').textContent()) ?? "";
+    const url = command.replace("npx skills add ", "").trim();
+    expect(await form.locator('input[name="label"]').inputValue()).toBe("");
+    const index = (await (await fetch(`${url}/.well-known/skills/index.json`)).json()) as { skills: { name: string; version: number }[] };
+    expect(index.skills.find((entry) => entry.name === skill)?.version).toBe(1);
+    const prefix = new URL(url).pathname.slice(3, 13);
+    expect(await page.locator(`tr[data-install-link="${prefix}"] td`).nth(1).textContent()).toBe("canary");
+  });
 });
