@@ -33,6 +33,8 @@ export const OTHER_TEAM_KEY = "sg_browser_test_key_other_team_0002";
 export const MCP_KEY = "sg_browser_test_key_mcp_team_00005";
 /** The "governed" team: auto-promotion turned off, approvals by a lead. */
 export const GOVERNED_KEY = "sg_browser_test_key_governed_00007";
+/** The "morning" team: a lead's full morning through the pages (create, evaluate, approve, reject, pin, label, roll back, invite). */
+export const MORNING_KEY = "sg_browser_test_key_morning_0008";
 /** The "installer" team: what the real `skills` installer reads through an install link. */
 export const INSTALLER_KEY = "sg_browser_test_key_installer_0006";
 
@@ -55,8 +57,8 @@ export default async function setup(project: TestProject) {
     SKILLGATE_JUDGE_CONCURRENCY: "2",
     SKILLGATE_DEMO: "1",
     SKILLS_GLOBAL_DIR: "demo/global-skills",
-    SKILLGATE_INIT_TEAM: "demo,other-team,lab,cli,mcp,installer,governed",
-    SKILLGATE_INIT_API_KEY: `${BROWSER_KEY},${OTHER_TEAM_KEY},${LAB_KEY},${CLI_KEY},${MCP_KEY},${INSTALLER_KEY},${GOVERNED_KEY}`,
+    SKILLGATE_INIT_TEAM: "demo,other-team,lab,cli,mcp,installer,governed,morning",
+    SKILLGATE_INIT_API_KEY: `${BROWSER_KEY},${OTHER_TEAM_KEY},${LAB_KEY},${CLI_KEY},${MCP_KEY},${INSTALLER_KEY},${GOVERNED_KEY},${MORNING_KEY}`,
     SKILLGATE_INIT_USER_EMAIL: [BROWSER_LOGIN, MEMBER_LOGIN, THROTTLED_LOGIN].map((login) => login.email).join(","),
     SKILLGATE_INIT_USER_PASSWORD: [BROWSER_LOGIN, MEMBER_LOGIN, THROTTLED_LOGIN].map((login) => login.password).join(","),
   });
