@@ -158,17 +158,30 @@ for (const viewport of VIEWPORTS) {
     it("puts a lead's Pin, Unpin and Roll back buttons on the screen, second in each version's row", async () => {
       for (const path of ["/t/demo/skills/release-checklist", `/t/lab/skills/${PINNED}`]) {
         await page.goto(`${baseUrl}${path}`);
-        const buttons = page.locator('[data-testid="versions"] tr[data-version] button');
-        const labels = await buttons.allTextContents();
-        expect(labels, path).toEqual(
-          path.includes(PINNED) ? ["Pin v2", "Unpin", "Roll back to v1"] : ["Pin v2", "Pin v1", "Roll back to v1"],
-        );
-        for (const [i, label] of labels.entries()) {
-          const button = await box(buttons.nth(i));
-          expect(button.x, `${path} ${label}`).toBeGreaterThanOrEqual(0);
-          expect(button.x + button.width, `${path} ${label}`).toBeLessThanOrEqual(viewport.width);
-        }
         expect(await page.locator('[data-testid="versions"] thead th').nth(1).textContent()).toBe("Actions");
+        const rows = page.locator('[data-testid="versions"] tbody tr[data-version]');
+        const shown = await rows.evaluateAll((trs) =>
+          trs.map((tr) => [...tr.querySelectorAll("td:nth-child(2) button")].map((button) => button.textContent)),
+        );
+        expect(shown, path).toEqual(
+          path.includes(PINNED)
+            ? [
+                ["Label v2", "Pin v2"],
+                ["Label v1", "Unpin", "Roll back to v1"],
+              ]
+            : [
+                ["Label v2", "Pin v2"],
+                ["Label v1", "Pin v1", "Roll back to v1"],
+              ],
+        );
+        // Every control of the column is on the screen, not past the evidence to the right.
+        const buttons = rows.locator("td:nth-child(2) button, td:nth-child(2) input");
+        for (let i = 0; i < (await buttons.count()); i++) {
+          const control = await box(buttons.nth(i));
+          const name = `${path} ${await buttons.nth(i).evaluate((el) => el.textContent || el.getAttribute("placeholder"))}`;
+          expect(control.x, name).toBeGreaterThanOrEqual(0);
+          expect(control.x + control.width, name).toBeLessThanOrEqual(viewport.width);
+        }
         expect(await pageWidth(page)).toBeLessThanOrEqual(viewport.width);
       }
     });
