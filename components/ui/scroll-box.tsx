@@ -20,7 +20,8 @@ function overflowOf(box: HTMLElement): Overflow {
  * A box that scrolls sideways when what it holds is wider than it (a table on a phone, §10), and
  * says so: "Scroll sideways for more →" above it while anything is out of view, and a shade on each
  * edge that has more beyond it. The box is a named region that takes focus, so it scrolls from the
- * keyboard too (axe: scrollable-region-focusable).
+ * keyboard too (axe: scrollable-region-focusable); it is positioned, so screen-reader-only labels
+ * (absolutely placed) stay inside it instead of widening the page.
  */
 export function ScrollBox({
   label,
@@ -48,7 +49,8 @@ export function ScrollBox({
   }, []);
   const shade = "pointer-events-none absolute inset-y-0 w-6 from-slate-900/20 to-transparent";
   return (
-    <div className={className}>
+    // A grid or flex item as wide as its content would widen the page: only the box inside may be that wide.
+    <div className={`min-w-0 ${className}`}>
       {(overflow.left || overflow.right) && (
         <p className={`mb-1 text-right text-xs text-slate-500 ${cueClassName}`} aria-hidden="true" data-testid="scroll-cue">
           Scroll sideways for more →
@@ -61,7 +63,7 @@ export function ScrollBox({
           aria-label={label}
           tabIndex={0}
           onScroll={(event) => setOverflow(overflowOf(event.currentTarget))}
-          className="table-scroll overflow-x-auto"
+          className="table-scroll relative overflow-x-auto"
         >
           {children}
         </div>
