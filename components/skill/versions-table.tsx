@@ -18,6 +18,31 @@ interface VersionActions extends LabelActions {
   unpin: (() => Promise<ActionResult>) | null;
 }
 
+/** The columns, the lead's actions second: on a phone they are on the screen, not past the evidence. */
+const HEAD = (
+  <>
+    <th className="py-1 pr-2">Version</th>
+    <th className="px-2 py-1">
+      <span className="sr-only">Actions</span>
+    </th>
+    <th className="px-1 py-1">From</th>
+    <th className="px-1 py-1">To</th>
+    <th className="px-2 py-1">When (UTC)</th>
+    <th className="px-2 py-1">Author</th>
+    <th className="px-2 py-1">Reason</th>
+    <th className="px-2 py-1">Tier</th>
+    <th className="px-2 py-1 text-right" title="skill_view loads and harness-reported loads of this version">
+      Agent loads
+    </th>
+    <th className="px-2 py-1 text-right" title="recorded runs (observations) of this version that succeeded">
+      Runs succeeded
+    </th>
+    <th className="px-2 py-1 text-right" title="activation-run prompts expecting this skill that loaded it, while this version was listed">
+      Activation recall
+    </th>
+  </>
+);
+
 /** Every version with its evidence (agent loads, recorded runs, activation recall); pick any two to compare side by side; a lead can roll back to any earlier one. */
 export function VersionsTable({
   slug,
@@ -40,46 +65,10 @@ export function VersionsTable({
   const evidenceOf = new Map(evidence.map((e) => [e.version, e]));
   return (
     <form action={`/t/${slug}/skills/${name}#diff`} method="get">
-      <Table
-        label="Every version and its evidence"
-        testId="versions"
-        head={
-          <>
-            <th className="py-1 pr-2">Version</th>
-            <th className="px-1 py-1">From</th>
-            <th className="px-1 py-1">To</th>
-            <th className="px-2 py-1">When (UTC)</th>
-            <th className="px-2 py-1">Author</th>
-            <th className="px-2 py-1">Reason</th>
-            <th className="px-2 py-1">Tier</th>
-            <th className="px-2 py-1 text-right" title="skill_view loads and harness-reported loads of this version">
-              Agent loads
-            </th>
-            <th className="px-2 py-1 text-right" title="recorded runs (observations) of this version that succeeded">
-              Runs succeeded
-            </th>
-            <th
-              className="px-2 py-1 text-right"
-              title="activation-run prompts expecting this skill that loaded it, while this version was listed"
-            >
-              Activation recall
-            </th>
-            <th className="py-1">
-              <span className="sr-only">Actions</span>
-            </th>
-          </>
-        }
-      >
+      <Table label="Every version and its evidence" testId="versions" head={HEAD}>
         {[...versions].reverse().map((v) => (
           <tr key={v.version} className="border-t border-slate-100" data-version={v.version}>
             <VersionCell slug={slug} name={name} version={v} pinned={pinned === v.version} />
-            <CompareCell end="from" version={v.version} checked={compare?.from === v.version} />
-            <CompareCell end="to" version={v.version} checked={compare?.to === v.version} />
-            <td className="px-2 whitespace-nowrap text-slate-600">{v.createdAt ? v.createdAt.slice(0, 16).replace("T", " ") : "—"}</td>
-            <td className="px-2 text-slate-600">{authorLabel(v)}</td>
-            <ReasonCell slug={slug} version={v} />
-            <td className="px-2">{v.tier}</td>
-            <EvidenceCells proof={evidenceOf.get(v.version)} />
             <VersionActionsCell
               version={v.version}
               labels={v.labels}
@@ -87,6 +76,13 @@ export function VersionsTable({
               current={v.version === current}
               {...actions}
             />
+            <CompareCell end="from" version={v.version} checked={compare?.from === v.version} />
+            <CompareCell end="to" version={v.version} checked={compare?.to === v.version} />
+            <td className="px-2 whitespace-nowrap text-slate-600">{v.createdAt ? v.createdAt.slice(0, 16).replace("T", " ") : "—"}</td>
+            <td className="px-2 text-slate-600">{authorLabel(v)}</td>
+            <ReasonCell slug={slug} version={v} />
+            <td className="px-2">{v.tier}</td>
+            <EvidenceCells proof={evidenceOf.get(v.version)} />
           </tr>
         ))}
       </Table>
@@ -106,7 +102,10 @@ function VersionCell({ slug, name, version: v, pinned }: { slug: string; name: s
       v{v.version}
       {v.revertOf !== null && <span className="ml-1 text-xs text-slate-500">(= v{v.revertOf})</span>}
       {pinned && (
-        <span className="ml-1 rounded bg-violet-100 px-1.5 py-0.5 text-xs text-violet-900" data-testid="pinned">
+        <span
+          className="mt-0.5 block w-fit rounded bg-violet-100 px-1.5 py-0.5 text-xs font-normal whitespace-normal text-violet-900"
+          data-testid="pinned"
+        >
           pinned: agents get this one
         </span>
       )}
@@ -123,10 +122,10 @@ function VersionCell({ slug, name, version: v, pinned }: { slug: string; name: s
   );
 }
 
-/** Why the version was made, and the evaluation that promoted it. */
+/** Why the version was made, and the evaluation that promoted it; wide enough to stay a paragraph when a phone squeezes the table. */
 function ReasonCell({ slug, version: v }: { slug: string; version: VersionInfo }) {
   return (
-    <td className="px-2 text-slate-600">
+    <td className="min-w-48 px-2 text-slate-600">
       {v.reason ?? "—"}
       {v.evaluationId !== null && (
         <a className="ml-1 text-indigo-700 underline" href={`/t/${slug}/history/evaluations/${v.evaluationId}`}>
@@ -174,24 +173,27 @@ function VersionActionsCell({
   removeLabel,
 }: { version: number; labels: string[]; pinned: boolean; current: boolean } & VersionActions) {
   return (
-    <td className="space-x-1 pl-2 text-right whitespace-nowrap">
-      {moveLabel && <LabelVersion version={version} moveLabel={moveLabel} />}
-      {removeLabel && <RemoveLabels version={version} labels={labels} removeLabel={removeLabel} />}
-      {pin && !pinned && (
-        <ActionButton
-          label={`Pin v${version}`}
-          confirm={`Serve v${version} to agents (skill_view and the listing) until you unpin it?`}
-          action={pin.bind(null, version)}
-        />
-      )}
-      {unpin && pinned && <ActionButton label="Unpin" confirm="Serve the latest version to agents again?" action={unpin} />}
-      {rollback && !current && (
-        <ActionButton
-          label={`Roll back to v${version}`}
-          confirm={`Make a new version with the content of v${version}? Nothing is deleted.`}
-          action={rollback.bind(null, version)}
-        />
-      )}
+    <td className="px-2 py-1.5">
+      {/* On a phone the table is as narrow as it gets: the controls stack instead of widening the column. */}
+      <div className="flex flex-wrap gap-1 [&_button]:whitespace-nowrap">
+        {moveLabel && <LabelVersion version={version} moveLabel={moveLabel} />}
+        {removeLabel && <RemoveLabels version={version} labels={labels} removeLabel={removeLabel} />}
+        {pin && !pinned && (
+          <ActionButton
+            label={`Pin v${version}`}
+            confirm={`Serve v${version} to agents (skill_view and the listing) until you unpin it?`}
+            action={pin.bind(null, version)}
+          />
+        )}
+        {unpin && pinned && <ActionButton label="Unpin" confirm="Serve the latest version to agents again?" action={unpin} />}
+        {rollback && !current && (
+          <ActionButton
+            label={`Roll back to v${version}`}
+            confirm={`Make a new version with the content of v${version}? Nothing is deleted.`}
+            action={rollback.bind(null, version)}
+          />
+        )}
+      </div>
     </td>
   );
 }

@@ -1,10 +1,9 @@
 import type { ReactNode } from "react";
+import { ScrollBox } from "./scroll-box";
 
 /**
  * The dashboard's table: small text under quiet upper-case headers, in a box that scrolls sideways
- * when the table is wider than its card (a phone, §10). The box is a named region that takes focus,
- * so it scrolls from the keyboard too (axe: scrollable-region-focusable); while there is more to the
- * right, a shadow on its right edge says so (.table-scroll in globals.css).
+ * when the table is wider than its card (a phone, §10) and says so (ScrollBox).
  */
 export function Table({
   label,
@@ -28,7 +27,7 @@ export function Table({
   children: ReactNode;
 }) {
   return (
-    <div role="region" aria-label={label} tabIndex={0} className={`table-scroll relative overflow-x-auto ${className}`}>
+    <ScrollBox label={label} className={className} cueClassName={boxed ? "px-3 pt-2" : ""}>
       <table className="w-full text-sm" data-testid={testId} aria-label={tableLabel}>
         {head && (
           <thead className={`text-left text-xs uppercase text-slate-500 ${boxed ? "bg-slate-50 tracking-wide" : ""}`}>
@@ -37,6 +36,6 @@ export function Table({
         )}
         <tbody>{children}</tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }

@@ -24,8 +24,16 @@ export async function signedInUserId(app: App): Promise<number | null> {
   return live?.userId === token.userId ? token.userId : null;
 }
 
-/** The signed-in person and their role in the team; a non-member gets 404, as if the team did not exist. */
-export async function requireMember(slug: string, path = `/t/${slug}`): Promise<Member> {
+/** The signed-in person at a team's address: their teams, and their membership of this one (null when they are not in it). */
+export interface Visitor {
+  app: App;
+  user: User;
+  teams: Membership[];
+  membership: Membership | null;
+}
+
+/** Who is looking at `/t/<slug>…`; signed out (or a session whose person is gone) goes to sign in and back to `path`. */
+export async function visitorOf(slug: string, path = `/t/${slug}`): Promise<Visitor> {
   const app = await getApp();
   const userId = await signedInUserId(app);
   if (!userId) redirect(`/signin?callbackUrl=${encodeURIComponent(path)}`);
@@ -35,6 +43,12 @@ export async function requireMember(slug: string, path = `/t/${slug}`): Promise<
     teamsOfUser(app.db, userId),
   ]);
   if (!user) redirect(`/signin?callbackUrl=${encodeURIComponent(path)}`);
+  return { app, user, teams, membership };
+}
+
+/** The signed-in person and their role in the team; a non-member gets 404, as if the team did not exist. */
+export async function requireMember(slug: string, path = `/t/${slug}`): Promise<Member> {
+  const { membership, ...visitor } = await visitorOf(slug, path);
   if (!membership) notFound();
-  return { app, user, teams, ...membership };
+  return { ...visitor, ...membership };
 }

@@ -368,7 +368,7 @@ describe("the dashboard in Chromium", () => {
     const evidence = (version: number) => page.locator(`tr[data-version="${version}"] td[data-evidence]`).allTextContents();
     expect(await evidence(2)).toEqual(["1", "1 of 1 · 100%", "1 of 2 · 50%"]);
     expect(await evidence(1)).toEqual(["3", "3 of 6 · 50%", "1 of 2 · 50%"]);
-    const author = (version: number) => page.locator(`tr[data-version="${version}"] td`).nth(4).textContent();
+    const author = (version: number) => page.locator(`tr[data-version="${version}"] td`).nth(5).textContent();
     expect(await author(2)).toBe("Skillgate");
     expect(await author(1)).toBe("key coding-agents · session 7f3a-release");
     expect(await page.textContent('[data-testid="provenance"] dd')).toBe("agent (7f3a-release)");

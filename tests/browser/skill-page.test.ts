@@ -77,7 +77,7 @@ describe("the skill page in Chromium", () => {
     // The page refreshed under the editor, and the editor still says what it did.
     expect(await page.textContent('[data-testid="skill-editor"] p[role="status"]')).toBe("Saved as v2.");
     await expect
-      .poll(() => page.locator('tr[data-version="2"] td').nth(5).textContent())
+      .poll(() => page.locator('tr[data-version="2"] td').nth(6).textContent())
       .toBe("smoke tests caught the last two bad deploys");
     const view = await (await api("/api/v1/skills/deploy-guide")).text();
     expect(view).toBe("[skill deploy-guide | learned | v2]\n# Deploy guide\n\n1. Tag the release.\n2. Run the smoke tests.\n3. Deploy.\n");
@@ -173,7 +173,7 @@ describe("the skill page in Chromium", () => {
     await page.fill('textarea[name="verdict"]', "holds");
     await page.click('form[aria-label="Verify"] button');
     // A server action that writes and re-renders: on a loaded machine (CI once took 27 min) it outlasts the default 5 s.
-    await expect.poll(() => page.locator('tr[data-version="1"] td').nth(6).textContent(), { timeout: 20_000 }).toBe("verified");
+    await expect.poll(() => page.locator('tr[data-version="1"] td').nth(7).textContent(), { timeout: 20_000 }).toBe("verified");
 
     await page.click('button:has-text("Archive")');
     await page.waitForSelector('[data-testid="archived"]');
