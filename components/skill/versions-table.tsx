@@ -2,7 +2,7 @@ import type { ActionResult } from "@/lib/actions/result";
 import type { VersionInfo } from "@/lib/learned/history";
 import type { VersionEvidence } from "@/lib/skills/version-evidence";
 import { Table } from "@/components/ui/table";
-import { ActionButton } from "./action-button";
+import { ActionButton } from "@/components/action-button";
 import { authorLabel } from "./version-caption";
 
 /** "3 of 6 · 50%": the count a rate rests on, then the rate; a dash when there is nothing to count. */

@@ -264,7 +264,7 @@ describe.each([
     } finally {
       await judge.release();
     }
-    const failure = panel.locator('[data-testid="generate-failure"]');
+    const failure = panel.locator('[data-action-message="refused"]');
     await failure.waitFor();
     expect(await failure.textContent()).toBe(
       'the model\'s answer did not fit: field "body": Invalid input: expected string, received number',

@@ -5,7 +5,6 @@ import { requireMember } from "@/lib/pages/member";
 import { signOut } from "@/lib/auth/next-auth";
 import { NavLinks } from "@/components/nav-links";
 import { TeamSwitcher } from "@/components/team-switcher";
-import { NoticeProvider } from "@/components/action-notice";
 import { awaitingApprovalCount } from "@/lib/evolution/amendments";
 
 export default async function TeamLayout({ children, params }: { children: React.ReactNode; params: Promise<{ team: string }> }) {
@@ -39,9 +38,7 @@ export default async function TeamLayout({ children, params }: { children: React
           </div>
         </div>
       </header>
-      <NoticeProvider>
-        <main className="mx-auto max-w-7xl px-4 py-6 md:px-6 md:py-8">{children}</main>
-      </NoticeProvider>
+      <main className="mx-auto max-w-7xl px-4 py-6 md:px-6 md:py-8">{children}</main>
     </div>
   );
 }
