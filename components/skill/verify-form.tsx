@@ -3,9 +3,9 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
+import type { VerifyForm as VerifyInput } from "@/lib/contracts/learned";
 import { ActionMessage } from "@/components/action-message";
 import { SubmitButton } from "@/components/ui/submit-button";
-import type { VerifyForm as VerifyInput } from "@/lib/contracts/learned";
 
 const FIELDS = [
   ["reviewer", "Reviewer"],

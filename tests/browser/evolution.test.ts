@@ -170,7 +170,7 @@ describe("evaluations in Chromium", () => {
     );
     await override.locator("textarea").fill("   ");
     await override.locator("button").click();
-    expect(await override.locator('[role="status"]').textContent()).toBe('field "reason": say why you put it live against its verdict');
+    expect(await override.locator('[role="alert"]').textContent()).toBe('field "reason": say why you put it live against its verdict');
     expect(await override.locator("textarea").inputValue()).toBe("   ");
     expect(await page.textContent('[data-stat="Promoted"]')).toBe("no");
     await override.locator("textarea").fill("phones are half our traffic; the judge cannot see layouts");
