@@ -14,6 +14,11 @@ const SIZES = { sm: "px-3 py-1.5 text-sm", xs: "px-2 py-0.5 text-xs", wide: "w-f
 
 export type ButtonTone = keyof typeof TONES;
 
+/** The look of an action's button, for the one that is not a form's (ActionButton). */
+export function buttonClass(tone: ButtonTone, size: keyof typeof SIZES): string {
+  return `rounded-md border disabled:opacity-50 ${TONES[tone]} ${SIZES[size]}`;
+}
+
 /**
  * A form's submit button, disabled while its action runs. The form's own status says so
  * (useFormStatus); a form submitted by hand (useKeptForm) passes `pending` instead. `disabled`
@@ -34,11 +39,7 @@ export function SubmitButton({
 }) {
   const status = useFormStatus();
   return (
-    <button
-      type="submit"
-      disabled={disabled || (pending ?? status.pending)}
-      className={`rounded-md border disabled:opacity-50 ${TONES[tone]} ${SIZES[size]}`}
-    >
+    <button type="submit" disabled={disabled || (pending ?? status.pending)} className={buttonClass(tone, size)}>
       {children}
     </button>
   );
