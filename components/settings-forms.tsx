@@ -83,18 +83,27 @@ function RowButton({ action, confirm, label }: { action: () => Promise<ActionRes
   return <ActionButton action={action} confirm={confirm} label={label} tone="danger" size="xs" />;
 }
 
-/** Create an install link; its install command shows until the link is revoked. */
-export function CreateInstallLinkForm({
-  action,
-  revoked,
-}: {
-  action: (previous: ActionResult | null) => Promise<ActionResult>;
-  revoked: number[];
-}) {
-  const [state, formAction] = useActionState(action, null);
+/**
+ * Create an install link, for the default versions or a label; a refused label stays to be fixed,
+ * and the install command shows until the link is revoked.
+ */
+export function CreateInstallLinkForm({ action, revoked }: { action: FormAction; revoked: number[] }) {
+  const [label, setLabel] = useState("");
+  const { state, pending, onSubmit } = useKeptForm(action, () => setLabel(""));
   return (
-    <form action={formAction} className="space-y-3" aria-label="Create install link">
-      <SubmitButton>Create install link</SubmitButton>
+    <form onSubmit={onSubmit} className="space-y-3" aria-label="Create install link">
+      <label className="block text-sm">
+        <span className="text-slate-700">For a label (optional: installs the versions with this label, e.g. staging)</span>
+        <input
+          name="label"
+          value={label}
+          onChange={(event) => setLabel(event.target.value)}
+          placeholder="default versions"
+          maxLength={64}
+          className="mt-1 block w-full max-w-xs rounded-md border border-slate-300 px-2 py-1 text-sm"
+        />
+      </label>
+      <SubmitButton pending={pending}>Create install link</SubmitButton>
       <ActionMessage state={state} />
       {state?.ok && state.installUrl && state.installLinkId !== undefined && (
         <ShownOnce title="Install with (shown once)" testId="install-command" live={!revoked.includes(state.installLinkId)}>

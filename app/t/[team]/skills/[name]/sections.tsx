@@ -19,9 +19,11 @@ import {
   archiveAction,
   forkAction,
   generateAmendmentAction,
+  moveLabelAction,
   pinAction,
   promoteAction,
   proposeAmendmentAction,
+  removeLabelAction,
   rollbackAction,
   saveSkillAction,
   unpinAction,
@@ -179,6 +181,8 @@ export function VersionsSection({
           pinned={content.skill.pinned ? content.skill.version : null}
           pin={mayChange ? pinAction.bind(null, slug, name) : null}
           unpin={mayChange ? unpinAction.bind(null, slug, name) : null}
+          moveLabel={mayChange ? moveLabelAction.bind(null, slug, name) : null}
+          removeLabel={mayChange ? removeLabelAction.bind(null, slug, name) : null}
         />
       </ActionMessageSlot>
       {compare && (
