@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
 import { ActionMessage } from "@/components/action-message";
+import { SubmitButton } from "@/components/ui/submit-button";
 import { DescriptionField } from "@/components/description-field";
 import { CARD } from "@/components/ui/card";
 
@@ -57,12 +58,7 @@ export function NewSkillForm({ descMax, action }: { descMax: number; action: (in
             className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1 text-sm"
           />
         </label>
-        <button
-          disabled={pending}
-          className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50"
-        >
-          Create
-        </button>
+        <SubmitButton pending={pending}>Create</SubmitButton>
         <ActionMessage state={result} />
       </form>
     </details>

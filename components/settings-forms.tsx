@@ -1,12 +1,12 @@
 "use client";
 
-import { useActionState, useState, useTransition } from "react";
+import { useActionState, useState } from "react";
 import type { ActionResult } from "@/lib/actions/result";
-import { ActionMessage } from "@/components/action-message";
-import { useNotice } from "@/components/action-notice";
 import type { Scope } from "@/lib/auth/scopes";
-
-type FormAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
+import { ActionButton } from "@/components/action-button";
+import { ActionMessage } from "@/components/action-message";
+import { SubmitButton } from "@/components/ui/submit-button";
+import { useKeptForm, type FormAction } from "@/components/ui/use-kept-form";
 
 /**
  * Scopes nest (§11: admin ⊃ write ⊃ read), so a key gets one level of access, not a set of boxes;
@@ -19,23 +19,28 @@ const ACCESS: { scope: Scope; label: string }[] = [
   { scope: "telemetry", label: "telemetry only" },
 ];
 
-/** Create a key; the name and access stay as chosen when the key is refused. */
-export function CreateKeyForm({ action }: { action: FormAction }) {
-  const [state, formAction, pending] = useActionState(action, null);
+const FIELD = "mt-1 block rounded-md border border-slate-300 px-2 py-1";
+
+/** The green panel of a secret shown once; gone once what it shows is revoked (`live` false). */
+function ShownOnce({ title, testId, live, children }: { title: string; testId: string; live: boolean; children: string }) {
+  if (!live) return null;
+  return (
+    <div className="rounded-md border border-emerald-300 bg-emerald-50 p-3">
+      <div className="text-xs font-medium text-emerald-900">{title}</div>
+      <code data-testid={testId} className="block font-mono text-sm break-all select-all">
+        {children}
+      </code>
+    </div>
+  );
+}
+
+/** Create a key; the name and access stay as chosen when the key is refused. The new key shows until it is revoked. */
+export function CreateKeyForm({ action, revoked }: { action: FormAction; revoked: number[] }) {
   const [name, setName] = useState("");
   const [access, setAccess] = useState<Scope>("read");
-  const [, startTransition] = useTransition();
+  const { state, pending, onSubmit } = useKeptForm(action);
   return (
-    <form
-      // Submitted by hand, not as the form's action: React resets a form after its action, radio buttons included.
-      onSubmit={(event) => {
-        event.preventDefault();
-        const data = new FormData(event.currentTarget);
-        startTransition(() => formAction(data));
-      }}
-      className="space-y-3"
-      aria-label="Create API key"
-    >
+    <form onSubmit={onSubmit} className="space-y-3" aria-label="Create API key">
       <div className="flex flex-wrap items-end gap-3">
         <label className="text-sm font-medium">
           Name
@@ -46,7 +51,7 @@ export function CreateKeyForm({ action }: { action: FormAction }) {
             placeholder="ci-sync"
             value={name}
             onChange={(event) => setName(event.target.value)}
-            className="mt-1 block w-48 rounded-md border border-slate-300 px-2 py-1"
+            className={`${FIELD} w-48`}
           />
         </label>
         <fieldset className="flex flex-wrap items-center gap-3 text-sm">
@@ -57,55 +62,36 @@ export function CreateKeyForm({ action }: { action: FormAction }) {
             </label>
           ))}
         </fieldset>
-        <button
-          disabled={pending}
-          className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50"
-        >
-          Create key
-        </button>
+        <SubmitButton pending={pending}>Create key</SubmitButton>
       </div>
       <ActionMessage state={state} />
-      {state?.ok && state.key && (
-        <div className="rounded-md border border-emerald-300 bg-emerald-50 p-3">
-          <div className="text-xs font-medium text-emerald-900">New API key (shown once)</div>
-          <code data-testid="new-key" className="block select-all break-all font-mono text-sm">
-            {state.key}
-          </code>
-        </div>
+      {state?.ok && state.key && state.keyId !== undefined && (
+        <ShownOnce title="New API key (shown once)" testId="new-key" live={!revoked.includes(state.keyId)}>
+          {state.key}
+        </ShownOnce>
       )}
     </form>
   );
 }
 
 export function RevokeKeyButton({ action, name }: { action: () => Promise<ActionResult>; name: string }) {
-  return <RevokeButton action={action} question={`Revoke the key "${name}"? Agents using it will get 401 at once.`} />;
+  return <RowButton action={action} confirm={`Revoke the key "${name}"? Agents using it will get 401 at once.`} label="Revoke" />;
 }
 
-function RevokeButton({ action, question, label = "Revoke" }: { action: () => Promise<ActionResult>; question: string; label?: string }) {
-  const [pending, startTransition] = useTransition();
-  return (
-    <button
-      disabled={pending}
-      className="rounded-md border border-red-300 px-2 py-0.5 text-xs text-red-700 hover:bg-red-50 disabled:opacity-50"
-      onClick={() => {
-        if (window.confirm(question)) startTransition(() => void action());
-      }}
-    >
-      {label}
-    </button>
-  );
+/** A row's button that asks first; the row changes once it has worked, so the section's slot says what happened. */
+function RowButton({ action, confirm, label }: { action: () => Promise<ActionResult>; confirm: string; label: string }) {
+  return <ActionButton action={action} confirm={confirm} label={label} tone="danger" size="xs" />;
 }
 
-export function CreateInstallLinkForm({ action }: { action: FormAction }) {
-  // Held here: React resets a form after its action, and a refused label must stay to be fixed.
+/**
+ * Create an install link, for the default versions or a label; a refused label stays to be fixed,
+ * and the install command shows until the link is revoked.
+ */
+export function CreateInstallLinkForm({ action, revoked }: { action: FormAction; revoked: number[] }) {
   const [label, setLabel] = useState("");
-  const [state, formAction, pending] = useActionState(async (previous: ActionResult | null, form: FormData) => {
-    const outcome = await action(previous, form);
-    if (outcome.ok) setLabel("");
-    return outcome;
-  }, null);
+  const { state, pending, onSubmit } = useKeptForm(action, () => setLabel(""));
   return (
-    <form action={formAction} className="space-y-3" aria-label="Create install link">
+    <form onSubmit={onSubmit} className="space-y-3" aria-label="Create install link">
       <label className="block text-sm">
         <span className="text-slate-700">For a label (optional: installs the versions with this label, e.g. staging)</span>
         <input
@@ -117,27 +103,21 @@ export function CreateInstallLinkForm({ action }: { action: FormAction }) {
           className="mt-1 block w-full max-w-xs rounded-md border border-slate-300 px-2 py-1 text-sm"
         />
       </label>
-      <button
-        disabled={pending}
-        className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50"
-      >
-        Create install link
-      </button>
+      <SubmitButton pending={pending}>Create install link</SubmitButton>
       <ActionMessage state={state} />
-      {state?.ok && state.installUrl && (
-        <div className="rounded-md border border-emerald-300 bg-emerald-50 p-3">
-          <div className="text-xs font-medium text-emerald-900">Install with (shown once)</div>
-          <code data-testid="install-command" className="block select-all break-all font-mono text-sm">
-            npx skills add {state.installUrl}
-          </code>
-        </div>
+      {state?.ok && state.installUrl && state.installLinkId !== undefined && (
+        <ShownOnce title="Install with (shown once)" testId="install-command" live={!revoked.includes(state.installLinkId)}>
+          {`npx skills add ${state.installUrl}`}
+        </ShownOnce>
       )}
     </form>
   );
 }
 
 export function RevokeInstallLinkButton({ action, prefix }: { action: () => Promise<ActionResult>; prefix: string }) {
-  return <RevokeButton action={action} question={`Revoke the install link ${prefix}…? Installs through it will get 401 at once.`} />;
+  return (
+    <RowButton action={action} confirm={`Revoke the install link ${prefix}…? Installs through it will get 401 at once.`} label="Revoke" />
+  );
 }
 
 export function ListingSettingsForm({
@@ -151,35 +131,29 @@ export function ListingSettingsForm({
   descMax: number;
   loadHint: string;
 }) {
-  const [state, formAction, pending] = useActionState(action, null);
-  // Held here, not as defaults: React resets a form after its action, and a refusal must keep what was typed.
   const [values, setValues] = useState({ cap: String(cap), descMax: String(descMax), loadHint });
+  const { state, pending, onSubmit } = useKeptForm(action);
   const field = (name: keyof typeof values) => ({
     name,
     value: values[name],
     onChange: (event: React.ChangeEvent<HTMLInputElement>) => setValues({ ...values, [name]: event.target.value }),
   });
   return (
-    <form action={formAction} className="space-y-3" aria-label="Listing settings">
+    <form onSubmit={onSubmit} className="space-y-3" aria-label="Listing settings">
       <div className="flex flex-wrap items-end gap-3">
         <label className="text-sm font-medium">
           Cap
-          <input {...field("cap")} type="number" className="mt-1 block w-32 rounded-md border border-slate-300 px-2 py-1" />
+          <input {...field("cap")} type="number" className={`${FIELD} w-32`} />
         </label>
         <label className="text-sm font-medium">
           descMax
-          <input {...field("descMax")} type="number" className="mt-1 block w-24 rounded-md border border-slate-300 px-2 py-1" />
+          <input {...field("descMax")} type="number" className={`${FIELD} w-24`} />
         </label>
         <label className="text-sm font-medium">
           Load hint
-          <input {...field("loadHint")} className="mt-1 block w-40 rounded-md border border-slate-300 px-2 py-1" />
+          <input {...field("loadHint")} className={`${FIELD} w-40`} />
         </label>
-        <button
-          disabled={pending}
-          className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50"
-        >
-          Save
-        </button>
+        <SubmitButton pending={pending}>Save</SubmitButton>
       </div>
       <ActionMessage state={state} />
     </form>
@@ -188,95 +162,83 @@ export function ListingSettingsForm({
 
 /**
  * A lead ends every dashboard session of a member: they are signed out everywhere at their next
- * request. It stays on the row when there is none left, so its message outlives the refresh.
+ * request. It stays on the row when there is none left, so its message is said beside it.
  */
 export function EndSessionsButton({ action, email, active }: { action: () => Promise<ActionResult>; email: string; active: number }) {
-  const [pending, startTransition] = useTransition();
-  const [state, setState] = useActionState((_previous: ActionResult | null, next: ActionResult) => next, null);
+  const [state, formAction] = useActionState(action, null);
   return (
-    <span className="inline-flex items-center gap-2">
-      <button
-        disabled={pending || active === 0}
-        className="rounded-md border border-red-300 px-2 py-0.5 text-xs text-red-700 hover:bg-red-50 disabled:opacity-50"
-        onClick={() => {
-          if (window.confirm(`Sign ${email} out of every browser now?`)) startTransition(async () => setState(await action()));
-        }}
-      >
+    <form
+      action={formAction}
+      onSubmit={(event) => {
+        if (!window.confirm(`Sign ${email} out of every browser now?`)) event.preventDefault();
+      }}
+      className="inline-flex items-center gap-2"
+    >
+      <SubmitButton tone="danger" size="xs" disabled={active === 0}>
         End sessions
-      </button>
+      </SubmitButton>
       <ActionMessage state={state} />
-    </span>
+    </form>
   );
 }
 
 const ROLE_OPTIONS = ["viewer", "editor", "lead"] as const;
 
-/** A member's role, changed in place; the result says what happened (the last lead cannot be demoted). */
-export function RoleForm({
-  action,
-  email,
-  role,
+function RoleSelect({
+  value,
+  onChange,
+  label,
+  className = FIELD,
 }: {
-  action: (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
-  email: string;
-  role: string;
+  value: string;
+  onChange: (role: string) => void;
+  label?: string;
+  className?: string;
 }) {
-  const [state, formAction, pending] = useActionState(action, null);
-  const [chosen, setChosen] = useState(role);
   return (
-    <form action={formAction} className="flex flex-wrap items-center gap-2" aria-label={`Role of ${email}`}>
-      <select
-        name="role"
+    <select name="role" value={value} onChange={(event) => onChange(event.target.value)} aria-label={label} className={className}>
+      {ROLE_OPTIONS.map((option) => (
+        <option key={option}>{option}</option>
+      ))}
+    </select>
+  );
+}
+
+/** A member's role, changed in place; the result says what happened (the last lead cannot be demoted). */
+export function RoleForm({ action, email, role }: { action: FormAction; email: string; role: string }) {
+  const [chosen, setChosen] = useState(role);
+  const { state, pending, onSubmit } = useKeptForm(action);
+  return (
+    <form onSubmit={onSubmit} className="flex flex-wrap items-center gap-2" aria-label={`Role of ${email}`}>
+      <RoleSelect
         value={chosen}
-        onChange={(event) => setChosen(event.target.value)}
-        aria-label={`Role of ${email}`}
+        onChange={setChosen}
+        label={`Role of ${email}`}
         className="rounded-md border border-slate-300 px-1 py-0.5 text-sm"
-      >
-        {ROLE_OPTIONS.map((option) => (
-          <option key={option}>{option}</option>
-        ))}
-      </select>
-      <button disabled={pending} className="rounded-md border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50 disabled:opacity-50">
+      />
+      <SubmitButton tone="plain" size="xs" pending={pending}>
         Save
-      </button>
+      </SubmitButton>
       <ActionMessage state={state} />
     </form>
   );
 }
 
-/** Removes a member; the row goes with them, so what happened is said in the page's notice. */
+/** Removes a member; the row goes with them, so what happened is said at the top of the section. */
 export function RemoveMemberButton({ action, email }: { action: () => Promise<ActionResult>; email: string }) {
-  const notify = useNotice();
-  const [state, formAction, pending] = useActionState(async () => {
-    const outcome = await action();
-    if (outcome.ok) notify(outcome.message);
-    return outcome;
-  }, null);
-  return (
-    <form
-      action={formAction}
-      onSubmit={(event) => {
-        if (!window.confirm(`Remove ${email} from the team? Their sessions end at once.`)) event.preventDefault();
-      }}
-    >
-      <button
-        disabled={pending}
-        className="rounded-md border border-red-300 px-2 py-0.5 text-xs text-red-700 hover:bg-red-50 disabled:opacity-50"
-      >
-        Remove
-      </button>
-      {state && !state.ok && <ActionMessage state={state} />}
-    </form>
-  );
+  return <RowButton action={action} confirm={`Remove ${email} from the team? Their sessions end at once.`} label="Remove" />;
 }
 
-/** Invite by email with a role; the one-time link is shown once. The inputs stay as typed when the invitation is refused. */
+/**
+ * Invite by email with a role; the one-time link is shown once. A sent invitation clears the email
+ * and keeps the role (the next person is often invited as the same); a refused one keeps both.
+ */
 export function InviteForm({ action }: { action: FormAction }) {
-  const [state, formAction, pending] = useActionState(action, null);
   const [email, setEmail] = useState("");
   const [role, setRole] = useState("viewer");
+  const { state, pending, onSubmit } = useKeptForm(action, () => setEmail(""));
   return (
-    <form action={formAction} className="space-y-3" aria-label="Invite a person">
+    <form onSubmit={onSubmit} className="space-y-3" aria-label="Invite a person">
       <div className="flex flex-wrap items-end gap-3">
         <label className="text-sm font-medium">
           Email
@@ -287,64 +249,40 @@ export function InviteForm({ action }: { action: FormAction }) {
             value={email}
             onChange={(event) => setEmail(event.target.value)}
             placeholder="colleague@example.com"
-            className="mt-1 block w-64 max-w-full rounded-md border border-slate-300 px-2 py-1"
+            className={`${FIELD} w-64 max-w-full`}
           />
         </label>
         <label className="text-sm font-medium">
           Role
-          <select
-            name="role"
-            value={role}
-            onChange={(event) => setRole(event.target.value)}
-            className="mt-1 block rounded-md border border-slate-300 px-2 py-1"
-          >
-            {ROLE_OPTIONS.map((option) => (
-              <option key={option}>{option}</option>
-            ))}
-          </select>
+          <RoleSelect value={role} onChange={setRole} />
         </label>
-        <button
-          disabled={pending}
-          className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50"
-        >
-          Invite
-        </button>
+        <SubmitButton pending={pending}>Invite</SubmitButton>
       </div>
       <ActionMessage state={state} />
       {state?.ok && state.inviteUrl && (
-        <div className="rounded-md border border-emerald-300 bg-emerald-50 p-3">
-          <div className="text-xs font-medium text-emerald-900">Send this link to the person (shown once)</div>
-          <code data-testid="invite-url" className="block select-all break-all font-mono text-sm">
-            {state.inviteUrl}
-          </code>
-        </div>
+        <ShownOnce title="Send this link to the person (shown once)" testId="invite-url" live>
+          {state.inviteUrl}
+        </ShownOnce>
       )}
     </form>
   );
 }
 
 export function WithdrawInvitationButton({ action, email }: { action: () => Promise<ActionResult>; email: string }) {
-  return (
-    <RevokeButton action={action} question={`Withdraw the invitation of ${email}? Its link stops working at once.`} label="Withdraw" />
-  );
+  return <RowButton action={action} confirm={`Withdraw the invitation of ${email}? Its link stops working at once.`} label="Withdraw" />;
 }
 
 /** The team's auto-promotion switch (§10). */
 export function AutoPromoteForm({ action, autoPromote }: { action: FormAction; autoPromote: boolean }) {
-  const [state, formAction, pending] = useActionState(action, null);
   const [on, setOn] = useState(autoPromote);
+  const { state, pending, onSubmit } = useKeptForm(action);
   return (
-    <form action={formAction} className="space-y-3" aria-label="Auto-promotion">
+    <form onSubmit={onSubmit} className="space-y-3" aria-label="Auto-promotion">
       <label className="flex items-center gap-2 text-sm">
         <input type="checkbox" name="autoPromote" checked={on} onChange={(event) => setOn(event.target.checked)} />
         Promote an amendment judged improved at once (off: it waits for a lead&apos;s approval)
       </label>
-      <button
-        disabled={pending}
-        className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50"
-      >
-        Save
-      </button>
+      <SubmitButton pending={pending}>Save</SubmitButton>
       <ActionMessage state={state} />
     </form>
   );
@@ -360,12 +298,11 @@ export function TelemetrySettingsForm({
   storePrompts: boolean;
   telemetryDays: number;
 }) {
-  const [state, formAction, pending] = useActionState(action, null);
-  // Held here, not as defaults: React resets a form after its action, and a refusal must keep what was typed.
   const [store, setStore] = useState(storePrompts);
   const [days, setDays] = useState(String(telemetryDays));
+  const { state, pending, onSubmit } = useKeptForm(action);
   return (
-    <form action={formAction} className="space-y-3" aria-label="Telemetry settings">
+    <form onSubmit={onSubmit} className="space-y-3" aria-label="Telemetry settings">
       <label className="flex items-center gap-2 text-sm">
         <input type="checkbox" name="storePrompts" checked={store} onChange={(event) => setStore(event.target.checked)} />
         Store prompt texts (to build prompt sets from what people really ask)
@@ -380,15 +317,10 @@ export function TelemetrySettingsForm({
             max={3650}
             value={days}
             onChange={(event) => setDays(event.target.value)}
-            className="mt-1 block w-28 rounded-md border border-slate-300 px-2 py-1"
+            className={`${FIELD} w-28`}
           />
         </label>
-        <button
-          disabled={pending}
-          className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50"
-        >
-          Save
-        </button>
+        <SubmitButton pending={pending}>Save</SubmitButton>
       </div>
       <ActionMessage state={state} />
     </form>

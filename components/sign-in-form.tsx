@@ -1,6 +1,8 @@
 "use client";
 
 import { useActionState, useState } from "react";
+import { ActionMessage } from "@/components/action-message";
+import { SubmitButton } from "@/components/ui/submit-button";
 
 /** Email and password; a refused sign-in says why and keeps the email that was typed. */
 export function SignInForm({
@@ -10,15 +12,11 @@ export function SignInForm({
   callbackUrl: string;
   action: (previous: string | null, form: FormData) => Promise<string | null>;
 }) {
-  const [refusal, formAction, pending] = useActionState(action, null);
+  const [refusal, formAction] = useActionState(action, null);
   const [email, setEmail] = useState("");
   return (
     <form action={formAction} className="space-y-4">
-      {refusal && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-          {refusal}
-        </p>
-      )}
+      <ActionMessage state={refusal === null ? null : { ok: false, message: refusal }} />
       <input type="hidden" name="callbackUrl" value={callbackUrl} />
       <label className="block text-sm font-medium">
         Email
@@ -42,13 +40,7 @@ export function SignInForm({
           className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
         />
       </label>
-      <button
-        type="submit"
-        disabled={pending}
-        className="w-full rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-600 disabled:opacity-50"
-      >
-        Sign in
-      </button>
+      <SubmitButton size="wide">Sign in</SubmitButton>
     </form>
   );
 }

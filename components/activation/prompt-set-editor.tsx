@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
+import { ActionMessage } from "@/components/action-message";
 
 const EXAMPLE = JSON.stringify(
   {
@@ -74,11 +75,7 @@ export function PromptSetEditor({ sets, save }: { sets: { name: string; json: st
       >
         Save prompt set
       </button>
-      {result && (
-        <p role="status" className={`text-sm ${result.ok ? "text-emerald-700" : "text-red-700"}`}>
-          {result.message}
-        </p>
-      )}
+      <ActionMessage state={result} />
     </div>
   );
 }

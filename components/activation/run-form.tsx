@@ -3,6 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
+import { ActionMessage } from "@/components/action-message";
+import { SubmitButton } from "@/components/ui/submit-button";
 
 /** Start a run against the team's current listing. */
 export function RunForm({
@@ -62,16 +64,12 @@ export function RunForm({
         </select>
       </label>
       <Trials trials={trials} lexical={activator === "lexical"} onChange={setTrials} />
-      <button
-        disabled={pending}
-        className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50"
-      >
-        Start run
-      </button>
+      <SubmitButton pending={pending}>Start run</SubmitButton>
+      {/* A started run opens its page; only a refusal is said here. */}
       {result && !result.ok && (
-        <p role="status" className="w-full text-sm text-red-700">
-          {result.message}
-        </p>
+        <div className="w-full">
+          <ActionMessage state={result} />
+        </div>
       )}
     </form>
   );

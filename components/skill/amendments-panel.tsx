@@ -1,13 +1,12 @@
 "use client";
 
 import Link from "next/link";
-import { useRouter } from "next/navigation";
-import { useState, useTransition, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import type { ActionResult } from "@/lib/actions/result";
 import type { AmendmentEntry } from "@/lib/evolution/amendments";
 import { AmendmentStateLine } from "@/components/history/amendment-state";
 import { ApprovalForms, ReasonForm } from "@/components/history/approval-forms";
-import { useNotice } from "@/components/action-notice";
+import { ActionButton } from "@/components/action-button";
 import { GenerateAmendmentButton } from "@/components/skill/generate-amendment-button";
 import { Table } from "@/components/ui/table";
 
@@ -50,21 +49,6 @@ export function AmendmentsPanel({
   /** Whether an amendment can go live here: a learned skill's can; a built-in or file skill's is a patch for its repository. */
   appliesHere: boolean;
 }) {
-  const router = useRouter();
-  const notify = useNotice();
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
-  const act = (work: () => Promise<ActionResult>, confirmText: string) => {
-    if (!window.confirm(confirmText)) return;
-    startTransition(async () => {
-      const outcome = await work();
-      setRefusal(outcome.ok ? null : outcome.message);
-      if (!outcome.ok) return;
-      notify(outcome.message);
-      if (outcome.href) router.push(outcome.href);
-      else router.refresh();
-    });
-  };
   const { generate } = actions;
   return (
     <div className="space-y-3">
@@ -72,11 +56,6 @@ export function AmendmentsPanel({
         {generate && hasModel && <GenerateAmendmentButton generate={generate} />}
         {!hasModel && <span className="text-xs text-slate-500">Set SKILLGATE_MODEL to evaluate or generate amendments.</span>}
       </div>
-      {refusal && (
-        <p role="alert" className="text-sm text-red-700">
-          {refusal}
-        </p>
-      )}
       {amendments.length === 0 ? (
         <p className="text-sm text-slate-500">No amendments yet. Propose one from the editor, or let an agent post one.</p>
       ) : (
@@ -84,8 +63,6 @@ export function AmendmentsPanel({
           slug={slug}
           amendments={amendments}
           actions={actions}
-          act={act}
-          pending={pending}
           may={{ evaluate: canEdit && hasModel, isLead, appliesHere }}
         />
       )}
@@ -100,21 +77,15 @@ interface May {
   appliesHere: boolean;
 }
 
-type Act = (work: () => Promise<ActionResult>, confirmText: string) => void;
-
 function AmendmentsTable({
   slug,
   amendments,
   actions,
-  act,
-  pending,
   may,
 }: {
   slug: string;
   amendments: AmendmentEntry[];
   actions: AmendmentActions;
-  act: Act;
-  pending: boolean;
   may: May;
 }) {
   return (
@@ -135,7 +106,7 @@ function AmendmentsTable({
     >
       {amendments.map((a) => (
         <AmendmentRow key={a.id} slug={slug} amendment={a}>
-          <Decisions amendment={a} actions={actions} act={act} pending={pending} may={may} />
+          <Decisions amendment={a} actions={actions} may={may} />
         </AmendmentRow>
       ))}
     </Table>
@@ -171,29 +142,16 @@ function AmendmentRow({ slug, amendment: a, children }: { slug: string; amendmen
 }
 
 /** The last cell of a row: what can be done to the amendment in its state, by this person. */
-function Decisions({
-  amendment: a,
-  actions,
-  act,
-  pending,
-  may,
-}: {
-  amendment: AmendmentEntry;
-  actions: AmendmentActions;
-  act: Act;
-  pending: boolean;
-  may: May;
-}) {
+function Decisions({ amendment: a, actions, may }: { amendment: AmendmentEntry; actions: AmendmentActions; may: May }) {
   return (
     <td className="space-y-1 py-1.5 text-right">
       {may.evaluate && EVALUABLE.has(a.status) && (
-        <button
-          disabled={pending}
-          onClick={() => act(() => actions.evaluate(a.id), `Evaluate amendment #${a.id} against this skill's recorded runs?`)}
-          className="rounded-md border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100"
-        >
-          Evaluate
-        </button>
+        <ActionButton
+          label="Evaluate"
+          size="xs"
+          confirm={`Evaluate amendment #${a.id} against this skill's recorded runs?`}
+          action={actions.evaluate.bind(null, a.id)}
+        />
       )}
       {may.isLead && a.status === "awaiting-approval" && (
         <details className="text-left">

@@ -3,6 +3,8 @@
 import Link from "next/link";
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
+import { ActionMessage } from "@/components/action-message";
+import { SubmitButton } from "@/components/ui/submit-button";
 
 /** Fork into a new learned draft, in this team or another the person edits. */
 export function ForkForm({
@@ -54,19 +56,21 @@ export function ForkForm({
           ))}
         </select>
       </label>
-      <button disabled={pending} className="rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100 disabled:opacity-50">
+      <SubmitButton tone="plain" pending={pending}>
         Fork
-      </button>
-      {result && (
-        <span role="status" className={`w-full text-xs ${result.ok ? "text-emerald-700" : "text-red-700"}`}>
-          {result.message}{" "}
-          {result.ok && result.href && (
-            <Link href={result.href} className="underline">
-              Open the fork
-            </Link>
+      </SubmitButton>
+      <div className="w-full empty:hidden">
+        <ActionMessage state={result}>
+          {result?.ok && result.href && (
+            <>
+              {" "}
+              <Link href={result.href} className="underline">
+                Open the fork
+              </Link>
+            </>
           )}
-        </span>
-      )}
+        </ActionMessage>
+      </div>
     </form>
   );
 }

@@ -1,19 +1,18 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useEffect, useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
-import { useNotice } from "@/components/action-notice";
+import { ActionMessage, useActionMessageSlot } from "@/components/action-message";
 
 /**
  * Asks the model for an amendment from the skill's recent failures. The model can take a while, so
  * the button says it is working (and for how long) while the rest of the page stays as it is; a
- * failure (an answer that does not fit, a model that does not answer) is said beside the button.
+ * failure (an answer that does not fit, a model that does not answer) is said beside the button,
+ * the new amendment at the top of the section.
  */
 export function GenerateAmendmentButton({ generate }: { generate: () => Promise<ActionResult> }) {
-  const router = useRouter();
-  const notify = useNotice();
-  const [failure, setFailure] = useState<string | null>(null);
+  const say = useActionMessageSlot();
+  const [failure, setFailure] = useState<ActionResult | null>(null);
   const [pending, startTransition] = useTransition();
   const seconds = useSecondsWhile(pending);
   const start = () => {
@@ -21,12 +20,8 @@ export function GenerateAmendmentButton({ generate }: { generate: () => Promise<
     setFailure(null);
     startTransition(async () => {
       const outcome = await generate();
-      if (!outcome.ok) {
-        setFailure(outcome.message);
-        return;
-      }
-      notify(outcome.message);
-      router.refresh();
+      if (outcome.ok) say(outcome);
+      else setFailure(outcome);
     });
   };
   return (
@@ -49,11 +44,9 @@ export function GenerateAmendmentButton({ generate }: { generate: () => Promise<
           </>
         )}
       </span>
-      {failure && (
-        <p role="alert" className="basis-full rounded-md bg-red-50 px-3 py-2 text-sm text-red-800" data-testid="generate-failure">
-          {failure}
-        </p>
-      )}
+      <div className="basis-full empty:hidden">
+        <ActionMessage state={failure} />
+      </div>
     </div>
   );
 }

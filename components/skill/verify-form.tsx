@@ -4,6 +4,8 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
 import type { VerifyForm as VerifyInput } from "@/lib/contracts/learned";
+import { ActionMessage } from "@/components/action-message";
+import { SubmitButton } from "@/components/ui/submit-button";
 
 const FIELDS = [
   ["reviewer", "Reviewer"],
@@ -63,15 +65,11 @@ export function VerifyForm({ version, action }: { version: number; action: (inpu
           />
         </label>
       ))}
-      <div className="md:col-span-2">
-        <button disabled={pending} className="rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100 disabled:opacity-50">
+      <div className="flex flex-wrap items-center gap-3 md:col-span-2">
+        <SubmitButton tone="plain" pending={pending}>
           Set tier
-        </button>
-        {result && (
-          <span role="status" className={`ml-3 text-xs ${result.ok ? "text-emerald-700" : "text-red-700"}`}>
-            {result.message}
-          </span>
-        )}
+        </SubmitButton>
+        <ActionMessage state={result} />
       </div>
     </form>
   );

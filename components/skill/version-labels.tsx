@@ -1,10 +1,10 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
-import { useNotice } from "@/components/action-notice";
-import { ActionButton } from "./action-button";
+import { ActionButton } from "@/components/action-button";
+import { ActionMessage, useActionMessageSlot } from "@/components/action-message";
+import { buttonClass } from "@/components/ui/submit-button";
 
 /** What a lead may do with labels (§10), each absent when they may not. */
 export interface LabelActions {
@@ -52,23 +52,21 @@ export function RemoveLabels({
  * submitting the comparison.
  */
 export function LabelVersion({ version, moveLabel }: { version: number; moveLabel: NonNullable<LabelActions["moveLabel"]> }) {
-  const router = useRouter();
-  const notify = useNotice();
+  const say = useActionMessageSlot();
   const inputId = useId();
   const [label, setLabel] = useState("");
-  const [refusal, setRefusal] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<ActionResult | null>(null);
   const [pending, startTransition] = useTransition();
   const submit = () =>
     startTransition(async () => {
       const outcome = await moveLabel(label.trim(), version);
-      setRefusal(outcome.ok ? null : outcome.message);
+      setRefusal(outcome.ok ? null : outcome);
       if (!outcome.ok) return;
       setLabel("");
-      notify(outcome.message);
-      router.refresh();
+      say(outcome);
     });
   return (
-    <span className="inline-flex flex-col items-end gap-1" data-testid={`label-v${version}`}>
+    <div className="inline-flex flex-col items-end gap-1" data-testid={`label-v${version}`}>
       <span className="inline-flex gap-1">
         <label htmlFor={inputId} className="sr-only">
           Label for v{version}
@@ -87,20 +85,11 @@ export function LabelVersion({ version, moveLabel }: { version: number; moveLabe
           maxLength={64}
           className="w-24 rounded-md border border-slate-300 px-2 py-1 text-sm"
         />
-        <button
-          type="button"
-          disabled={pending || !label.trim()}
-          onClick={submit}
-          className="rounded-md border border-slate-300 px-3 py-1 text-sm text-slate-800 hover:bg-slate-100 disabled:opacity-50"
-        >
+        <button type="button" disabled={pending || !label.trim()} onClick={submit} className={buttonClass("plain", "sm")}>
           Label v{version}
         </button>
       </span>
-      {refusal && (
-        <span role="alert" className="text-xs text-red-700">
-          {refusal}
-        </span>
-      )}
-    </span>
+      <ActionMessage state={refusal} />
+    </div>
   );
 }

@@ -2,7 +2,7 @@ import type { ActionResult } from "@/lib/actions/result";
 import type { VersionInfo } from "@/lib/learned/history";
 import type { VersionEvidence } from "@/lib/skills/version-evidence";
 import { Table } from "@/components/ui/table";
-import { ActionButton } from "./action-button";
+import { ActionButton } from "@/components/action-button";
 import { authorLabel } from "./version-caption";
 import { LabelChips, LabelVersion, RemoveLabels, type LabelActions } from "./version-labels";
 

@@ -12,8 +12,12 @@ export type ActionResult =
       version?: number;
       /** A new API key, shown once. */
       key?: string;
+      /** Which key `key` is: its panel goes once that key is revoked. */
+      keyId?: number;
       /** A new install link's URL (its token is in it), shown once. */
       installUrl?: string;
+      /** Which link `installUrl` is: its panel goes once that link is revoked. */
+      installLinkId?: number;
       /** A new invitation's one-time link, shown once. */
       inviteUrl?: string;
     }

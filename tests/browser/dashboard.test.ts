@@ -264,6 +264,7 @@ describe("the dashboard in Chromium", () => {
     const row = page.locator(`tr[data-install-link="${token!.slice(0, 10)}"]`);
     expect(await row.locator("td").allTextContents()).toEqual([
       `/i/${token!.slice(0, 10)}…`,
+      "—",
       new Date().toISOString().slice(0, 10),
       BROWSER_LOGIN.email,
       "Revoke",
@@ -279,8 +280,8 @@ describe("the dashboard in Chromium", () => {
     const invite = page.locator('form[aria-label="Invite a person"]');
     await invite.locator('input[name="email"]').fill(BROWSER_LOGIN.email);
     await invite.locator("text=Invite").click();
-    await invite.locator('p[role="status"]').waitFor();
-    expect(await invite.locator('p[role="status"]').textContent()).toBe(
+    await invite.locator('p[role="alert"]').waitFor();
+    expect(await invite.locator('p[role="alert"]').textContent()).toBe(
       `${BROWSER_LOGIN.email} is already a member of this team (lead); change their role instead`,
     );
     // A refused form keeps what was typed.
@@ -303,7 +304,7 @@ describe("the dashboard in Chromium", () => {
     await newcomer.fill('input[name="confirm"]', "short");
     await newcomer.click("text=Set password and join");
     await newcomer.locator('p[role="alert"]').waitFor();
-    expect(await newcomer.textContent('p[role="alert"]')).toBe("Choose a password of at least 12 characters.");
+    expect(await newcomer.textContent('p[role="alert"]')).toBe("Choose a password of at least 12 characters: this one has 5.");
     await newcomer.fill('input[name="password"]', "a long enough password");
     await newcomer.fill('input[name="confirm"]', "a long enough password");
     await newcomer.click("text=Set password and join");
@@ -326,8 +327,10 @@ describe("the dashboard in Chromium", () => {
     page.once("dialog", (dialog) => void dialog.accept());
     await row.locator("text=Remove").click();
     await page.locator('tr[data-member="newcomer@example.com"]').waitFor({ state: "detached" });
-    // The row is gone with the member: the page's notice says what happened.
-    await page.locator('[data-testid="notice"]', { hasText: "Removed newcomer@example.com; 1 session(s) ended." }).waitFor();
+    // The row is gone with the member: the top of the Members section says what happened.
+    const done = page.locator('section[aria-label="Members"] [data-action-message="done"]');
+    await done.waitFor();
+    expect(await done.textContent()).toBe("Removed newcomer@example.com; 1 session(s) ended.");
     // Removing a member ends their sessions: the next page sends them to sign in.
     await newcomer.goto(`${baseUrl}/t/demo`);
     await newcomer.waitForURL(/\/signin\?callbackUrl=/);
@@ -340,8 +343,8 @@ describe("the dashboard in Chromium", () => {
     await keyForm.locator('input[name="name"]').fill("kept\u0000name");
     await keyForm.locator('input[name="access"][value="admin"]').check();
     await keyForm.locator("text=Create key").click();
-    await keyForm.locator('p[role="status"]').waitFor();
-    expect(await keyForm.locator('p[role="status"]').textContent()).toBe(
+    await keyForm.locator('p[role="alert"]').waitFor();
+    expect(await keyForm.locator('p[role="alert"]').textContent()).toBe(
       'field "name" holds a NUL character (\\u0000), which text cannot hold; remove it',
     );
     // The refused form keeps what was typed and chosen.
@@ -351,15 +354,11 @@ describe("the dashboard in Chromium", () => {
     const cap = await listingForm.locator('input[name="cap"]').inputValue();
     await listingForm.locator('input[name="cap"]').fill("10");
     await listingForm.locator("text=Save").click();
-    await listingForm.locator('p[role="status"]').waitFor();
-    expect(await listingForm.locator('p[role="status"]').textContent()).toBe('field "cap": must be at least 200');
+    await listingForm.locator('p[role="alert"]').waitFor();
+    expect(await listingForm.locator('p[role="alert"]').textContent()).toBe('field "cap": must be at least 200');
     expect(await listingForm.locator('input[name="cap"]').inputValue()).toBe("10");
     await page.reload();
     expect(await page.locator('tr[data-key^="kept"]').count()).toBe(0);
-    // Settings holds the team's prompt sets too (§10), in the same editor as the Activation page.
-    const sets = page.locator('section[aria-labelledby="prompt-sets"]');
-    const shown = JSON.parse(await sets.locator('textarea[name="prompt-set-json"]').inputValue());
-    expect([shown.name, shown.cases.length]).toEqual(["core-routing", 9]);
     expect(await page.locator('form[aria-label="Listing settings"] input[name="cap"]').inputValue()).toBe(cap);
   });
 

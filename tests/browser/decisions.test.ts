@@ -60,8 +60,8 @@ describe("what a lead decides holds, in Chromium", () => {
   afterAll(async () => browser?.close());
 
   const queue = () => page.locator('[data-testid="approval-queue"]');
-  /** Waits for the page's notice to say `text` (an earlier notice may still be on screen). */
-  const noticeSays = (text: string) => page.locator('[data-testid="notice"]', { hasText: text }).waitFor();
+  /** Waits for the section's message to say `text` (an earlier one may still be on screen). */
+  const noticeSays = (text: string) => page.locator('[data-action-message="done"]', { hasText: text }).waitFor();
 
   it("shows a lead's queue on the overview with a count in the navigation; approving and rejecting there say what they did", async () => {
     const waiting = (await json<{ amendments: { id: number }[] }>("/api/v1/amendments?status=awaiting-approval")).amendments.length;

@@ -170,7 +170,7 @@ describe("evaluations in Chromium", () => {
     );
     await override.locator("textarea").fill("   ");
     await override.locator("button").click();
-    expect(await override.locator('[role="status"]').textContent()).toBe('field "reason": say why you put it live against its verdict');
+    expect(await override.locator('[role="alert"]').textContent()).toBe('field "reason": say why you put it live against its verdict');
     expect(await override.locator("textarea").inputValue()).toBe("   ");
     expect(await page.textContent('[data-stat="Promoted"]')).toBe("no");
     await override.locator("textarea").fill("phones are half our traffic; the judge cannot see layouts");
@@ -264,7 +264,7 @@ describe.each([
     } finally {
       await judge.release();
     }
-    const failure = panel.locator('[data-testid="generate-failure"]');
+    const failure = panel.locator('[data-action-message="refused"]');
     await failure.waitFor();
     expect(await failure.textContent()).toBe(
       'the model\'s answer did not fit: field "body": Invalid input: expected string, received number',

@@ -66,7 +66,7 @@ describe("governed promotion in Chromium", () => {
     await page.locator('[data-stat="Promoted"]:has-text("v2")').waitFor();
     expect(await page.locator('[data-stat="Promoted"] + div').textContent()).toBe("approved by a lead");
     expect(await page.textContent('[data-testid="amendment-status"] [data-state]')).toBe(`promoted: approved by ${BROWSER_LOGIN.email}`);
-    expect(await page.textContent('[data-testid="notice"]')).toBe(`Approved amendment #${amendment.id}: incident-review v2 is live.`);
+    expect(await page.textContent('[data-action-message="done"]')).toBe(`Approved amendment #${amendment.id}: incident-review v2 is live.`);
     expect(await page.locator("#approval").count()).toBe(0);
     expect((await api("/api/v1/skills/incident-review")).headers.get("x-skill-version")).toBe("2");
 
@@ -81,8 +81,10 @@ describe("governed promotion in Chromium", () => {
     await page.locator('tr[data-version="1"]').locator("text=Pin v1").click();
     await page.locator('tr[data-version="1"] [data-testid="pinned"]').waitFor();
     expect(await page.textContent('tr[data-version="1"] [data-testid="pinned"]')).toBe("pinned: agents get this one");
-    // The Pin button is gone once it has worked; the page still says what it did.
-    expect(await page.textContent('[data-testid="notice"]')).toBe("Pinned: agents get v1 until you unpin it.");
+    // The Pin button is gone once it has worked; the top of the Versions section still says what it did.
+    expect(await page.textContent('section[aria-label="Versions"] [data-action-message="done"]')).toBe(
+      "Pinned: agents get v1 until you unpin it.",
+    );
     const pinned = await api("/api/v1/skills/incident-review");
     expect(await pinned.text()).toBe("[skill incident-review | learned | v1]\n# Review\n\n1. Write what happened.\n");
     await page.locator('tr[data-version="1"]').locator("text=Unpin").click();

@@ -123,7 +123,7 @@ describe("production telemetry on the dashboard in Chromium", () => {
     const form = page.locator('form[aria-label="Build a prompt set from production"]');
     await form.locator('input[name="name"]').fill("lab-production");
     await form.locator("button", { hasText: "Build prompt set" }).click();
-    expect(await form.locator('p[role="status"]').textContent()).toBe(
+    expect(await form.locator('p[role="alert"]').textContent()).toBe(
       'no stored prompts in the last 30 day(s): turn on "store prompts" in the team\'s settings and have agents send prompt texts (Claude Code: OTEL_LOG_USER_PROMPTS=1)',
     );
     expect((await api("/api/v1/evals/prompt-sets/lab-production")).status).toBe(404);

@@ -198,9 +198,9 @@ describe("hostile input typed into the dashboard", () => {
       await page.fill('form[aria-label="Create API key"] input[name="name"]', "bad\u0000name");
       await page.check('input[name="access"][value="read"]');
       await page.click("text=Create key");
-      const status = page.locator('form[aria-label="Create API key"] p[role="status"]');
-      await status.waitFor();
-      expect(await status.textContent()).toBe('field "name" holds a NUL character (\\u0000), which text cannot hold; remove it');
+      const refused = page.locator('form[aria-label="Create API key"] p[role="alert"]');
+      await refused.waitFor();
+      expect(await refused.textContent()).toBe('field "name" holds a NUL character (\\u0000), which text cannot hold; remove it');
       expect(await page.locator('tr[data-key^="bad"]').count()).toBe(0);
     } finally {
       await browser.close();

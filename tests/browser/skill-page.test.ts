@@ -115,7 +115,7 @@ describe("the skill page in Chromium", () => {
     const conflict = page.locator('[data-testid="conflict"]');
     await conflict.waitFor();
     // A page says what went wrong in words; the agent-facing `Error [Code]: ` prefix is not for people.
-    expect(await page.textContent('p[role="status"]')).toBe('"deploy-guide" is at v4, not v3');
+    expect(await page.textContent('[data-testid="skill-editor"] p[role="alert"]')).toBe('"deploy-guide" is at v4, not v3');
     expect(await conflict.locator('tr[data-kind="changed"] td').allTextContents()).toEqual(["7", "Their edit.", "7", "My edit."]);
     expect(await (await api("/api/v1/skills/deploy-guide")).text()).toBe(
       "[skill deploy-guide | learned | v4]\n# Deploy guide\n\nTheir edit.\n",
@@ -149,7 +149,7 @@ describe("the skill page in Chromium", () => {
   it("promotes a draft, forks a skill into a draft with its lineage, verifies with a report, archives and restores", async () => {
     await page.click('button:has-text("Promote")');
     await page.waitForSelector('[data-testid="annotation"]:has-text("[skill hostile-body | learned | v1]")');
-    expect(await page.textContent('[data-testid="notice"]')).toBe("Promoted: v1 is now the active learned skill and in the listing.");
+    expect(await page.textContent('[data-action-message="done"]')).toBe("Promoted: v1 is now the active learned skill and in the listing.");
     expect(await (await api("/api/v1/listing")).text()).toContain("- hostile-body: Holds markup that must never run.");
 
     await page.goto(`${baseUrl}/t/lab/skills/systematic-debugging`);

@@ -9,13 +9,13 @@ import { signedInUserId } from "@/lib/pages/member";
 import { signIn, signOut } from "@/lib/auth/next-auth";
 import { accountKind, ensureUser } from "@/lib/auth/users";
 import { checkPassword, throttledText } from "@/lib/auth/password-sign-in";
+import { newPasswordRefusal } from "@/lib/auth/new-password";
 import { clientAddress } from "@/lib/auth/sign-in-throttle";
 import { isAppError } from "@/lib/errors";
 import { acceptInvitation, openInvitation } from "@/lib/teams/invitations";
 
 /** Invitation acceptance (§10): as the signed-in person, with the password of an existing account, or with a new one. */
 
-const MIN_PASSWORD = 12;
 const gone: ActionResult = {
   ok: false,
   message: "This invitation has expired, was used or was withdrawn. Ask a lead of the team for a new one.",
@@ -49,7 +49,8 @@ export async function acceptWithPasswordAction(token: string, _previous: ActionR
     }
     userId = checked.user.id;
   } else {
-    if ([...password].length < MIN_PASSWORD) return { ok: false, message: `Choose a password of at least ${MIN_PASSWORD} characters.` };
+    const tooShort = newPasswordRefusal(password);
+    if (tooShort) return { ok: false, message: tooShort };
     if (password !== String(form.get("confirm") ?? "")) return { ok: false, message: "The two passwords differ; type the same one twice." };
     userId = (await ensureUser(app.db, invitation.email, password)).id;
   }

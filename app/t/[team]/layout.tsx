@@ -5,7 +5,6 @@ import { visitorOf } from "@/lib/pages/member";
 import { signOut } from "@/lib/auth/next-auth";
 import { NavLinks } from "@/components/nav-links";
 import { TeamSwitcher } from "@/components/team-switcher";
-import { NoticeProvider } from "@/components/action-notice";
 import { VisitorProvider } from "@/components/visitor-context";
 import { awaitingApprovalCount } from "@/lib/evolution/amendments";
 
@@ -51,9 +50,7 @@ export default async function TeamLayout({ children, params }: { children: React
         </div>
       </header>
       <VisitorProvider value={{ team: slug, member: membership !== null, teams: links }}>
-        <NoticeProvider>
-          <main className="mx-auto max-w-7xl px-4 py-6 md:px-6 md:py-8">{children}</main>
-        </NoticeProvider>
+        <main className="mx-auto max-w-7xl px-4 py-6 md:px-6 md:py-8">{children}</main>
       </VisitorProvider>
     </div>
   );

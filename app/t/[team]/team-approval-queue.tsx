@@ -1,3 +1,4 @@
+import { ActionMessageSlot } from "@/components/action-message";
 import { ApprovalQueue } from "@/components/history/approval-queue";
 import type { AmendmentEntry } from "@/lib/evolution/amendments";
 import { approveAmendmentAction, rejectAmendmentAction } from "./amendment-actions";
@@ -17,15 +18,19 @@ export function TeamApprovalQueue({
   autoPromote: boolean;
   isLead: boolean;
 }) {
-  if (awaiting.total === 0 && autoPromote) return null;
+  // The slot stays when the queue goes (the last amendment decided): it says what the lead did.
   return (
-    <ApprovalQueue
-      slug={slug}
-      entries={awaiting.entries}
-      total={awaiting.total}
-      isLead={isLead}
-      approve={approveAmendmentAction.bind(null, slug)}
-      reject={rejectAmendmentAction.bind(null, slug)}
-    />
+    <ActionMessageSlot>
+      {(awaiting.total > 0 || !autoPromote) && (
+        <ApprovalQueue
+          slug={slug}
+          entries={awaiting.entries}
+          total={awaiting.total}
+          isLead={isLead}
+          approve={approveAmendmentAction.bind(null, slug)}
+          reject={rejectAmendmentAction.bind(null, slug)}
+        />
+      )}
+    </ActionMessageSlot>
   );
 }

@@ -280,8 +280,10 @@ export function LoadedTogether({ pairs }: { pairs: ActivationView["usage"]["coLo
 export function PromptSets({ slug, sets, canEdit }: { slug: string; sets: ActivationView["promptSets"]; canEdit: boolean }) {
   return (
     <Section
+      id="prompt-sets"
       aria-label="Prompt sets"
       title="Prompt sets"
+      className="scroll-mt-4"
       description={
         <>
           Cases in the JSON form <code>{"{id, prompt, expected, expectNone}"}</code>; a case&apos;s id starts with its class: D names the

@@ -21,8 +21,8 @@ const nothing = z.undefined();
 export async function createKeyAction(slug: string, _previous: ActionResult | null, form: FormData): Promise<ActionResult> {
   const input = { name: String(form.get("name") ?? ""), scopes: scopesOfAccess(String(form.get("access"))) };
   return memberAction({ ...asLead(slug), schema: createApiKeyBody, input }, async (member, { name, scopes }) => {
-    const { key } = await createApiKey(member.app.db, { teamId: member.team.id, name, scopes, createdBy: member.user.id });
-    return { ok: true, message: "Key created. Copy it now: it is not shown again.", key };
+    const { id, key } = await createApiKey(member.app.db, { teamId: member.team.id, name, scopes, createdBy: member.user.id });
+    return { ok: true, message: "Key created. Copy it now: it is not shown again.", key, keyId: id };
   });
 }
 
@@ -42,7 +42,7 @@ export async function createInstallLinkAction(slug: string, _previous: ActionRes
     const { origin } = publicOrigin(await headers());
     const link = await createInstallLink(member.app.db, member.team.id, origin, { userId: member.user.id, keyId: null }, label);
     const what = label ? `Install link for label ${label} created` : "Install link created";
-    return { ok: true, message: `${what}. Copy it now: it is not shown again.`, installUrl: link.url };
+    return { ok: true, message: `${what}. Copy it now: it is not shown again.`, installUrl: link.url, installLinkId: link.id };
   });
 }
 

@@ -1,6 +1,7 @@
 import type { PersonSessions, SessionPolicy } from "@/lib/auth/dashboard-sessions";
 import type { Member } from "@/lib/teams/members";
 import { INVITATION_DAYS, type PendingInvitation } from "@/lib/teams/invitations";
+import { ActionMessageSlot } from "@/components/action-message";
 import { CredentialTable } from "@/components/credential-table";
 import { EndSessionsButton, InviteForm, RemoveMemberButton, RoleForm, WithdrawInvitationButton } from "@/components/settings-forms";
 import { Section } from "@/components/ui/section";
@@ -36,26 +37,28 @@ export function MembersSection({
         )
       }
     >
-      <Table
-        label="Members and their roles"
-        head={
-          <>
-            <th className="py-1 pr-3">Email</th>
-            <th className="py-1 pr-3">Role</th>
-            {isLead && <th className="py-1 pr-3">Sessions</th>}
-            {isLead && (
-              <th className="py-1 pr-3">
-                <span className="sr-only">Actions</span>
-              </th>
-            )}
-          </>
-        }
-      >
-        {members.map((m) => (
-          <MemberRow key={m.userId} slug={slug} member={m} isLead={isLead} live={sessions.get(m.userId)} />
-        ))}
-      </Table>
-      {isLead && <Invitations slug={slug} invitations={invitations} />}
+      <ActionMessageSlot>
+        <Table
+          label="Members and their roles"
+          head={
+            <>
+              <th className="py-1 pr-3">Email</th>
+              <th className="py-1 pr-3">Role</th>
+              {isLead && <th className="py-1 pr-3">Sessions</th>}
+              {isLead && (
+                <th className="py-1 pr-3">
+                  <span className="sr-only">Actions</span>
+                </th>
+              )}
+            </>
+          }
+        >
+          {members.map((m) => (
+            <MemberRow key={m.userId} slug={slug} member={m} isLead={isLead} live={sessions.get(m.userId)} />
+          ))}
+        </Table>
+        {isLead && <Invitations slug={slug} invitations={invitations} />}
+      </ActionMessageSlot>
     </Section>
   );
 }

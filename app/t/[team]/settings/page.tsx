@@ -5,7 +5,6 @@ import { requireMember } from "@/lib/pages/member";
 import { roleAtLeast } from "@/lib/auth/scopes";
 import { sessionsOf } from "@/lib/auth/dashboard-sessions";
 import { listMembers } from "@/lib/teams/members";
-import { listPromptSets } from "@/lib/activation/prompt-sets";
 import { listInstallLinks } from "@/lib/teams/install-links";
 import { pendingInvitations } from "@/lib/teams/invitations";
 import { teamSettings } from "@/lib/listing/settings";
@@ -13,7 +12,7 @@ import { publicOrigin } from "@/lib/http/origin";
 import { PageHeader } from "@/components/ui/page-header";
 import type { TeamPageProps } from "../team-page";
 import { MembersSection } from "./members";
-import { ApiKeysSection, InstallLinksSection, ListingSection, PromotionSection, PromptSetsSection, TelemetrySection } from "./sections";
+import { ApiKeysSection, InstallLinksSection, ListingSection, PromotionSection, PromptSetsLink, TelemetrySection } from "./sections";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -22,12 +21,11 @@ export default async function SettingsPage({ params }: TeamPageProps) {
   const member = await requireMember(slug, `/t/${slug}/settings`);
   const { app, team } = member;
   const isLead = roleAtLeast(member.role, "lead");
-  const [members, keys, links, invitations, promptSets, settings] = await Promise.all([
+  const [members, keys, links, invitations, settings] = await Promise.all([
     listMembers(app.db, team.id),
     isLead ? listApiKeys(app.db, team.id) : Promise.resolve([]),
     isLead ? listInstallLinks(app.db, team.id) : Promise.resolve([]),
     isLead ? pendingInvitations(app.db, team.id) : Promise.resolve([]),
-    isLead ? listPromptSets(app.db, team.id) : Promise.resolve([]),
     isLead ? teamSettings(app.db, team.id) : Promise.resolve(null),
   ]);
   const sessions = isLead
@@ -58,7 +56,7 @@ export default async function SettingsPage({ params }: TeamPageProps) {
           <PromotionSection slug={slug} autoPromote={team.autoPromote} />
           <ListingSection slug={slug} team={team} />
           {settings && <TelemetrySection slug={slug} settings={settings} origin={publicOrigin(await headers()).origin} />}
-          <PromptSetsSection slug={slug} sets={promptSets} />
+          <PromptSetsLink slug={slug} />
         </>
       )}
     </div>

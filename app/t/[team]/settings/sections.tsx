@@ -1,9 +1,8 @@
 import Link from "next/link";
 import type { listApiKeys } from "@/lib/auth/api-keys";
-import { promptSetJson } from "@/lib/activation/prompt-sets";
 import type { InstallLinkRow } from "@/lib/teams/install-links";
 import type { Team } from "@/lib/teams/teams";
-import { PromptSetEditor } from "@/components/activation/prompt-set-editor";
+import { ActionMessageSlot } from "@/components/action-message";
 import { CredentialTable, RevokeCell } from "@/components/credential-table";
 import {
   AutoPromoteForm,
@@ -16,7 +15,6 @@ import {
 } from "@/components/settings-forms";
 import { ConnectTelemetry } from "@/components/connect-telemetry";
 import { Section } from "@/components/ui/section";
-import { savePromptSetAction } from "../activation/actions";
 import {
   autoPromoteAction,
   createInstallLinkAction,
@@ -42,20 +40,22 @@ export function ApiKeysSection({ slug, keys }: { slug: string; keys: ApiKey[] })
         </>
       }
     >
-      <CreateKeyForm action={createKeyAction.bind(null, slug)} />
-      <CredentialTable label="API keys" region="Every API key" columns={["Name", "Key", "Scopes", "Created"]}>
-        {keys.map((key) => (
-          <tr key={key.id} className="border-t border-slate-100" data-key={key.name}>
-            <td className="py-1.5">{key.name}</td>
-            <td className="py-1.5 font-mono text-xs">{key.prefix}…</td>
-            <td className="py-1.5">{key.scopes.join(", ")}</td>
-            <td className="py-1.5 pr-3 whitespace-nowrap text-slate-600">{key.createdAt.toISOString().slice(0, 10)}</td>
-            <RevokeCell revokedAt={key.revokedAt}>
-              <RevokeKeyButton name={key.name} action={revokeKeyAction.bind(null, slug, key.id)} />
-            </RevokeCell>
-          </tr>
-        ))}
-      </CredentialTable>
+      <ActionMessageSlot>
+        <CreateKeyForm action={createKeyAction.bind(null, slug)} revoked={keys.flatMap((key) => (key.revokedAt ? [key.id] : []))} />
+        <CredentialTable label="API keys" region="Every API key" columns={["Name", "Key", "Scopes", "Created"]}>
+          {keys.map((key) => (
+            <tr key={key.id} className="border-t border-slate-100" data-key={key.name}>
+              <td className="py-1.5">{key.name}</td>
+              <td className="py-1.5 font-mono text-xs">{key.prefix}…</td>
+              <td className="py-1.5">{key.scopes.join(", ")}</td>
+              <td className="py-1.5 pr-3 whitespace-nowrap text-slate-600">{key.createdAt.toISOString().slice(0, 10)}</td>
+              <RevokeCell revokedAt={key.revokedAt}>
+                <RevokeKeyButton name={key.name} action={revokeKeyAction.bind(null, slug, key.id)} />
+              </RevokeCell>
+            </tr>
+          ))}
+        </CredentialTable>
+      </ActionMessageSlot>
     </Section>
   );
 }
@@ -72,22 +72,27 @@ export function InstallLinksSection({ slug, links }: { slug: string; links: Inst
         </>
       }
     >
-      <CreateInstallLinkForm action={createInstallLinkAction.bind(null, slug)} />
-      {links.length > 0 && (
-        <CredentialTable label="Install links" region="Every install link" columns={["Link", "Label", "Created", "By"]}>
-          {links.map((link) => (
-            <tr key={link.id} className="border-t border-slate-100" data-install-link={link.prefix}>
-              <td className="py-1.5 pr-3 font-mono text-xs whitespace-nowrap">/i/{link.prefix}…</td>
-              <td className="py-1.5 pr-3 text-slate-600">{link.label ?? "—"}</td>
-              <td className="py-1.5 pr-3 whitespace-nowrap text-slate-600">{link.createdAt.toISOString().slice(0, 10)}</td>
-              <td className="py-1.5 pr-3 text-slate-600">{link.createdBy ?? "an API key"}</td>
-              <RevokeCell revokedAt={link.revokedAt}>
-                <RevokeInstallLinkButton prefix={link.prefix} action={revokeInstallLinkAction.bind(null, slug, link.id)} />
-              </RevokeCell>
-            </tr>
-          ))}
-        </CredentialTable>
-      )}
+      <ActionMessageSlot>
+        <CreateInstallLinkForm
+          action={createInstallLinkAction.bind(null, slug)}
+          revoked={links.flatMap((link) => (link.revokedAt ? [link.id] : []))}
+        />
+        {links.length > 0 && (
+          <CredentialTable label="Install links" region="Every install link" columns={["Link", "Label", "Created", "By"]}>
+            {links.map((link) => (
+              <tr key={link.id} className="border-t border-slate-100" data-install-link={link.prefix}>
+                <td className="py-1.5 pr-3 font-mono text-xs whitespace-nowrap">/i/{link.prefix}…</td>
+                <td className="py-1.5 pr-3 text-slate-600">{link.label ?? "—"}</td>
+                <td className="py-1.5 pr-3 whitespace-nowrap text-slate-600">{link.createdAt.toISOString().slice(0, 10)}</td>
+                <td className="py-1.5 pr-3 text-slate-600">{link.createdBy ?? "an API key"}</td>
+                <RevokeCell revokedAt={link.revokedAt}>
+                  <RevokeInstallLinkButton prefix={link.prefix} action={revokeInstallLinkAction.bind(null, slug, link.id)} />
+                </RevokeCell>
+              </tr>
+            ))}
+          </CredentialTable>
+        )}
+      </ActionMessageSlot>
     </Section>
   );
 }
@@ -157,23 +162,17 @@ export function TelemetrySection({
   );
 }
 
-export function PromptSetsSection({ slug, sets }: { slug: string; sets: { name: string; cases: unknown }[] }) {
+/** Prompt sets live on the Activation page, where runs use them; settings points there. */
+export function PromptSetsLink({ slug }: { slug: string }) {
   return (
-    <Section
-      headingId="prompt-sets"
-      title="Prompt sets"
-      description={
-        <>
-          The prompts activation runs ask, as JSON <code className="font-mono">{"{id, prompt, expected, expectNone}"}</code>: D cases name
-          the skill&apos;s keywords, P paraphrase them, G should load nothing. Runs start on the{" "}
-          <Link className="text-indigo-700 underline" href={`/t/${slug}/activation`}>
-            Activation
-          </Link>{" "}
-          page.
-        </>
-      }
-    >
-      <PromptSetEditor sets={sets.map(promptSetJson)} save={savePromptSetAction.bind(null, slug)} />
+    <Section aria-label="Prompt sets" title="Prompt sets">
+      <p className="text-sm text-slate-600">
+        The prompts activation runs ask are kept and edited on the{" "}
+        <Link className="text-indigo-700 underline" href={`/t/${slug}/activation#prompt-sets`}>
+          Activation page
+        </Link>
+        .
+      </p>
     </Section>
   );
 }

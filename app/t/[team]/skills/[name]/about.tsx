@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { LearnedRow } from "@/lib/learned/store";
 import type { SkillDetail } from "@/lib/pages/skill-page";
-import { ActionButton } from "@/components/skill/action-button";
+import { ActionButton } from "@/components/action-button";
 import { Card } from "@/components/ui/card";
 import { restoreAction } from "./actions";
 

@@ -13,6 +13,7 @@ import { observationQuery } from "@/lib/contracts/evolution";
 import { diffQuery } from "@/lib/contracts/versions";
 import { readSearchParams } from "@/lib/http/params";
 import { publicOrigin } from "@/lib/http/origin";
+import { ActionMessageSlot } from "@/components/action-message";
 import { ObservationsPanel } from "@/components/skill/observations-panel";
 import { Section } from "@/components/ui/section";
 import type { TeamPageProps } from "../../team-page";
@@ -44,7 +45,11 @@ export default async function SkillPage({ params, searchParams }: TeamPageProps<
   if (!detail) {
     const archived = await findArchivedLearned(app.db, team.id, name);
     if (!archived) notFound();
-    return <ArchivedSkill slug={slug} archived={archived} canRestore={isLead} />;
+    return (
+      <ActionMessageSlot>
+        <ArchivedSkill slug={slug} archived={archived} canRestore={isLead} />
+      </ActionMessageSlot>
+    );
   }
 
   const { content, learned } = detail;
@@ -52,39 +57,42 @@ export default async function SkillPage({ params, searchParams }: TeamPageProps<
   const latest = latestVersionOf(content.skill);
   const editing = content.skill.pinned ? await loadSkillContent(app.db, app.catalogs, team, name, latest) : content;
   const editableTeams = member.teams.filter((m) => roleAtLeast(m.role, "editor")).map((m) => m.team.slug);
+  // One slot at the top of both pages: archive and restore swap one page for the other, and their message stays.
   return (
-    <div className="space-y-6">
-      <SkillHeader detail={detail} />
-      {learned ? <ProvenanceAndLineage slug={slug} learned={learned} forks={detail.forks} /> : <ForksLine forks={detail.forks} />}
-      {canEdit && <SkillActions slug={slug} name={name} learned={learned} version={content.version} editableTeams={editableTeams} />}
-      <BodySection query={query} content={content} />
-      {learned && canEdit && (
-        <EditSection slug={slug} name={name} served={content} editing={editing} latest={latest} descMax={team.descMax} />
-      )}
-      <VersionsSection slug={slug} name={name} detail={detail} latest={latest} mayChange={learned !== null && isLead} />
-      <ProductionSection
-        slug={slug}
-        name={name}
-        production={detail.production}
-        isLead={isLead}
-        origin={publicOrigin(await headers()).origin}
-      />
-      <section className="grid gap-4 md:grid-cols-2">
-        <DescriptionLint findings={detail.lint} />
-        <SupportingFiles files={detail.files} />
-      </section>
-      <AmendmentsSection
-        slug={slug}
-        name={name}
-        amendments={detail.amendments}
-        canEdit={canEdit}
-        isLead={isLead}
-        hasModel={app.model !== null}
-        appliesHere={learned !== null}
-      />
-      <Section aria-label="Observations" title="Observations">
-        <ObservationsPanel rows={detail.observations} filter={observed} />
-      </Section>
-    </div>
+    <ActionMessageSlot>
+      <div className="space-y-6">
+        <SkillHeader detail={detail} />
+        {learned ? <ProvenanceAndLineage slug={slug} learned={learned} forks={detail.forks} /> : <ForksLine forks={detail.forks} />}
+        {canEdit && <SkillActions slug={slug} name={name} learned={learned} version={content.version} editableTeams={editableTeams} />}
+        <BodySection query={query} content={content} />
+        {learned && canEdit && (
+          <EditSection slug={slug} name={name} served={content} editing={editing} latest={latest} descMax={team.descMax} />
+        )}
+        <VersionsSection slug={slug} name={name} detail={detail} latest={latest} mayChange={learned !== null && isLead} />
+        <ProductionSection
+          slug={slug}
+          name={name}
+          production={detail.production}
+          isLead={isLead}
+          origin={publicOrigin(await headers()).origin}
+        />
+        <section className="grid gap-4 md:grid-cols-2">
+          <DescriptionLint findings={detail.lint} />
+          <SupportingFiles files={detail.files} />
+        </section>
+        <AmendmentsSection
+          slug={slug}
+          name={name}
+          amendments={detail.amendments}
+          canEdit={canEdit}
+          isLead={isLead}
+          hasModel={app.model !== null}
+          appliesHere={learned !== null}
+        />
+        <Section aria-label="Observations" title="Observations">
+          <ObservationsPanel rows={detail.observations} filter={observed} />
+        </Section>
+      </div>
+    </ActionMessageSlot>
   );
 }

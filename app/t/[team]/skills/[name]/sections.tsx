@@ -4,7 +4,8 @@ import { markdownToHtml } from "@/lib/skills/markdown-html";
 import { parseSkillMd } from "@/lib/skills/skill-md";
 import type { SkillContent } from "@/lib/skills/view";
 import { SideBySide } from "@/components/side-by-side";
-import { ActionButton } from "@/components/skill/action-button";
+import { ActionButton } from "@/components/action-button";
+import { ActionMessageSlot } from "@/components/action-message";
 import { AmendmentsPanel } from "@/components/skill/amendments-panel";
 import { BodyTabs } from "@/components/skill/body-tabs";
 import { ForkForm } from "@/components/skill/fork-form";
@@ -169,19 +170,21 @@ export function VersionsSection({
   const compareTo = compare && detail.versions.find((v) => v.version === compare.to);
   return (
     <Section aria-label="Versions" title="Versions">
-      <VersionsTable
-        slug={slug}
-        name={name}
-        versions={detail.versions}
-        evidence={detail.evidence}
-        compare={compare ? { from: compare.from, to: compare.to } : null}
-        rollback={mayChange ? rollbackAction.bind(null, slug, name, latest) : null}
-        pinned={content.skill.pinned ? content.skill.version : null}
-        pin={mayChange ? pinAction.bind(null, slug, name) : null}
-        unpin={mayChange ? unpinAction.bind(null, slug, name) : null}
-        moveLabel={mayChange ? moveLabelAction.bind(null, slug, name) : null}
-        removeLabel={mayChange ? removeLabelAction.bind(null, slug, name) : null}
-      />
+      <ActionMessageSlot>
+        <VersionsTable
+          slug={slug}
+          name={name}
+          versions={detail.versions}
+          evidence={detail.evidence}
+          compare={compare ? { from: compare.from, to: compare.to } : null}
+          rollback={mayChange ? rollbackAction.bind(null, slug, name, latest) : null}
+          pinned={content.skill.pinned ? content.skill.version : null}
+          pin={mayChange ? pinAction.bind(null, slug, name) : null}
+          unpin={mayChange ? unpinAction.bind(null, slug, name) : null}
+          moveLabel={mayChange ? moveLabelAction.bind(null, slug, name) : null}
+          removeLabel={mayChange ? removeLabelAction.bind(null, slug, name) : null}
+        />
+      </ActionMessageSlot>
       {compare && (
         <div className="mt-4 scroll-mt-4" id="diff">
           {compareTo && <VersionCaption slug={slug} version={compareTo} />}
@@ -247,21 +250,23 @@ export function AmendmentsSection({
 }) {
   return (
     <Section aria-label="Amendments" title="Amendments">
-      <AmendmentsPanel
-        slug={slug}
-        amendments={amendments}
-        canEdit={canEdit}
-        isLead={isLead}
-        hasModel={hasModel}
-        appliesHere={appliesHere}
-        actions={{
-          evaluate: evaluateAmendmentAction.bind(null, slug),
-          approve: approveAmendmentAction.bind(null, slug),
-          reject: rejectAmendmentAction.bind(null, slug),
-          override: overrideAmendmentAction.bind(null, slug),
-          generate: canEdit ? generateAmendmentAction.bind(null, slug, name) : null,
-        }}
-      />
+      <ActionMessageSlot>
+        <AmendmentsPanel
+          slug={slug}
+          amendments={amendments}
+          canEdit={canEdit}
+          isLead={isLead}
+          hasModel={hasModel}
+          appliesHere={appliesHere}
+          actions={{
+            evaluate: evaluateAmendmentAction.bind(null, slug),
+            approve: approveAmendmentAction.bind(null, slug),
+            reject: rejectAmendmentAction.bind(null, slug),
+            override: overrideAmendmentAction.bind(null, slug),
+            generate: canEdit ? generateAmendmentAction.bind(null, slug, name) : null,
+          }}
+        />
+      </ActionMessageSlot>
     </Section>
   );
 }

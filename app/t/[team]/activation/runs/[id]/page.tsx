@@ -5,7 +5,8 @@ import { roleAtLeast } from "@/lib/auth/scopes";
 import type { ActivationMetrics } from "@/lib/activation/metrics";
 import { runReport } from "@/lib/activation/runs";
 import { percent } from "@/lib/format";
-import { CancelRunButton } from "@/components/activation/cancel-button";
+import { ActionButton } from "@/components/action-button";
+import { ActionMessageSlot } from "@/components/action-message";
 import { LiveRefresh } from "@/components/history/live-refresh";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
@@ -29,35 +30,45 @@ export default async function RunPage({ params }: TeamPageProps<{ id: string }>)
   const run = await runReport(member.app.db, member.team.id, Number(id)).catch(notFoundOn404);
   const metrics = (run.metrics ?? null) as ActivationMetrics | null;
   const running = run.status === "running";
+  // The slot is above the progress bar, which goes with the run's cancel button.
   return (
-    <div className="space-y-6">
-      <LiveRefresh running={running} />
-      <PageHeader
-        back={{ href: `/t/${slug}/activation`, label: "Activation" }}
-        title={
-          <>
-            Run #{run.id}: {run.activator}
-            {run.modelId ? ` (${run.modelId})` : ""} on <span className="font-mono">{run.promptSet}</span>
-          </>
-        }
-      >
-        <p className="text-sm text-slate-500" data-testid="run-status">
-          {run.status} · {run.done} of {run.caseRuns} case-runs · {run.trials} trial(s) per case
-        </p>
-      </PageHeader>
-      {running && (
-        <Card className="flex items-center gap-4" data-testid="progress">
-          <div className="h-2 flex-1 rounded bg-slate-100">
-            <div className="h-2 rounded bg-indigo-600" style={{ width: `${(run.done / Math.max(1, run.caseRuns)) * 100}%` }} />
-          </div>
-          {roleAtLeast(member.role, "editor") && <CancelRunButton cancel={cancelRunAction.bind(null, slug, run.id)} />}
-        </Card>
-      )}
-      {run.error && <p className="rounded-md bg-red-50 p-3 text-sm text-red-800">{run.error}</p>}
-      {metrics && <RunFigures metrics={metrics} />}
-      <Results run={run} />
-      <TextDetails summary="The listing this run measured" testId="run-listing" text={run.listingText} />
-    </div>
+    <ActionMessageSlot>
+      <div className="space-y-6">
+        <LiveRefresh running={running} />
+        <PageHeader
+          back={{ href: `/t/${slug}/activation`, label: "Activation" }}
+          title={
+            <>
+              Run #{run.id}: {run.activator}
+              {run.modelId ? ` (${run.modelId})` : ""} on <span className="font-mono">{run.promptSet}</span>
+            </>
+          }
+        >
+          <p className="text-sm text-slate-500" data-testid="run-status">
+            {run.status} · {run.done} of {run.caseRuns} case-runs · {run.trials} trial(s) per case
+          </p>
+        </PageHeader>
+        {running && (
+          <Card className="flex items-center gap-4" data-testid="progress">
+            <div className="h-2 flex-1 rounded bg-slate-100">
+              <div className="h-2 rounded bg-indigo-600" style={{ width: `${(run.done / Math.max(1, run.caseRuns)) * 100}%` }} />
+            </div>
+            {roleAtLeast(member.role, "editor") && (
+              <ActionButton
+                label="Cancel run"
+                tone="danger"
+                confirm="Cancel this run? What it measured so far is kept."
+                action={cancelRunAction.bind(null, slug, run.id)}
+              />
+            )}
+          </Card>
+        )}
+        {run.error && <p className="rounded-md bg-red-50 p-3 text-sm text-red-800">{run.error}</p>}
+        {metrics && <RunFigures metrics={metrics} />}
+        <Results run={run} />
+        <TextDetails summary="The listing this run measured" testId="run-listing" text={run.listingText} />
+      </div>
+    </ActionMessageSlot>
   );
 }
 

@@ -1,4 +1,5 @@
 import { unlessCode } from "@/lib/errors";
+import { ActionMessageSlot } from "@/components/action-message";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requireMember } from "@/lib/pages/member";
@@ -34,20 +35,23 @@ export default async function EvaluationPage({ params }: TeamPageProps<{ id: str
   // An amendment applies only to the version it was written against (§8.4): once the skill has moved on, it can only be proposed again.
   const skill = overridable ? await resolveSkill(app.catalogs, team, amendment.skillName).catch(unlessCode("SkillNotFound")) : null;
   const latest = skill ? latestVersionOf(skill) : null;
+  // The slot is above every section: approving or overriding takes its own section away.
   return (
-    <div className="space-y-6">
-      <LiveRefresh running={running} />
-      <EvaluationHeader slug={slug} report={report} change={change} />
-      {running && <JudgingProgress report={report} />}
-      <ResultFigures slug={slug} report={report} />
-      {report.error && <p className="rounded-md bg-red-50 p-3 text-sm text-red-800">{report.error}</p>}
-      {amendment.status === "awaiting-approval" && (
-        <ApprovalSection slug={slug} amendmentId={report.amendmentId} isLead={isLead} role={role} />
-      )}
-      {overridable && <OverrideSection slug={slug} report={report} amendment={amendment} latest={latest} isLead={isLead} />}
-      <AmendmentChangeView change={change} />
-      <CasesSection cases={report.cases} />
-      {report.patch && <PatchSection patch={report.patch} />}
-    </div>
+    <ActionMessageSlot>
+      <div className="space-y-6">
+        <LiveRefresh running={running} />
+        <EvaluationHeader slug={slug} report={report} change={change} />
+        {running && <JudgingProgress report={report} />}
+        <ResultFigures slug={slug} report={report} />
+        {report.error && <p className="rounded-md bg-red-50 p-3 text-sm text-red-800">{report.error}</p>}
+        {amendment.status === "awaiting-approval" && (
+          <ApprovalSection slug={slug} amendmentId={report.amendmentId} isLead={isLead} role={role} />
+        )}
+        {overridable && <OverrideSection slug={slug} report={report} amendment={amendment} latest={latest} isLead={isLead} />}
+        <AmendmentChangeView change={change} />
+        <CasesSection cases={report.cases} />
+        {report.patch && <PatchSection patch={report.patch} />}
+      </div>
+    </ActionMessageSlot>
   );
 }
