@@ -96,7 +96,7 @@ describe("evaluations in Chromium", () => {
     const caption = (await page.textContent('[data-testid="amendment-caption"]'))!;
     expect(caption).toMatch(
       new RegExp(
-        `^Amendment #${report.amendmentId} against v1, written by an agent: key SKILLGATE_INIT_API_KEY, on \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC\\. Why: “two rollouts went to everyone at once”$`,
+        `^Amendment #${report.amendmentId} against v1, written by an agent: key start-up key, on \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC\\. Why: “two rollouts went to everyone at once”$`,
       ),
     );
     const change = page.locator('section[aria-labelledby="amendment-change"] [data-testid="side-by-side"]');
