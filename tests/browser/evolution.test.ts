@@ -58,6 +58,9 @@ describe("evaluations in Chromium", () => {
     try {
       await page.locator('tr[data-amendment] button:has-text("Evaluate")').click();
       await page.waitForURL(/\/t\/lab\/history\/evaluations\/\d+$/);
+      // Amendment first, its evaluation in brackets: the two numberings are never read as one.
+      const evaluationId = page.url().split("/").pop();
+      expect(await page.textContent("h1")).toMatch(new RegExp(`^Amendment #\\d+ \\(evaluation #${evaluationId}\\) to staged-release$`));
       expect(await page.textContent('[data-testid="judged-note"]')).toContain("This is a judged comparison, not a re-execution");
       expect(await page.textContent('[data-testid="progress"]')).toMatch(/^Judging case [0-2] of 3…/);
       await page.reload();
@@ -128,7 +131,7 @@ describe("evaluations in Chromium", () => {
       "staged-release",
       "diff v1 → v2",
       expect.stringMatching(/^amendment #\d+$/),
-      `evaluation #${id}`,
+      `(evaluation #${id})`,
     ]);
     await page.locator('[data-testid="events"] li[data-event="amended"] a:has-text("amendment #")').click();
     await page.waitForURL(/\/t\/lab\/history\/amendments\/\d+$/);

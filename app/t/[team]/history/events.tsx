@@ -119,7 +119,7 @@ function EventLine({ slug, event }: { slug: string; event: HistoryEvent }) {
       )}
       {detail.evaluationId !== undefined && detail.evaluationId !== null && (
         <Link className="text-indigo-700 hover:underline" href={`/t/${slug}/history/evaluations/${detail.evaluationId}`}>
-          evaluation #{detail.evaluationId}
+          (evaluation #{detail.evaluationId})
         </Link>
       )}
       <span className="ml-auto text-xs text-slate-500">by {event.actor}</span>
