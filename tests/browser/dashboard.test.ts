@@ -383,7 +383,7 @@ describe("the dashboard in Chromium", () => {
     expect(await page.locator('form[aria-label="Override"]').count()).toBe(0);
     // The amendment's author is named as version rows and events name theirs.
     expect(await page.textContent('[data-testid="amendment-caption"]')).toMatch(
-      /^Amendment #\d+ against v1, written by an agent: key ci-runner · session e2e-checkout, on \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\. Why: “the e2e checkout run missed a network timeout”$/,
+      /^Amendment #\d+ against v1, written by an agent: key ci-runner · session e2e-checkout, 4 d ago\. Why: “the e2e checkout run missed a network timeout”$/,
     );
   });
 

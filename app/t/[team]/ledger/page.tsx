@@ -11,6 +11,7 @@ import { Stat } from "@/components/ui/stat";
 import { Table } from "@/components/ui/table";
 import { percent } from "@/lib/format";
 import type { TeamPageProps } from "../team-page";
+import { When } from "@/components/ui/when";
 
 export const metadata: Metadata = { title: "Ledger" };
 
@@ -111,7 +112,7 @@ function PlansTable({ slug, ledgers }: { slug: string; ledgers: LedgerSummary[] 
             )}
           </td>
           <td className="px-3 py-2 text-right tabular-nums">{percent(ledger.rate)}</td>
-          <td className="px-3 py-2 text-slate-600">{ledger.lastActivity ? ledger.lastActivity.slice(0, 16).replace("T", " ") : "—"}</td>
+          <td className="px-3 py-2 text-slate-600">{ledger.lastActivity ? <When at={ledger.lastActivity} /> : "—"}</td>
         </tr>
       ))}
     </Table>
