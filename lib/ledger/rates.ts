@@ -2,8 +2,9 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { ledgerRecords, ledgers } from "@/db/schema";
 import type { TeamId } from "../teams/teams";
+import { passRateOf, weekRate, type WeekRate } from "./week-rate";
 
-/** Prediction pass rate = confirmed / (confirmed + refuted + inconclusive), computed in SQL (§7). */
+/** Prediction pass rate = confirmed / (confirmed + refuted + inconclusive), counted in SQL (§7). */
 export interface PassRate {
   confirmed: number;
   refuted: number;
@@ -19,8 +20,7 @@ const verdictCounts = {
 };
 
 function withRate<T extends Omit<PassRate, "rate">>(row: T): T & { rate: number | null } {
-  const total = row.confirmed + row.refuted + row.inconclusive;
-  return { ...row, rate: total === 0 ? null : row.confirmed / total };
+  return { ...row, rate: passRateOf(row) };
 }
 
 function verdictsOf(teamId: TeamId) {
@@ -47,8 +47,8 @@ export async function passRateBySkill(db: Db, teamId: TeamId): Promise<(PassRate
   return rows.map(withRate);
 }
 
-/** Week by week (weeks start on Monday, UTC), oldest first. */
-export async function passRateByWeek(db: Db, teamId: TeamId): Promise<(PassRate & { week: string })[]> {
+/** Week by week (weeks start on Monday, UTC), oldest first, each with the number of verdicts it rests on. */
+export async function passRateByWeek(db: Db, teamId: TeamId): Promise<WeekRate[]> {
   const week = sql<string>`to_char(date_trunc('week', ${ledgerRecords.createdAt} at time zone 'UTC'), 'YYYY-MM-DD')`;
   const rows = await db
     .select({ week, ...verdictCounts })
@@ -57,7 +57,7 @@ export async function passRateByWeek(db: Db, teamId: TeamId): Promise<(PassRate 
     .where(verdictsOf(teamId))
     .groupBy(week)
     .orderBy(week);
-  return rows.map(withRate);
+  return rows.map(weekRate);
 }
 
 export interface LedgerSummary extends PassRate {

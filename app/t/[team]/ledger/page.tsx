@@ -4,6 +4,7 @@ import { requireMember } from "@/lib/pages/member";
 import { ledgerReport } from "@/lib/ledger/rates";
 import type { LedgerSummary } from "@/lib/ledger/rates";
 import { PassRateByWeek, PassRateBySkill } from "@/components/ledger/pass-rate-charts";
+import { WeekRatesTable } from "@/components/ledger/week-rates-table";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { Section } from "@/components/ui/section";
@@ -57,6 +58,7 @@ function PassRateCharts({ passRate }: { passRate: PassRate }) {
     <section className="grid gap-4 lg:grid-cols-2">
       <Card title="Pass rate by week">
         <PassRateByWeek points={passRate.byWeek} />
+        <WeekRatesTable weeks={passRate.byWeek} />
       </Card>
       <Card title="Pass rate by skill">
         <PassRateBySkill
