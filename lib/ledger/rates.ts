@@ -2,7 +2,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { ledgerRecords, ledgers } from "@/db/schema";
 import type { TeamId } from "../teams/teams";
-import { passRateOf, weekRate, type WeekRate } from "./week-rate";
+import { passRateOf } from "./week-rate";
 
 /** Prediction pass rate = confirmed / (confirmed + refuted + inconclusive), counted in SQL (§7). */
 export interface PassRate {
@@ -47,8 +47,8 @@ export async function passRateBySkill(db: Db, teamId: TeamId): Promise<(PassRate
   return rows.map(withRate);
 }
 
-/** Week by week (weeks start on Monday, UTC), oldest first, each with the number of verdicts it rests on. */
-export async function passRateByWeek(db: Db, teamId: TeamId): Promise<WeekRate[]> {
+/** Week by week (weeks start on Monday, UTC), oldest first. */
+export async function passRateByWeek(db: Db, teamId: TeamId): Promise<(PassRate & { week: string })[]> {
   const week = sql<string>`to_char(date_trunc('week', ${ledgerRecords.createdAt} at time zone 'UTC'), 'YYYY-MM-DD')`;
   const rows = await db
     .select({ week, ...verdictCounts })
@@ -57,7 +57,7 @@ export async function passRateByWeek(db: Db, teamId: TeamId): Promise<WeekRate[]
     .where(verdictsOf(teamId))
     .groupBy(week)
     .orderBy(week);
-  return rows.map(weekRate);
+  return rows.map(withRate);
 }
 
 export interface LedgerSummary extends PassRate {

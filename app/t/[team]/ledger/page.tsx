@@ -3,6 +3,7 @@ import Link from "next/link";
 import { requireMember } from "@/lib/pages/member";
 import { ledgerReport } from "@/lib/ledger/rates";
 import type { LedgerSummary } from "@/lib/ledger/rates";
+import { weekRate } from "@/lib/ledger/week-rate";
 import { PassRateByWeek, PassRateBySkill } from "@/components/ledger/pass-rate-charts";
 import { WeekRatesTable } from "@/components/ledger/week-rates-table";
 import { Card } from "@/components/ui/card";
@@ -54,11 +55,12 @@ export default async function LedgerPage({ params }: TeamPageProps) {
 }
 
 function PassRateCharts({ passRate }: { passRate: PassRate }) {
+  const weeks = passRate.byWeek.map(weekRate);
   return (
     <section className="grid gap-4 lg:grid-cols-2">
       <Card title="Pass rate by week">
-        <PassRateByWeek points={passRate.byWeek} />
-        <WeekRatesTable weeks={passRate.byWeek} />
+        <PassRateByWeek points={weeks} />
+        <WeekRatesTable weeks={weeks} />
       </Card>
       <Card title="Pass rate by skill">
         <PassRateBySkill
