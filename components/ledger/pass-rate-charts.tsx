@@ -44,6 +44,9 @@ function WeekDot({ cx, cy, payload, index }: DotItemDotProps) {
   );
 }
 
+/** The week chart's series in the order the bars stack and the legend reads, which the tooltip follows too. */
+const SERIES = ["confirmed", "refuted", "inconclusive", "pass rate"];
+
 /** Verdicts per week as stacked bars, the pass rate as a line on its own axis, each point with its n. */
 export function PassRateByWeek({ points }: { points: WeekRate[] }) {
   return (
@@ -60,6 +63,7 @@ export function PassRateByWeek({ points }: { points: WeekRate[] }) {
             <YAxis yAxisId="rate" orientation="right" {...RATE_AXIS} label={yTitle("pass rate", "right")} />
             <Tooltip
               labelFormatter={weekLabel}
+              itemSorter={(item) => SERIES.indexOf(String(item.name))}
               formatter={(value, name, item) => (name === "pass rate" ? rateWithN(item.payload as WeekRate) : value)}
             />
             <Legend verticalAlign="top" height={48} itemSorter={null} />
@@ -80,7 +84,7 @@ export function PassRateByWeek({ points }: { points: WeekRate[] }) {
         </ResponsiveContainer>
       </div>
       <p className="mt-1 flex items-center gap-2 text-xs text-slate-600" data-testid="few-verdicts-legend">
-        <svg width="12" height="12" aria-hidden="true">
+        <svg width="12" height="12" className="shrink-0" aria-hidden="true">
           <circle cx="6" cy="6" r="4" stroke={CHART_COLORS.main} strokeWidth="2" fill="#ffffff" />
         </svg>
         A hollow point rests on fewer than {FEW_VERDICTS} verdicts: one verdict more or less swings it widely.

@@ -3,6 +3,7 @@ import { inSlices } from "@/db/batches";
 import { and, eq, gt, inArray } from "drizzle-orm";
 import {
   amendments,
+  apiKeys,
   evalRuns,
   evaluations,
   learnedSkills,
@@ -127,6 +128,11 @@ async function demoCast(app: App, teamId: TeamId) {
   const scopes: Scope[] = ["read", "write"];
   const keyOf = async (name: string, createdBy: number) => {
     const key = await createApiKey(app.db, { teamId, name, scopes, createdBy });
+    // Made when the team started, a month before the story's first agent step.
+    await app.db
+      .update(apiKeys)
+      .set({ createdAt: new Date(Date.now() - 34 * DAY) })
+      .where(eq(apiKeys.id, key.id));
     return (session: string): Actor => ({ kind: "key", keyId: key.id, scopes, sessionId: session });
   };
   const claudeCode = await keyOf("sam's claude-code", editor.userId);

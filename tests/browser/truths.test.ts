@@ -66,6 +66,9 @@ describe.each([
     expect(keys).toEqual(expect.arrayContaining(["start-up key", "sam's claude-code", "ci-runner"]));
     expect(keys).not.toContain("SKILLGATE_INIT_API_KEY");
     expect(await page.locator('tr[data-key="start-up key"] td').nth(2).textContent()).toBe("read, write, admin");
+    // The demo's agents' keys were made when the demo team started, not when the server did.
+    expect(await page.locator(`tr[data-key="sam's claude-code"] td`).nth(3).textContent()).toBe("34 d ago");
+    expect(await page.locator('tr[data-key="ci-runner"] td').nth(3).textContent()).toBe("34 d ago");
     await page.screenshot({ path: `${SHOTS}/settings-${width}.png`, fullPage: true });
 
     await page.goto(`${baseUrl}/t/demo/history?skill=release-checklist&kind=created`);
@@ -166,9 +169,9 @@ describe.each([
     expect(await tooltip.locator(".recharts-tooltip-label").textContent()).toBe(`week of ${monday}`);
     expect(await tooltip.locator(".recharts-tooltip-item").allTextContents()).toEqual([
       "confirmed : 4",
+      "refuted : 2",
       "inconclusive : 0",
       "pass rate : 67% (n=6)",
-      "refuted : 2",
     ]);
     await page.screenshot({ path: `${SHOTS}/ledger-many-${width}.png`, fullPage: true });
 
