@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Table } from "@/components/ui/table";
+import { When } from "@/components/ui/when";
 
 /** The settings page's tables of things a lead hands out and revokes (API keys, install links, invitations). */
 export function CredentialTable({
@@ -42,7 +43,13 @@ export function CredentialTable({
 export function RevokeCell({ revokedAt, children }: { revokedAt: Date | null; children: ReactNode }) {
   return (
     <td className="py-1.5 text-right">
-      {revokedAt ? <span className="text-xs text-slate-500">revoked {revokedAt.toISOString().slice(0, 10)}</span> : children}
+      {revokedAt ? (
+        <span className="text-xs text-slate-500">
+          revoked <When at={revokedAt} />
+        </span>
+      ) : (
+        children
+      )}
     </td>
   );
 }

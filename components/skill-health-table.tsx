@@ -4,6 +4,7 @@ import { isNumeric, PAGE_SIZE, sourceLabel, tableSearch, type SortKey, type Tabl
 import { Card } from "@/components/ui/card";
 import { Table } from "@/components/ui/table";
 import { SkillHealthFilters } from "./skill-health-filters";
+import { When } from "@/components/ui/when";
 
 const COLUMNS: { key: SortKey; label: string }[] = [
   { key: "name", label: "Skill" },
@@ -153,7 +154,7 @@ function UsageCells({ row }: { row: SkillHealthRow }) {
             never loaded
           </span>
         ) : row.lastViewedAt ? (
-          formatDay(row.lastViewedAt)
+          <When at={row.lastViewedAt} />
         ) : (
           "—"
         )}
@@ -203,8 +204,4 @@ function StatusBadge({ status }: { status: string }) {
   const style =
     status === "active" ? "bg-emerald-50 text-emerald-800" : status === "draft" ? "bg-sky-50 text-sky-800" : "bg-amber-50 text-amber-800";
   return <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${style}`}>{status}</span>;
-}
-
-function formatDay(iso: string): string {
-  return new Date(iso).toISOString().slice(0, 10);
 }

@@ -2,3 +2,35 @@
 export function percent(rate: number | null | undefined): string {
   return rate === null || rate === undefined ? "—" : `${Math.round(rate * 100)}%`;
 }
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** The unit a span is said in, by how long it is: days up to two months, then months (30 days), then years. */
+function unitOf(span: number): [unit: number, name: string] {
+  if (span < HOUR) return [MINUTE, "min"];
+  if (span < DAY) return [HOUR, "h"];
+  if (span < 60 * DAY) return [DAY, "d"];
+  if (span < 365 * DAY) return [30 * DAY, "mo"];
+  return [365 * DAY, "y"];
+}
+
+/**
+ * How long ago (or how soon) `at` is from `now`, as a person reads it: "just now" within a minute,
+ * then "5 min ago", "2 h ago", "3 d ago", "4 mo ago", "1 y ago" (whole units, rounded down), or
+ * "in 2 h" for a moment still to come (an invitation's expiry).
+ */
+export function relativeTime(at: Date | string, now: Date): string {
+  const diff = now.getTime() - new Date(at).getTime();
+  const span = Math.abs(diff);
+  if (span < MINUTE) return "just now";
+  const [unit, name] = unitOf(span);
+  const amount = `${Math.floor(span / unit)} ${name}`;
+  return diff > 0 ? `${amount} ago` : `in ${amount}`;
+}
+
+/** The exact minute of `at`, in UTC: `2026-11-28 14:05 UTC`. */
+export function utcMinute(at: Date | string): string {
+  return `${new Date(at).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}

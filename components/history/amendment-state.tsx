@@ -1,11 +1,11 @@
+import type { ReactNode } from "react";
 import type { AmendmentEntry } from "@/lib/evolution/amendments";
+import { When } from "@/components/ui/when";
 
 type StateOf = Pick<AmendmentEntry, "status" | "verdict" | "decision" | "decidedBy" | "decidedAt" | "reason" | "rejection">;
 
-const when = (at: string) => `${at.slice(0, 16).replace("T", " ")} UTC`;
-
 /** What state an amendment is in, in words, with the decisions that put it there (§8.4): the same sentence wherever it is listed. */
-export function amendmentStateText(entry: StateOf): string {
+function amendmentStateText(entry: StateOf): ReactNode {
   switch (entry.status) {
     case "pending":
       return "pending: not evaluated yet";
@@ -16,7 +16,13 @@ export function amendmentStateText(entry: StateOf): string {
     case "awaiting-approval":
       return "awaiting a lead's approval: judged improved, nothing is live until a lead approves";
     case "rejected":
-      return entry.rejection ? `rejected by ${entry.rejection.by} on ${when(entry.rejection.at)}: “${entry.rejection.reason}”` : "rejected";
+      return entry.rejection ? (
+        <>
+          rejected by {entry.rejection.by} <When at={entry.rejection.at} />: “{entry.rejection.reason}”
+        </>
+      ) : (
+        "rejected"
+      );
     case "promoted":
       if (entry.decision === "overridden")
         return `promoted by a manual override of ${entry.decidedBy ?? "a lead"}: “${entry.reason ?? ""}”`;
@@ -42,7 +48,7 @@ export function AmendmentStateLine({ entry }: { entry: StateOf }) {
       </span>
       {entry.rejection && entry.status !== "rejected" && (
         <span className="block text-xs text-red-800" data-testid="rejection">
-          rejected earlier by {entry.rejection.by} on {when(entry.rejection.at)}: “{entry.rejection.reason}”
+          rejected earlier by {entry.rejection.by} <When at={entry.rejection.at} />: “{entry.rejection.reason}”
         </span>
       )}
     </span>

@@ -1,5 +1,6 @@
 import type { ObservationFilter } from "@/lib/evolution/observations";
 import { Table } from "@/components/ui/table";
+import { When } from "@/components/ui/when";
 
 interface ObservationRow {
   id: number;
@@ -46,7 +47,9 @@ export function ObservationsPanel({ rows, filter }: { rows: ObservationRow[]; fi
         >
           {rows.map((o) => (
             <tr key={o.id} className="border-t border-slate-100 align-top" data-observation={o.id}>
-              <td className="py-1.5 text-slate-600">{o.createdAt.toISOString().slice(0, 16).replace("T", " ")}</td>
+              <td className="py-1.5 text-slate-600">
+                <When at={o.createdAt} />
+              </td>
               <td className="py-1.5">v{o.version}</td>
               <td className="py-1.5">
                 <span className={`rounded px-1.5 py-0.5 text-xs font-semibold ${OUTCOME_STYLE[o.outcome] ?? ""}`}>{o.outcome}</span>

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { VersionInfo } from "@/lib/learned/history";
 import { authorName } from "@/lib/learned/actor";
+import { When } from "@/components/ui/when";
 
 export function authorLabel(version: Pick<VersionInfo, "author">): string {
   const { author } = version;
@@ -14,7 +15,13 @@ export function VersionCaption({ slug, version }: { slug: string; version: Versi
   return (
     <p className="mb-2 text-sm text-slate-700" data-testid="diff-caption">
       <span className="font-medium">v{version.version}</span>
-      {version.createdAt && <> · {version.createdAt.slice(0, 16).replace("T", " ")} UTC</>} · by {authorLabel(version)}
+      {version.createdAt && (
+        <>
+          {" "}
+          · <When at={version.createdAt} />
+        </>
+      )}{" "}
+      · by {authorLabel(version)}
       {version.revertOf !== null && <> · a rollback to v{version.revertOf}</>}
       {version.reason && <> · “{version.reason}”</>}
       {version.evaluationId !== null && (

@@ -4,6 +4,7 @@ import type { VersionEvidence } from "@/lib/skills/version-evidence";
 import { Table } from "@/components/ui/table";
 import { ActionButton } from "@/components/action-button";
 import { authorLabel } from "./version-caption";
+import { When } from "@/components/ui/when";
 import { LabelChips, LabelVersion, RemoveLabels, type LabelActions } from "./version-labels";
 
 /** "3 of 6 · 50%": the count a rate rests on, then the rate; a dash when there is nothing to count. */
@@ -27,7 +28,7 @@ const HEAD = (
     </th>
     <th className="px-1 py-1">From</th>
     <th className="px-1 py-1">To</th>
-    <th className="px-2 py-1">When (UTC)</th>
+    <th className="px-2 py-1">When</th>
     <th className="px-2 py-1">Author</th>
     <th className="px-2 py-1">Reason</th>
     <th className="px-2 py-1">Tier</th>
@@ -78,7 +79,7 @@ export function VersionsTable({
             />
             <CompareCell end="from" version={v.version} checked={compare?.from === v.version} />
             <CompareCell end="to" version={v.version} checked={compare?.to === v.version} />
-            <td className="px-2 whitespace-nowrap text-slate-600">{v.createdAt ? v.createdAt.slice(0, 16).replace("T", " ") : "—"}</td>
+            <td className="px-2 whitespace-nowrap text-slate-600">{v.createdAt ? <When at={v.createdAt} /> : "—"}</td>
             <td className="px-2 text-slate-600">{authorLabel(v)}</td>
             <ReasonCell slug={slug} version={v} />
             <td className="px-2">{v.tier}</td>

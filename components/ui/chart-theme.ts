@@ -1,5 +1,5 @@
 import type { XAxisProps } from "recharts";
-import { percent } from "@/lib/format";
+import { percent, utcMinute } from "@/lib/format";
 
 /**
  * The charts' one look: every colour they draw with, their axes and their tooltips' wording. The
@@ -69,9 +69,9 @@ export const TIME_AXIS: XAxisProps = {
   tickFormatter: dayTick,
 };
 
-/** A tooltip's heading for a point on a time axis: `2026-11-28 14:05`, UTC. */
+/** A tooltip's heading for a point on a time axis: `2026-11-28 14:05 UTC`. */
 export function minuteLabel(time: unknown): string {
-  return new Date(Number(time)).toISOString().slice(0, 16).replace("T", " ");
+  return utcMinute(new Date(Number(time)));
 }
 
 /** An x axis of Monday weeks (a point's `week`, `YYYY-MM-DD`), ticked `MM-DD`. */

@@ -113,6 +113,11 @@ export async function ensureApiKey(db: Db, input: NewApiKey, key: string): Promi
   await insertKey(db, input, key);
 }
 
+/** Renames every key called `from`, in every team. */
+export async function renameKeys(db: Db, from: string, to: string): Promise<void> {
+  await db.update(apiKeys).set({ name: to }).where(eq(apiKeys.name, from));
+}
+
 async function insertKey(db: Db, input: NewApiKey, key: string): Promise<number> {
   const name = input.name.trim();
   if (name === "" || name.length > 80) throw new AppError("InvalidField", "key name must be 1–80 characters");

@@ -3,6 +3,7 @@ import { inSlices } from "@/db/batches";
 import { and, eq, gt, inArray } from "drizzle-orm";
 import {
   amendments,
+  apiKeys,
   evalRuns,
   evaluations,
   learnedSkills,
@@ -59,7 +60,7 @@ export async function seedDemo(app: App, { demoDir = path.resolve("demo"), onSee
   if (team.catalogRevision > 0) return false;
   onSeeding?.();
   const teamId = team.id;
-  const { lead, editor, agent } = await demoCast(app, teamId);
+  const { lead, editor, claudeCode, ciRunner } = await demoCast(app, teamId);
   const current = () => ensureTeam(app.db, DEMO_TEAM);
   const deps = { ...app, model: recordedJudge(JUDGEMENTS), judgeConcurrency: 4 };
   const at = <T>(daysAgo: number, step: () => Promise<T>) => happened(app, teamId, daysAgo, step);
@@ -69,14 +70,14 @@ export async function seedDemo(app: App, { demoDir = path.resolve("demo"), onSee
   const inFirstFolders = (file: { path: string }) => firstFolders.includes(file.path.split("/")[0] ?? "");
   await at(34, () => syncWorkspace(app.db, app.catalogs, teamId, { files: tree.filter(inFirstFolders), others: [] }));
   await at(31, () => syncWorkspace(app.db, app.catalogs, teamId, { files: tree, others: [] }));
-  await at(27, () => insertLearned(app, teamId, agent("7f3a-release"), RELEASE_CHECKLIST));
+  await at(27, () => insertLearned(app, teamId, claudeCode("7f3a-release"), RELEASE_CHECKLIST));
   await at(26, () => promoteLearned(app, teamId, lead, "release-checklist"));
   await at(22, () => insertLearned(app, teamId, editor, FLAKY_TEST_TRIAGE));
   await recordRuns(app, teamId, (daysAgo) => daysAgo > 4.6);
   await savePromptSet(app.db, teamId, parsePromptSet(ROUTING));
   await at(6, async () => (await startRun(app, await current(), { promptSet: { name: ROUTING.name }, activator: "lexical" })).done);
   const triage = await at(4.6, async () =>
-    proposeAmendment(app.db, app.catalogs, await current(), agent("e2e-checkout"), "flaky-test-triage", TRIAGE_AMENDMENT),
+    proposeAmendment(app.db, app.catalogs, await current(), ciRunner("e2e-checkout"), "flaky-test-triage", TRIAGE_AMENDMENT),
   );
   await at(4.5, async () => evaluateAmendment(deps, await current(), lead, triage.id));
   await at(3.6, () =>
@@ -89,9 +90,9 @@ export async function seedDemo(app: App, { demoDir = path.resolve("demo"), onSee
   await at(3.4, () => rollbackLearned(app, teamId, lead, "flaky-test-triage", 1));
   await at(3.2, () => syncWorkspace(app.db, app.catalogs, teamId, { files: tree.map(rewriteChangelogDescription), others: [] }));
   await recordRuns(app, teamId, (daysAgo) => daysAgo <= 4.6 && daysAgo > 1.8);
-  await at(2, () => insertLearned(app, teamId, agent("91bc-triage"), TRIAGE_NOTES));
+  await at(2, () => insertLearned(app, teamId, claudeCode("91bc-triage"), TRIAGE_NOTES));
   const release = await at(1.8, async () =>
-    proposeAmendment(app.db, app.catalogs, await current(), agent("7f3a-release"), "release-checklist", RELEASE_AMENDMENT),
+    proposeAmendment(app.db, app.catalogs, await current(), claudeCode("7f3a-release"), "release-checklist", RELEASE_AMENDMENT),
   );
   await at(1.7, async () => evaluateAmendment(deps, await current(), lead, release.id));
   // Having seen a change go live on its own, the lead wants to approve the next ones.
@@ -100,7 +101,7 @@ export async function seedDemo(app: App, { demoDir = path.resolve("demo"), onSee
   await at(1, async () => (await startRun(app, await current(), { promptSet: { name: ROUTING.name }, activator: "lexical" })).done);
   await recordRuns(app, teamId, (daysAgo) => daysAgo <= 1.8 && daysAgo > 0.8);
   const seed = await at(0.8, async () =>
-    proposeAmendment(app.db, app.catalogs, await current(), agent("nightly-ci"), "flaky-test-triage", SEED_AMENDMENT),
+    proposeAmendment(app.db, app.catalogs, await current(), ciRunner("nightly-ci"), "flaky-test-triage", SEED_AMENDMENT),
   );
   // Judged improved with auto-promotion off: it waits in the lead's queue.
   await at(0.7, async () => evaluateAmendment(deps, await current(), editor, seed.id));
@@ -111,9 +112,13 @@ export async function seedDemo(app: App, { demoDir = path.resolve("demo"), onSee
   return true;
 }
 
-/** The people and the agents of the story: the lead who signs in, an editor, and the team's coding agents' key. */
+/**
+ * The people and the agents of the story: the lead who signs in, an editor, and two write keys named
+ * as a team names them — the editor's own coding agent and the CI runner's — so History says whose
+ * agent did what.
+ */
 async function demoCast(app: App, teamId: TeamId) {
-  const person = async (email: string, role: Role): Promise<Actor> => {
+  const person = async (email: string, role: Role): Promise<Actor & { kind: "person" }> => {
     const user = await ensureUser(app.db, email);
     await setMembership(app.db, teamId, user.id, role, { keepHigher: true });
     return { kind: "person", userId: user.id, email: user.email, role };
@@ -121,9 +126,18 @@ async function demoCast(app: App, teamId: TeamId) {
   const lead = await person("demo@skillgate.local", "lead");
   const editor = await person("sam@example.com", "editor");
   const scopes: Scope[] = ["read", "write"];
-  const key = await createApiKey(app.db, { teamId, name: "coding-agents", scopes });
-  const agent = (session: string): Actor => ({ kind: "key", keyId: key.id, scopes, sessionId: session });
-  return { lead, editor, agent };
+  const keyOf = async (name: string, createdBy: number) => {
+    const key = await createApiKey(app.db, { teamId, name, scopes, createdBy });
+    // Made when the team started, a month before the story's first agent step.
+    await app.db
+      .update(apiKeys)
+      .set({ createdAt: new Date(Date.now() - 34 * DAY) })
+      .where(eq(apiKeys.id, key.id));
+    return (session: string): Actor => ({ kind: "key", keyId: key.id, scopes, sessionId: session });
+  };
+  const claudeCode = await keyOf("sam's claude-code", editor.userId);
+  const ciRunner = await keyOf("ci-runner", lead.userId);
+  return { lead, editor, claudeCode, ciRunner };
 }
 
 /**

@@ -2,8 +2,9 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { ledgerRecords, ledgers } from "@/db/schema";
 import type { TeamId } from "../teams/teams";
+import { passRateOf } from "./week-rate";
 
-/** Prediction pass rate = confirmed / (confirmed + refuted + inconclusive), computed in SQL (§7). */
+/** Prediction pass rate = confirmed / (confirmed + refuted + inconclusive), counted in SQL (§7). */
 export interface PassRate {
   confirmed: number;
   refuted: number;
@@ -19,8 +20,7 @@ const verdictCounts = {
 };
 
 function withRate<T extends Omit<PassRate, "rate">>(row: T): T & { rate: number | null } {
-  const total = row.confirmed + row.refuted + row.inconclusive;
-  return { ...row, rate: total === 0 ? null : row.confirmed / total };
+  return { ...row, rate: passRateOf(row) };
 }
 
 function verdictsOf(teamId: TeamId) {

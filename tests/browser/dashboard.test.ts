@@ -265,7 +265,7 @@ describe("the dashboard in Chromium", () => {
     expect(await row.locator("td").allTextContents()).toEqual([
       `/i/${token!.slice(0, 10)}…`,
       "—",
-      new Date().toISOString().slice(0, 10),
+      "just now",
       BROWSER_LOGIN.email,
       "Revoke",
     ]);
@@ -369,7 +369,7 @@ describe("the dashboard in Chromium", () => {
     expect(await evidence(1)).toEqual(["3", "3 of 6 · 50%", "1 of 2 · 50%"]);
     const author = (version: number) => page.locator(`tr[data-version="${version}"] td`).nth(5).textContent();
     expect(await author(2)).toBe("Skillgate");
-    expect(await author(1)).toBe("key coding-agents · session 7f3a-release");
+    expect(await author(1)).toBe("key sam's claude-code · session 7f3a-release");
     expect(await page.textContent('[data-testid="provenance"] dd')).toBe("agent (7f3a-release)");
     // An amendment judged against a version the skill has since left cannot be forced live: the page says why.
     await page.goto(`${baseUrl}/t/demo/history?skill=flaky-test-triage&kind=evaluated`);
@@ -382,7 +382,7 @@ describe("the dashboard in Chromium", () => {
     expect(await page.locator('form[aria-label="Override"]').count()).toBe(0);
     // The amendment's author is named as version rows and events name theirs.
     expect(await page.textContent('[data-testid="amendment-caption"]')).toMatch(
-      /^Amendment #\d+ against v1, written by an agent: key coding-agents · session e2e-checkout, on \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\. Why: “the e2e checkout run missed a network timeout”$/,
+      /^Amendment #\d+ against v1, written by an agent: key ci-runner · session e2e-checkout, 4 d ago\. Why: “the e2e checkout run missed a network timeout”$/,
     );
   });
 

@@ -58,6 +58,9 @@ describe("evaluations in Chromium", () => {
     try {
       await page.locator('tr[data-amendment] button:has-text("Evaluate")').click();
       await page.waitForURL(/\/t\/lab\/history\/evaluations\/\d+$/);
+      // Amendment first, its evaluation in brackets: the two numberings are never read as one.
+      const evaluationId = page.url().split("/").pop();
+      expect(await page.textContent("h1")).toMatch(new RegExp(`^Amendment #\\d+ \\(evaluation #${evaluationId}\\) to staged-release$`));
       expect(await page.textContent('[data-testid="judged-note"]')).toContain("This is a judged comparison, not a re-execution");
       expect(await page.textContent('[data-testid="progress"]')).toMatch(/^Judging case [0-2] of 3…/);
       await page.reload();
@@ -96,7 +99,7 @@ describe("evaluations in Chromium", () => {
     const caption = (await page.textContent('[data-testid="amendment-caption"]'))!;
     expect(caption).toMatch(
       new RegExp(
-        `^Amendment #${report.amendmentId} against v1, written by an agent: key SKILLGATE_INIT_API_KEY, on \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC\\. Why: “two rollouts went to everyone at once”$`,
+        `^Amendment #${report.amendmentId} against v1, written by an agent: key start-up key, (just now|\\d+ min ago)\\. Why: “two rollouts went to everyone at once”$`,
       ),
     );
     const change = page.locator('section[aria-labelledby="amendment-change"] [data-testid="side-by-side"]');
@@ -128,14 +131,14 @@ describe("evaluations in Chromium", () => {
       "staged-release",
       "diff v1 → v2",
       expect.stringMatching(/^amendment #\d+$/),
-      `evaluation #${id}`,
+      `(evaluation #${id})`,
     ]);
     await page.locator('[data-testid="events"] li[data-event="amended"] a:has-text("amendment #")').click();
     await page.waitForURL(/\/t\/lab\/history\/amendments\/\d+$/);
     expect(await page.textContent('[data-testid="amendment-status"]')).toBe("promoted automatically: judged improved");
     expect(await page.locator("li[data-evaluation]").allTextContents()).toEqual([
       expect.stringMatching(
-        new RegExp(`^Evaluation #${id} · improved \\(delta \\d\\.\\d{3}\\) · \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC · promoted as v2$`),
+        new RegExp(`^Evaluation #${id} · improved \\(delta \\d\\.\\d{3}\\) · (just now|\\d+ min ago) · promoted as v2$`),
       ),
     ]);
     await page.goBack();

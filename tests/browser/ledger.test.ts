@@ -59,7 +59,7 @@ describe("the ledger pages in Chromium", () => {
       "5",
       "1",
       "100%",
-      expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d$/),
+      expect.stringMatching(/^(just now|\d+ min ago)$/),
     ]);
     expect((await page.locator('tr[data-plan="docs-rewrite"] td').allTextContents()).slice(2, 5)).toEqual(["3", "0", "0%"]);
     expect(await page.textContent('[data-stat="Open predictions"]')).toBe("1");

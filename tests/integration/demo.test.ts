@@ -61,9 +61,9 @@ describe.each(testDbKinds)("the demo team's story on %s", (kind) => {
       ["flaky-test-triage", 1, 22, "sam@example.com"],
       ["flaky-test-triage", 2, 3.6, "sam@example.com"],
       ["flaky-test-triage", 3, 3.4, "demo@skillgate.local"],
-      ["release-checklist", 1, 27, "coding-agents · 7f3a-release"],
+      ["release-checklist", 1, 27, "sam's claude-code · 7f3a-release"],
       ["release-checklist", 2, 1.7, "Skillgate"],
-      ["triage-notes", 1, 2, "coding-agents · 91bc-triage"],
+      ["triage-notes", 1, 2, "sam's claude-code · 91bc-triage"],
     ]);
 
     // Each event that made a version happened when the version was made, by whoever made it.
@@ -82,19 +82,19 @@ describe.each(testDbKinds)("the demo team's story on %s", (kind) => {
       .where(eq(skillEvents.teamId, team.id))
       .orderBy(asc(skillEvents.at), asc(skillEvents.id));
     expect(events.map((e) => [daysAgo(e.at), e.kind, e.skill, e.version, e.email ?? e.keyName ?? "Skillgate"])).toEqual([
-      [27, "created", "release-checklist", 1, "coding-agents"],
+      [27, "created", "release-checklist", 1, "sam's claude-code"],
       [26, "promoted", "release-checklist", 1, "demo@skillgate.local"],
       [22, "created", "flaky-test-triage", 1, "sam@example.com"],
-      [4.6, "amended", "flaky-test-triage", 1, "coding-agents"],
+      [4.6, "amended", "flaky-test-triage", 1, "ci-runner"],
       [4.5, "evaluated", "flaky-test-triage", 1, "demo@skillgate.local"],
       [3.6, "edited", "flaky-test-triage", 2, "sam@example.com"],
       [3.4, "rolled-back", "flaky-test-triage", 3, "demo@skillgate.local"],
-      [2, "created", "triage-notes", 1, "coding-agents"],
-      [1.8, "amended", "release-checklist", 1, "coding-agents"],
+      [2, "created", "triage-notes", 1, "sam's claude-code"],
+      [1.8, "amended", "release-checklist", 1, "sam's claude-code"],
       [1.7, "evaluated", "release-checklist", 1, "demo@skillgate.local"],
       [1.7, "promoted", "release-checklist", 2, "Skillgate"],
       [1.2, "verified", "release-checklist", 2, "demo@skillgate.local"],
-      [0.8, "amended", "flaky-test-triage", 3, "coding-agents"],
+      [0.8, "amended", "flaky-test-triage", 3, "ci-runner"],
       [0.7, "evaluated", "flaky-test-triage", 3, "sam@example.com"],
     ]);
     const made = events.filter(

@@ -1,6 +1,7 @@
 import { and, eq, max } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { apiKeys, memberships, teams, users, workspaceSkills, workspaceSkillVersions } from "@/db/schema";
+import { createApiKey } from "@/lib/auth/api-keys";
 import { verifyCredentials } from "@/lib/auth/users";
 import { readEnv } from "@/lib/env";
 import { applyInitConfig } from "@/lib/teams/init";
@@ -46,6 +47,25 @@ describe.each(testDbKinds)("headless start-up and concurrent syncs on %s", (kind
     expect(stored[0]!.hash).toMatch(/^scrypt\$16384\$8\$1\$/);
     const keyRows = await t.app.db.select({ hash: apiKeys.keyHash }).from(apiKeys);
     expect(keyRows.some((row) => row.hash.includes("sg_red_key"))).toBe(false);
+  });
+
+  it('names start-up keys "start-up key" and renames those made under the variable\'s name, idempotently', async () => {
+    const env = readEnv({ SKILLGATE_INIT_TEAM: "red", SKILLGATE_INIT_API_KEY: "sg_red_key_0123456789" });
+    await createApiKey(t.app.db, { teamId: t.alpha.team.id, name: "SKILLGATE_INIT_API_KEY", scopes: ["admin"] });
+    await createApiKey(t.app.db, { teamId: t.alpha.team.id, name: "ci-runner", scopes: ["write"] });
+    const names = async () =>
+      (await t.app.db.select({ team: teams.slug, name: apiKeys.name }).from(apiKeys).innerJoin(teams, eq(teams.id, apiKeys.teamId)))
+        .map((row) => `${row.team}: ${row.name}`)
+        .sort();
+    const before = await names();
+    await applyInitConfig(t.app.db, env.init);
+    const once = await names();
+    await applyInitConfig(t.app.db, env.init);
+    expect(await names()).toEqual(once);
+    expect(once).toEqual(
+      [...before.filter((n) => !n.endsWith(": SKILLGATE_INIT_API_KEY")), `${t.alpha.team.slug}: start-up key`, "red: start-up key"].sort(),
+    );
+    expect(before).toContain(`${t.alpha.team.slug}: SKILLGATE_INIT_API_KEY`);
   });
 
   it("refuses start-up lists of unequal length", () => {

@@ -7,6 +7,7 @@ import { accountKind, ownedEmails } from "@/lib/auth/users";
 import { isInvitee, openInvitation } from "@/lib/teams/invitations";
 import { AcceptSignedInForm, AcceptWithPasswordForm } from "@/components/invite-forms";
 import { acceptSignedInAction, acceptWithGithubAction, acceptWithPasswordAction, signOutToInviteAction } from "./actions";
+import { When } from "@/components/ui/when";
 
 export const metadata: Metadata = { title: "Join a team" };
 
@@ -40,7 +41,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
               <h1 className="text-xl font-semibold">Join {invitation.team.name}</h1>
               <p className="mt-1 text-sm text-slate-600">
                 {invitation.email} is invited as <strong>{invitation.role}</strong>: {ROLE_MEANS[invitation.role]}. The invitation expires{" "}
-                {invitation.expiresAt.toISOString().slice(0, 16).replace("T", " ")} UTC.
+                <When at={invitation.expiresAt} />.
               </p>
             </div>
             {owned && isInvitee(owned.all, invitation.email) ? (

@@ -28,7 +28,7 @@ export async function evaluateAmendmentAction(slug: string, id: number): Promise
     const { evaluationId } = await startEvaluation(member.app, member.team, actor, input.amendmentId);
     return {
       ok: true,
-      message: `Evaluation #${evaluationId} of amendment #${input.amendmentId} started.`,
+      message: `Evaluating amendment #${input.amendmentId} (evaluation #${evaluationId}).`,
       href: `/t/${slug}/history/evaluations/${evaluationId}`,
     };
   });

@@ -9,6 +9,7 @@ import { Section } from "@/components/ui/section";
 import { Stat } from "@/components/ui/stat";
 import { Table } from "@/components/ui/table";
 import { savePromptSetAction } from "./actions";
+import { When } from "@/components/ui/when";
 
 type ActivationView = Awaited<ReturnType<typeof activationOverview>>;
 type Run = ActivationView["runs"][number];
@@ -174,7 +175,9 @@ function RunRow({ slug, run }: { slug: string; run: Run }) {
         {m ? `${percent(m.byClass.D)} / ${percent(m.byClass.P)} / ${percent(m.byClass.G)}` : "—"}
       </td>
       <td className="py-1.5 text-right tabular-nums">{percent(m?.falseTriggerRate)}</td>
-      <td className="py-1.5 pl-3 text-slate-600">{run.createdAt.slice(0, 16).replace("T", " ")}</td>
+      <td className="py-1.5 pl-3 text-slate-600">
+        <When at={run.createdAt} />
+      </td>
     </tr>
   );
 }

@@ -4,6 +4,7 @@ import { AmendmentStateLine } from "@/components/history/amendment-state";
 import { Section } from "@/components/ui/section";
 import { Table } from "@/components/ui/table";
 import { versionDiffHref } from "../team-page";
+import { When } from "@/components/ui/when";
 
 type Evaluation = Awaited<ReturnType<typeof teamEvaluations>>[number];
 
@@ -77,7 +78,9 @@ function EvaluationRow({ slug, evaluation: e }: { slug: string; evaluation: Eval
         )}
       </td>
       <td className="py-1.5 font-mono text-xs">{e.modelId}</td>
-      <td className="py-1.5 text-slate-600">{e.startedAt.toISOString().slice(0, 16).replace("T", " ")}</td>
+      <td className="py-1.5 text-slate-600">
+        <When at={e.startedAt} />
+      </td>
     </tr>
   );
 }

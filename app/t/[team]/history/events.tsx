@@ -2,6 +2,7 @@ import Link from "next/link";
 import { HISTORY_KINDS, type HistoryEvent } from "@/lib/evolution/history";
 import { Section } from "@/components/ui/section";
 import { versionDiffHref } from "../team-page";
+import { When } from "@/components/ui/when";
 
 const KIND_STYLE: Record<string, string> = {
   promoted: "bg-emerald-100 text-emerald-900",
@@ -89,7 +90,7 @@ function EventLine({ slug, event }: { slug: string; event: HistoryEvent }) {
       data-event={event.kind}
       data-skill={event.skill}
     >
-      <span className="w-36 shrink-0 text-xs text-slate-500">{event.at.slice(0, 16).replace("T", " ")}</span>
+      <When className="w-36 shrink-0 text-xs text-slate-500" at={event.at} />
       <span className={`rounded px-1.5 py-0.5 text-xs font-semibold ${KIND_STYLE[event.kind] ?? "bg-slate-100 text-slate-800"}`}>
         {event.kind}
       </span>
@@ -119,7 +120,7 @@ function EventLine({ slug, event }: { slug: string; event: HistoryEvent }) {
       )}
       {detail.evaluationId !== undefined && detail.evaluationId !== null && (
         <Link className="text-indigo-700 hover:underline" href={`/t/${slug}/history/evaluations/${detail.evaluationId}`}>
-          evaluation #{detail.evaluationId}
+          (evaluation #{detail.evaluationId})
         </Link>
       )}
       <span className="ml-auto text-xs text-slate-500">by {event.actor}</span>

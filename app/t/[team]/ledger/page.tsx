@@ -3,7 +3,9 @@ import Link from "next/link";
 import { requireMember } from "@/lib/pages/member";
 import { ledgerReport } from "@/lib/ledger/rates";
 import type { LedgerSummary } from "@/lib/ledger/rates";
+import { weekRate } from "@/lib/ledger/week-rate";
 import { PassRateByWeek, PassRateBySkill } from "@/components/ledger/pass-rate-charts";
+import { WeekRatesTable } from "@/components/ledger/week-rates-table";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { Section } from "@/components/ui/section";
@@ -11,6 +13,7 @@ import { Stat } from "@/components/ui/stat";
 import { Table } from "@/components/ui/table";
 import { percent } from "@/lib/format";
 import type { TeamPageProps } from "../team-page";
+import { When } from "@/components/ui/when";
 
 export const metadata: Metadata = { title: "Ledger" };
 
@@ -52,10 +55,12 @@ export default async function LedgerPage({ params }: TeamPageProps) {
 }
 
 function PassRateCharts({ passRate }: { passRate: PassRate }) {
+  const weeks = passRate.byWeek.map(weekRate);
   return (
     <section className="grid gap-4 lg:grid-cols-2">
       <Card title="Pass rate by week">
-        <PassRateByWeek points={passRate.byWeek} />
+        <PassRateByWeek points={weeks} />
+        <WeekRatesTable weeks={weeks} />
       </Card>
       <Card title="Pass rate by skill">
         <PassRateBySkill
@@ -111,7 +116,7 @@ function PlansTable({ slug, ledgers }: { slug: string; ledgers: LedgerSummary[] 
             )}
           </td>
           <td className="px-3 py-2 text-right tabular-nums">{percent(ledger.rate)}</td>
-          <td className="px-3 py-2 text-slate-600">{ledger.lastActivity ? ledger.lastActivity.slice(0, 16).replace("T", " ") : "—"}</td>
+          <td className="px-3 py-2 text-slate-600">{ledger.lastActivity ? <When at={ledger.lastActivity} /> : "—"}</td>
         </tr>
       ))}
     </Table>

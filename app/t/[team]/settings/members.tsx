@@ -7,6 +7,7 @@ import { EndSessionsButton, InviteForm, RemoveMemberButton, RoleForm, WithdrawIn
 import { Section } from "@/components/ui/section";
 import { Table } from "@/components/ui/table";
 import { changeRoleAction, endSessionsAction, inviteAction, removeMemberAction, withdrawInvitationAction } from "./actions";
+import { When } from "@/components/ui/when";
 
 /** The team's members; a lead also sees their sessions, changes roles, removes people and invites them. */
 export function MembersSection({
@@ -72,7 +73,13 @@ function MemberRow({ slug, member: m, isLead, live }: { slug: string; member: Me
       </td>
       {isLead && (
         <td className="py-1.5 pr-3 text-slate-600" data-testid="sessions">
-          {live ? `${live.active} active, last seen ${live.lastSeenAt?.toISOString().slice(0, 16).replace("T", " ")} UTC` : "none"}
+          {live ? (
+            <>
+              {live.active} active, last seen {live.lastSeenAt && <When at={live.lastSeenAt} />}
+            </>
+          ) : (
+            "none"
+          )}
         </td>
       )}
       {isLead && (
@@ -102,7 +109,9 @@ function Invitations({ slug, invitations }: { slug: string; invitations: Pending
             <tr key={invitation.id} className="border-t border-slate-100" data-invitation={invitation.email}>
               <td className="py-1.5 pr-3">{invitation.email}</td>
               <td className="py-1.5 pr-3 text-slate-600">{invitation.role}</td>
-              <td className="py-1.5 pr-3 whitespace-nowrap text-slate-600">{invitation.expiresAt.toISOString().slice(0, 10)}</td>
+              <td className="py-1.5 pr-3 whitespace-nowrap text-slate-600">
+                <When at={invitation.expiresAt} />
+              </td>
               <td className="py-1.5 text-right">
                 <WithdrawInvitationButton email={invitation.email} action={withdrawInvitationAction.bind(null, slug, invitation.id)} />
               </td>

@@ -1,8 +1,7 @@
 import type { LedgerRecord } from "@/lib/ledger/records";
 import type { PredictionNode, TimelineItem } from "@/lib/ledger/timeline";
 import { CARD } from "@/components/ui/card";
-
-const time = (date: Date) => date.toISOString().slice(0, 16).replace("T", " ");
+import { When } from "@/components/ui/when";
 
 /** Predictions nobody has tested, each with the command that would falsify it: the plan cannot finish while any is open. */
 export function OpenPredictions({ open }: { open: LedgerRecord[] }) {
@@ -75,7 +74,9 @@ function RecordHead({ record, label }: { record: LedgerRecord; label: string }) 
     <div className="flex items-center gap-2 text-xs text-slate-500">
       <span className="font-mono font-semibold text-slate-800">{record.id}</span>
       <span>{label}</span>
-      <span>· {time(record.createdAt)} UTC</span>
+      <span>
+        · <When at={record.createdAt} />
+      </span>
     </div>
   );
 }

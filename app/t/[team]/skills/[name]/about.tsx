@@ -4,6 +4,7 @@ import type { SkillDetail } from "@/lib/pages/skill-page";
 import { ActionButton } from "@/components/action-button";
 import { Card } from "@/components/ui/card";
 import { restoreAction } from "./actions";
+import { When } from "@/components/ui/when";
 
 /** The skill's name, where it comes from, its version and tier, its description and the annotation agents get. */
 export function SkillHeader({ detail }: { detail: SkillDetail }) {
@@ -50,7 +51,9 @@ export function ProvenanceAndLineage({ slug, learned, forks }: { slug: string; l
             {learned.sourceRef ? ` (${learned.sourceRef})` : ""}
           </dd>
           <dt className="text-slate-500">Created</dt>
-          <dd>{learned.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC</dd>
+          <dd>
+            <When at={learned.createdAt} />
+          </dd>
           <dt className="text-slate-500">Reason</dt>
           <dd>{learned.reason ?? "—"}</dd>
           <dt className="text-slate-500">Status</dt>
@@ -106,8 +109,8 @@ export function ArchivedSkill({ slug, archived, canRestore }: { slug: string; ar
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">{name}</h1>
       <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900" data-testid="archived">
-        This learned skill was archived on {archived.archivedAt?.toISOString().slice(0, 10)} at v{archived.currentVersion}. It is not in the
-        listing and agents cannot load it.
+        This learned skill was archived {archived.archivedAt && <When at={archived.archivedAt} />} at v{archived.currentVersion}. It is not
+        in the listing and agents cannot load it.
       </p>
       {canRestore && (
         <ActionButton

@@ -8,6 +8,7 @@ import { AmendmentStateLine } from "@/components/history/amendment-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Section } from "@/components/ui/section";
 import { notFoundOn404, type TeamPageProps } from "../../../team-page";
+import { When } from "@/components/ui/when";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   return { title: `Amendment #${(await params).id}` };
@@ -51,7 +52,7 @@ export default async function AmendmentPage({ params }: TeamPageProps<{ id: stri
                   Evaluation #{e.id}
                 </Link>{" "}
                 · {e.status === "finished" ? e.verdict : e.status}
-                {e.delta !== null && ` (delta ${e.delta.toFixed(3)})`} · {e.startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC
+                {e.delta !== null && ` (delta ${e.delta.toFixed(3)})`} · <When at={e.startedAt} />
                 {e.promotedVersion !== null && ` · promoted as v${e.promotedVersion}`}
               </li>
             ))}

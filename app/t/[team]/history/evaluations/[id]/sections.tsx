@@ -24,11 +24,10 @@ export function EvaluationHeader({ slug, report, change }: { slug: string; repor
       back={{ href: `/t/${slug}/history`, label: "Promotion history" }}
       title={
         <>
-          Evaluation #{report.id} of{" "}
           <Link className="text-indigo-700 hover:underline" href={`/t/${slug}/history/amendments/${report.amendmentId}`}>
-            amendment #{report.amendmentId}
+            Amendment #{report.amendmentId}
           </Link>{" "}
-          to{" "}
+          (evaluation #{report.id}) to{" "}
           <Link className="font-mono text-indigo-700 hover:underline" href={`/t/${slug}/skills/${report.skill}`}>
             {report.skill}
           </Link>

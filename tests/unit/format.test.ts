@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { percent, relativeTime, utcMinute } from "@/lib/format";
+
+const NOW = new Date("2026-12-03T04:06:30.000Z");
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const ago = (ms: number) => new Date(NOW.getTime() - ms);
+
+describe("relativeTime", () => {
+  it.each([
+    [0, "just now"],
+    [59 * SECOND + 999, "just now"],
+    [MINUTE, "1 min ago"],
+    [2 * MINUTE - 1, "1 min ago"],
+    [59 * MINUTE + 59 * SECOND, "59 min ago"],
+    [HOUR, "1 h ago"],
+    [2 * HOUR + 30 * MINUTE, "2 h ago"],
+    [DAY - 1, "23 h ago"],
+    [DAY, "1 d ago"],
+    [3 * DAY + 23 * HOUR, "3 d ago"],
+    [60 * DAY - 1, "59 d ago"],
+    [60 * DAY, "2 mo ago"],
+    [365 * DAY - 1, "12 mo ago"],
+    [365 * DAY, "1 y ago"],
+    [3 * 365 * DAY, "3 y ago"],
+  ])("says %i ms before now as %s", (before, said) => {
+    expect(relativeTime(ago(before), NOW)).toBe(said);
+  });
+
+  it.each([
+    [-(59 * SECOND + 999), "just now"],
+    [-MINUTE, "in 1 min"],
+    [-(HOUR - 1), "in 59 min"],
+    [-HOUR, "in 1 h"],
+    [-7 * DAY, "in 7 d"],
+    [-90 * DAY, "in 3 mo"],
+  ])("says %i ms before now (a moment to come) as %s", (before, said) => {
+    expect(relativeTime(ago(before), NOW)).toBe(said);
+  });
+
+  it("takes an ISO string as well as a Date", () => {
+    expect(relativeTime("2026-12-03T02:06:30.000Z", NOW)).toBe("2 h ago");
+  });
+});
+
+describe("utcMinute", () => {
+  it.each([
+    [new Date("2026-12-03T04:06:59.999Z"), "2026-12-03 04:06 UTC"],
+    ["2026-01-01T00:00:00.000Z", "2026-01-01 00:00 UTC"],
+    // A moment written with an offset is said in UTC.
+    ["2026-06-30T23:30:00+02:00", "2026-06-30 21:30 UTC"],
+  ])("says %s as %s", (at, said) => {
+    expect(utcMinute(at)).toBe(said);
+  });
+});
+
+describe("percent", () => {
+  it.each([
+    [null, "—"],
+    [undefined, "—"],
+    [0, "0%"],
+    [0.125, "13%"],
+    [1, "100%"],
+  ])("says %s as %s", (rate, said) => {
+    expect(percent(rate)).toBe(said);
+  });
+});
