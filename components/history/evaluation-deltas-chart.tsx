@@ -1,6 +1,17 @@
 "use client";
 
-import { Bar, BarChart, CartesianGrid, Rectangle, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis, type BarShapeProps } from "recharts";
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Rectangle,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+  type BarShapeProps,
+} from "recharts";
 import { EVALUATION_OUTCOMES, type EvaluationBar } from "@/lib/evolution/evaluation-outcomes";
 import { IMPROVED_ABOVE } from "@/lib/evolution/verdict";
 import { CHART_COLORS, GRID, TITLED_MARGIN, xTitle, yTitle } from "@/components/ui/chart-theme";

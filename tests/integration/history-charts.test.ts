@@ -69,7 +69,14 @@ describe.each(testDbKinds)("the history's charts on %s", (kind) => {
 
     const auto = await amendAndEvaluate("charted", "# charted\n\nautomatic\n");
     const neutral = await amendAndEvaluate("flat", "# flat\n\nno better\n");
-    await overrideAmendment(t.app, team, SYSTEM, await getAmendment(t.app.db, team.id, neutral.id), "the wording matters here", "evaluated");
+    await overrideAmendment(
+      t.app,
+      team,
+      SYSTEM,
+      await getAmendment(t.app.db, team.id, neutral.id),
+      "the wording matters here",
+      "evaluated",
+    );
 
     await setAutoPromote(false);
     const approved = await amendAndEvaluate("charted", "# charted\n\napproved\n");

@@ -95,7 +95,11 @@ describe("evaluation outcomes", () => {
     ["awaiting approval", { amendment: { status: "awaiting-approval", decision: null } }, "awaiting-approval"],
     ["rejected", { amendment: { status: "rejected", decision: "rejected" } }, "rejected"],
     ["neutral", { verdict: "neutral", delta: 0.02 }, "not-promoted"],
-    ["an earlier neutral one of an amendment now awaiting", { verdict: "neutral", amendment: { status: "awaiting-approval", decision: null } }, "not-promoted"],
+    [
+      "an earlier neutral one of an amendment now awaiting",
+      { verdict: "neutral", amendment: { status: "awaiting-approval", decision: null } },
+      "not-promoted",
+    ],
     ["improved on a file skill (a patch)", { amendment: { status: "evaluated", decision: null } }, "not-promoted"],
   ])("%s → %s", (_what, extra, outcome) => {
     expect(outcomeOf(evaluated(1, extra))).toBe(outcome);

@@ -45,7 +45,11 @@ export default async function HistoryPage({ params, searchParams }: TeamPageProp
         title="Promotion decisions by week"
         description="Every decision on what agents get: promoted automatically, approved, overridden, rejected, not promoted after a verdict short of improved, rolled back."
       >
-        {weeks.length === 0 ? <p className="text-sm text-slate-500">No promotion decision yet.</p> : <PromotionDecisionsChart weeks={weeks} />}
+        {weeks.length === 0 ? (
+          <p className="text-sm text-slate-500">No promotion decision yet.</p>
+        ) : (
+          <PromotionDecisionsChart weeks={weeks} />
+        )}
       </Section>
 
       <Section
@@ -53,7 +57,11 @@ export default async function HistoryPage({ params, searchParams }: TeamPageProp
         title="Evaluation deltas"
         description={`Each evaluation's delta (amended minus original case score), oldest first, coloured by what became of its amendment. A verdict of improved needs a delta above ${IMPROVED_ABOVE} and more cases improved than regressed.`}
       >
-        {bars.length === 0 ? <p className="text-sm text-slate-500">No evaluation has a delta yet.</p> : <EvaluationDeltasChart bars={bars} />}
+        {bars.length === 0 ? (
+          <p className="text-sm text-slate-500">No evaluation has a delta yet.</p>
+        ) : (
+          <EvaluationDeltasChart bars={bars} />
+        )}
       </Section>
 
       <EvaluationsSection slug={slug} evaluations={evaluations} />
