@@ -1,9 +1,19 @@
 "use client";
 
-import { CartesianGrid, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis, type ScatterShapeProps } from "recharts";
+import {
+  CartesianGrid,
+  ResponsiveContainer,
+  Scatter,
+  ScatterChart,
+  Tooltip,
+  XAxis,
+  YAxis,
+  type ScatterShapeProps,
+  type YAxisTickContentProps,
+} from "recharts";
 import type { CaseChange } from "@/lib/evolution/verdict";
 import type { PlottedCase } from "@/lib/evolution/case-plot";
-import { GRID, TITLED_MARGIN, xTitle } from "@/components/ui/chart-theme";
+import { CHART_COLORS, GRID, TITLED_MARGIN, xTitle } from "@/components/ui/chart-theme";
 import { ChartFigure } from "./chart-figure";
 import { CHANGE_SWATCHES, type Swatch } from "./history-colors";
 
@@ -65,8 +75,7 @@ export function CasePlotChart({ cases }: { cases: PlottedCase[] }) {
             ticks={cases.map((_, row) => row)}
             interval={0}
             width={130}
-            tick={{ fontSize: 11 }}
-            tickFormatter={(row: number) => short(cases[row]?.task ?? "")}
+            tick={(tick: YAxisTickContentProps) => <CaseTick x={tick.x} y={tick.y} task={cases[Number(tick.payload.value)]?.task ?? ""} />}
           />
           <Tooltip content={CaseTooltip} cursor={false} />
           {cases.map((c, row) => (
@@ -87,9 +96,15 @@ export function CasePlotChart({ cases }: { cases: PlottedCase[] }) {
   );
 }
 
-function short(task: string): string {
+/** A row's task, on one line cut to fit beside the plot; the table and the tooltip have it whole. */
+function CaseTick({ x, y, task }: { x: number | string; y: number | string; task: string }) {
   const line = task.replace(/\s+/g, " ").trim();
-  return line.length > LABEL_CHARACTERS ? `${line.slice(0, LABEL_CHARACTERS - 1)}…` : line;
+  return (
+    <text x={x} y={y} dy={4} textAnchor="end" fontSize={11} fill={CHART_COLORS.title}>
+      <title>{line}</title>
+      {line.length > LABEL_CHARACTERS ? `${line.slice(0, LABEL_CHARACTERS - 1)}…` : line}
+    </text>
+  );
 }
 
 /** The original score a ring, the amended one a dot, both in the colour of the case's change. */
@@ -100,7 +115,8 @@ function CaseDot({ cx, cy, payload }: ScatterShapeProps) {
     <circle
       cx={cx}
       cy={cy}
-      r={5}
+      // The ring wider than the dot, so an unchanged case shows both.
+      r={point.end === "original" ? 6 : 4}
       fill={point.end === "original" ? "#fff" : color}
       stroke={color}
       strokeWidth={2}

@@ -59,7 +59,7 @@ export function EvaluationDeltasChart({ bars }: { bars: EvaluationBar[] }) {
         <BarChart data={data} margin={TITLED_MARGIN} accessibilityLayer={false}>
           <CartesianGrid {...GRID} vertical={false} />
           <XAxis dataKey="name" minTickGap={8} label={xTitle("evaluation, oldest first")} />
-          <YAxis width={48} tickFormatter={(delta: number) => delta.toFixed(2)} label={yTitle("delta")} />
+          <YAxis width={60} tickFormatter={(delta: number) => delta.toFixed(2)} label={yTitle("delta")} />
           <Tooltip
             formatter={(delta, _name, item) => [
               `${Number(delta).toFixed(3)} · ${OUTCOME_SWATCHES[(item.payload as EvaluationBar).outcome].label}`,

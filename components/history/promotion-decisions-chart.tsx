@@ -52,6 +52,7 @@ export function PromotionDecisionsChart({ weeks }: { weeks: DecisionWeek[] }) {
               fill={DECISION_SWATCHES[decision].color}
               stroke="#fff"
               strokeWidth={1}
+              maxBarSize={64}
               isAnimationActive={false}
             />
           ))}
