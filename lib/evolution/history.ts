@@ -5,6 +5,7 @@ import { listAmendments } from "./amendments";
 import type { TeamId } from "../teams/teams";
 import { SKILL_EVENT_KINDS } from "../learned/events";
 import { authorName, namedAuthor } from "../learned/actor";
+import { DECISION_EVENT_KINDS, type DecisionEventCount } from "./promotion-decisions";
 
 /** The promotion history (§8.4, §10): the team's event log, newest first, with who did each thing. */
 
@@ -50,25 +51,17 @@ export async function teamHistory(
   }));
 }
 
-/** Promotions (overrides included) and rollbacks per week, oldest first, for the chart. */
-export async function promotionsByWeek(
-  db: Db,
-  teamId: TeamId,
-): Promise<{ week: string; promoted: number; overridden: number; rolledBack: number }[]> {
+/** The team's decision events counted by week and by what tells their decisions apart (promotion-decisions.ts reads them). */
+export async function decisionEventCounts(db: Db, teamId: TeamId): Promise<DecisionEventCount[]> {
   const week = sql<string>`to_char(date_trunc('week', ${skillEvents.at} at time zone 'UTC'), 'YYYY-MM-DD')`;
-  const rows = await db
-    .select({
-      week,
-      // A lead's approval puts an improved amendment live, as an automatic promotion does.
-      promoted: sql<number>`count(*) filter (where ${skillEvents.kind} in ('promoted', 'approved'))`.mapWith(Number),
-      overridden: sql<number>`count(*) filter (where ${skillEvents.kind} = 'overridden')`.mapWith(Number),
-      rolledBack: sql<number>`count(*) filter (where ${skillEvents.kind} = 'rolled-back')`.mapWith(Number),
-    })
+  const auto = sql<boolean>`coalesce(${skillEvents.detail}->'auto' = 'true'::jsonb, false)`;
+  const verdict = sql<string | null>`${skillEvents.detail}->>'verdict'`;
+  return db
+    .select({ week, kind: skillEvents.kind, auto, verdict, count: sql<number>`count(*)`.mapWith(Number) })
     .from(skillEvents)
-    .where(and(eq(skillEvents.teamId, teamId), inArray(skillEvents.kind, ["promoted", "approved", "overridden", "rolled-back"])))
-    .groupBy(week)
+    .where(and(eq(skillEvents.teamId, teamId), inArray(skillEvents.kind, [...DECISION_EVENT_KINDS])))
+    .groupBy(week, skillEvents.kind, auto, verdict)
     .orderBy(week);
-  return rows;
 }
 
 /** The team's evaluations, newest first, each with its amendment as every list shows it: its state now and the decisions on it. */

@@ -19,6 +19,9 @@ export interface JudgedCase {
   amended: Dimensions;
 }
 
+/** The delta an amendment must beat to be judged improved (§8.3); the history's evaluation chart draws it. */
+export const IMPROVED_ABOVE = 0.05;
+
 const DIGITS = 20;
 const SCALE = 10n ** BigInt(DIGITS);
 
@@ -66,7 +69,7 @@ export interface VerdictResult {
 /**
  * - no usable history (no judged case) → inconclusive;
  * - more regressed than improved → regressed;
- * - delta > 0.05 and more improved than regressed → improved;
+ * - delta > IMPROVED_ABOVE (0.05) and more improved than regressed → improved;
  * - otherwise → neutral.
  */
 export function verdictOf(cases: JudgedCase[]): VerdictResult {
@@ -76,12 +79,12 @@ export function verdictOf(cases: JudgedCase[]): VerdictResult {
   const regressed = count("regressed");
   const unchanged = count("unchanged");
   if (cases.length === 0) return { verdict: "inconclusive", delta: null, improved, regressed, unchanged };
-  // delta = total / (3 · n · 10^20); delta > 1/20  ⇔  20 · total > 3 · n · 10^20
+  // delta = total / (3 · n · 10^20); delta > t  ⇔  total > 3 · n · (t · 10^20), and t · 10^20 is exact
   const total = cases.reduce((sum, c) => sum + sumOf(c.amended) - sumOf(c.original), 0n);
   const n = BigInt(cases.length);
   const delta = Number((total * 1_000_000_000n) / (3n * n * SCALE)) / 1_000_000_000;
   let verdict: Verdict = "neutral";
   if (regressed > improved) verdict = "regressed";
-  else if (20n * total > 3n * n * SCALE && improved > regressed) verdict = "improved";
+  else if (total > 3n * n * scaled(IMPROVED_ABOVE) && improved > regressed) verdict = "improved";
   return { verdict, delta, improved, regressed, unchanged };
 }

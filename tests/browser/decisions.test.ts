@@ -121,8 +121,8 @@ describe("what a lead decides holds, in Chromium", () => {
     await page.goto(`${baseUrl}/t/governed/history?skill=oncall-summaries`);
     const kinds = await page.locator("[data-event]").evaluateAll((items) => items.map((item) => item.getAttribute("data-event")));
     expect(kinds.slice(0, 4)).toEqual(["overridden", "rejected", "evaluated", "amended"]);
-    // The promotions chart counts it as an override.
-    await page.locator('[data-testid="promotions-chart"] .recharts-bar-rectangle path[fill="#d97706"]').first().waitFor();
+    // The promotion decisions chart counts it as an override.
+    await page.locator('[data-testid="promotion-decisions-chart"] .recharts-bar-rectangle path[fill="#d97706"]').first().waitFor();
   });
 
   it("edits the latest version of a pinned skill, with a banner saying agents keep the pinned one", async () => {

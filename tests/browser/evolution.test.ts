@@ -147,7 +147,7 @@ describe("evaluations in Chromium", () => {
     await page.waitForURL(/kind=promoted/);
     expect(await page.locator('[data-testid="events"] li').count()).toBe(1);
     // The chart draws once its container has been measured, after hydration.
-    await page.locator('[data-testid="promotions-chart"] .recharts-bar-rectangle').first().waitFor();
+    await page.locator('[data-testid="promotion-decisions-chart"] .recharts-bar-rectangle').first().waitFor();
   });
 
   it("lets a lead override a neutral verdict from the evaluation page, with a reason, and refuses one without", async () => {

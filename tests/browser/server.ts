@@ -17,6 +17,8 @@ function stubModel({ prompt, tools, afterTool }: StubRequest): StubAnswer {
   const task = taskOf(prompt);
   if (task.startsWith("better"))
     return judgeJson({ original: [0.4, 0.5, 0.6], amended: [0.9, 0.8, 0.7] }, `The amended version handles: ${task}`);
+  if (task.startsWith("worse"))
+    return judgeJson({ original: [0.8, 0.8, 0.8], amended: [0.5, 0.5, 0.5] }, `The amended version drops: ${task}`);
   return judgeJson({ original: [0.7, 0.7, 0.7], amended: [0.7, 0.7, 0.7] }, "No difference for this task.");
 }
 
@@ -37,6 +39,8 @@ export const GOVERNED_KEY = "sg_browser_test_key_governed_00007";
 export const MORNING_KEY = "sg_browser_test_key_morning_0008";
 /** The "installer" team: what the real `skills` installer reads through an install link. */
 export const INSTALLER_KEY = "sg_browser_test_key_installer_0006";
+/** The "charts" team: the history charts' exact bars and dots, from decisions no other test makes there. */
+export const CHARTS_KEY = "sg_browser_test_key_charts_0000008";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -57,8 +61,8 @@ export default async function setup(project: TestProject) {
     SKILLGATE_JUDGE_CONCURRENCY: "2",
     SKILLGATE_DEMO: "1",
     SKILLS_GLOBAL_DIR: "demo/global-skills",
-    SKILLGATE_INIT_TEAM: "demo,other-team,lab,cli,mcp,installer,governed,morning",
-    SKILLGATE_INIT_API_KEY: `${BROWSER_KEY},${OTHER_TEAM_KEY},${LAB_KEY},${CLI_KEY},${MCP_KEY},${INSTALLER_KEY},${GOVERNED_KEY},${MORNING_KEY}`,
+    SKILLGATE_INIT_TEAM: "demo,other-team,lab,cli,mcp,installer,governed,charts,morning",
+    SKILLGATE_INIT_API_KEY: `${BROWSER_KEY},${OTHER_TEAM_KEY},${LAB_KEY},${CLI_KEY},${MCP_KEY},${INSTALLER_KEY},${GOVERNED_KEY},${CHARTS_KEY},${MORNING_KEY}`,
     SKILLGATE_INIT_USER_EMAIL: [BROWSER_LOGIN, MEMBER_LOGIN, THROTTLED_LOGIN].map((login) => login.email).join(","),
     SKILLGATE_INIT_USER_PASSWORD: [BROWSER_LOGIN, MEMBER_LOGIN, THROTTLED_LOGIN].map((login) => login.password).join(","),
   });

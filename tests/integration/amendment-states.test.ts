@@ -1,7 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { amendments, evaluations, learnedSkills, skillEvents } from "@/db/schema";
-import { promotionsByWeek } from "@/lib/evolution/history";
+import { decisionEventCounts } from "@/lib/evolution/history";
+import { decisionsByWeek } from "@/lib/evolution/promotion-decisions";
 import { overrideAmendment } from "@/lib/evolution/promote";
 import { errorOf, useTestApp } from "../helpers/app";
 import { migrationStatements } from "../helpers/migration-sql";
@@ -236,8 +237,8 @@ describe.each(testDbKinds)("an amendment's moves on %s", (kind) => {
       .from(skillEvents)
       .where(and(eq(skillEvents.kind, "overridden"), eq(skillEvents.skillName, "raced")));
     expect(event!.detail).toMatchObject({ overrideReason: "new hires have the wiki now", verdict: "improved", wasState: "rejected" });
-    const weeks = await promotionsByWeek(t.app.db, t.alpha.team.id);
-    expect(weeks.map((week) => [week.promoted, week.overridden])).toEqual([[0, 1]]);
+    const weeks = decisionsByWeek(await decisionEventCounts(t.app.db, t.alpha.team.id));
+    expect(weeks.map((week) => [week["auto-promoted"], week.approved, week.rejected, week.overridden])).toEqual([[0, 0, 1, 1]]);
   });
 
   it("lists a lead's queue: by state and skill, newest first, page by page; a state that does not exist is a 400", async () => {

@@ -1,7 +1,11 @@
 import type { Metadata } from "next";
 import { requireMember } from "@/lib/pages/member";
-import { HISTORY_KINDS, promotionsByWeek, teamEvaluations, teamHistory } from "@/lib/evolution/history";
-import { PromotionsChart } from "@/components/history/promotions-chart";
+import { decisionEventCounts, HISTORY_KINDS, teamEvaluations, teamHistory } from "@/lib/evolution/history";
+import { decisionsByWeek } from "@/lib/evolution/promotion-decisions";
+import { evaluationBars } from "@/lib/evolution/evaluation-outcomes";
+import { IMPROVED_ABOVE } from "@/lib/evolution/verdict";
+import { PromotionDecisionsChart } from "@/components/history/promotion-decisions-chart";
+import { EvaluationDeltasChart } from "@/components/history/evaluation-deltas-chart";
 import { awaitingApproval } from "@/lib/evolution/amendments";
 import { roleAtLeast } from "@/lib/auth/scopes";
 import { PageHeader } from "@/components/ui/page-header";
@@ -19,12 +23,14 @@ export default async function HistoryPage({ params, searchParams }: TeamPageProp
   const { app, team, role } = await requireMember(slug, `/t/${slug}/history`);
   const skill = query.skill || undefined;
   const kind = query.kind && (HISTORY_KINDS as readonly string[]).includes(query.kind) ? query.kind : undefined;
-  const [events, weeks, evaluations, awaiting] = await Promise.all([
+  const [events, decisions, evaluations, awaiting] = await Promise.all([
     teamHistory(app.db, team.id, { skill, kind }),
-    promotionsByWeek(app.db, team.id),
+    decisionEventCounts(app.db, team.id),
     teamEvaluations(app.db, team.id, skill),
     awaitingApproval(app.db, team.id, 100),
   ]);
+  const weeks = decisionsByWeek(decisions);
+  const bars = evaluationBars(evaluations);
   return (
     <div className="space-y-6">
       <PageHeader
@@ -34,11 +40,27 @@ export default async function HistoryPage({ params, searchParams }: TeamPageProp
 
       <TeamApprovalQueue slug={slug} awaiting={awaiting} autoPromote={team.autoPromote} isLead={roleAtLeast(role, "lead")} />
 
-      <Section title="Promotions and rollbacks by week">
+      <Section
+        headingId="decisions-chart"
+        title="Promotion decisions by week"
+        description="Every decision on what agents get: promoted automatically, approved, overridden, rejected, not promoted after a verdict short of improved, rolled back."
+      >
         {weeks.length === 0 ? (
-          <p className="text-sm text-slate-500">Nothing promoted or rolled back yet.</p>
+          <p className="text-sm text-slate-500">No promotion decision yet.</p>
         ) : (
-          <PromotionsChart weeks={weeks} />
+          <PromotionDecisionsChart weeks={weeks} />
+        )}
+      </Section>
+
+      <Section
+        headingId="deltas-chart"
+        title="Evaluation deltas"
+        description={`Each evaluation's delta (amended minus original case score), oldest first, coloured by what became of its amendment. A verdict of improved needs a delta above ${IMPROVED_ABOVE} and more cases improved than regressed.`}
+      >
+        {bars.length === 0 ? (
+          <p className="text-sm text-slate-500">No evaluation has a delta yet.</p>
+        ) : (
+          <EvaluationDeltasChart bars={bars} />
         )}
       </Section>
 

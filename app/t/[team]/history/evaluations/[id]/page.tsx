@@ -11,6 +11,9 @@ import { latestVersionOf } from "@/lib/skills/catalog";
 import { resolveSkill } from "@/lib/skills/view";
 import { roleAtLeast } from "@/lib/auth/scopes";
 import { MOVES } from "@/lib/evolution/amendment-states";
+import { plottedCases } from "@/lib/evolution/case-plot";
+import { CasePlotChart } from "@/components/history/case-plot-chart";
+import { Section } from "@/components/ui/section";
 import { notFoundOn404, type TeamPageProps } from "../../../team-page";
 import { ApprovalSection, CasesSection, EvaluationHeader, JudgingProgress, OverrideSection, PatchSection, ResultFigures } from "./sections";
 
@@ -35,6 +38,7 @@ export default async function EvaluationPage({ params }: TeamPageProps<{ id: str
   // An amendment applies only to the version it was written against (§8.4): once the skill has moved on, it can only be proposed again.
   const skill = overridable ? await resolveSkill(app.catalogs, team, amendment.skillName).catch(unlessCode("SkillNotFound")) : null;
   const latest = skill ? latestVersionOf(skill) : null;
+  const plotted = plottedCases(report.cases);
   // The slot is above every section: approving or overriding takes its own section away.
   return (
     <ActionMessageSlot>
@@ -49,6 +53,15 @@ export default async function EvaluationPage({ params }: TeamPageProps<{ id: str
         )}
         {overridable && <OverrideSection slug={slug} report={report} amendment={amendment} latest={latest} isLead={isLead} />}
         <AmendmentChangeView change={change} />
+        {plotted.length > 0 && (
+          <Section
+            headingId="case-plot-heading"
+            title="Case scores, original to amended"
+            description="Each judged case's score with the original skill and with the amended one; regressions first."
+          >
+            <CasePlotChart cases={plotted} />
+          </Section>
+        )}
         <CasesSection cases={report.cases} />
         {report.patch && <PatchSection patch={report.patch} />}
       </div>
