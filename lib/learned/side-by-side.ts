@@ -3,7 +3,10 @@ import { pairLines } from "./word-diff";
 
 /** Rows of a side-by-side diff: pure, so the browser can build a preview while someone types. */
 export type DiffRow =
-  { kind: "same" | "changed" | "removed" | "added"; left: DiffLine | null; right: DiffLine | null } | { kind: "skip"; count: number };
+  | { kind: "same" | "changed"; left: DiffLine; right: DiffLine }
+  | { kind: "removed"; left: DiffLine; right: null }
+  | { kind: "added"; left: null; right: DiffLine }
+  | { kind: "skip"; count: number };
 
 export interface DiffLine {
   number: number;

@@ -49,34 +49,47 @@ function likeness(a: Tokens, b: Tokens): number {
  * however different the two are: there is nothing else it could pair with.
  */
 export function pairLines(removed: string[], added: string[]): LinePair[] {
-  if (removed.length === 1 && added.length === 1) return [{ before: removed[0]!, after: added[0]! }];
   if (removed.length * added.length > MAX_PAIRING_CELLS) return pairByPosition(removed, added);
-  const before = removed.map(tokenCounts);
-  const after = added.map(tokenCounts);
-  const score = (i: number, j: number) => {
-    const value = likeness(before[i]!, after[j]!);
-    return value >= ALIKE ? value : -1;
-  };
-  // best[i][j]: the most likeness pairing the first i removed lines with the first j added ones can reach.
-  const best = Array.from({ length: removed.length + 1 }, () => new Float64Array(added.length + 1));
-  const scores = removed.map((_, i) => added.map((_, j) => score(i, j)));
+  const oneForOne = removed.length === 1 && added.length === 1;
+  const addedTokens = added.map(tokenCounts);
+  // scores[i][j]: how alike removed line i and added line j are; -1 where they may not pair.
+  const scores = removed.map(tokenCounts).map((before) =>
+    addedTokens.map((after) => {
+      const value = likeness(before, after);
+      return value >= ALIKE || oneForOne ? value : -1;
+    }),
+  );
+  const score = (i: number, j: number) => scores[i - 1]?.[j - 1] ?? -1;
+  // best[i][j]: the most likeness a pairing of the first i removed lines with the first j added ones reaches.
+  const best = [new Float64Array(added.length + 1)];
+  const total = (i: number, j: number) => best[i]?.[j] ?? 0;
   for (let i = 1; i <= removed.length; i++) {
+    const row = new Float64Array(added.length + 1);
+    best.push(row);
     for (let j = 1; j <= added.length; j++) {
-      const pair = scores[i - 1]![j - 1]!;
-      best[i]![j] = Math.max(best[i - 1]![j]!, best[i]![j - 1]!, pair < 0 ? 0 : best[i - 1]![j - 1]! + pair);
+      const pair = score(i, j);
+      row[j] = Math.max(total(i - 1, j), total(i, j - 1), pair < 0 ? 0 : total(i - 1, j - 1) + pair);
     }
   }
-  // Walked back from the end, so a gap's additions are met (and unshifted) before its removals.
+  // Walked back from the end, taking a gap's additions before its removals: reversed, removals come first.
   const pairs: LinePair[] = [];
-  let i = removed.length;
-  let j = added.length;
-  while (i > 0 || j > 0) {
-    const pair = i > 0 && j > 0 ? scores[i - 1]![j - 1]! : -1;
-    if (pair >= 0 && best[i]![j] === best[i - 1]![j - 1]! + pair) pairs.unshift({ before: removed[--i]!, after: added[--j]! });
-    else if (j > 0 && best[i]![j] === best[i]![j - 1]) pairs.unshift({ before: null, after: added[--j]! });
-    else pairs.unshift({ before: removed[--i]!, after: null });
+  for (let i = removed.length, j = added.length; i > 0 || j > 0;) {
+    const before = removed[i - 1];
+    const after = added[j - 1];
+    const pair = score(i, j);
+    if (before !== undefined && after !== undefined && pair >= 0 && total(i, j) === total(i - 1, j - 1) + pair) {
+      pairs.push({ before, after });
+      i--;
+      j--;
+    } else if (after !== undefined && total(i, j) === total(i, j - 1)) {
+      pairs.push({ before: null, after });
+      j--;
+    } else if (before !== undefined) {
+      pairs.push({ before, after: null });
+      i--;
+    } else break;
   }
-  return pairs;
+  return pairs.reverse();
 }
 
 /** A block too big to compare all-to-all: the nth removed line pairs with the nth added one when they are alike. */

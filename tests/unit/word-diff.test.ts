@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sideBySide } from "@/lib/learned/side-by-side";
+import { unifiedLines } from "@/lib/learned/unified-lines";
 import { markWords, MAX_PAIRING_CELLS, pairLines } from "@/lib/learned/word-diff";
 
 const OLD = "# Release\n\n1. Tag the release.\n2. Deploy.\n3. Watch the dashboards.\n";
@@ -96,5 +97,57 @@ describe("word diffs", () => {
       { before: "- Step 1: a line of a long skill.", after: "- Item 0: a line of a long skill." },
     ]);
     expect(pairs).toHaveLength(size + 2);
+  });
+});
+
+describe("unified lines", () => {
+  it("lists a changed block's old lines, then its new ones, the words marked only on lines that pair", () => {
+    expect(unifiedLines(sideBySide(OLD, NEW)).slice(3)).toEqual([
+      {
+        kind: "removed",
+        left: 4,
+        text: "2. Deploy.",
+        words: [
+          { text: "2", changed: true },
+          { text: ". Deploy.", changed: false },
+        ],
+      },
+      {
+        kind: "removed",
+        left: 5,
+        text: "3. Watch the dashboards.",
+        words: [
+          { text: "3", changed: true },
+          { text: ". Watch the dashboards.", changed: false },
+        ],
+      },
+      { kind: "added", right: 4, text: "2. Run the smoke tests.", words: null },
+      {
+        kind: "added",
+        right: 5,
+        text: "3. Deploy.",
+        words: [
+          { text: "3", changed: true },
+          { text: ". Deploy.", changed: false },
+        ],
+      },
+      {
+        kind: "added",
+        right: 6,
+        text: "4. Watch the dashboards.",
+        words: [
+          { text: "4", changed: true },
+          { text: ". Watch the dashboards.", changed: false },
+        ],
+      },
+    ]);
+    expect(unifiedLines(sideBySide("a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n", "a\nb\nc\nd\ne\nf\ng\nh\ni\nJ!\n")).map((line) => line.kind)).toEqual([
+      "skip",
+      "same",
+      "same",
+      "same",
+      "removed",
+      "added",
+    ]);
   });
 });
