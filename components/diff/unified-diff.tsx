@@ -11,9 +11,9 @@ export function UnifiedDiff({ rows: all, left, right }: { rows: DiffRow[]; left:
   return (
     <table className="diff-unified w-full table-fixed border border-slate-200 font-mono text-xs" data-testid="unified-diff">
       <colgroup>
-        <col className="w-10" />
-        <col className="w-10" />
-        <col className="w-5" />
+        <col className="w-9" />
+        <col className="w-9" />
+        <col className="w-4" />
         <col />
       </colgroup>
       <thead className="bg-slate-100 text-left text-slate-600">
