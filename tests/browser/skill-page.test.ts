@@ -138,7 +138,14 @@ describe("the skill page in Chromium", () => {
     await page.goto(`${baseUrl}/t/lab/skills/deploy-guide?from=2&to=4`);
     const diff = page.locator('section[aria-label="Versions"] [data-testid="side-by-side"]');
     expect(await diff.locator("th").allTextContents()).toEqual(["", "v2", "", "v4"]);
-    expect(await diff.locator('tr[data-kind="changed"] td').first().textContent()).toBe("7");
+    // Three steps replaced by one unlike line: three whole removals and one addition, nothing paired.
+    expect(await diff.locator('tr[data-kind="removed"] td:nth-child(2)').allTextContents()).toEqual([
+      "1. Tag the release.",
+      "2. Run the smoke tests.",
+      "3. Deploy.",
+    ]);
+    expect(await diff.locator('tr[data-kind="added"] td').allTextContents()).toEqual(["", "", "7", "Their edit."]);
+    expect(await diff.locator('tr[data-kind="changed"]').count()).toBe(0);
   });
 
   it("shows markup in a body as text and never runs it", async () => {
