@@ -1,35 +1,15 @@
 import type { DiffRow } from "@/lib/learned/side-by-side";
-import { UnifiedDiff } from "@/components/diff/unified-diff";
-import { DIFF_VIEWS, type DiffViewChoice, type DiffViewName } from "@/components/diff/view-choice";
-import { SideBySide } from "@/components/side-by-side";
-import { ViewLinks } from "@/components/ui/view-links";
+import { DiffViews } from "@/components/diff/views";
+import type { DiffViewChoice } from "@/components/diff/view-choice";
 
-/** Where no view is asked for: split where two columns fit (md, 768 px, and wider), unified on a phone. */
-const DEFAULT_SHOWN: Record<DiffViewName, string> = { split: "hidden md:block", unified: "md:hidden" };
+/** Rows shown at most: a page stays small and quick however much two versions differ. */
+const MAX_DIFF_ROWS = 300;
 
 /**
- * A diff, split or unified as the page's `?view=` asks, with links between the two. Asked for
- * nothing, the page carries both and the screen's width picks (CSS, so no script and no flash): two
- * columns of a few words each read worse on a phone than one column. Split on a phone scrolls
- * sideways in its own box. Each view carries its own links, so the current one is marked right.
+ * A diff as the page's `?view=` asks (split, unified, or each screen's own), its first
+ * MAX_DIFF_ROWS rows only: cut here, on the server, so the page's payload never carries the rest.
  */
 export function DiffView({ rows, left, right, choice }: { rows: DiffRow[]; left: string; right: string; choice: DiffViewChoice }) {
-  const shown = choice.view ? [choice.view] : DIFF_VIEWS;
-  return (
-    <div data-testid="diff-view">
-      {shown.map((view) => (
-        <div key={view} data-view={view} className={choice.view ? "" : DEFAULT_SHOWN[view]}>
-          <ViewLinks
-            label={`View of ${left} against ${right}`}
-            current={view}
-            links={[
-              { view: "split", text: "Split", href: choice.hrefs.split },
-              { view: "unified", text: "Unified", href: choice.hrefs.unified },
-            ]}
-          />
-          {view === "split" ? <SideBySide rows={rows} left={left} right={right} /> : <UnifiedDiff rows={rows} left={left} right={right} />}
-        </div>
-      ))}
-    </div>
-  );
+  const shown = rows.slice(0, MAX_DIFF_ROWS);
+  return <DiffViews rows={shown} hidden={rows.length - shown.length} left={left} right={right} choice={choice} />;
 }

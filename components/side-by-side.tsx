@@ -1,7 +1,7 @@
 import { markWords } from "@/lib/learned/word-diff";
 import type { DiffRow } from "@/lib/learned/side-by-side";
 import { MarkedText } from "@/components/diff/marked-text";
-import { MAX_DIFF_ROWS, MoreRows, SkipRow } from "@/components/diff/rows";
+import { MoreRows, SkipRow } from "@/components/diff/rows";
 
 /**
  * Two columns, old on the left and new on the right, lines aligned; a changed row marks its changed
@@ -9,8 +9,7 @@ import { MAX_DIFF_ROWS, MoreRows, SkipRow } from "@/components/diff/rows";
  * line that says so and a shadow on the edge while more is to the right (.table-scroll in globals.css).
  * Cell styles live in globals.css: a row is short markup.
  */
-export function SideBySide({ rows: all, left, right }: { rows: DiffRow[]; left: string; right: string }) {
-  const rows = all.slice(0, MAX_DIFF_ROWS);
+export function SideBySide({ rows, hidden, left, right }: { rows: DiffRow[]; hidden: number; left: string; right: string }) {
   return (
     <>
       <p className="mb-1 text-xs text-slate-600 md:hidden">Scroll the table sideways to see {right} on the right →</p>
@@ -26,7 +25,7 @@ export function SideBySide({ rows: all, left, right }: { rows: DiffRow[]; left: 
           </thead>
           <tbody>
             {rows.map((row, i) => (row.kind === "skip" ? <SkipRow key={i} count={row.count} columns={4} /> : <Row key={i} row={row} />))}
-            <MoreRows hidden={all.length - rows.length} columns={4} />
+            <MoreRows hidden={hidden} columns={4} />
           </tbody>
         </table>
       </div>

@@ -1,9 +1,6 @@
 /* Rows both views of a diff share. */
 
-/** Rows shown at most: a page stays small and quick however much two versions differ. */
-export const MAX_DIFF_ROWS = 300;
-
-/** The last row of a diff cut at MAX_DIFF_ROWS: how much was left out, and where all of it is. */
+/** The last row of a diff cut short (DiffView): how much was left out, and where all of it is. */
 export function MoreRows({ hidden, columns }: { hidden: number; columns: number }) {
   if (hidden <= 0) return null;
   return (

@@ -1,13 +1,12 @@
 import type { DiffRow } from "@/lib/learned/side-by-side";
 import { unifiedLines, type UnifiedLine } from "@/lib/learned/unified-lines";
 import { MarkedText } from "./marked-text";
-import { MAX_DIFF_ROWS, MoreRows, SkipRow } from "./rows";
+import { MoreRows, SkipRow } from "./rows";
 
 const SIGN = { same: " ", removed: "-", added: "+" };
 
 /** One column, as `git diff` prints it: old and new line numbers, the sign, the line with its changed words marked. Styles in globals.css. */
-export function UnifiedDiff({ rows: all, left, right }: { rows: DiffRow[]; left: string; right: string }) {
-  const rows = all.slice(0, MAX_DIFF_ROWS);
+export function UnifiedDiff({ rows, hidden, left, right }: { rows: DiffRow[]; hidden: number; left: string; right: string }) {
   return (
     <table className="diff-unified w-full table-fixed border border-slate-200 font-mono text-xs" data-testid="unified-diff">
       <colgroup>
@@ -33,7 +32,7 @@ export function UnifiedDiff({ rows: all, left, right }: { rows: DiffRow[]; left:
         {unifiedLines(rows).map((line, i) =>
           line.kind === "skip" ? <SkipRow key={i} count={line.count} columns={4} /> : <Line key={i} line={line} />,
         )}
-        <MoreRows hidden={all.length - rows.length} columns={4} />
+        <MoreRows hidden={hidden} columns={4} />
       </tbody>
     </table>
   );
