@@ -123,6 +123,20 @@ describe.each([
     }
   });
 
+  it("switches the editor's review diff without losing the edit", async () => {
+    await page.goto(`${baseUrl}${SKILL}?view=${shown}`);
+    await page.click(".cm-content");
+    await page.keyboard.press("Control+End");
+    await page.keyboard.insertText("5. Close the ticket.\n");
+    await page.click("text=Review changes");
+    const preview = page.locator('[data-testid="diff-preview"]');
+    await preview.locator(`[data-view="${shown}"] a:has-text("${otherLabel}")`).click();
+    await page.waitForURL(`${baseUrl}${SKILL}?view=${other}`);
+    await preview.locator(`[data-view="${other}"]`).waitFor();
+    expect(await preview.locator(`[data-view="${other}"] ins`).allTextContents()).toEqual(["5. Close the ticket."]);
+    expect(await preview.locator(`[data-view="${other}"] del`).count()).toBe(0);
+  });
+
   it("has no serious accessibility findings in either view", async () => {
     for (const query of ["", "&view=split", "&view=unified"])
       expect(await seriousViolations(page, `${baseUrl}${DIFF}${query}`)).toEqual([]);
