@@ -1,3 +1,5 @@
+import { ViewLinks } from "@/components/ui/view-links";
+
 /**
  * The body rendered (HTML made safe on the server) or raw, one at a time. The choice is a link,
  * not a client toggle: the page carries one copy of the body, however big, and works without script.
@@ -15,18 +17,14 @@ export function BodyTabs({
 }) {
   return (
     <div>
-      <nav className="mb-3 flex gap-1" aria-label="Body view">
-        {(["rendered", "raw"] as const).map((name) => (
-          <a
-            key={name}
-            href={hrefs[name]}
-            aria-current={view === name ? "page" : undefined}
-            className={`rounded-md px-3 py-1 text-sm ${view === name ? "bg-slate-900 text-white" : "bg-slate-100 text-slate-700 hover:bg-slate-200"}`}
-          >
-            {name === "rendered" ? "Rendered" : "Raw SKILL.md"}
-          </a>
-        ))}
-      </nav>
+      <ViewLinks
+        label="Body view"
+        current={view}
+        links={[
+          { view: "rendered", text: "Rendered", href: hrefs.rendered },
+          { view: "raw", text: "Raw SKILL.md", href: hrefs.raw },
+        ]}
+      />
       {view === "rendered" ? (
         <div data-testid="rendered-body" className="prose-skill" dangerouslySetInnerHTML={{ __html: html ?? "" }} />
       ) : (

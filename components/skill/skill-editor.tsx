@@ -11,7 +11,8 @@ import type { SaveSkillForm } from "@/lib/contracts/learned";
 import { hasChanges, sideBySide, type DiffRow } from "@/lib/learned/side-by-side";
 import { composeSkillMd, splitSkillMd } from "@/lib/skills/skill-md";
 import { DescriptionField } from "@/components/description-field";
-import { SideBySide } from "@/components/side-by-side";
+import { DiffView } from "@/components/diff-view";
+import type { DiffViewChoice } from "@/components/diff/view-choice";
 
 /** The editor's text area has a name a screen reader says (axe: aria-input-field-name). */
 const EDITOR_LABEL = EditorView.contentAttributes.of({ "aria-label": "Body of the skill (Markdown)", tabindex: "0" });
@@ -29,6 +30,8 @@ interface Props {
   save: (input: SaveSkillForm) => Promise<ActionResult>;
   /** Offer the change as an amendment instead: it is evaluated before it can become a version. */
   propose?: (input: { description: string; body: string; rationale: string }) => Promise<ActionResult>;
+  /** The page's choice of view for the diffs; its links keep this edit open (they navigate without reloading). */
+  diffView: DiffViewChoice;
 }
 
 /**
@@ -36,7 +39,7 @@ interface Props {
  * and the change as a side-by-side diff against the current version before anything is saved.
  * A stale save shows the version that is there now instead of overwriting it.
  */
-export function SkillEditor({ name, version, fields, currentText, descMax, save, propose }: Props) {
+export function SkillEditor({ name, version, fields, currentText, descMax, save, propose, diffView }: Props) {
   const initialBody = useMemo(() => splitSkillMd(currentText)?.body ?? "", [currentText]);
   const router = useRouter();
   const [description, setDescription] = useState(fields.description);
@@ -98,6 +101,7 @@ export function SkillEditor({ name, version, fields, currentText, descMax, save,
           name={name}
           base={base.version}
           rows={rows}
+          diffView={diffView}
           pending={pending}
           onSave={submit}
           onPropose={propose && (() => send(() => propose({ description, body, rationale: reason })))}
@@ -105,7 +109,9 @@ export function SkillEditor({ name, version, fields, currentText, descMax, save,
         />
       )}
       <ActionMessage state={result} />
-      {conflict && <ConflictPanel name={name} conflict={conflict} proposed={proposed} onReview={() => review(conflict)} />}
+      {conflict && (
+        <ConflictPanel name={name} conflict={conflict} proposed={proposed} diffView={diffView} onReview={() => review(conflict)} />
+      )}
     </div>
   );
 }
@@ -152,6 +158,7 @@ function ReviewPanel({
   name,
   base,
   rows,
+  diffView,
   pending,
   onSave,
   onPropose,
@@ -160,6 +167,7 @@ function ReviewPanel({
   name: string;
   base: number;
   rows: DiffRow[];
+  diffView: DiffViewChoice;
   pending: boolean;
   onSave: () => void;
   /** Absent where a change cannot be proposed as an amendment. */
@@ -171,7 +179,7 @@ function ReviewPanel({
       {hasChanges(rows) ? (
         <>
           <p className="text-sm">Your change against v{base}, the version you are editing:</p>
-          <SideBySide rows={rows} left={`${name}@v${base}`} right="your edit" />
+          <DiffView rows={rows} left={`${name}@v${base}`} right="your edit" choice={diffView} />
           <div className="flex gap-2">
             <button
               type="button"
@@ -208,11 +216,13 @@ function ConflictPanel({
   name,
   conflict,
   proposed,
+  diffView,
   onReview,
 }: {
   name: string;
   conflict: { version: number; text: string };
   proposed: string;
+  diffView: DiffViewChoice;
   onReview: () => void;
 }) {
   return (
@@ -220,7 +230,7 @@ function ConflictPanel({
       <p className="text-sm">
         Someone saved v{conflict.version} while you were editing. Nothing was overwritten. Here is v{conflict.version} against your edit:
       </p>
-      <SideBySide rows={sideBySide(conflict.text, proposed)} left={`${name}@v${conflict.version}`} right="your edit" />
+      <DiffView rows={sideBySide(conflict.text, proposed)} left={`${name}@v${conflict.version}`} right="your edit" choice={diffView} />
       <button type="button" onClick={onReview} className={BUTTON}>
         Review my edit on top of v{conflict.version}
       </button>

@@ -56,3 +56,13 @@ export function readSearchParams<S extends z.ZodObject>(
   }
   return values as Partial<z.infer<S>>;
 }
+
+/** A page's query string with some parameters changed (undefined removes one), for links that keep the rest. */
+export function withQuery(query: Record<string, string | string[] | undefined>, changes: Record<string, string | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries({ ...query, ...changes })) {
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) params.append(key, one);
+  }
+  const search = params.toString();
+  return search ? `?${search}` : "?";
+}

@@ -1,8 +1,12 @@
 import { boundedDiffLines } from "./line-diff";
+import { pairLines } from "./word-diff";
 
 /** Rows of a side-by-side diff: pure, so the browser can build a preview while someone types. */
 export type DiffRow =
-  { kind: "same" | "changed" | "removed" | "added"; left: DiffLine | null; right: DiffLine | null } | { kind: "skip"; count: number };
+  | { kind: "same" | "changed"; left: DiffLine; right: DiffLine }
+  | { kind: "removed"; left: DiffLine; right: null }
+  | { kind: "added"; left: null; right: DiffLine }
+  | { kind: "skip"; count: number };
 
 export interface DiffLine {
   number: number;
@@ -15,7 +19,11 @@ function lines(value: string): string[] {
   return parts;
 }
 
-/** Pairs removed and added lines as changes; unchanged runs longer than `context * 2` fold into a skip row. */
+/**
+ * Rows of two texts' diff: a removed line and the added line it became share a "changed" row (pairs
+ * found by likeness, see word-diff.ts; a view marks the changed words of the rows it shows); lines
+ * left over are whole removals and additions. Unchanged runs longer than `context * 2` fold into a skip row.
+ */
 export function sideBySide(a: string, b: string, context = 3): DiffRow[] {
   const rows: DiffRow[] = [];
   let left = 1;
@@ -24,23 +32,18 @@ export function sideBySide(a: string, b: string, context = 3): DiffRow[] {
   for (const [i, part] of parts.entries()) {
     // Added lines right after removed ones were paired with them below.
     if (part.added && parts[i - 1]?.removed) continue;
-    const next = parts[i + 1];
-    if (part.removed && next?.added) {
-      const removed = lines(part.value);
-      const added = lines(next.value);
-      for (let j = 0; j < Math.max(removed.length, added.length); j++) {
-        const removedText = removed[j];
-        const addedText = added[j];
-        const l = removedText === undefined ? null : { number: left++, text: removedText };
-        const r = addedText === undefined ? null : { number: right++, text: addedText };
-        rows.push({ kind: l && r ? "changed" : l ? "removed" : "added", left: l, right: r });
-      }
-    } else if (part.removed) {
-      for (const text of lines(part.value)) rows.push({ kind: "removed", left: { number: left++, text }, right: null });
-    } else if (part.added) {
-      for (const text of lines(part.value)) rows.push({ kind: "added", left: null, right: { number: right++, text } });
-    } else {
+    if (!part.added && !part.removed) {
       for (const text of lines(part.value)) rows.push({ kind: "same", left: { number: left++, text }, right: { number: right++, text } });
+      continue;
+    }
+    const next = parts[i + 1];
+    const removed = part.removed ? lines(part.value) : [];
+    const added = part.added ? lines(part.value) : next?.added ? lines(next.value) : [];
+    for (const { before, after } of pairLines(removed, added)) {
+      if (before !== null && after !== null)
+        rows.push({ kind: "changed", left: { number: left++, text: before }, right: { number: right++, text: after } });
+      else if (before !== null) rows.push({ kind: "removed", left: { number: left++, text: before }, right: null });
+      else if (after !== null) rows.push({ kind: "added", left: null, right: { number: right++, text: after } });
     }
   }
   return foldUnchanged(rows, context);

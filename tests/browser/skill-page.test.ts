@@ -67,10 +67,11 @@ describe("the skill page in Chromium", () => {
     expect(await page.textContent('[data-testid="live-lint"]')).toBe("[lint] clean");
     await page.fill('input[name="reason"]', "smoke tests caught the last two bad deploys");
     await page.click("text=Review changes");
-    const preview = page.locator('[data-testid="diff-preview"]');
-    const changed = await preview.locator('tr[data-kind="changed"] td').allTextContents();
-    expect(changed).toEqual(["8", "2. Deploy.", "8", "2. Run the smoke tests."]);
-    expect(await preview.locator('tr[data-kind="added"] td').nth(3).textContent()).toBe("3. Deploy.");
+    const preview = page.locator('[data-testid="diff-preview"] [data-testid="side-by-side"]');
+    // The inserted step is one whole added line; the step it pushed down pairs with its old self, the number marked.
+    expect(await preview.locator('tr[data-kind="added"] td').allTextContents()).toEqual(["", "", "8", "2. Run the smoke tests."]);
+    expect(await preview.locator('tr[data-kind="changed"] td').allTextContents()).toEqual(["8", "2. Deploy.", "9", "3. Deploy."]);
+    expect(await preview.locator('tr[data-kind="changed"] :is(del, ins)').allTextContents()).toEqual(["2", "3"]);
     await page.click("text=Save as v2");
     await page.waitForSelector('[data-testid="annotation"]:has-text("v2")');
     expect(await page.textContent('[data-testid="annotation"]')).toBe("[skill deploy-guide | learned | v2]");
@@ -116,7 +117,12 @@ describe("the skill page in Chromium", () => {
     await conflict.waitFor();
     // A page says what went wrong in words; the agent-facing `Error [Code]: ` prefix is not for people.
     expect(await page.textContent('[data-testid="skill-editor"] p[role="alert"]')).toBe('"deploy-guide" is at v4, not v3');
-    expect(await conflict.locator('tr[data-kind="changed"] td').allTextContents()).toEqual(["7", "Their edit.", "7", "My edit."]);
+    expect(await conflict.locator('[data-testid="side-by-side"] tr[data-kind="changed"] td').allTextContents()).toEqual([
+      "7",
+      "Their edit.",
+      "7",
+      "My edit.",
+    ]);
     expect(await (await api("/api/v1/skills/deploy-guide")).text()).toBe(
       "[skill deploy-guide | learned | v4]\n# Deploy guide\n\nTheir edit.\n",
     );
@@ -132,7 +138,14 @@ describe("the skill page in Chromium", () => {
     await page.goto(`${baseUrl}/t/lab/skills/deploy-guide?from=2&to=4`);
     const diff = page.locator('section[aria-label="Versions"] [data-testid="side-by-side"]');
     expect(await diff.locator("th").allTextContents()).toEqual(["", "v2", "", "v4"]);
-    expect(await diff.locator('tr[data-kind="changed"] td').first().textContent()).toBe("7");
+    // Three steps replaced by one unlike line: three whole removals and one addition, nothing paired.
+    expect(await diff.locator('tr[data-kind="removed"] td:nth-child(2)').allTextContents()).toEqual([
+      "1. Tag the release.",
+      "2. Run the smoke tests.",
+      "3. Deploy.",
+    ]);
+    expect(await diff.locator('tr[data-kind="added"] td').allTextContents()).toEqual(["", "", "7", "Their edit."]);
+    expect(await diff.locator('tr[data-kind="changed"]').count()).toBe(0);
   });
 
   it("shows markup in a body as text and never runs it", async () => {

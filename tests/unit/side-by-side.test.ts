@@ -11,8 +11,9 @@ describe("side-by-side diff rows", () => {
     ]);
   });
 
-  it("shows more removed than added lines as removals after the pairs", () => {
-    expect(sideBySide("x\ny\nz\n", "X\n").map((row) => row.kind)).toEqual(["changed", "removed", "removed"]);
+  it("pairs only alike lines: three lines replaced by an unlike one are three removals and an addition", () => {
+    expect(sideBySide("x\ny\nz\n", "X\n").map((row) => row.kind)).toEqual(["removed", "removed", "removed", "added"]);
+    expect(sideBySide("x\ny\nz\n", "y!\n").map((row) => row.kind)).toEqual(["removed", "changed", "removed"]);
   });
 
   it("folds long unchanged runs but keeps three lines of context", () => {

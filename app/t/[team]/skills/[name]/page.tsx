@@ -16,6 +16,7 @@ import { publicOrigin } from "@/lib/http/origin";
 import { ActionMessageSlot } from "@/components/action-message";
 import { ObservationsPanel } from "@/components/skill/observations-panel";
 import { Section } from "@/components/ui/section";
+import { diffViewChoice } from "@/components/diff/view-choice";
 import type { TeamPageProps } from "../../team-page";
 import { ArchivedSkill, ForksLine, ProvenanceAndLineage, SkillHeader } from "./about";
 import { ProductionSection } from "./production";
@@ -56,6 +57,7 @@ export default async function SkillPage({ params, searchParams }: TeamPageProps<
   // Agents get the pinned version; people edit the latest, and a new version waits behind the pin (§10).
   const latest = latestVersionOf(content.skill);
   const editing = content.skill.pinned ? await loadSkillContent(app.db, app.catalogs, team, name, latest) : content;
+  const path = `/t/${slug}/skills/${name}`;
   const editableTeams = member.teams.filter((m) => roleAtLeast(m.role, "editor")).map((m) => m.team.slug);
   // One slot at the top of both pages: archive and restore swap one page for the other, and their message stays.
   return (
@@ -66,9 +68,9 @@ export default async function SkillPage({ params, searchParams }: TeamPageProps<
         {canEdit && <SkillActions slug={slug} name={name} learned={learned} version={content.version} editableTeams={editableTeams} />}
         <BodySection query={query} content={content} />
         {learned && canEdit && (
-          <EditSection slug={slug} name={name} served={content} editing={editing} latest={latest} descMax={team.descMax} />
+          <EditSection slug={slug} name={name} served={content} editing={editing} latest={latest} descMax={team.descMax} diffView={diffViewChoice(path, query)} />
         )}
-        <VersionsSection slug={slug} name={name} detail={detail} latest={latest} mayChange={learned !== null && isLead} />
+        <VersionsSection slug={slug} name={name} detail={detail} latest={latest} mayChange={learned !== null && isLead} diffView={diffViewChoice(path, query, "diff")} />
         <ProductionSection
           slug={slug}
           name={name}

@@ -3,7 +3,9 @@ import type { SkillDetail } from "@/lib/pages/skill-page";
 import { markdownToHtml } from "@/lib/skills/markdown-html";
 import { parseSkillMd } from "@/lib/skills/skill-md";
 import type { SkillContent } from "@/lib/skills/view";
-import { SideBySide } from "@/components/side-by-side";
+import { withQuery } from "@/lib/http/params";
+import { DiffView } from "@/components/diff-view";
+import type { DiffViewChoice } from "@/components/diff/view-choice";
 import { ActionButton } from "@/components/action-button";
 import { ActionMessageSlot } from "@/components/action-message";
 import { AmendmentsPanel } from "@/components/skill/amendments-panel";
@@ -101,16 +103,6 @@ export function BodySection({ query, content }: { query: Query; content: SkillCo
   );
 }
 
-/** This page's URL with some query parameters changed (undefined removes one), for links that keep the rest. */
-function withQuery(query: Query, changes: Record<string, string | undefined>): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries({ ...query, ...changes })) {
-    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) params.append(key, one);
-  }
-  const search = params.toString();
-  return search ? `?${search}` : "?";
-}
-
 /** The editor for a learned skill, on its latest version; a banner when agents are pinned to an older one. */
 export function EditSection({
   slug,
@@ -119,6 +111,7 @@ export function EditSection({
   editing,
   latest,
   descMax,
+  diffView,
 }: {
   slug: string;
   name: string;
@@ -128,6 +121,8 @@ export function EditSection({
   editing: SkillContent;
   latest: number;
   descMax: number;
+  /** The page's choice of view, for the editor's diffs. */
+  diffView: DiffViewChoice;
 }) {
   const { fields } = parseSkillMd(editing.frontmatter + editing.body);
   return (
@@ -146,6 +141,7 @@ export function EditSection({
         descMax={descMax}
         save={saveSkillAction.bind(null, slug, name)}
         propose={proposeAmendmentAction.bind(null, slug, name)}
+        diffView={diffView}
       />
     </Section>
   );
@@ -158,6 +154,7 @@ export function VersionsSection({
   detail,
   latest,
   mayChange,
+  diffView,
 }: {
   slug: string;
   name: string;
@@ -165,6 +162,7 @@ export function VersionsSection({
   latest: number;
   /** A lead, on a learned skill: may pin, unpin and roll back. */
   mayChange: boolean;
+  diffView: DiffViewChoice;
 }) {
   const { compare, content } = detail;
   const compareTo = compare && detail.versions.find((v) => v.version === compare.to);
@@ -188,7 +186,7 @@ export function VersionsSection({
       {compare && (
         <div className="mt-4 scroll-mt-4" id="diff">
           {compareTo && <VersionCaption slug={slug} version={compareTo} />}
-          <SideBySide rows={compare.rows} left={`v${compare.from}`} right={`v${compare.to}`} />
+          <DiffView rows={compare.rows} left={`v${compare.from}`} right={`v${compare.to}`} choice={diffView} />
         </div>
       )}
     </Section>

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { requireMember } from "@/lib/pages/member";
 import { amendmentChange } from "@/lib/evolution/amendment-change";
 import { AmendmentChangeView } from "@/components/history/amendment-change";
+import { diffViewChoice } from "@/components/diff/view-choice";
 import { AmendmentStateLine } from "@/components/history/amendment-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Section } from "@/components/ui/section";
@@ -15,7 +16,7 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 }
 
 /** One amendment: the change it proposes, who proposed it and why, and every evaluation of it. */
-export default async function AmendmentPage({ params }: TeamPageProps<{ id: string }>) {
+export default async function AmendmentPage({ params, searchParams }: TeamPageProps<{ id: string }>) {
   const { team: slug, id } = await params;
   const { app, team } = await requireMember(slug, `/t/${slug}/history/amendments/${id}`);
   if (!/^\d{1,9}$/.test(id)) notFound();
@@ -60,7 +61,10 @@ export default async function AmendmentPage({ params }: TeamPageProps<{ id: stri
         )}
       </Section>
 
-      <AmendmentChangeView change={change} />
+      <AmendmentChangeView
+        change={change}
+        diffView={diffViewChoice(`/t/${slug}/history/amendments/${id}`, await searchParams, "amendment-change")}
+      />
     </div>
   );
 }

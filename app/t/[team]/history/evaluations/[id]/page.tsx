@@ -6,6 +6,7 @@ import { requireMember } from "@/lib/pages/member";
 import { evaluationReport } from "@/lib/evolution/evaluate";
 import { LiveRefresh } from "@/components/history/live-refresh";
 import { AmendmentChangeView } from "@/components/history/amendment-change";
+import { diffViewChoice } from "@/components/diff/view-choice";
 import { amendmentChange } from "@/lib/evolution/amendment-change";
 import { latestVersionOf } from "@/lib/skills/catalog";
 import { resolveSkill } from "@/lib/skills/view";
@@ -21,7 +22,7 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
   return { title: `Evaluation #${(await params).id}` };
 }
 
-export default async function EvaluationPage({ params }: TeamPageProps<{ id: string }>) {
+export default async function EvaluationPage({ params, searchParams }: TeamPageProps<{ id: string }>) {
   const { team: slug, id } = await params;
   const { app, team, role } = await requireMember(slug, `/t/${slug}/history/evaluations/${id}`);
   if (!/^\d{1,9}$/.test(id)) notFound();
@@ -52,7 +53,10 @@ export default async function EvaluationPage({ params }: TeamPageProps<{ id: str
           <ApprovalSection slug={slug} amendmentId={report.amendmentId} isLead={isLead} role={role} />
         )}
         {overridable && <OverrideSection slug={slug} report={report} amendment={amendment} latest={latest} isLead={isLead} />}
-        <AmendmentChangeView change={change} />
+        <AmendmentChangeView
+          change={change}
+          diffView={diffViewChoice(`/t/${slug}/history/evaluations/${id}`, await searchParams, "amendment-change")}
+        />
         {plotted.length > 0 && (
           <Section
             headingId="case-plot-heading"
