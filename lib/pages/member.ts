@@ -1,4 +1,5 @@
 import { headers } from "next/headers";
+import { cache } from "react";
 import { notFound, redirect } from "next/navigation";
 import { getApp } from "../current-app";
 import type { App } from "../root/app";
@@ -24,17 +25,27 @@ export async function signedInUserId(app: App): Promise<number | null> {
   return live?.userId === token.userId ? token.userId : null;
 }
 
-/** The signed-in person and their role in the team; a non-member gets 404, as if the team did not exist. */
-export async function requireMember(slug: string, path = `/t/${slug}`): Promise<Member> {
+/**
+ * Who this request is and what they are in the team, looked up once per request: the layout, the
+ * page and its sections all ask, and React's cache answers them from the first lookup.
+ */
+const lookUpMember = cache(async (slug: string) => {
   const app = await getApp();
   const userId = await signedInUserId(app);
-  if (!userId) redirect(`/signin?callbackUrl=${encodeURIComponent(path)}`);
+  if (!userId) return { app, signedIn: null };
   const [user, membership, teams] = await Promise.all([
     getUser(app.db, userId),
     membershipOf(app.db, userId, slug),
     teamsOfUser(app.db, userId),
   ]);
-  if (!user) redirect(`/signin?callbackUrl=${encodeURIComponent(path)}`);
+  return { app, signedIn: user ? { user, membership, teams } : null };
+});
+
+/** The signed-in person and their role in the team; a non-member gets 404, as if the team did not exist. */
+export async function requireMember(slug: string, path = `/t/${slug}`): Promise<Member> {
+  const { app, signedIn } = await lookUpMember(slug);
+  if (!signedIn) redirect(`/signin?callbackUrl=${encodeURIComponent(path)}`);
+  const { user, membership, teams } = signedIn;
   if (!membership) notFound();
   return { app, user, teams, ...membership };
 }
