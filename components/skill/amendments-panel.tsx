@@ -60,9 +60,9 @@ export function AmendmentsPanel({
       const outcome = await work();
       setRefusal(outcome.ok ? null : outcome.message);
       if (!outcome.ok) return;
+      // Evaluate answers with the evaluation page (a redirect); the other moves come back here.
       notify(outcome.message);
-      if (outcome.href) router.push(outcome.href);
-      else router.refresh();
+      router.refresh();
     });
   };
   const { generate } = actions;
