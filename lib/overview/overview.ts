@@ -4,8 +4,8 @@ import { servedLearnedVersion } from "@/db/queries/learned-skills";
 import { evalRuns, learnedSkills, learnedSkillVersions } from "@/db/schema";
 import type { ActivationMetrics } from "../activation/metrics";
 import type { Team, TeamId } from "../teams/teams";
-import { lastViewedBySkill, neverLoaded, viewSums, weeklyViewTrend } from "../usage/stats";
-import { dailyViews, viewsInLast } from "../usage/view-days";
+import { lastViewedBySkill, neverLoaded, weeklyViewTrend } from "../usage/stats";
+import { dailyViews, viewsInLast, viewsPerSkill } from "../usage/view-days";
 import type { UsageDeps } from "../usage/usage";
 import { activationsBySkill, typedOnly, unlistedActivations, type Activations, type UnlistedActivations } from "../usage/activations";
 import { successRates } from "../evolution/observations";
@@ -54,12 +54,12 @@ export async function teamOverview(
   now = new Date(),
 ): Promise<TeamOverview> {
   await views.flush();
-  const byViews = query.sort === "views7d" || query.sort === "views30d";
+  const byViews = query.sort === "views7d" ? 7 : query.sort === "views30d" ? 30 : null;
   const [catalog, lastViewed, sums, activated, trend, listing, outcomes, tiers, runs] = await Promise.all([
     catalogs.catalog(team),
     lastViewedBySkill(db, team.id),
     // Summing every skill's views is needed only to sort by them; the page's own rows read their days.
-    byViews ? viewSums(db, team.id, now) : null,
+    byViews ? viewsPerSkill(db, team.id, byViews, now) : null,
     activationsBySkill(db, team.id, now),
     weeklyViewTrend(db, team.id, now),
     catalogs.listing(team, { cap: team.listingCap, descMax: team.descMax, loadHint: team.loadHint }),
@@ -104,8 +104,8 @@ export async function teamOverview(
 
 interface Lookups {
   lastViewed: Map<string, Date>;
-  /** Views in 7 and 30 days of every skill: read only when the table sorts by them. */
-  sums: Map<string, { views7d: number; views30d: number }> | null;
+  /** Views of every skill in the days the table sorts by (7 or 30): read only when it sorts by views. */
+  sums: Map<string, number> | null;
   activated: Map<string, Activations>;
   outcomes: Map<string, { runs: number; rate: number | null }>;
   tiers: Map<string, string>;
@@ -122,7 +122,7 @@ function rowFacts({ lastViewed, sums, activated, outcomes, tiers, recall }: Look
   const onlyTyped = (row: CatalogRow) => served(row) && typedOnly(activated.get(row.name));
   const value = (row: CatalogRow, key: Parameters<RowReader["value"]>[1]): string | number => {
     if (!served(row)) return key === "lastViewedAt" ? "" : key === "successRate" || key === "recall" ? -1 : 0;
-    if (key === "views7d" || key === "views30d") return sums?.get(row.name)?.[key] ?? 0;
+    if (key === "views7d" || key === "views30d") return sums?.get(row.name) ?? 0;
     if (key === "proactive") return activated.get(row.name)?.proactive ?? 0;
     if (key === "typed") return activated.get(row.name)?.slash ?? 0;
     if (key === "lastViewedAt") return lastViewed.get(row.name)?.toISOString() ?? "";

@@ -30,7 +30,7 @@ export async function usageBySkill(db: Db, teamId: TeamId, now = new Date()): Pr
 }
 
 /** Views in 7 and 30 days and sessions in 30, of every skill viewed in the last 30 days. */
-export async function viewSums(
+async function viewSums(
   db: Db,
   teamId: TeamId,
   now = new Date(),

@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray } from "drizzle-orm";
+import { and, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { skillViewDays } from "@/db/schema";
 import type { TeamId } from "../teams/teams";
@@ -19,7 +19,13 @@ export async function dailyViews(db: Db, teamId: TeamId, names: readonly string[
       : await db
           .select({ name: skillViewDays.skillName, day: skillViewDays.day, views: skillViewDays.views })
           .from(skillViewDays)
-          .where(and(eq(skillViewDays.teamId, teamId), gte(skillViewDays.day, days[0]!), inArray(skillViewDays.skillName, [...names])));
+          .where(
+            and(
+              eq(skillViewDays.teamId, teamId),
+              gte(skillViewDays.day, daysBefore(now, SPARKLINE_DAYS - 1)),
+              inArray(skillViewDays.skillName, [...names]),
+            ),
+          );
   const position = new Map(days.map((day, i) => [day as string, i]));
   const byName = new Map(names.map((name) => [name, Array<number>(SPARKLINE_DAYS).fill(0)]));
   for (const row of rows) {
@@ -33,4 +39,14 @@ export async function dailyViews(db: Db, teamId: TeamId, names: readonly string[
 /** Views in the last `days` days of a daily series (oldest first). */
 export function viewsInLast(series: readonly number[], days: number): number {
   return series.slice(-days).reduce((sum, views) => sum + views, 0);
+}
+
+/** Views of every skill viewed in the last `days` days (7 or 30), summed over only those days of the rollup. */
+export async function viewsPerSkill(db: Db, teamId: TeamId, days: 7 | 30, now = new Date()): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ name: skillViewDays.skillName, views: sql<number>`sum(${skillViewDays.views})`.mapWith(Number) })
+    .from(skillViewDays)
+    .where(and(eq(skillViewDays.teamId, teamId), gte(skillViewDays.day, daysBefore(now, days - 1))))
+    .groupBy(skillViewDays.skillName);
+  return new Map(rows.map((row) => [row.name, row.views]));
 }
