@@ -96,10 +96,27 @@ function RevokeButton({ action, question, label = "Revoke" }: { action: () => Pr
   );
 }
 
-export function CreateInstallLinkForm({ action }: { action: (previous: ActionResult | null) => Promise<ActionResult> }) {
-  const [state, formAction, pending] = useActionState(action, null);
+export function CreateInstallLinkForm({ action }: { action: FormAction }) {
+  // Held here: React resets a form after its action, and a refused label must stay to be fixed.
+  const [label, setLabel] = useState("");
+  const [state, formAction, pending] = useActionState(async (previous: ActionResult | null, form: FormData) => {
+    const outcome = await action(previous, form);
+    if (outcome.ok) setLabel("");
+    return outcome;
+  }, null);
   return (
     <form action={formAction} className="space-y-3" aria-label="Create install link">
+      <label className="block text-sm">
+        <span className="text-slate-700">For a label (optional: installs the versions with this label, e.g. staging)</span>
+        <input
+          name="label"
+          value={label}
+          onChange={(event) => setLabel(event.target.value)}
+          placeholder="default versions"
+          maxLength={64}
+          className="mt-1 block w-full max-w-xs rounded-md border border-slate-300 px-2 py-1 text-sm"
+        />
+      </label>
       <button
         disabled={pending}
         className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-600 disabled:opacity-50"

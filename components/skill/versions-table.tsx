@@ -4,6 +4,7 @@ import type { VersionEvidence } from "@/lib/skills/version-evidence";
 import { Table } from "@/components/ui/table";
 import { ActionButton } from "./action-button";
 import { authorLabel } from "./version-caption";
+import { LabelChips, LabelVersion, RemoveLabels, type LabelActions } from "./version-labels";
 
 /** "3 of 6 · 50%": the count a rate rests on, then the rate; a dash when there is nothing to count. */
 function share(part: number, whole: number): string {
@@ -11,7 +12,7 @@ function share(part: number, whole: number): string {
 }
 
 /** What a lead may do to versions, each absent when they may not (§10). */
-interface VersionActions {
+interface VersionActions extends LabelActions {
   rollback: ((toVersion: number) => Promise<ActionResult>) | null;
   pin: ((version: number) => Promise<ActionResult>) | null;
   unpin: (() => Promise<ActionResult>) | null;
@@ -76,17 +77,16 @@ export function VersionsTable({
             <CompareCell end="to" version={v.version} checked={compare?.to === v.version} />
             <td className="px-2 whitespace-nowrap text-slate-600">{v.createdAt ? v.createdAt.slice(0, 16).replace("T", " ") : "—"}</td>
             <td className="px-2 text-slate-600">{authorLabel(v)}</td>
-            <td className="px-2 text-slate-600">
-              {v.reason ?? "—"}
-              {v.evaluationId !== null && (
-                <a className="ml-1 text-indigo-700 hover:underline" href={`/t/${slug}/history/evaluations/${v.evaluationId}`}>
-                  (evaluation #{v.evaluationId})
-                </a>
-              )}
-            </td>
+            <ReasonCell slug={slug} version={v} />
             <td className="px-2">{v.tier}</td>
             <EvidenceCells proof={evidenceOf.get(v.version)} />
-            <VersionActionsCell version={v.version} pinned={pinned === v.version} current={v.version === current} {...actions} />
+            <VersionActionsCell
+              version={v.version}
+              labels={v.labels}
+              pinned={pinned === v.version}
+              current={v.version === current}
+              {...actions}
+            />
           </tr>
         ))}
       </Table>
@@ -110,12 +110,27 @@ function VersionCell({ slug, name, version: v, pinned }: { slug: string; name: s
           pinned: agents get this one
         </span>
       )}
+      <LabelChips version={v.version} labels={v.labels} />
       {v.version > 1 && (
         <a
           className="block text-xs font-normal text-indigo-700 underline"
           href={`/t/${slug}/skills/${name}?from=${v.version - 1}&to=${v.version}#diff`}
         >
           diff with v{v.version - 1}
+        </a>
+      )}
+    </td>
+  );
+}
+
+/** Why the version was made, and the evaluation that promoted it. */
+function ReasonCell({ slug, version: v }: { slug: string; version: VersionInfo }) {
+  return (
+    <td className="px-2 text-slate-600">
+      {v.reason ?? "—"}
+      {v.evaluationId !== null && (
+        <a className="ml-1 text-indigo-700 underline" href={`/t/${slug}/history/evaluations/${v.evaluationId}`}>
+          (evaluation #{v.evaluationId})
         </a>
       )}
     </td>
@@ -149,14 +164,19 @@ function EvidenceCells({ proof }: { proof: VersionEvidence | undefined }) {
 
 function VersionActionsCell({
   version,
+  labels,
   pinned,
   current,
   rollback,
   pin,
   unpin,
-}: { version: number; pinned: boolean; current: boolean } & VersionActions) {
+  moveLabel,
+  removeLabel,
+}: { version: number; labels: string[]; pinned: boolean; current: boolean } & VersionActions) {
   return (
     <td className="space-x-1 pl-2 text-right whitespace-nowrap">
+      {moveLabel && <LabelVersion version={version} moveLabel={moveLabel} />}
+      {removeLabel && <RemoveLabels version={version} labels={labels} removeLabel={removeLabel} />}
       {pin && !pinned && (
         <ActionButton
           label={`Pin v${version}`}

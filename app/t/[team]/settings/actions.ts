@@ -12,6 +12,7 @@ import { changeRole, endMemberSessions, removeMember } from "@/lib/teams/members
 import { changeRoleBody, inviteBody } from "@/lib/contracts/members";
 import { invite, withdrawInvitation, type InvitationId, type NotMailed } from "@/lib/teams/invitations";
 import { publicOrigin } from "@/lib/http/origin";
+import { labelParam } from "@/lib/skills/label";
 import { createInstallLink, revokeInstallLink, type InstallLinkId } from "@/lib/teams/install-links";
 
 const asLead = (slug: string) => ({ team: slug, page: `/t/${slug}/settings`, role: "lead" as const });
@@ -32,11 +33,16 @@ export async function revokeKeyAction(slug: string, keyId: number): Promise<Acti
   });
 }
 
-export async function createInstallLinkAction(slug: string, _previous: ActionResult | null): Promise<ActionResult> {
-  return memberAction({ ...asLead(slug), schema: nothing, input: undefined }, async (member) => {
+/** A blank label box is a link for the default versions; a filled one must be a valid label (§10). */
+const installLinkForm = z.strictObject({ label: z.union([z.literal("").transform(() => null), labelParam]) });
+
+export async function createInstallLinkAction(slug: string, _previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  const input = { label: String(form.get("label") ?? "").trim() };
+  return memberAction({ ...asLead(slug), schema: installLinkForm, input }, async (member, { label }) => {
     const { origin } = publicOrigin(await headers());
-    const link = await createInstallLink(member.app.db, member.team.id, origin, { userId: member.user.id, keyId: null });
-    return { ok: true, message: "Install link created. Copy it now: it is not shown again.", installUrl: link.url };
+    const link = await createInstallLink(member.app.db, member.team.id, origin, { userId: member.user.id, keyId: null }, label);
+    const what = label ? `Install link for label ${label} created` : "Install link created";
+    return { ok: true, message: `${what}. Copy it now: it is not shown again.`, installUrl: link.url };
   });
 }
 

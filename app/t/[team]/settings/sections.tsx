@@ -74,10 +74,11 @@ export function InstallLinksSection({ slug, links }: { slug: string; links: Inst
     >
       <CreateInstallLinkForm action={createInstallLinkAction.bind(null, slug)} />
       {links.length > 0 && (
-        <CredentialTable label="Install links" region="Every install link" columns={["Link", "Created", "By"]}>
+        <CredentialTable label="Install links" region="Every install link" columns={["Link", "Label", "Created", "By"]}>
           {links.map((link) => (
             <tr key={link.id} className="border-t border-slate-100" data-install-link={link.prefix}>
               <td className="py-1.5 pr-3 font-mono text-xs whitespace-nowrap">/i/{link.prefix}…</td>
+              <td className="py-1.5 pr-3 text-slate-600">{link.label ?? "—"}</td>
               <td className="py-1.5 pr-3 whitespace-nowrap text-slate-600">{link.createdAt.toISOString().slice(0, 10)}</td>
               <td className="py-1.5 pr-3 text-slate-600">{link.createdBy ?? "an API key"}</td>
               <RevokeCell revokedAt={link.revokedAt}>

@@ -18,9 +18,11 @@ import {
   archiveAction,
   forkAction,
   generateAmendmentAction,
+  moveLabelAction,
   pinAction,
   promoteAction,
   proposeAmendmentAction,
+  removeLabelAction,
   rollbackAction,
   saveSkillAction,
   unpinAction,
@@ -177,6 +179,8 @@ export function VersionsSection({
         pinned={content.skill.pinned ? content.skill.version : null}
         pin={mayChange ? pinAction.bind(null, slug, name) : null}
         unpin={mayChange ? unpinAction.bind(null, slug, name) : null}
+        moveLabel={mayChange ? moveLabelAction.bind(null, slug, name) : null}
+        removeLabel={mayChange ? removeLabelAction.bind(null, slug, name) : null}
       />
       {compare && (
         <div className="mt-4 scroll-mt-4" id="diff">
