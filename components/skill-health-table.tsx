@@ -5,6 +5,7 @@ import { Card } from "@/components/ui/card";
 import { Table } from "@/components/ui/table";
 import { SkillHealthFilters } from "./skill-health-filters";
 import { When } from "@/components/ui/when";
+import { ViewSparkline } from "./view-sparkline";
 
 const COLUMNS: { key: SortKey; label: string }[] = [
   { key: "name", label: "Skill" },
@@ -27,6 +28,7 @@ type TableHref = (change: Partial<TableQuery>) => string;
 /**
  * The overview's skill health table: one page of it, filtered and sorted on the server
  * (lib/overview/table.ts). Sorting and paging are links, so they work before any script runs.
+ * None prefetches: a page of rows and twelve sort orders would each be rendered on every visit.
  */
 export function SkillHealthTable({ team, table, query }: { team: string; table: TablePage; query: TableQuery }) {
   const href: TableHref = (change) => `/t/${team}${tableSearch({ ...query, page: 1, ...change })}`;
@@ -41,9 +43,18 @@ export function SkillHealthTable({ team, table, query }: { team: string; table: 
       <Table
         label="Skill health"
         boxed
-        head={COLUMNS.map((column) => (
-          <SortableHeader key={column.key} column={column} query={query} href={href} />
-        ))}
+        head={COLUMNS.flatMap((column) => {
+          const header = <SortableHeader key={column.key} column={column} query={query} href={href} />;
+          // The days behind the 30-day figure, next to it; bars do not sort.
+          return column.key !== "views30d"
+            ? [header]
+            : [
+                header,
+                <th key="daily" className="px-3 py-2 font-medium uppercase">
+                  Daily views
+                </th>,
+              ];
+        })}
       >
         {table.rows.map((row: SkillHealthRow) => (
           <HealthRow key={`${row.name}/${row.status}/${sourceLabel(row)}`} team={team} row={row} />
@@ -64,6 +75,7 @@ function SortableHeader({ column, query, href }: { column: (typeof COLUMNS)[numb
       aria-sort={sorted ? (query.descending ? "descending" : "ascending") : "none"}
     >
       <Link
+        prefetch={false}
         className="font-medium uppercase hover:text-slate-900"
         href={href({ sort: column.key, descending: sorted ? !query.descending : isNumeric(column.key) })}
         scroll={false}
@@ -82,7 +94,7 @@ function HealthRow({ team, row }: { team: string; row: SkillHealthRow }) {
         {row.status === "shadowed" ? (
           <span className="font-medium text-slate-500 line-through">{row.name}</span>
         ) : (
-          <Link href={`/t/${team}/skills/${row.name}`} className="font-medium text-indigo-700 hover:underline">
+          <Link prefetch={false} href={`/t/${team}/skills/${row.name}`} className="font-medium text-indigo-700 hover:underline">
             {row.name}
           </Link>
         )}
@@ -115,6 +127,9 @@ function HealthRow({ team, row }: { team: string; row: SkillHealthRow }) {
       </td>
       <td className="px-3 py-2 text-right tabular-nums">{row.views7d}</td>
       <td className="px-3 py-2 text-right tabular-nums">{row.views30d}</td>
+      <td className="px-3 py-2 align-middle">
+        <ViewSparkline days={row.dailyViews} />
+      </td>
       <td className="px-3 py-2 text-right tabular-nums" title="chosen by the model from its description, last 30 days (telemetry)">
         {row.proactive}
       </td>
@@ -134,7 +149,7 @@ function TypedOnlyFlag({ team, name }: { team: string; name: string }) {
   return (
     <div className="mt-1 min-w-44 text-xs text-amber-800" data-flag="typed-only">
       <span className="rounded bg-amber-50 px-1.5 py-0.5 font-medium">only typed — description does not trigger</span>{" "}
-      <Link href={`/t/${team}/skills/${name}#in-production`} className="underline hover:text-amber-950">
+      <Link prefetch={false} href={`/t/${team}/skills/${name}#in-production`} className="underline hover:text-amber-950">
         improve the description
       </Link>
     </div>
@@ -180,7 +195,7 @@ function Pages({ table, href }: { table: TablePage; href: TableHref }) {
   return (
     <nav className="flex flex-wrap items-center gap-3 border-t border-slate-200 p-3 text-sm" aria-label="Pages of skills">
       {table.page > 1 ? (
-        <Link href={href({ page: table.page - 1 })} className="text-indigo-700 hover:underline" rel="prev">
+        <Link prefetch={false} href={href({ page: table.page - 1 })} className="text-indigo-700 hover:underline" rel="prev">
           ← Previous
         </Link>
       ) : (
@@ -190,7 +205,7 @@ function Pages({ table, href }: { table: TablePage; href: TableHref }) {
         Page {table.page} of {table.pages} · skills {first}–{first + table.rows.length - 1}
       </span>
       {table.page < table.pages ? (
-        <Link href={href({ page: table.page + 1 })} className="text-indigo-700 hover:underline" rel="next">
+        <Link prefetch={false} href={href({ page: table.page + 1 })} className="text-indigo-700 hover:underline" rel="next">
           Next →
         </Link>
       ) : (

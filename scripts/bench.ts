@@ -20,9 +20,12 @@ import { scratchDatabase } from "../tests/helpers/scratch-database";
 import { load, loadDuring, paired, type LoadOptions } from "./bench/load";
 import { LARGE_CATALOG, SMALL_CATALOG, seed, skillTree, TEAM } from "./bench/seed";
 import { developerBatch, fullBatch, type OtlpBody } from "./bench/telemetry";
+import { demoPages, pageTimes, timeToHtml, viewsOfEverySkill } from "./bench/dashboard";
+import { syncWorkspace } from "../lib/skills/sync";
+import { createApp } from "../lib/root/app";
 
 /** Groups of rows; `BENCH_ONLY=telemetry,api` runs only those, and leaves bench/results.json as it was. */
-const GROUPS = ["render", "lexical", "evaluation", "ledger", "api", "pages", "sync", "telemetry"] as const;
+const GROUPS = ["render", "lexical", "evaluation", "ledger", "api", "pages", "sync", "telemetry", "dashboard"] as const;
 type Group = (typeof GROUPS)[number];
 const only = process.env.BENCH_ONLY?.split(",")
   .map((group) => group.trim())
@@ -294,12 +297,12 @@ async function scratch(
 }
 
 /** A dashboard session cookie, from signing in in Chromium as a person does. */
-async function signedInCookie(server: RunningServer): Promise<string> {
+async function signedInCookie(server: RunningServer, slug: string = TEAM.thousand): Promise<string> {
   const browser = await launchBrowser();
   try {
     const context = await browser.newContext();
     const page = await context.newPage();
-    await signInAt(page, `${server.url}/t/${TEAM.thousand}`, LOGIN);
+    await signInAt(page, `${server.url}/t/${slug}`, LOGIN);
     return (await context.cookies()).map((cookie) => `${cookie.name}=${cookie.value}`).join("; ");
   } finally {
     await browser.close();
@@ -394,6 +397,83 @@ async function benchServer(database: "PGlite" | "PostgreSQL", serverUrl?: string
     await server?.stop();
     await where.drop();
   }
+}
+
+/** What a dashboard page's server time should stay under at the demo's size, and the overview's at 10,000 skills. */
+const PAGE_AIM_MS = 200;
+const LARGE_OVERVIEW_AIM_MS = 300;
+
+/**
+ * The dashboard as one person uses it (issue 27): every page of the demo team, and the overview of
+ * 10,000 skills with 200,000 views, by name and by views; each page's median time to its whole HTML,
+ * requests one after another, against the time it should stay under.
+ */
+async function benchDashboard(database: "PGlite" | "PostgreSQL", serverUrl?: string): Promise<void> {
+  const log = (line: string) => console.log(`bench dashboard (${database}): ${line}`);
+  const where = await scratch(database, serverUrl);
+  let server: RunningServer | undefined;
+  try {
+    const db = await where.open();
+    await asLongWork(async () => {
+      await db.migrate();
+      const app = createApp({ database: db, builtinSkillsDir: "skills" });
+      try {
+        await syncWorkspace(app.db, app.catalogs, (await ensureTeam(app.db, TEAM.large)).id, skillTree(LARGE_CATALOG));
+        await viewsOfEverySkill(app.db, TEAM.large, LARGE_CATALOG);
+      } finally {
+        await app.close();
+      }
+    });
+    log("seeded 10,000 skills and 200,000 views; starting with the demo team");
+    server = await startServer({
+      ...where.env,
+      SKILLGATE_DEMO: "1",
+      SKILLS_GLOBAL_DIR: "demo/global-skills",
+      SKILLGATE_RATE_LIMIT: "0",
+      SKILLGATE_INIT_TEAM: `demo,${TEAM.large}`,
+      SKILLGATE_INIT_USER_EMAIL: LOGIN.email,
+      SKILLGATE_INIT_USER_PASSWORD: LOGIN.password,
+    });
+    const cookie = { cookie: await signedInCookie(server, "demo") };
+    const url = server.url;
+    const first = await timeToHtml(`${url}/t/${TEAM.large}`, cookie);
+    rows.push({
+      name: `overview at ${TEN_THOUSAND} skills, first render after start`,
+      database,
+      value: first,
+      unit: "ms",
+      baseline: `${LARGE_OVERVIEW_AIM_MS} ms`,
+      baselineValue: LARGE_OVERVIEW_AIM_MS,
+      ratio: first / LARGE_OVERVIEW_AIM_MS,
+      aim: "—",
+    });
+    for (const path of [`/t/${TEAM.large}`, `/t/${TEAM.large}?sort=views7d`])
+      serverTime(
+        database,
+        `${path} (${TEN_THOUSAND} skills, 200,000 views)`,
+        await pageTimes(`${url}${path}`, cookie),
+        LARGE_OVERVIEW_AIM_MS,
+      );
+    for (const path of await demoPages(url, cookie))
+      serverTime(database, `${path} (demo)`, await pageTimes(`${url}${path}`, cookie), PAGE_AIM_MS);
+  } finally {
+    await server?.stop();
+    await where.drop();
+  }
+}
+
+function serverTime(database: "PGlite" | "PostgreSQL", name: string, times: { p50: number; max: number }, aimMs: number): void {
+  rows.push({
+    name,
+    database,
+    value: times.p50,
+    unit: `ms p50 (max ${Math.round(times.max)})`,
+    p50: Math.round(times.p50),
+    baseline: `${aimMs} ms`,
+    baselineValue: aimMs,
+    ratio: times.p50 / aimMs,
+    ...atMost(times.p50 / aimMs, 1),
+  });
 }
 
 const TEN_THOUSAND = LARGE_CATALOG.toLocaleString("en-US");
@@ -652,6 +732,10 @@ if (serverGroups.some(runs)) {
   await benchServer("PGlite");
   if (postgresUrl) await benchServer("PostgreSQL", postgresUrl);
   else console.log("bench: no BENCH_DATABASE_URL or TEST_DATABASE_URL, so no PostgreSQL rows");
+}
+if (runs("dashboard")) {
+  await benchDashboard("PGlite");
+  if (postgresUrl) await benchDashboard("PostgreSQL", postgresUrl);
 }
 
 const fixed = (value: number | undefined) => (value === undefined ? "—" : value.toFixed(value >= 100 ? 0 : 2));

@@ -1,6 +1,5 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
 import { ActionMessage } from "@/components/action-message";
@@ -16,7 +15,6 @@ export function RunForm({
   hasModel: boolean;
   start: (input: { promptSet: string; activator: "lexical" | "model"; trials: number }) => Promise<ActionResult>;
 }) {
-  const router = useRouter();
   const [promptSet, setPromptSet] = useState(promptSets[0] ?? "");
   const [activator, setActivator] = useState<"lexical" | "model">("lexical");
   const [trials, setTrials] = useState(1);
@@ -29,11 +27,8 @@ export function RunForm({
       className="flex flex-wrap items-end gap-3"
       onSubmit={(event) => {
         event.preventDefault();
-        startTransition(async () => {
-          const outcome = await start({ promptSet, activator, trials: activator === "lexical" ? 1 : trials });
-          setResult(outcome);
-          if (outcome.ok && outcome.href) router.push(outcome.href);
-        });
+        // A run that starts lands on its own page (the action redirects there); only a refusal comes back.
+        startTransition(async () => setResult(await start({ promptSet, activator, trials: activator === "lexical" ? 1 : trials })));
       }}
     >
       <label className="text-sm">
@@ -95,7 +90,7 @@ function Trials({ trials, lexical, onChange }: { trials: number; lexical: boolea
       </label>
       {lexical && (
         <p id="lexical-trials" className="w-full text-xs text-slate-600 sm:w-auto sm:self-center">
-          The keyword matcher answers the same every time: one trial says it all, and it finishes at once.
+          The keyword matcher answers the same every time: one trial says it all.
         </p>
       )}
     </>

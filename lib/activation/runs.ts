@@ -1,5 +1,6 @@
 import { unlessCode } from "../errors";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { setImmediate } from "node:timers/promises";
 import pLimit from "p-limit";
 import { inSlices } from "@/db/batches";
 import type { Db } from "@/db/client";
@@ -12,7 +13,7 @@ import { requireModel, type ConfiguredModel, type ModelWorkDeps } from "../evolu
 import type { ListingSettings } from "../listing/render";
 import type { CatalogKey } from "../skills/catalog-cache";
 import { loadSkillContent } from "../skills/view";
-import { lexicalIndex, listingDocuments } from "./lexical";
+import { lexicalIndex, listingDocuments, type LexicalIndex } from "./lexical";
 import { activationMetrics, casePasses, type CaseRun } from "./metrics";
 import { modelActivate } from "./model-activator";
 import { getPromptSet, parsePromptSet } from "./prompt-sets";
@@ -39,17 +40,9 @@ export async function startRun(
   const trials = imported ? Math.max(...imported.map((r) => r.trial)) : (request.trials ?? 1);
   const settings: ListingSettings = { cap: team.listingCap, descMax: team.descMax, loadHint: team.loadHint };
   const [listing, catalog] = await Promise.all([deps.catalogs.listing(team, settings), deps.catalogs.catalog(team)]);
-  // Lexical and imported runs are worked out before anything is written, and written whole in one
-  // transaction: no instance ever sees them half done. A model run is written running, leased.
-  const measured = model
-    ? null
-    : (imported ??
-      (() => {
-        const index = lexicalIndex(listingDocuments(listing));
-        return set.cases.flatMap((c) =>
-          Array.from({ length: trials }, (_, t) => ({ caseId: c.id, trial: t + 1, loaded: index.activate(c.prompt) })),
-        );
-      })());
+  // An imported run comes with its results: it is written whole, in one transaction. A lexical or
+  // model run is written running, leased, and worked on in the background, its results written
+  // batch by batch, so the request that starts it answers at once and the run page shows progress.
   const token = leaseToken(deps.work);
   const runId = await deps.db.transaction(async (tx) => {
     const inserted = await tx
@@ -62,18 +55,23 @@ export async function startRun(
         modelId: model?.id ?? null,
         trials,
         status: "running",
-        leaseOwner: measured ? null : token,
-        leaseUntil: measured ? null : leaseEnd(deps.work),
+        leaseOwner: imported ? null : token,
+        leaseUntil: imported ? null : leaseEnd(deps.work),
         listingText: listing.text,
         skillVersions: Object.fromEntries(catalog.active.map((skill) => [skill.name, skill.version])),
         caseRuns: imported ? imported.length : set.cases.length * trials,
       })
       .returning({ id: evalRuns.id });
     const id = singleRow(inserted).id;
-    if (measured) await finishRun(tx, id, set.cases, measured);
+    if (imported) await finishRun(tx, id, set.cases, imported);
     return id;
   });
-  return { runId, activator: request.activator, done: measured ? Promise.resolve() : workOnRun(deps, runId, token) };
+  const done = imported
+    ? Promise.resolve()
+    : model
+      ? workOnRun(deps, runId, token)
+      : workLeased(deps.db, deps.work, lexicalJob(deps, lexicalIndex(listingDocuments(listing))), runId, token);
+  return { runId, activator: request.activator, done };
 }
 
 /** Results from an external harness: each names a case; trials number in the order they arrive. */
@@ -101,30 +99,82 @@ function importedRuns(cases: PromptCase[], results: NonNullable<RunRequest["resu
  * A model run as leased work: the case-runs that have no result yet, one model call each, every
  * result written as it comes. An instance that dies stops renewing the lease, and another one goes
  * on from the results already written. Writing twice is harmless: a result is kept once, and only
- * a running run is finished. A lexical or imported run (worked out in the request that started it)
- * cannot have stopped halfway unless that request died, so one taken over is marked failed.
+ * a running run is finished. A lexical run works from the index its instance built from the
+ * listing of that moment, which another instance does not hold, so one taken over is marked failed.
  */
 function runJob(deps: ModelWorkDeps): LeasedJob {
   return {
     kind: "activation run",
     table: evalRuns,
     work: async (runId, lease, owned) => {
-      const [row] = await deps.db.select().from(evalRuns).where(eq(evalRuns.id, runId));
-      if (!row || row.status !== "running") return;
+      const row = await runningRow(deps.db, runId);
+      if (!row) return;
       if (row.activator !== "model") return failRun(deps.db, runId, lease.token, INTERRUPTED);
       const model = requireModel(deps.model);
       const team = await getTeam(deps.db, row.teamId as TeamId);
-      const written = await results(deps.db, runId);
-      const done = new Set(written.map((run) => `${run.caseId}#${run.trial}`));
-      const remaining = row.cases
-        .flatMap((c) => Array.from({ length: row.trials }, (_, t) => ({ c, trial: t + 1 })))
-        .filter(({ c, trial }) => !done.has(`${c.id}#${trial}`));
-      await modelRuns(deps, team, model, runId, remaining, row.listingText, owned);
+      const remaining = await remainingCaseRuns(deps.db, row);
+      await modelRuns(deps, team, model, row, remaining, owned);
       if (!(await owned())) return;
       await finishRun(deps.db, runId, row.cases, await results(deps.db, runId));
     },
     fail: (runId, token, error) => failRun(deps.db, runId, token, failureMessage(error)),
   };
+}
+
+/** Case-runs a lexical run writes at a time: its progress moves batch by batch, and requests are served between batches. */
+export const LEXICAL_BATCH = 25;
+
+/** A lexical run in the instance that started it: the keyword matcher over the run's listing, batch by batch. */
+function lexicalJob(deps: ModelWorkDeps, index: LexicalIndex): LeasedJob {
+  return {
+    ...runJob(deps),
+    work: async (runId, _lease, owned) => {
+      const row = await runningRow(deps.db, runId);
+      if (!row) return;
+      for (const batch of inSlices(await remainingCaseRuns(deps.db, row), LEXICAL_BATCH)) {
+        // The embedded database answers on this thread, so a run that only awaited it would never
+        // let a request in: each batch waits its turn behind the requests that arrived meanwhile.
+        await setImmediate();
+        if (!(await owned())) return;
+        await recordResults(
+          deps.db,
+          row,
+          batch.map(({ c, trial }) => ({ caseId: c.id, trial, loaded: index.activate(c.prompt) })),
+        );
+      }
+      if (!(await owned())) return;
+      await finishRun(deps.db, runId, row.cases, await results(deps.db, runId));
+    },
+  };
+}
+
+type RunRow = typeof evalRuns.$inferSelect;
+
+async function runningRow(db: Db, runId: number): Promise<RunRow | null> {
+  const [row] = await db.select().from(evalRuns).where(eq(evalRuns.id, runId));
+  return row?.status === "running" ? row : null;
+}
+
+/** The case-runs of a run that have no result yet (another worker may have written some). */
+async function remainingCaseRuns(db: Db, row: RunRow): Promise<{ c: PromptCase; trial: number }[]> {
+  const done = new Set((await results(db, row.id)).map((run) => `${run.caseId}#${run.trial}`));
+  return row.cases
+    .flatMap((c) => Array.from({ length: row.trials }, (_, t) => ({ c, trial: t + 1 })))
+    .filter(({ c, trial }) => !done.has(`${c.id}#${trial}`));
+}
+
+/** Writes results as they come, each kept once, and counts those kept towards the run's progress. */
+async function recordResults(db: Db, row: RunRow, runs: CaseRun[]): Promise<void> {
+  const kept = await db
+    .insert(evalResults)
+    .values(resultRows(row.id, row.cases, runs))
+    .onConflictDoNothing()
+    .returning({ id: evalResults.id });
+  if (kept.length === 0) return;
+  await db
+    .update(evalRuns)
+    .set({ done: sql`${evalRuns.done} + ${kept.length}` })
+    .where(eq(evalRuns.id, row.id));
 }
 
 const INTERRUPTED = "interrupted: the server stopped while it ran; start it again";
@@ -145,9 +195,8 @@ async function modelRuns(
   deps: ModelWorkDeps,
   team: CatalogKey,
   model: ConfiguredModel,
-  runId: number,
+  row: RunRow,
   jobs: { c: PromptCase; trial: number }[],
-  listingText: string,
   owned: () => Promise<boolean>,
 ): Promise<void> {
   const limit = pLimit(deps.judgeConcurrency);
@@ -160,17 +209,8 @@ async function modelRuns(
     jobs.map(({ c, trial }) =>
       limit(async () => {
         if (!(await owned())) return;
-        const loaded = await modelActivate(model, listingText, c.prompt, bodyOf);
-        const kept = await deps.db
-          .insert(evalResults)
-          .values({ runId, caseId: c.id, trial, loaded, passed: casePasses(c, loaded) })
-          .onConflictDoNothing()
-          .returning({ id: evalResults.id });
-        if (kept.length === 0) return;
-        await deps.db
-          .update(evalRuns)
-          .set({ done: sql`${evalRuns.done} + 1` })
-          .where(eq(evalRuns.id, runId));
+        const loaded = await modelActivate(model, row.listingText, c.prompt, bodyOf);
+        await recordResults(deps.db, row, [{ caseId: c.id, trial, loaded }]);
       }),
     ),
   );
@@ -188,8 +228,17 @@ export function recoverRuns(deps: ModelWorkDeps): Promise<number[]> {
   return recoverExpired(deps.db, deps.work, runJob(deps));
 }
 
-async function finishRun(db: Db, runId: number, cases: PromptCase[], runs: CaseRun[]): Promise<void> {
+/** Result rows, each with whether it passed its case. */
+function resultRows(runId: number, cases: PromptCase[], runs: CaseRun[]) {
   const byId = new Map(cases.map((c) => [c.id, c]));
+  return runs.map((run) => {
+    const promptCase = byId.get(run.caseId);
+    if (!promptCase) throw new Error(`activation run ${runId} has a result for "${run.caseId}", which is not one of its cases`);
+    return { runId, caseId: run.caseId, trial: run.trial, loaded: run.loaded, passed: casePasses(promptCase, run.loaded) };
+  });
+}
+
+async function finishRun(db: Db, runId: number, cases: PromptCase[], runs: CaseRun[]): Promise<void> {
   const existing = await db
     .select({ caseId: evalResults.caseId, trial: evalResults.trial })
     .from(evalResults)
@@ -197,13 +246,7 @@ async function finishRun(db: Db, runId: number, cases: PromptCase[], runs: CaseR
   const written = new Set(existing.map((r) => `${r.caseId}#${r.trial}`));
   const fresh = runs.filter((run) => !written.has(`${run.caseId}#${run.trial}`));
   for (const slice of inSlices(fresh)) {
-    await db.insert(evalResults).values(
-      slice.map((run) => {
-        const promptCase = byId.get(run.caseId);
-        if (!promptCase) throw new Error(`activation run ${runId} has a result for "${run.caseId}", which is not one of its cases`);
-        return { runId, caseId: run.caseId, trial: run.trial, loaded: run.loaded, passed: casePasses(promptCase, run.loaded) };
-      }),
-    );
+    await db.insert(evalResults).values(resultRows(runId, cases, slice));
   }
   const metrics = activationMetrics(cases, runs);
   await db

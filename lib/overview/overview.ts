@@ -3,16 +3,14 @@ import type { Db } from "@/db/client";
 import { servedLearnedVersion } from "@/db/queries/learned-skills";
 import { evalRuns, learnedSkills, learnedSkillVersions } from "@/db/schema";
 import type { ActivationMetrics } from "../activation/metrics";
-import { lintDescription } from "../lint/lint";
-import { collisionLabel, type Catalog } from "../skills/catalog";
 import type { Team, TeamId } from "../teams/teams";
-import { neverLoaded, usageBySkill, weeklyViewTrend } from "../usage/stats";
+import { lastViewedBySkill, neverLoaded, weeklyViewTrend } from "../usage/stats";
+import { dailyViews, viewsInLast, viewsPerSkill } from "../usage/view-days";
 import type { UsageDeps } from "../usage/usage";
 import { activationsBySkill, typedOnly, unlistedActivations, type Activations, type UnlistedActivations } from "../usage/activations";
 import { successRates } from "../evolution/observations";
-import { DEFAULT_QUERY, tablePage, type SkillHealthRow, type TablePage, type TableQuery } from "./table";
-
-/** One row of the overview's skill health table. */
+import { catalogRows } from "./catalog-rows";
+import { DEFAULT_QUERY, tablePage, type CatalogRow, type RowReader, type SkillHealthRow, type TablePage, type TableQuery } from "./table";
 
 export interface TeamOverview {
   /** The page of the skill health table the query asked for. */
@@ -56,9 +54,12 @@ export async function teamOverview(
   now = new Date(),
 ): Promise<TeamOverview> {
   await views.flush();
-  const [catalog, usage, activated, trend, listing, outcomes, tiers, runs] = await Promise.all([
+  const byViews = query.sort === "views7d" ? 7 : query.sort === "views30d" ? 30 : null;
+  const [catalog, lastViewed, sums, activated, trend, listing, outcomes, tiers, runs] = await Promise.all([
     catalogs.catalog(team),
-    usageBySkill(db, team.id, now),
+    lastViewedBySkill(db, team.id),
+    // Summing every skill's views is needed only to sort by them; the page's own rows read their days.
+    byViews ? viewsPerSkill(db, team.id, byViews, now) : null,
     activationsBySkill(db, team.id, now),
     weeklyViewTrend(db, team.id, now),
     catalogs.listing(team, { cap: team.listingCap, descMax: team.descMax, loadHint: team.loadHint }),
@@ -66,27 +67,21 @@ export async function teamOverview(
     currentTiers(db, team.id),
     latestRuns(db, team.id),
   ]);
+  const rows = catalogRows(catalog, team.descMax);
   const recall = (runs[0]?.metrics.perSkill ?? {}) as Record<string, { recall: number | null }>;
-  const rows = healthRows(catalog, usage, activated, team.descMax).map((row) => {
-    const ran = row.status === "shadowed" ? undefined : outcomes.get(row.name);
-    const learned = row.source === "learned" && row.status !== "shadowed";
-    return {
-      ...row,
-      runs: ran?.runs ?? 0,
-      successRate: ran?.rate ?? null,
-      tier: learned ? (tiers.get(row.name) ?? null) : null,
-      recall: row.status === "shadowed" ? null : (recall[row.name]?.recall ?? null),
-    };
-  });
+  const facts = rowFacts({ lastViewed, sums, activated, outcomes, tiers, recall });
+  const page = tablePage(rows, query, facts);
+  const days = await dailyViews(db, team.id, [...new Set(page.rows.map((row) => row.name))], now);
+  const served = rows.filter((row) => row.status !== "shadowed");
   return {
-    table: tablePage(rows, query),
+    table: { ...page, rows: page.rows.map((row) => facts.complete(row, days.get(row.name) ?? [])) },
     headline: {
       listed: catalog.active.length,
       drafts: catalog.drafts.length,
       collisions: catalog.diagnostics.length,
-      lintFindings: rows.filter((row) => row.status !== "shadowed").reduce((sum, row) => sum + row.lint.length, 0),
-      neverLoaded: rows.filter((row) => row.neverLoaded).length,
-      typedOnly: rows.filter((row) => row.typedOnly).length,
+      lintFindings: served.reduce((sum, row) => sum + row.lint.length, 0),
+      neverLoaded: rows.filter((row) => facts.neverLoaded(row)).length,
+      typedOnly: rows.filter((row) => facts.typedOnly(row)).length,
       viewsThisWeek: trend.thisWeek,
       viewsLastWeek: trend.lastWeek,
       activation: runs[0]?.metrics.activationRate ?? null,
@@ -107,47 +102,60 @@ export async function teamOverview(
   };
 }
 
-function healthRows(
-  catalog: Catalog,
-  usage: Map<string, { views7d: number; views30d: number; lastViewedAt: Date | null }>,
-  activated: Map<string, Activations>,
-  descMax: number,
-): Omit<SkillHealthRow, "runs" | "successRate" | "tier" | "recall">[] {
-  const winners = new Map(catalog.active.map((skill) => [skill.name, skill]));
-  const losers = new Map<string, string[]>();
-  for (const skill of catalog.shadowed) losers.set(skill.name, [...(losers.get(skill.name) ?? []), collisionLabel(skill)]);
-  return [...catalog.active, ...catalog.shadowed, ...catalog.drafts].map((skill) => {
-    // Views are by name: a shadowed skill is never served, so its name's views are the winner's.
-    const used = skill.status === "shadowed" ? undefined : usage.get(skill.name);
-    const chosen = skill.status === "shadowed" ? undefined : activated.get(skill.name);
-    const winner = winners.get(skill.name);
-    const shadows = losers.get(skill.name);
-    const collision =
-      skill.status === "shadowed" && winner
-        ? `shadowed by ${collisionLabel(winner)}`
-        : skill.status === "active" && shadows
-          ? `shadows ${shadows.join(", ")}`
-          : null;
-    return {
-      name: skill.name,
-      source: skill.source,
-      scope: skill.scope,
-      version: skill.version,
-      status: skill.status,
-      folder: skill.folder,
-      lint: lintDescription(skill.description, descMax),
-      views7d: used?.views7d ?? 0,
-      views30d: used?.views30d ?? 0,
-      lastViewedAt: used?.lastViewedAt?.toISOString() ?? null,
-      collision,
-      neverLoaded: neverLoaded(skill, usage, activated),
-      proactive: chosen?.proactive ?? 0,
-      typed: chosen?.slash ?? 0,
-      typedOnly: typedOnly(chosen),
-      provenance:
-        skill.provenance && (skill.provenance.ref ? `${skill.provenance.source} · ${skill.provenance.ref}` : skill.provenance.source),
-    };
-  });
+interface Lookups {
+  lastViewed: Map<string, Date>;
+  /** Views of every skill in the days the table sorts by (7 or 30): read only when it sorts by views. */
+  sums: Map<string, number> | null;
+  activated: Map<string, Activations>;
+  outcomes: Map<string, { runs: number; rate: number | null }>;
+  tiers: Map<string, string>;
+  recall: Record<string, { recall: number | null }>;
+}
+
+/**
+ * A row's usage, outcomes and recall, looked up by name as filters and sorts ask. Usage is by name:
+ * a shadowed skill is never served, so its name's views, runs and recall are the winner's.
+ */
+function rowFacts({ lastViewed, sums, activated, outcomes, tiers, recall }: Lookups) {
+  const served = (row: CatalogRow) => row.status !== "shadowed";
+  const never = (row: CatalogRow) => neverLoaded(row, lastViewed, activated);
+  const onlyTyped = (row: CatalogRow) => served(row) && typedOnly(activated.get(row.name));
+  const value = (row: CatalogRow, key: Parameters<RowReader["value"]>[1]): string | number => {
+    if (!served(row)) return key === "lastViewedAt" ? "" : key === "successRate" || key === "recall" ? -1 : 0;
+    if (key === "views7d" || key === "views30d") return sums?.get(row.name) ?? 0;
+    if (key === "proactive") return activated.get(row.name)?.proactive ?? 0;
+    if (key === "typed") return activated.get(row.name)?.slash ?? 0;
+    if (key === "lastViewedAt") return lastViewed.get(row.name)?.toISOString() ?? "";
+    if (key === "successRate") return outcomes.get(row.name)?.rate ?? -1;
+    return recall[row.name]?.recall ?? -1;
+  };
+  return {
+    value,
+    neverLoaded: never,
+    typedOnly: onlyTyped,
+    /** The whole row of a skill the page shows, with its views by day. */
+    complete(row: CatalogRow, days: number[]): SkillHealthRow {
+      const used = served(row);
+      const ran = used ? outcomes.get(row.name) : undefined;
+      const chosen = used ? activated.get(row.name) : undefined;
+      const daily = used ? days : Array<number>(days.length).fill(0);
+      return {
+        ...row,
+        views7d: viewsInLast(daily, 7),
+        views30d: viewsInLast(daily, daily.length),
+        dailyViews: daily,
+        lastViewedAt: used ? (lastViewed.get(row.name)?.toISOString() ?? null) : null,
+        neverLoaded: never(row),
+        proactive: chosen?.proactive ?? 0,
+        typed: chosen?.slash ?? 0,
+        typedOnly: onlyTyped(row),
+        runs: ran?.runs ?? 0,
+        successRate: ran?.rate ?? null,
+        tier: used && row.source === "learned" ? (tiers.get(row.name) ?? null) : null,
+        recall: used ? (recall[row.name]?.recall ?? null) : null,
+      };
+    },
+  } satisfies RowReader & Record<string, unknown>;
 }
 
 async function currentTiers(db: Db, teamId: TeamId): Promise<Map<string, string>> {

@@ -28,6 +28,25 @@ export interface SkillHealthRow {
   tier: string | null;
   /** Recall in the latest finished activation run, where it was expected at all. */
   recall: number | null;
+  /** Views on each of the last 30 days, oldest first (the sparkline); they add up to `views30d`. */
+  dailyViews: number[];
+}
+
+/** The part of a row that changes only with the catalog (lib/overview/catalog-rows.ts). */
+export type CatalogRow = Pick<
+  SkillHealthRow,
+  "name" | "source" | "scope" | "version" | "status" | "folder" | "lint" | "collision" | "provenance"
+>;
+
+/**
+ * What filters and sorts read beyond a catalog row, looked up by name: the overview builds whole
+ * rows only for the page it shows, and reads usage for the others only when a sort asks for it.
+ */
+export interface RowReader {
+  /** A column that is not part of the catalog row. */
+  value(row: CatalogRow, key: Exclude<SortKey, keyof CatalogRow | "lint">): string | number;
+  neverLoaded(row: CatalogRow): boolean;
+  typedOnly(row: CatalogRow): boolean;
 }
 
 /**
@@ -110,8 +129,8 @@ export function isNumeric(key: SortKey): boolean {
   );
 }
 
-export interface TablePage {
-  rows: SkillHealthRow[];
+export interface TablePage<Row = SkillHealthRow> {
+  rows: Row[];
   /** Rows that match the filter, over every page. */
   matching: number;
   /** Rows of the whole catalog. */
@@ -120,37 +139,40 @@ export interface TablePage {
   pages: number;
 }
 
-export function tablePage(rows: SkillHealthRow[], query: TableQuery, pageSize = PAGE_SIZE): TablePage {
-  const matching = rows
-    .filter((row) => shows(row, query.show))
-    .filter((row) => query.q === "" || row.name.includes(query.q) || sourceLabel(row).includes(query.q))
-    .sort((a, b) => {
-      const x = sortValue(a, query.sort);
-      const y = sortValue(b, query.sort);
-      const order = x < y ? -1 : x > y ? 1 : 0;
-      if (order !== 0) return query.descending ? -order : order;
-      return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-    });
+/** One page of the rows the query matches; `rows` come sorted by name (catalogRows), which a stable sort keeps within ties. */
+export function tablePage(rows: readonly CatalogRow[], query: TableQuery, read: RowReader, pageSize = PAGE_SIZE): TablePage<CatalogRow> {
+  const filtered = rows
+    .filter((row) => shows(row, query.show, read))
+    .filter((row) => query.q === "" || row.name.includes(query.q) || sourceLabel(row).includes(query.q));
+  const matching = query.sort === "name" && !query.descending ? filtered : sorted(filtered, query, read);
   const pages = Math.max(1, Math.ceil(matching.length / pageSize));
   const page = Math.min(query.page, pages);
   return { rows: matching.slice((page - 1) * pageSize, page * pageSize), matching: matching.length, total: rows.length, page, pages };
 }
 
-function shows(row: SkillHealthRow, show: ShowFilter): boolean {
+/** Each row's value read once, then sorted by it; equal values keep the name order they came in. */
+function sorted(rows: CatalogRow[], query: TableQuery, read: RowReader): CatalogRow[] {
+  const keyed = rows.map((row) => ({ row, value: sortValue(row, query.sort, read) }));
+  keyed.sort((a, b) => {
+    const order = a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
+    return query.descending ? -order : order;
+  });
+  return keyed.map((entry) => entry.row);
+}
+
+function shows(row: CatalogRow, show: ShowFilter, read: RowReader): boolean {
   if (show === "all") return true;
-  if (show === "never") return row.neverLoaded;
-  if (show === "typed") return row.typedOnly;
+  if (show === "never") return read.neverLoaded(row);
+  if (show === "typed") return read.typedOnly(row);
   if (show === "lint") return row.lint.length > 0;
   return row.status === show;
 }
 
-function sortValue(row: SkillHealthRow, key: SortKey): string | number {
+function sortValue(row: CatalogRow, key: SortKey, read: RowReader): string | number {
   if (key === "lint") return row.lint.length;
-  if (key === "lastViewedAt") return row.lastViewedAt ?? "";
-  if (key === "successRate") return row.successRate ?? -1;
-  if (key === "recall") return row.recall ?? -1;
   if (key === "source") return sourceLabel(row);
-  return row[key];
+  if (key === "name" || key === "version" || key === "status") return row[key];
+  return read.value(row, key);
 }
 
 export function sourceLabel(row: Pick<SkillHealthRow, "source" | "folder">): string {

@@ -1,4 +1,5 @@
 import { headers } from "next/headers";
+import { cache } from "react";
 import { notFound, redirect } from "next/navigation";
 import { getApp } from "../current-app";
 import type { App } from "../root/app";
@@ -32,18 +33,27 @@ export interface Visitor {
   membership: Membership | null;
 }
 
-/** Who is looking at `/t/<slug>…`; signed out (or a session whose person is gone) goes to sign in and back to `path`. */
-export async function visitorOf(slug: string, path = `/t/${slug}`): Promise<Visitor> {
+/**
+ * Who this request is and what they are in the team, looked up once per request: the layout, the
+ * page and its sections all ask, and React's cache answers them from the first lookup.
+ */
+const lookUpVisitor = cache(async (slug: string) => {
   const app = await getApp();
   const userId = await signedInUserId(app);
-  if (!userId) redirect(`/signin?callbackUrl=${encodeURIComponent(path)}`);
+  if (!userId) return { app, signedIn: null };
   const [user, membership, teams] = await Promise.all([
     getUser(app.db, userId),
     membershipOf(app.db, userId, slug),
     teamsOfUser(app.db, userId),
   ]);
-  if (!user) redirect(`/signin?callbackUrl=${encodeURIComponent(path)}`);
-  return { app, user, teams, membership };
+  return { app, signedIn: user ? { user, membership, teams } : null };
+});
+
+/** Who is looking at `/t/<slug>…`; signed out (or a session whose person is gone) goes to sign in and back to `path`. */
+export async function visitorOf(slug: string, path = `/t/${slug}`): Promise<Visitor> {
+  const { app, signedIn } = await lookUpVisitor(slug);
+  if (!signedIn) redirect(`/signin?callbackUrl=${encodeURIComponent(path)}`);
+  return { app, ...signedIn };
 }
 
 /** The signed-in person and their role in the team; a non-member gets 404, as if the team did not exist. */

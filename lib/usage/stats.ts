@@ -20,38 +20,42 @@ export interface SkillUsage {
 
 /** Usage of every skill ever viewed, by name. */
 export async function usageBySkill(db: Db, teamId: TeamId, now = new Date()): Promise<Map<string, SkillUsage>> {
-  const [recent, totals] = await Promise.all([
-    db
-      .select({
-        name: skillViewDays.skillName,
-        views7d: sql<number>`sum(${skillViewDays.views}) filter (where ${skillViewDays.day} >= ${daysBefore(now, 6)})`.mapWith(Number),
-        views30d: sql<number>`sum(${skillViewDays.views})`.mapWith(Number),
-        sessions: sql<number>`sum(${skillViewDays.sessions})`.mapWith(Number),
-      })
-      .from(skillViewDays)
-      .where(and(eq(skillViewDays.teamId, teamId), gte(skillViewDays.day, daysBefore(now, 29))))
-      .groupBy(skillViewDays.skillName),
-    db
-      .select({ name: skillViewTotals.skillName, lastViewedAt: sql<string>`max(${skillViewTotals.lastViewedAt})` })
-      .from(skillViewTotals)
-      .where(eq(skillViewTotals.teamId, teamId))
-      .groupBy(skillViewTotals.skillName),
-  ]);
-  const inWindow = new Map(recent.map((row) => [row.name, row]));
+  const [inWindow, lastViewed] = await Promise.all([viewSums(db, teamId, now), lastViewedBySkill(db, teamId)]);
   return new Map(
-    totals.map((row) => {
-      const seen = inWindow.get(row.name);
-      return [
-        row.name,
-        {
-          views7d: seen?.views7d ?? 0,
-          views30d: seen?.views30d ?? 0,
-          sessions: seen?.sessions ?? 0,
-          lastViewedAt: new Date(row.lastViewedAt),
-        },
-      ];
+    [...lastViewed].map(([name, lastViewedAt]) => {
+      const seen = inWindow.get(name);
+      return [name, { views7d: seen?.views7d ?? 0, views30d: seen?.views30d ?? 0, sessions: seen?.sessions ?? 0, lastViewedAt }];
     }),
   );
+}
+
+/** Views in 7 and 30 days and sessions in 30, of every skill viewed in the last 30 days. */
+async function viewSums(
+  db: Db,
+  teamId: TeamId,
+  now = new Date(),
+): Promise<Map<string, { views7d: number; views30d: number; sessions: number }>> {
+  const rows = await db
+    .select({
+      name: skillViewDays.skillName,
+      views7d: sql<number>`sum(${skillViewDays.views}) filter (where ${skillViewDays.day} >= ${daysBefore(now, 6)})`.mapWith(Number),
+      views30d: sql<number>`sum(${skillViewDays.views})`.mapWith(Number),
+      sessions: sql<number>`sum(${skillViewDays.sessions})`.mapWith(Number),
+    })
+    .from(skillViewDays)
+    .where(and(eq(skillViewDays.teamId, teamId), gte(skillViewDays.day, daysBefore(now, 29))))
+    .groupBy(skillViewDays.skillName);
+  return new Map(rows.map((row) => [row.name, { views7d: row.views7d ?? 0, views30d: row.views30d, sessions: row.sessions }]));
+}
+
+/** When each skill ever viewed was last viewed: one row per skill, however long its history. */
+export async function lastViewedBySkill(db: Db, teamId: TeamId): Promise<Map<string, Date>> {
+  const rows = await db
+    .select({ name: skillViewTotals.skillName, lastViewedAt: sql<string>`max(${skillViewTotals.lastViewedAt})` })
+    .from(skillViewTotals)
+    .where(eq(skillViewTotals.teamId, teamId))
+    .groupBy(skillViewTotals.skillName);
+  return new Map(rows.map((row) => [row.name, new Date(row.lastViewedAt)]));
 }
 
 /** Views in the last 7 days and in the 7 days before: the headline trend. */

@@ -15,8 +15,8 @@ const api = async (path: string, init: { method?: string; body?: unknown; key?: 
 
 /** The cells of a table row, as a person reads them. */
 const cells = (page: Page, row: string) => page.locator(row).locator("td").allTextContents();
-/** Where the overview's Proactive and Typed columns are: after Skill, Source, Version, Status, Lint, Views 7d, Views 30d. */
-const PROACTIVE = 7;
+/** Where the overview's Proactive and Typed columns are: after Skill, Source, Version, Status, Lint, Views 7d, Views 30d, Daily views. */
+const PROACTIVE = 8;
 
 /**
  * Production telemetry on the dashboard (issue 26): Claude Code's events, sent by the

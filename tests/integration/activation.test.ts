@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { evalResults, evalRuns, skillViews } from "@/db/schema";
-import { recoverRuns } from "@/lib/activation/runs";
+import { LEXICAL_BATCH, recoverRuns, startRun } from "@/lib/activation/runs";
+import { ensureTeam } from "@/lib/teams/teams";
 import { writeViews } from "@/lib/usage/rollups";
 import { anotherInstance, errorOf, startTestApp, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
@@ -144,6 +145,32 @@ describe.each(testDbKinds)("activation on %s", (kind) => {
     expect(run.listingText).toBe(await (await t.call("GET", "/api/v1/listing")).text());
     expect(run.metrics.byClass.D).toBe(1);
     expect(run.metrics.falseTriggerRate).toBe(0);
+  });
+
+  it("starts a lexical run running and writes its results in batches in the background, then finishes it", async () => {
+    const cases = Array.from({ length: 2 * LEXICAL_BATCH + 3 }, (_, i) => ({
+      id: `D${i}`,
+      prompt: `debug the root cause of failure ${i}`,
+      expected: ["systematic-debugging"],
+    }));
+    const team = await ensureTeam(t.app.db, t.alpha.team.slug);
+    const started = await startRun(t.app, team, { promptSet: { name: "many", cases }, activator: "lexical" });
+    const [row] = await t.app.db.select().from(evalRuns).where(eq(evalRuns.id, started.runId));
+    expect([row?.status, row?.done, row?.caseRuns]).toEqual(["running", 0, cases.length]);
+    // The progress the run page reads moves a batch at a time.
+    const seen = new Set<number>();
+    const watching = (async () => {
+      for (let done = 0; done < cases.length;) {
+        const [now] = await t.app.db.select({ done: evalRuns.done }).from(evalRuns).where(eq(evalRuns.id, started.runId));
+        done = now?.done ?? 0;
+        seen.add(done);
+      }
+    })();
+    await started.done;
+    await watching;
+    expect([...seen].every((done) => done % LEXICAL_BATCH === 0 || done === cases.length)).toBe(true);
+    const run = await (await t.call("GET", `/api/v1/evals/runs/${started.runId}`)).json();
+    expect([run.status, run.done, run.results.length, run.metrics.activationRate]).toEqual(["finished", cases.length, cases.length, 1]);
   });
 
   it("runs a model with the listing as system prompt and skill_view as its one tool, in the background", async () => {

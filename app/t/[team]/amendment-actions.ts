@@ -1,5 +1,6 @@
 "use server";
 
+import { redirect } from "next/navigation";
 import { z } from "zod";
 import { memberAction } from "@/lib/actions/member-action";
 import type { ActionResult } from "@/lib/actions/result";
@@ -22,16 +23,25 @@ const amendmentId = z.number().int().min(1).max(2_000_000_000);
 const withId = z.strictObject({ amendmentId });
 const reasonOf = (form: FormData) => String(form.get("reason") ?? "");
 
-/** Starts an evaluation and answers at once: the evaluation page follows its progress. */
+/**
+ * Starts an evaluation and answers at once with the evaluation page, which follows its progress:
+ * the redirect carries that page in the same response, instead of rendering the page the person
+ * left and then the one they go to.
+ */
 export async function evaluateAmendmentAction(slug: string, id: number): Promise<ActionResult> {
-  return memberAction({ ...on(slug, "editor"), schema: withId, input: { amendmentId: id } }, async (member, input, actor) => {
-    const { evaluationId } = await startEvaluation(member.app, member.team, actor, input.amendmentId);
-    return {
-      ok: true,
-      message: `Evaluating amendment #${input.amendmentId} (evaluation #${evaluationId}).`,
-      href: `/t/${slug}/history/evaluations/${evaluationId}`,
-    };
-  });
+  const started = await memberAction(
+    { ...on(slug, "editor"), schema: withId, input: { amendmentId: id } },
+    async (member, input, actor) => {
+      const { evaluationId } = await startEvaluation(member.app, member.team, actor, input.amendmentId);
+      return {
+        ok: true,
+        message: `Evaluating amendment #${input.amendmentId} (evaluation #${evaluationId}).`,
+        href: `/t/${slug}/history/evaluations/${evaluationId}`,
+      };
+    },
+  );
+  if (started.ok && started.href) redirect(started.href);
+  return started;
 }
 
 export async function approveAmendmentAction(slug: string, id: number): Promise<ActionResult> {

@@ -1,5 +1,6 @@
 "use server";
 
+import { redirect } from "next/navigation";
 import { z } from "zod";
 import { memberAction } from "@/lib/actions/member-action";
 import type { ActionResult } from "@/lib/actions/result";
@@ -12,16 +13,22 @@ import { cancelRun, startRun } from "@/lib/activation/runs";
 /** Editors run evals (§1). */
 const asEditor = (slug: string) => ({ team: slug, page: `/t/${slug}/activation`, role: "editor" as const });
 
+/**
+ * Starts a run and answers at once: the run works in the background (lexical runs too, batch by
+ * batch), and the person lands on the run page, which shows its progress. The redirect carries
+ * that page in the same response, so nothing renders twice.
+ */
 export async function startRunAction(
   slug: string,
   input: { promptSet: string; activator: "lexical" | "model"; trials: number },
 ): Promise<ActionResult> {
   const request = { promptSet: { name: input.promptSet }, activator: input.activator, trials: input.trials };
-  return memberAction({ ...asEditor(slug), schema: runBody, input: request }, async (member, run) => {
-    const { runId, activator, done } = await startRun(member.app, member.team, run);
-    if (activator !== "model") await done;
+  const started = await memberAction({ ...asEditor(slug), schema: runBody, input: request }, async (member, run) => {
+    const { runId } = await startRun(member.app, member.team, run);
     return { ok: true, message: `Run #${runId} started.`, href: `/t/${slug}/activation/runs/${runId}` };
   });
+  if (started.ok && started.href) redirect(started.href);
+  return started;
 }
 
 export async function cancelRunAction(slug: string, runId: number): Promise<ActionResult> {
