@@ -21,7 +21,7 @@ async function evaluateFromSkillPage(page: Page, body: string, rationale: string
   const { id } = (await (await api("POST", `/api/v1/skills/${SKILL}/amendments`, { body, rationale })).json()) as { id: number };
   await page.goto(`${baseUrl}/t/morning/skills/${SKILL}`);
   page.once("dialog", (dialog) => void dialog.accept());
-  await page.locator(`tr[data-amendment="${id}"]`).locator("text=Evaluate").click();
+  await page.locator(`tr[data-amendment="${id}"]`).getByRole("button", { name: "Evaluate", exact: true }).click();
   await page.waitForURL(/\/t\/morning\/history\/evaluations\/\d+$/);
   await page.locator("#approval").waitFor();
   return { amendment: id, evaluation: Number(page.url().split("/").pop()) };
@@ -99,7 +99,8 @@ describe("a lead's morning in Chromium", () => {
 
   it("pins v1, labels v2 staging, unpins, and rolls back to v1", async () => {
     await page.goto(`${baseUrl}/t/morning/skills/${SKILL}`);
-    page.on("dialog", (dialog) => void dialog.accept());
+    const accept = (dialog: { accept(): Promise<void> }) => void dialog.accept();
+    page.on("dialog", accept);
     await page.locator('tr[data-version="1"]').locator("text=Pin v1").click();
     await page.locator('tr[data-version="1"] [data-testid="pinned"]').waitFor();
     expect(await servedVersion()).toBe("1");
@@ -115,7 +116,7 @@ describe("a lead's morning in Chromium", () => {
     await page.locator('tr[data-version="3"]').waitFor();
     expect(await servedVersion()).toBe("3");
     expect(await servedVersion("?label=staging")).toBe("2");
-    page.removeAllListeners("dialog");
+    page.off("dialog", accept);
   });
 
   it("invites a member from the settings page", async () => {

@@ -49,7 +49,9 @@ export function ApiKeysSection({ slug, keys }: { slug: string; keys: ApiKey[] })
               <td className="py-1.5">{key.name}</td>
               <td className="py-1.5 font-mono text-xs">{key.prefix}…</td>
               <td className="py-1.5">{key.scopes.join(", ")}</td>
-              <td className="py-1.5 pr-3 whitespace-nowrap text-slate-600"><When at={key.createdAt} /></td>
+              <td className="py-1.5 pr-3 whitespace-nowrap text-slate-600">
+                <When at={key.createdAt} />
+              </td>
               <RevokeCell revokedAt={key.revokedAt}>
                 <RevokeKeyButton name={key.name} action={revokeKeyAction.bind(null, slug, key.id)} />
               </RevokeCell>
@@ -84,7 +86,9 @@ export function InstallLinksSection({ slug, links }: { slug: string; links: Inst
               <tr key={link.id} className="border-t border-slate-100" data-install-link={link.prefix}>
                 <td className="py-1.5 pr-3 font-mono text-xs whitespace-nowrap">/i/{link.prefix}…</td>
                 <td className="py-1.5 pr-3 text-slate-600">{link.label ?? "—"}</td>
-                <td className="py-1.5 pr-3 whitespace-nowrap text-slate-600"><When at={link.createdAt} /></td>
+                <td className="py-1.5 pr-3 whitespace-nowrap text-slate-600">
+                  <When at={link.createdAt} />
+                </td>
                 <td className="py-1.5 pr-3 text-slate-600">{link.createdBy ?? "an API key"}</td>
                 <RevokeCell revokedAt={link.revokedAt}>
                   <RevokeInstallLinkButton prefix={link.prefix} action={revokeInstallLinkAction.bind(null, slug, link.id)} />

@@ -98,7 +98,11 @@ const labelForm = moveLabelBody.extend({ label: labelParam });
 export async function moveLabelAction(slug: string, name: string, label: string, version: number): Promise<ActionResult> {
   return memberAction({ ...asEditor(slug, name), schema: labelForm, input: { label, version } }, async (member, body, actor) => {
     await moveLabel(member.app, member.team.id, actor, name, body.label, body.version);
-    return { ok: true, message: `Label ${body.label} is on v${body.version}: readers that ask for it get that version.`, version: body.version };
+    return {
+      ok: true,
+      message: `Label ${body.label} is on v${body.version}: readers that ask for it get that version.`,
+      version: body.version,
+    };
   });
 }
 

@@ -41,8 +41,7 @@ export default async function SkillPage({ params, searchParams }: TeamPageProps<
   const observed = readSearchParams(observationQuery.pick({ outcome: true, category: true, version: true }), query);
   const { app, team } = member;
   const detail = await skillDetail(app.db, app.catalogs, team, name, wanted, observed).catch(nullOn404);
-  const canEdit = roleAtLeast(member.role, "editor");
-  const isLead = roleAtLeast(member.role, "lead");
+  const [canEdit, isLead] = [roleAtLeast(member.role, "editor"), roleAtLeast(member.role, "lead")];
   if (!detail) {
     const archived = await findArchivedLearned(app.db, team.id, name);
     if (!archived) notFound();
@@ -68,9 +67,24 @@ export default async function SkillPage({ params, searchParams }: TeamPageProps<
         {canEdit && <SkillActions slug={slug} name={name} learned={learned} version={content.version} editableTeams={editableTeams} />}
         <BodySection query={query} content={content} />
         {learned && canEdit && (
-          <EditSection slug={slug} name={name} served={content} editing={editing} latest={latest} descMax={team.descMax} diffView={diffViewChoice(path, query)} />
+          <EditSection
+            slug={slug}
+            name={name}
+            served={content}
+            editing={editing}
+            latest={latest}
+            descMax={team.descMax}
+            diffView={diffViewChoice(path, query)}
+          />
         )}
-        <VersionsSection slug={slug} name={name} detail={detail} latest={latest} mayChange={learned !== null && isLead} diffView={diffViewChoice(path, query, "diff")} />
+        <VersionsSection
+          slug={slug}
+          name={name}
+          detail={detail}
+          latest={latest}
+          mayChange={learned !== null && isLead}
+          diffView={diffViewChoice(path, query, "diff")}
+        />
         <ProductionSection
           slug={slug}
           name={name}
