@@ -89,7 +89,7 @@ describe("a lead's morning in Chromium", () => {
     visited.add(`/t/morning/history/evaluations/${evaluation}`).add(`/t/morning/history/amendments/${amendment}`);
     const form = page.locator(`form[aria-label="Reject amendment #${amendment}"]`);
     await form.locator('textarea[name="reason"]').fill("a commit log is not release notes");
-    await form.locator("text=Reject").click();
+    await form.getByRole("button", { name: "Reject", exact: true }).click();
     await page.locator("#approval").waitFor({ state: "detached" });
     expect(await page.textContent('[data-testid="amendment-status"] [data-state]')).toMatch(
       new RegExp(`^rejected by ${BROWSER_LOGIN.email} on .+: “a commit log is not release notes”$`),
