@@ -91,8 +91,8 @@ describe("a lead's morning in Chromium", () => {
     await form.locator('textarea[name="reason"]').fill("a commit log is not release notes");
     await form.getByRole("button", { name: "Reject", exact: true }).click();
     await page.locator("#approval").waitFor({ state: "detached" });
-    expect(await page.textContent('[data-testid="amendment-status"] [data-state]')).toMatch(
-      new RegExp(`^rejected by ${BROWSER_LOGIN.email} on .+: “a commit log is not release notes”$`),
+    expect(await page.textContent('[data-testid="amendment-status"] [data-state]')).toBe(
+      `rejected by ${BROWSER_LOGIN.email} just now: “a commit log is not release notes”`,
     );
     expect(await servedVersion()).toBe("2");
   });
