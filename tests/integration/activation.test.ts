@@ -159,14 +159,18 @@ describe.each(testDbKinds)("activation on %s", (kind) => {
     expect([row?.status, row?.done, row?.caseRuns]).toEqual(["running", 0, cases.length]);
     // The progress the run page reads moves a batch at a time.
     const seen = new Set<number>();
+    let settled = false;
     const watching = (async () => {
-      for (let done = 0; done < cases.length;) {
+      // Until the run has settled, not until it reaches the end: a run that fails must fail the test, not hang it.
+      for (let done = 0; done < cases.length && !settled;) {
         const [now] = await t.app.db.select({ done: evalRuns.done }).from(evalRuns).where(eq(evalRuns.id, started.runId));
         done = now?.done ?? 0;
         seen.add(done);
+        // PGlite answers on this thread: a loop of awaits alone would never let the run's batches in.
+        await new Promise((resolve) => setImmediate(resolve));
       }
     })();
-    await started.done;
+    await started.done.finally(() => (settled = true));
     await watching;
     expect([...seen].every((done) => done % LEXICAL_BATCH === 0 || done === cases.length)).toBe(true);
     const run = await (await t.call("GET", `/api/v1/evals/runs/${started.runId}`)).json();
