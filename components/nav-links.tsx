@@ -4,6 +4,7 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
 import { DASHBOARD_SECTIONS } from "@/lib/sections";
+import { LinkPending } from "@/components/ui/link-pending";
 
 /** What waits in a section, by its path: amendments awaiting a lead's approval in the history. */
 export type SectionCounts = Partial<Record<(typeof DASHBOARD_SECTIONS)[number]["href"], number>>;
@@ -54,10 +55,11 @@ function SectionLink({
       href={section.href}
       onClick={onNavigate}
       aria-current={section.active ? "page" : undefined}
-      className={`rounded-md text-sm font-medium ${padding} ${section.active ? "bg-white text-slate-900" : idle}`}
+      className={`relative rounded-md text-sm font-medium ${padding} ${section.active ? "bg-white text-slate-900" : idle}`}
     >
       {section.label}
       {section.count > 0 && <WaitingBadge count={section.count} testId="nav-count" />}
+      <LinkPending />
     </Link>
   );
 }

@@ -3,7 +3,8 @@ import { ScrollBox } from "./scroll-box";
 
 /**
  * The dashboard's table: small text under quiet upper-case headers, in a box that scrolls sideways
- * when the table is wider than its card (a phone, §10) and says so (ScrollBox).
+ * when the table is wider than its card (a phone, §10) and says so (ScrollBox). Every cell but a
+ * row's last keeps a gap on its right, so neighbouring columns never run together ("AGAINSTFROM").
  */
 export function Table({
   label,
@@ -28,7 +29,7 @@ export function Table({
 }) {
   return (
     <ScrollBox label={label} className={className} cueClassName={boxed ? "px-3 pt-2" : ""}>
-      <table className="w-full text-sm" data-testid={testId} aria-label={tableLabel}>
+      <table className="w-full text-sm [&_:is(th,td):not(:last-child)]:pr-3" data-testid={testId} aria-label={tableLabel}>
         {head && (
           <thead className={`text-left text-xs uppercase text-slate-500 ${boxed ? "bg-slate-50 tracking-wide" : ""}`}>
             <tr>{head}</tr>

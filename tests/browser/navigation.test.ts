@@ -243,6 +243,92 @@ for (const viewport of VIEWPORTS) {
       expect(await page.textContent("h1")).toBe(await page.locator('select[aria-label="Team"] option:checked').textContent());
     });
 
+    it("keeps a gap between neighbouring columns' words in every table of a skill page", async () => {
+      await page.goto(`${baseUrl}/t/demo/skills/release-checklist`);
+      // For each row, the distance from the end of one cell's text to the start of the next one's.
+      const gaps = await page.locator("main table").evaluateAll((tables) =>
+        tables.flatMap((table) =>
+          [...table.querySelectorAll("tr")].flatMap((row) => {
+            const extents = [...row.children].map((cell) => {
+              // The words on the screen: text hidden for the eye (sr-only) is left out.
+              const rects: DOMRect[] = [];
+              const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+              for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                if (!node.textContent?.trim() || node.parentElement?.closest(".sr-only")) continue;
+                const range = document.createRange();
+                range.selectNodeContents(node);
+                rects.push(...range.getClientRects());
+              }
+              return rects.length > 0
+                ? { left: Math.min(...rects.map((rect) => rect.left)), right: Math.max(...rects.map((rect) => rect.right)) }
+                : null;
+            });
+            return extents.slice(1).flatMap((extent, i) => {
+              const previous = extents[i];
+              return extent && previous ? [{ text: row.textContent?.slice(0, 40), gap: extent.left - previous.right }] : [];
+            });
+          }),
+        ),
+      );
+      expect(gaps.length).toBeGreaterThan(20);
+      expect(gaps.filter(({ gap }) => gap < 8)).toEqual([]);
+    });
+
+    /** Holds back every request for `path`'s page (its prefetch too) until the returned function is called, as a cold or busy server would. */
+    async function holdPage(path: string): Promise<() => Promise<void>> {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(
+        (url) => url.pathname === path,
+        async (route) => {
+          await held;
+          await route.continue();
+        },
+      );
+      return async () => {
+        release();
+        // Only once the held requests have gone on: removed sooner, Playwright would send them itself.
+        await page.unrouteAll({ behavior: "wait" });
+      };
+    }
+
+    it("answers a click on a section at once, with a pulsing bar under its link until the page comes", async () => {
+      await page.goto(`${baseUrl}/t/demo/settings`);
+      const release = await holdPage("/t/demo/history");
+      try {
+        if (phone) await menuButton().click();
+        const link = (phone ? menu() : page.locator('nav[aria-label="Sections"]')).locator('a[href="/t/demo/history"]');
+        expect(await link.locator('[data-testid="link-pending"]').getAttribute("data-pending")).toBeNull();
+        await link.click();
+        await link.locator('[data-testid="link-pending"][data-pending="true"]').waitFor({ state: "attached" });
+        expect(page.url()).toBe(`${baseUrl}/t/demo/settings`);
+      } finally {
+        await release();
+      }
+      await page.waitForURL(`${baseUrl}/t/demo/history`);
+      expect(await page.textContent("h1")).toBe("Promotion history");
+      expect(await page.locator('[data-testid="link-pending"][data-pending="true"]').count()).toBe(0);
+    });
+
+    it("shows the team chosen in the switcher, busy, until its page comes", async () => {
+      await page.goto(`${baseUrl}/t/demo/ledger`);
+      const team = page.locator('select[aria-label="Team"]');
+      const release = await holdPage("/t/other-team/ledger");
+      try {
+        await team.selectOption("other-team");
+        await page.locator('select[aria-label="Team"][aria-busy="true"]').waitFor();
+        expect(await team.inputValue()).toBe("other-team");
+        expect(page.url()).toBe(`${baseUrl}/t/demo/ledger`);
+      } finally {
+        await release();
+      }
+      await page.waitForURL(`${baseUrl}/t/other-team/ledger`);
+      await page.locator('select[aria-label="Team"][aria-busy="false"]').waitFor();
+      expect(await team.inputValue()).toBe("other-team");
+      await team.selectOption("demo");
+      await page.waitForURL(`${baseUrl}/t/demo/ledger`);
+    });
+
     it("answers an unknown address inside a team with 404 under the team's navigation", async () => {
       for (const path of ["/t/demo/nope-page", "/t/demo/skills", "/t/demo/ledger/a/b"]) {
         const res = await page.goto(`${baseUrl}${path}`);
