@@ -7,7 +7,7 @@
 const LAYERS = [
   ["foundations", "^(db/|lib/[^/]+\\.ts$|lib/(mail|security)/)"],
   ["jobs", "^lib/jobs/"],
-  ["capabilities", "^lib/(skills|listing|learned|ledger|evolution|activation|usage|telemetry|teams|auth|lint|overview)/"],
+  ["capabilities", "^lib/(skills|listing|learned|ledger|evolution|activation|usage|telemetry|teams|auth|oauth|lint|overview)/"],
   ["contracts", "^lib/contracts/"],
   ["delivery", "^lib/(http|mcp|actions|pages)/"],
   ["root", "^lib/(root|demo)/"],

@@ -4,7 +4,7 @@ import { answerUnservedMethods } from "./lib/http/unserved-methods";
 
 const config: NextConfig = {
   // PGlite loads its WASM and data files by URL; bundling it breaks `next build`.
-  serverExternalPackages: ["@electric-sql/pglite", "pg", "@neondatabase/serverless", "ws"],
+  serverExternalPackages: ["@electric-sql/pglite", "pg", "@neondatabase/serverless", "ws", "express", "light-my-request"],
   // Skill folders are read from disk at run time; ship them with the server output.
   outputFileTracingIncludes: { "/**": ["./skills/**/*", "./db/migrations/**/*"] },
   poweredByHeader: false,

@@ -3,6 +3,7 @@ import { gateDashboardPage } from "@/lib/auth/page-gate";
 import { isHttps } from "@/lib/auth/session-cookie";
 import { env } from "@/lib/env";
 import { installerRoute } from "@/lib/http/installer-paths";
+import { oauthMetadataRoute } from "@/lib/http/oauth-paths";
 import { methodNotAllowed, refusedMethod } from "@/lib/http/methods";
 import { isDecodablePath, undecodablePathResponse } from "@/lib/http/path-encoding";
 import { unavailablePage, UNAVAILABLE_RETRY_SECONDS } from "@/lib/http/unavailable-page";
@@ -14,7 +15,7 @@ const PAGE_ALLOW = "GET, HEAD, POST, OPTIONS";
 
 /**
  * In front of every page (and of any /api path with a percent sign): refuses paths Next cannot
- * decode, sends installers' paths to the API routes that answer them, refuses the methods a page
+ * decode, sends installers' paths and OAuth's metadata addresses to the API routes that answer them, refuses the methods a page
  * does not serve, gives each page its Content-Security-Policy nonce, and lets only live sessions
  * into the dashboard, answering 503 when the database that holds them is down. Agent routes never
  * pass through here: their hot path stays as it was.
@@ -23,11 +24,11 @@ export async function proxy(req: NextRequest): Promise<Response> {
   const path = req.nextUrl.pathname;
   if (!isDecodablePath(path)) return undecodablePathResponse(path);
   if (path.startsWith("/api/")) return NextResponse.next();
-  const installer = installerRoute(path);
-  if (installer) {
+  const rewritten = installerRoute(path) ?? oauthMetadataRoute(path);
+  if (rewritten) {
     // A plain URL: NextURL would put the request's trailing slash back on the path.
     const url = new URL(req.url);
-    url.pathname = installer;
+    url.pathname = rewritten;
     return NextResponse.rewrite(url);
   }
   const refused = refusedMethod(req) ?? (PAGE_METHODS.has(req.method) || req.method === "OPTIONS" ? null : req.method);

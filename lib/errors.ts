@@ -14,6 +14,8 @@ export const errorStatus = {
   InvalidOtlp: 400,
   InvalidLabel: 400,
   Unauthorized: 401,
+  // A credential was sent and is not (or no longer) good: RFC 6750's invalid_token.
+  InvalidToken: 401,
   Forbidden: 403,
   BuiltInImmutable: 403,
   FileSkillReadOnly: 403,

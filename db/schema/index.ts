@@ -7,3 +7,4 @@ export * from "./activation";
 export * from "./mcp";
 export * from "./usage";
 export * from "./telemetry";
+export * from "./oauth";

@@ -86,7 +86,8 @@ export const apiKeys = pgTable(
     name: text("name").notNull(),
     // The first characters of the key, shown in the dashboard to tell keys apart.
     prefix: text("prefix").notNull(),
-    keyHash: text("key_hash").notNull(),
+    // Null for a connection (OAuth, db/schema/oauth.ts): its tokens are in oauth_tokens.
+    keyHash: text("key_hash"),
     scopes: text("scopes")
       .array()
       .notNull()
@@ -94,8 +95,12 @@ export const apiKeys = pgTable(
     createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    // A connection (OAuth): the member it acts for and the client that holds its tokens.
+    userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+    clientId: text("client_id"),
+    clientName: text("client_name"),
   },
-  (t) => [uniqueIndex("api_keys_key_hash_key").on(t.keyHash)],
+  (t) => [uniqueIndex("api_keys_key_hash_key").on(t.keyHash), index("api_keys_user_idx").on(t.userId)],
 );
 
 /**

@@ -139,22 +139,25 @@ export async function revokeApiKey(db: Db, teamId: TeamId, keyId: number): Promi
   const revoked = await db
     .update(apiKeys)
     .set({ revokedAt: new Date() })
-    .where(and(eq(apiKeys.teamId, teamId), eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
+    .where(and(eq(apiKeys.teamId, teamId), eq(apiKeys.id, keyId), isNull(apiKeys.userId), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
   if (revoked.length === 0) throw new AppError("NotFound", `no active API key ${keyId} in this team`);
 }
 
 export async function listApiKeys(db: Db, teamId: TeamId) {
-  return db
-    .select({
-      id: apiKeys.id,
-      name: apiKeys.name,
-      prefix: apiKeys.prefix,
-      scopes: apiKeys.scopes,
-      createdAt: apiKeys.createdAt,
-      revokedAt: apiKeys.revokedAt,
-    })
-    .from(apiKeys)
-    .where(eq(apiKeys.teamId, teamId))
-    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  return (
+    db
+      .select({
+        id: apiKeys.id,
+        name: apiKeys.name,
+        prefix: apiKeys.prefix,
+        scopes: apiKeys.scopes,
+        createdAt: apiKeys.createdAt,
+        revokedAt: apiKeys.revokedAt,
+      })
+      .from(apiKeys)
+      // Connections (OAuth) are rows of this table too; they are listed apart (lib/oauth/connections.ts).
+      .where(and(eq(apiKeys.teamId, teamId), isNull(apiKeys.userId)))
+      .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
+  );
 }

@@ -119,7 +119,15 @@ export const errorEnvelope = z.strictObject({
 });
 
 /** What any route behind an API key can answer, whatever it does. */
-const COMMON_ERRORS: ErrorCode[] = ["Unauthorized", "Forbidden", "RateLimited", "InvalidPath", "DatabaseUnavailable", "InternalError"];
+const COMMON_ERRORS: ErrorCode[] = [
+  "Unauthorized",
+  "InvalidToken",
+  "Forbidden",
+  "RateLimited",
+  "InvalidPath",
+  "DatabaseUnavailable",
+  "InternalError",
+];
 
 /** What any route that reads a body can answer besides. */
 const BODY_ERRORS: ErrorCode[] = ["InvalidJson", "InvalidUtf8", "InvalidField", "PayloadTooLarge", "UnsupportedMediaType"];

@@ -65,9 +65,9 @@ export const mcp = defineOperation({
   path: "/api/mcp",
   tag: "integrations",
   summary:
-    "The MCP endpoint (Streamable HTTP, bearer API key): skill_list, skill_view, skill_file, skill_manage, experiment, record_observation",
+    "The MCP endpoint (Streamable HTTP, bearer API key or OAuth access token): skill_list, skill_view, skill_file, skill_manage, experiment, record_observation",
   description:
-    "Open a session with an initialize request; send its Mcp-Session-Id header on every later request. Tool refusals are results with isError and the REST route's error message.",
+    "Open a session with an initialize request; send its Mcp-Session-Id header on every later request. Tool refusals are results with isError and the REST route's error message. Without a key, a 401 names the protected-resource metadata (RFC 9728) from which an MCP client discovers OAuth: /.well-known/oauth-protected-resource/api/mcp and /.well-known/oauth-authorization-server (RFC 8414), with dynamic client registration, PKCE (S256) and refresh tokens.",
   scope: "read",
   body: { schema: jsonRpc },
   responses: { 200: json(jsonRpc, "the JSON-RPC response"), 202: { kind: "empty", description: "a notification or response, accepted" } },

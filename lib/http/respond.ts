@@ -44,11 +44,19 @@ export function answeredError(error: unknown, context: string): { error: AppErro
   const headers: Record<string, string> = {};
   if (known.retryAfterSeconds !== undefined) headers["retry-after"] = String(known.retryAfterSeconds);
   if (known.code === "Unauthorized") headers["www-authenticate"] = "Bearer";
+  if (known.code === "InvalidToken")
+    headers["www-authenticate"] = bearerChallenge({ error: "invalid_token", error_description: known.message });
   return { error: known, headers };
 }
 
-/** The one place errors become HTTP: the envelope of `answeredError`. */
+/** A `WWW-Authenticate: Bearer` value (RFC 6750 §3) with these parameters, quotes and backslashes left out of their values. */
+export function bearerChallenge(params: Record<string, string>): string {
+  const pairs = Object.entries(params).map(([name, value]) => `${name}="${value.replace(/["\\]/g, "")}"`);
+  return pairs.length === 0 ? "Bearer" : `Bearer ${pairs.join(", ")}`;
+}
+
+/** The one place errors become HTTP: the envelope of `answeredError`; `extraHeaders` add to its headers or replace them. */
 export function errorResponse(error: unknown, extraHeaders: Record<string, string> = {}): Response {
   const answered = answeredError(error, "unexpected error");
-  return json(errorBody(answered.error), answered.error.status, { ...extraHeaders, ...answered.headers });
+  return json(errorBody(answered.error), answered.error.status, { ...answered.headers, ...extraHeaders });
 }

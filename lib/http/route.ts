@@ -169,13 +169,22 @@ function refuseNulInPath(params: RouteParams): void {
   }
 }
 
+/** The words every refused API key gets, on REST and MCP alike (issue 28). */
+export const INVALID_KEY_MESSAGE = "API key not valid or revoked; ask a lead for a new one";
+const invalidKey = () => new AppError("InvalidToken", INVALID_KEY_MESSAGE);
+
+/** The bearer of an `Authorization` header; null when there is none. */
+export function bearerOf(req: Request): string | null {
+  const header = req.headers.get("authorization");
+  return (header ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined) ?? null;
+}
+
 /** The request's bearer key, looked up by hash, with one request taken from its rate limit. Shared by REST and MCP. */
 export async function authenticateRequest(app: App, req: Request): Promise<StaleKeyAuth> {
-  const header = req.headers.get("authorization");
-  const key = header ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
+  const key = bearerOf(req);
   if (!key) throw new AppError("Unauthorized", "send the team's API key as Authorization: Bearer <key>");
   const auth = await app.keys.authenticate(key);
-  if (!auth) throw new AppError("Unauthorized", "this API key is not valid or was revoked");
+  if (!auth) throw invalidKey();
   await takeRateLimit(app, String(auth.keyId), "API key");
   return auth;
 }
@@ -235,7 +244,7 @@ async function answerByLink(app: App, req: Request, token: string, answer: (team
   );
 }
 
-async function takeRateLimit(app: App, who: string, what: string): Promise<void> {
+export async function takeRateLimit(app: App, who: string, what: string): Promise<void> {
   const wait = app.limiter ? await app.limiter.take(who) : null;
   if (wait !== null) throw new AppError("RateLimited", `too many requests for this ${what}; retry in ${wait} s`, wait);
 }

@@ -5,8 +5,11 @@ import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { App } from "../root/app";
 import { getApp } from "../current-app";
 import type { KeyAuth } from "../auth/api-keys";
-import { errorResponse } from "../http/respond";
-import { authenticateRequest, withinBudget } from "../http/route";
+import { bearerChallenge, errorResponse } from "../http/respond";
+import { authenticateRequest, bearerOf, takeRateLimit, withinBudget } from "../http/route";
+import { oauthAddresses } from "../http/oauth-paths";
+import { authenticateAccessToken, looksLikeAccessToken } from "../oauth/connections";
+import { AppError, isAppError } from "../errors";
 import { isDatabaseOutage } from "@/db/outage";
 import { continueMcpSession, endMcpSession, openMcpSession } from "./sessions";
 import { registerTools } from "./tools";
@@ -30,7 +33,7 @@ export function handleMcp(req: Request): Promise<Response> {
 async function serveMcp(req: Request): Promise<Response> {
   try {
     const app = await getApp();
-    const auth = await authenticateRequest(app, req);
+    const auth = await authenticate(app, req);
     // Nothing is ever pushed to clients, so there is no stream to open.
     if (req.method === "GET") return jsonRpcError(405, -32000, "Method not allowed: this server sends no notifications");
     const sessionId = req.headers.get("mcp-session-id");
@@ -56,8 +59,39 @@ async function serveMcp(req: Request): Promise<Response> {
     headers.set("mcp-session-id", opened);
     return new Response(response.body, { status: response.status, headers });
   } catch (error) {
-    return errorResponse(error);
+    return errorResponse(error, challengeFor(error, req));
   }
+}
+
+const INVALID_ACCESS_TOKEN = "access token not valid, expired or revoked: refresh it, or sign in again";
+
+/**
+ * An API key, or an OAuth access token of a connection (lib/oauth/connections.ts), which acts as
+ * the key row of its connection: its team, its scopes, its rate limit, its sessions.
+ */
+async function authenticate(app: App, req: Request): Promise<KeyAuth> {
+  const bearer = bearerOf(req);
+  if (bearer === null || !looksLikeAccessToken(bearer)) return authenticateRequest(app, req);
+  const auth = await authenticateAccessToken(app.database, app.db, bearer);
+  if (!auth) throw new AppError("InvalidToken", INVALID_ACCESS_TOKEN);
+  await takeRateLimit(app, String(auth.keyId), "connection");
+  return auth;
+}
+
+/**
+ * What a refused request is told of how to authenticate (RFC 6750, RFC 9728). With no credential,
+ * or a token of ours no longer good, where to find OAuth; a wrong API key only that the key is
+ * wrong, so that clients do not start OAuth when the key was meant (issue 28).
+ */
+function challengeFor(error: unknown, req: Request): Record<string, string> {
+  if (!isAppError(error) || (error.code !== "Unauthorized" && error.code !== "InvalidToken")) return {};
+  const bearer = bearerOf(req);
+  if (error.code === "InvalidToken" && bearer !== null && !looksLikeAccessToken(bearer)) {
+    return { "www-authenticate": bearerChallenge({ error: "invalid_token", error_description: "key not valid or revoked" }) };
+  }
+  const { resourceMetadata } = oauthAddresses(req);
+  const invalid: Record<string, string> = error.code === "InvalidToken" ? { error: "invalid_token", error_description: error.message } : {};
+  return { "www-authenticate": bearerChallenge({ ...invalid, resource_metadata: resourceMetadata }) };
 }
 
 /**

@@ -4,6 +4,7 @@ import { memberships, teams, users } from "@/db/schema";
 import { endSessionsOf } from "../auth/dashboard-sessions";
 import type { Role } from "../auth/scopes";
 import { normalizeEmail } from "../auth/users";
+import { revokeConnectionsBeyond } from "../oauth/connections";
 import { AppError } from "../errors";
 import type { TeamId } from "./teams";
 
@@ -50,16 +51,18 @@ export async function changeRole(db: Db, teamId: TeamId, email: string, role: Ro
       .update(memberships)
       .set({ role })
       .where(and(eq(memberships.teamId, teamId), eq(memberships.userId, member.userId)));
+    await revokeConnectionsBeyond(tx, teamId, member.userId, role);
     return { ...member, role };
   });
 }
 
-/** Removes a member and ends their dashboard sessions, so nothing they had open keeps working. */
+/** Removes a member, ends their dashboard sessions and their clients' connections, so nothing they had open keeps working. */
 export async function removeMember(db: Db, teamId: TeamId, email: string): Promise<{ email: string; sessionsEnded: number }> {
   return db.transaction(async (tx) => {
     const { member, leads } = await lockedMember(tx, teamId, email);
     if (member.role === "lead" && leads === 1) throw lastLead(member.email);
     await tx.delete(memberships).where(and(eq(memberships.teamId, teamId), eq(memberships.userId, member.userId)));
+    await revokeConnectionsBeyond(tx, teamId, member.userId, null);
     return { email: member.email, sessionsEnded: await endSessionsOf(tx, member.userId) };
   });
 }

@@ -128,7 +128,7 @@ describe("the skillgate CLI against the running app", () => {
     const noKey = await run(path.resolve("bin/skillgate.mjs"), ["listing"], { SKILLGATE_URL: baseUrl, SKILLGATE_API_KEY: "" });
     expect([noKey.code, noKey.stderr]).toEqual([2, "skillgate: set SKILLGATE_URL and SKILLGATE_API_KEY\n"]);
     const badKey = await run(path.resolve("bin/skillgate.mjs"), ["listing"], { SKILLGATE_URL: baseUrl, SKILLGATE_API_KEY: "sg_wrong" });
-    expect([badKey.code, badKey.stderr]).toEqual([1, "skillgate: 401: this API key is not valid or was revoked\n"]);
+    expect([badKey.code, badKey.stderr]).toEqual([1, "skillgate: 401: API key not valid or revoked; ask a lead for a new one\n"]);
   });
 
   it("refuses a repository root whose skills sit under .claude/skills (exit 1, nothing removed); --dry-run and --allow-empty say what would change", async () => {

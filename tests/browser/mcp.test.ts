@@ -176,6 +176,9 @@ describe("the MCP endpoint with the official MCP client", () => {
       body: "{}",
     });
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ error: { code: "Unauthorized", message: "this API key is not valid or was revoked" } });
+    expect(res.headers.get("www-authenticate")).toBe('Bearer error="invalid_token", error_description="key not valid or revoked"');
+    expect(await res.json()).toEqual({
+      error: { code: "InvalidToken", message: "API key not valid or revoked; ask a lead for a new one" },
+    });
   });
 });

@@ -106,6 +106,8 @@ export async function checkResponse(req: Request, res: Response): Promise<Respon
   if (req.method === "OPTIONS" || req.method === "HEAD") return res;
   // OTLP's own contract (google.rpc.Status errors, protobuf bodies): its tests check each answer.
   if (pathname.startsWith("/api/otlp/")) return res;
+  // OAuth's own contracts (RFC 6749, 7591, 8414, 9728: `{error, error_description}` errors): tests/integration/oauth.test.ts checks each answer.
+  if (pathname.startsWith("/api/oauth/") || /^\/\.well-known\/(oauth-|openid-)/.test(pathname)) return res;
   try {
     if (found === null || found === "wrong-method") {
       // No route, or a method the route has not: the envelope of 404 or 405, nothing else; under an

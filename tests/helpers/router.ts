@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { installerRoute } from "@/lib/http/installer-paths";
+import { oauthMetadataRoute } from "@/lib/http/oauth-paths";
 import { isDecodablePath, undecodablePathResponse } from "@/lib/http/path-encoding";
 
 /**
@@ -60,8 +61,9 @@ export async function dispatch(req: Request): Promise<Response> {
   const { pathname: raw } = new URL(req.url);
   // What proxy.ts answers before any route: Next cannot decode such a path.
   if (!isDecodablePath(raw)) return undecodablePathResponse(raw);
-  // What proxy.ts does next: the installers' public paths, with a key or through an install link, go to their API routes.
-  const pathname = installerRoute(raw) ?? raw;
+  // What proxy.ts does next: the installers' public paths, with a key or through an install link,
+  // and OAuth's metadata addresses go to their API routes.
+  const pathname = installerRoute(raw) ?? oauthMetadataRoute(raw) ?? raw;
   const parts = pathname
     .replace(/^\/api\/?/, "")
     .split("/")

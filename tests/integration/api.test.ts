@@ -15,7 +15,10 @@ describe.each(testDbKinds)("API conventions on %s", (kind) => {
       error: { code: "Unauthorized", message: "send the team's API key as Authorization: Bearer <key>" },
     });
     const wrong = await t.call("GET", "/api/v1/listing", { key: "sg_not-a-real-key" });
-    expect(await errorOf(wrong)).toEqual({ code: "Unauthorized", message: "this API key is not valid or was revoked" });
+    expect(await errorOf(wrong)).toEqual({ code: "InvalidToken", message: "API key not valid or revoked; ask a lead for a new one" });
+    expect(wrong.headers.get("www-authenticate")).toBe(
+      'Bearer error="invalid_token", error_description="API key not valid or revoked; ask a lead for a new one"',
+    );
     const { id, key } = await createApiKey(t.app.db, { teamId: t.alpha.team.id, name: "short-lived", scopes: ["read"] });
     expect((await t.call("GET", "/api/v1/listing", { key })).status).toBe(200);
     await revokeApiKey(t.app.db, t.alpha.team.id, id);

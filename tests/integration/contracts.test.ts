@@ -23,8 +23,10 @@ function routeFileMethods(): { method: string; sample: string }[] {
       if (statSync(full).isDirectory()) walk(full, [...segments, entry]);
       else if (entry === "route.ts") {
         // Auth.js's routes are its own; the optional catch-all only answers 404 for paths no route has;
-        // OTLP's routes follow the OTLP specification (tests/integration/otlp-receiver.test.ts).
-        if (segments[0] === "auth" || segments[0] === "otlp" || segments.some((s) => s.startsWith("[[..."))) continue;
+        // OTLP's routes follow the OTLP specification (tests/integration/otlp-receiver.test.ts), and
+        // OAuth's the OAuth RFCs, described by their own metadata (tests/integration/oauth.test.ts).
+        if (segments[0] === "auth" || segments[0] === "otlp" || segments[0] === "oauth" || segments.some((s) => s.startsWith("[[...")))
+          continue;
         const sample = `/api/${segments.map((s) => (s.startsWith("[...") ? "index.json" : s.startsWith("[") ? "x" : s)).join("/")}`;
         const source = readFileSync(full, "utf8");
         for (const method of source.matchAll(/export (?:const|async function) (GET|POST|PUT|PATCH|DELETE)\b/g))

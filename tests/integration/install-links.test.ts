@@ -56,7 +56,7 @@ describe.each(testDbKinds)("install links on %s", (kind) => {
     const asBearer = await t.call("GET", "/api/v1/listing", { key: link.token });
     expect([asBearer.status, await errorOf(asBearer)]).toEqual([
       401,
-      { code: "Unauthorized", message: "this API key is not valid or was revoked" },
+      { code: "InvalidToken", message: "API key not valid or revoked; ask a lead for a new one" },
     ]);
     expect((await t.call("POST", "/api/mcp", { key: link.token, json: {} })).status).toBe(401);
     expect((await viaLink(link.url, "/api/v1/listing")).status).toBe(404);

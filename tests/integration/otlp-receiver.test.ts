@@ -432,15 +432,18 @@ describe.each(testDbKinds)("the OTLP receiver, on %s", (kind) => {
       await readOnly.flush();
 
       const [refused, forbidden] = bridge.exchanges();
-      expect([refused!.status, refused!.answerHeaders["www-authenticate"]]).toEqual([401, "Bearer"]);
-      expect(answerOf(refused!)).toEqual({ code: 16, message: "this API key is not valid or was revoked" });
+      expect([refused!.status, refused!.answerHeaders["www-authenticate"]]).toEqual([
+        401,
+        'Bearer error="invalid_token", error_description="API key not valid or revoked; ask a lead for a new one"',
+      ]);
+      expect(answerOf(refused!)).toEqual({ code: 16, message: "API key not valid or revoked; ask a lead for a new one" });
       expect(forbidden!.status).toBe(403);
       expect(answerOf(forbidden!)).toEqual({
         code: 7,
         message: 'this API key lacks the "telemetry" scope; ask a lead for a telemetry key',
       });
       if (protocol === "http/json")
-        expect(refused!.answer.toString("utf8")).toBe('{"code":16,"message":"this API key is not valid or was revoked"}');
+        expect(refused!.answer.toString("utf8")).toBe('{"code":16,"message":"API key not valid or revoked; ask a lead for a new one"}');
       // Exporters do not retry what is refused: one request each.
       expect(bridge.requests()).toBe(2);
       expect(await events()).toEqual([]);

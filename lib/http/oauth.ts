@@ -1,0 +1,172 @@
+import express from "express";
+import inject from "light-my-request";
+import { authorizationHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/authorize.js";
+import { clientRegistrationHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/register.js";
+import { revocationHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/revoke.js";
+import { tokenHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/token.js";
+import { InvalidGrantError, InvalidTargetError, InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import type { OAuthServerProvider } from "@modelcontextprotocol/sdk/server/auth/provider.js";
+import type { OAuthMetadata, OAuthProtectedResourceMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { checkResourceAllowed } from "@modelcontextprotocol/sdk/shared/auth-utils.js";
+import type { App } from "../root/app";
+import { getApp } from "../current-app";
+import { challengeOfCode, createAuthorization, spendCode } from "../oauth/authorizations";
+import { clientName, findClient, registerClient } from "../oauth/clients";
+import { openConnection, refreshConnection, revokeToken } from "../oauth/connections";
+import { ACCESS_LEVELS } from "../oauth/access";
+
+export { oauthAddresses };
+import { OAUTH_BASE, oauthAddresses, type OAuthAddresses } from "./oauth-paths";
+import { errorResponse } from "./respond";
+import { withinBudget } from "./route";
+
+/**
+ * OAuth for the MCP endpoint (§12, issue 28), on the MCP TypeScript SDK's authorization-server
+ * handlers: they parse and check every request (client authentication, redirect URIs, PKCE S256,
+ * registration metadata, revocation) and call the provider below, which keeps codes, connections
+ * and tokens in the database (lib/oauth). The handlers are Express routers; each request is handed
+ * to them in process with light-my-request and their answer handed back, so they run inside
+ * Next's route handlers with nothing listening on another port. They are built per request: the
+ * App holds no OAuth state, and the issuer follows the public origin (lib/public-url.ts).
+ */
+
+/** RFC 8414: what clients discover of this authorization server. */
+export function authorizationServerMetadata({ issuer }: OAuthAddresses): OAuthMetadata {
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}${OAUTH_BASE}/authorize`,
+    token_endpoint: `${issuer}${OAUTH_BASE}/token`,
+    registration_endpoint: `${issuer}${OAUTH_BASE}/register`,
+    revocation_endpoint: `${issuer}${OAUTH_BASE}/revoke`,
+    response_types_supported: ["code"],
+    grant_types_supported: ["authorization_code", "refresh_token"],
+    code_challenge_methods_supported: ["S256"],
+    token_endpoint_auth_methods_supported: ["client_secret_post", "none"],
+    revocation_endpoint_auth_methods_supported: ["client_secret_post", "none"],
+    scopes_supported: [...ACCESS_LEVELS],
+    service_documentation: `${issuer}/docs/mcp`,
+  };
+}
+
+/** RFC 9728: what the MCP endpoint says of itself, to a client it answered 401. */
+export function protectedResourceMetadata({ issuer, resource }: OAuthAddresses): OAuthProtectedResourceMetadata {
+  return {
+    resource,
+    authorization_servers: [issuer],
+    scopes_supported: [...ACCESS_LEVELS],
+    bearer_methods_supported: ["header"],
+    resource_name: "Skillgate MCP",
+  };
+}
+
+/** A token bound to another resource (RFC 8707) is refused. */
+function requireOurResource(requested: URL | string | null | undefined, addresses: OAuthAddresses): string | null {
+  if (!requested) return null;
+  if (!checkResourceAllowed({ requestedResource: requested, configuredResource: addresses.resource })) {
+    throw new InvalidTargetError(`this server issues tokens for ${addresses.resource} only`);
+  }
+  return addresses.resource;
+}
+
+function provider(app: App, addresses: OAuthAddresses): OAuthServerProvider {
+  return {
+    clientsStore: {
+      getClient: (clientId) => findClient(app.db, clientId),
+      registerClient: (client) => registerClient(app.db, client),
+    },
+    async authorize(client, params, res) {
+      requireOurResource(params.resource, addresses);
+      const id = await createAuthorization(app.db, {
+        clientId: client.client_id,
+        redirectUri: params.redirectUri,
+        codeChallenge: params.codeChallenge,
+        state: params.state,
+        resource: params.resource?.href,
+      });
+      res.redirect(302, `${addresses.issuer}/oauth/consent?request=${id}`);
+    },
+    async challengeForAuthorizationCode(client, code) {
+      const challenge = await challengeOfCode(app.db, client.client_id, code);
+      if (challenge === null) throw new InvalidGrantError("the authorization code is not valid, has expired or was already used");
+      return challenge;
+    },
+    async exchangeAuthorizationCode(client, code, _verifier, redirectUri, resource) {
+      const spent = await spendCode(app.db, client.client_id, code);
+      if (!spent) throw new InvalidGrantError("the authorization code is not valid, has expired or was already used");
+      if (redirectUri !== undefined && redirectUri !== spent.redirectUri) {
+        throw new InvalidGrantError("redirect_uri is not the one the code was issued to");
+      }
+      const bound = requireOurResource(resource ?? spent.resource, addresses);
+      return openConnection(app.db, {
+        teamId: spent.teamId,
+        userId: spent.userId,
+        clientId: client.client_id,
+        clientName: clientName(client),
+        scopes: spent.scopes,
+        resource: bound,
+      });
+    },
+    async exchangeRefreshToken(client, refreshToken, _scopes, resource) {
+      requireOurResource(resource, addresses);
+      const tokens = await refreshConnection(app.db, client.client_id, refreshToken);
+      if (!tokens) throw new InvalidGrantError("the refresh token is not valid, has expired or was revoked: sign in again");
+      return tokens;
+    },
+    verifyAccessToken() {
+      // The MCP endpoint checks its tokens itself (lib/mcp/endpoint.ts); nothing here serves a resource.
+      return Promise.reject(new InvalidTokenError("not a resource server"));
+    },
+    revokeToken: (client, request) => revokeToken(app.db, client.client_id, request.token),
+  };
+}
+
+export type OAuthStep = "authorize" | "token" | "register" | "revoke";
+
+/** The SDK's handler for one step, with its in-memory rate limit off: the App's limiter guards the step instead. */
+function stepRouter(step: OAuthStep, oauth: OAuthServerProvider): express.RequestHandler {
+  switch (step) {
+    case "authorize":
+      return authorizationHandler({ provider: oauth, rateLimit: false });
+    case "token":
+      return tokenHandler({ provider: oauth, rateLimit: false });
+    case "register":
+      return clientRegistrationHandler({ clientsStore: oauth.clientsStore, rateLimit: false, clientSecretExpirySeconds: 0 });
+    case "revoke":
+      return revocationHandler({ provider: oauth, rateLimit: false });
+  }
+}
+
+/** Requests per minute per client address to each step, shared by every instance as keys' limits are. */
+export function isOAuthStep(value: string): value is OAuthStep {
+  return value === "authorize" || value === "token" || value === "register" || value === "revoke";
+}
+
+/** Serves one step of the flow: the request goes through the SDK's handler and its answer comes back. */
+export function serveOAuthStep(step: OAuthStep) {
+  return (req: Request): Promise<Response> =>
+    withinBudget("request", async () => {
+      try {
+        const app = await getApp();
+        const server = express();
+        server.disable("x-powered-by");
+        server.use("/", stepRouter(step, provider(app, oauthAddresses(req))));
+        const url = new URL(req.url);
+        const body = req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.from(await req.arrayBuffer());
+        const answer = await inject(server, {
+          method: req.method as "GET",
+          url: `/${url.search}`,
+          headers: Object.fromEntries(req.headers),
+          ...(body ? { payload: body } : {}),
+        });
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(answer.headers)) {
+          if (value === undefined || name === "connection" || name === "transfer-encoding") continue;
+          for (const one of Array.isArray(value) ? value : [String(value)]) headers.append(name, one);
+        }
+        const status = answer.statusCode;
+        return new Response(status === 204 || status === 304 ? null : new Uint8Array(answer.rawPayload), { status, headers });
+      } catch (error) {
+        return errorResponse(error);
+      }
+    });
+}

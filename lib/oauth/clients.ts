@@ -1,0 +1,36 @@
+import { eq } from "drizzle-orm";
+import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { Db } from "@/db/client";
+import { oauthClients } from "@/db/schema";
+
+/**
+ * Clients that registered themselves (RFC 7591). The SDK's registration handler validates the
+ * metadata and makes the client id and secret; this only keeps what it made. The secret is kept
+ * as given: the SDK's client authentication compares it as such. It only names a client that
+ * registered itself; PKCE binds every code to the client that asked for it.
+ */
+export async function findClient(db: Db, clientId: string): Promise<OAuthClientInformationFull | undefined> {
+  const [row] = await db.select({ information: oauthClients.information }).from(oauthClients).where(eq(oauthClients.clientId, clientId));
+  return row?.information;
+}
+
+/** The SDK's handler gives the client its id before it calls this (its `clientIdGeneration` is on). */
+export async function registerClient(
+  db: Db,
+  client: Omit<OAuthClientInformationFull, "client_id"> & { client_id?: string },
+): Promise<OAuthClientInformationFull> {
+  const { client_id: clientId } = client;
+  if (!clientId) throw new Error("a client registered without an id");
+  const registered = { ...client, client_id: clientId };
+  await db.insert(oauthClients).values({ clientId, information: registered });
+  return registered;
+}
+
+/** How a client is named to people: the name it registered with, else where it sends people back to. */
+export function clientName(client: Pick<OAuthClientInformationFull, "client_name" | "redirect_uris">): string {
+  const name = client.client_name?.trim();
+  if (name) return name.slice(0, 80);
+  const first = client.redirect_uris[0];
+  if (!first) return "an unnamed client";
+  return `a client at ${(URL.canParse(first) && new URL(first).host) || first}`;
+}

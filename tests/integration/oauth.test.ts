@@ -1,0 +1,318 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { and, eq, isNotNull } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { apiKeys, oauthTokens } from "@/db/schema";
+import { ensureUser, type User } from "@/lib/auth/users";
+import { setMembership } from "@/lib/teams/teams";
+import { changeRole, removeMember } from "@/lib/teams/members";
+import { consent } from "@/lib/oauth/authorizations";
+import type { AccessLevel } from "@/lib/oauth/access";
+import { errorOf, fetchApp, useTestApp } from "../helpers/app";
+import { testDbKinds } from "../helpers/db";
+import { MemoryOAuthClient } from "../helpers/oauth-client";
+
+const ORIGIN = "http://skillgate.test";
+const MCP_URL = new URL(`${ORIGIN}/api/mcp`);
+const REDIRECT = "http://127.0.0.1:8976/callback";
+const RESOURCE_METADATA = `${ORIGIN}/.well-known/oauth-protected-resource/api/mcp`;
+
+type ToolAnswer = { text: string; isError: boolean };
+
+/** OAuth for the MCP endpoint (§12, issue 28): the MCP SDK's client signs in as a member, in process. */
+describe.each(testDbKinds)("OAuth for MCP on %s", (kind) => {
+  const t = useTestApp(kind);
+  const clients: Client[] = [];
+  let member: User;
+
+  beforeEach(async () => {
+    member = await ensureUser(t.app.db, "member@example.com", "a long enough password");
+    await setMembership(t.app.db, t.alpha.team.id, member.id, "editor");
+    await setMembership(t.app.db, t.beta.team.id, member.id, "viewer");
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.close().catch(() => {})));
+  });
+
+  const transportOf = (provider: MemoryOAuthClient) =>
+    new StreamableHTTPClientTransport(MCP_URL, { authProvider: provider, fetch: (url, init) => fetchApp(new Request(url, init)) });
+
+  /** The request id the authorization endpoint sends the browser to the consent page with. */
+  async function consentRequestOf(provider: MemoryOAuthClient): Promise<string> {
+    const answer = await fetchApp(new Request(provider.authorizationUrl!));
+    expect(answer.status).toBe(302);
+    const location = new URL(answer.headers.get("location")!);
+    expect(`${location.origin}${location.pathname}`).toBe(`${ORIGIN}/oauth/consent`);
+    return location.searchParams.get("request")!;
+  }
+
+  /** Everything Claude Code does on `claude mcp add --transport http`: discovery, registration, PKCE, the member's consent, the code for tokens. */
+  async function signIn(team: string, level: AccessLevel, provider = new MemoryOAuthClient(REDIRECT)): Promise<MemoryOAuthClient> {
+    const first = new Client({ name: "oauth-test", version: "1.0.0" });
+    const transport = transportOf(provider);
+    await expect(first.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
+    const request = await consentRequestOf(provider);
+    const { redirectTo } = await consent(t.app.db, request, { userId: member.id }, { teamSlug: team, level });
+    const back = new URL(redirectTo);
+    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
+    expect(back.searchParams.get("state")).toBe(provider.authorizationUrl!.searchParams.get("state"));
+    await transport.finishAuth(back.searchParams.get("code")!);
+    return provider;
+  }
+
+  async function connected(provider: MemoryOAuthClient) {
+    const client = new Client({ name: "oauth-test", version: "1.0.0" });
+    await client.connect(transportOf(provider));
+    clients.push(client);
+    return async (name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> => {
+      const result = (await client.callTool({ name, arguments: args })) as { content: { text: string }[]; isError?: boolean };
+      return { text: result.content[0]!.text, isError: result.isError === true };
+    };
+  }
+
+  const post = (path: string, form: Record<string, string>) =>
+    fetchApp(
+      new Request(`${ORIGIN}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(form).toString(),
+      }),
+    );
+
+  it("answers a request with no credential 401 with where its OAuth is described, and describes it", async () => {
+    const res = await fetchApp(new Request(MCP_URL, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }));
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${RESOURCE_METADATA}"`);
+    const resource = await fetchApp(new Request(RESOURCE_METADATA));
+    expect(resource.status).toBe(200);
+    expect(await resource.json()).toEqual({
+      resource: `${ORIGIN}/api/mcp`,
+      authorization_servers: [ORIGIN],
+      scopes_supported: ["read", "write", "admin"],
+      bearer_methods_supported: ["header"],
+      resource_name: "Skillgate MCP",
+    });
+    const server = await fetchApp(new Request(`${ORIGIN}/.well-known/oauth-authorization-server`));
+    expect(await server.json()).toMatchObject({
+      issuer: ORIGIN,
+      authorization_endpoint: `${ORIGIN}/api/oauth/authorize`,
+      token_endpoint: `${ORIGIN}/api/oauth/token`,
+      registration_endpoint: `${ORIGIN}/api/oauth/register`,
+      revocation_endpoint: `${ORIGIN}/api/oauth/revoke`,
+      code_challenge_methods_supported: ["S256"],
+      grant_types_supported: ["authorization_code", "refresh_token"],
+    });
+  });
+
+  it("tells a wrong API key it is wrong, without inviting OAuth", async () => {
+    for (const path of ["/api/mcp", "/api/v1/skills"]) {
+      const res = await fetchApp(
+        new Request(`${ORIGIN}${path}`, {
+          method: path === "/api/mcp" ? "POST" : "GET",
+          headers: { authorization: "Bearer sg_not_a_key_of_ours", "content-type": "application/json" },
+          body: path === "/api/mcp" ? "{}" : undefined,
+        }),
+      );
+      expect(res.status, path).toBe(401);
+      expect(res.headers.get("www-authenticate"), path).toMatch(
+        /^Bearer error="invalid_token", error_description="(key|API key) not valid or revoked/,
+      );
+      expect(res.headers.get("www-authenticate"), path).not.toContain("resource_metadata");
+      expect(await errorOf(res), path).toEqual({ code: "InvalidToken", message: "API key not valid or revoked; ask a lead for a new one" });
+    }
+  });
+
+  it("signs a member in with the SDK's client and acts as them in the team they chose, at the level they chose", async () => {
+    const provider = await signIn(t.alpha.team.slug, "write");
+    expect(provider.saved).toMatchObject({ token_type: "Bearer", expires_in: 3600, scope: "read write" });
+    expect(provider.saved!.access_token).toMatch(/^sgo_at_/);
+    expect(provider.saved!.refresh_token).toMatch(/^sgo_rt_/);
+    const call = await connected(provider);
+
+    const listing = await call("skill_list");
+    const rest = await t.call("GET", "/api/v1/listing?full=true");
+    expect(listing).toEqual({ text: await rest.text(), isError: false });
+    const created = await call("skill_manage", {
+      action: "create",
+      name: "oauth-draft",
+      description: "Drafted through OAuth. Use when testing connections.",
+      body: "# Draft\n",
+    });
+    expect(created.isError).toBe(false);
+
+    const rows = await t.app.db.select().from(apiKeys).where(isNotNull(apiKeys.userId));
+    expect(rows.map((row) => [row.teamId, row.userId, row.clientName, row.scopes, row.keyHash, row.revokedAt])).toEqual([
+      [t.alpha.team.id, member.id, "Claude Code", ["read", "write"], null, null],
+    ]);
+    // The token's team only: beta's skills are not reachable with it.
+    const other = await call("skill_view", { name: "oauth-draft" });
+    expect(other.isError).toBe(false);
+  });
+
+  it("lets a viewer's connection read and not write", async () => {
+    const call = await connected(await signIn(t.beta.team.slug, "read"));
+    expect((await call("skill_list")).isError).toBe(false);
+    const write = await call("skill_manage", { action: "create", name: "not-allowed", description: "No. Use never.", body: "# No\n" });
+    expect(write).toEqual({ text: 'this API key lacks the "write" scope; ask a lead for a key that has it', isError: true });
+  });
+
+  it("refuses a level above the member's role in the chosen team, and a team they are not in", async () => {
+    const provider = new MemoryOAuthClient(REDIRECT);
+    await expect(new Client({ name: "x", version: "1" }).connect(transportOf(provider))).rejects.toBeInstanceOf(UnauthorizedError);
+    const request = await consentRequestOf(provider);
+    await expect(consent(t.app.db, request, { userId: member.id }, { teamSlug: t.beta.team.slug, level: "write" })).rejects.toThrow(
+      "a viewer cannot give a client write access: choose a lower level",
+    );
+    await expect(consent(t.app.db, request, { userId: member.id }, { teamSlug: "nobody", level: "read" })).rejects.toThrow(
+      "you are in no team called “nobody”: choose one of your teams",
+    );
+  });
+
+  it("ends a connection when its member is removed, and one above a member's new role when it drops", async () => {
+    const writer = await connected(await signIn(t.alpha.team.slug, "write"));
+    const reader = await connected(await signIn(t.alpha.team.slug, "read"));
+    await changeRole(t.app.db, t.alpha.team.id, member.email, "viewer");
+    await expect(writer("skill_list")).rejects.toThrow();
+    expect((await reader("skill_list")).isError).toBe(false);
+    await removeMember(t.app.db, t.alpha.team.id, member.email);
+    await expect(reader("skill_list")).rejects.toThrow();
+    const live = await t.app.db
+      .select({ id: apiKeys.id })
+      .from(apiKeys)
+      .where(and(isNotNull(apiKeys.userId), eq(apiKeys.teamId, t.alpha.team.id)));
+    const revoked = await t.app.db
+      .select({ id: apiKeys.id })
+      .from(apiKeys)
+      .where(and(isNotNull(apiKeys.userId), isNotNull(apiKeys.revokedAt)));
+    expect(revoked).toHaveLength(2);
+    expect(live).toHaveLength(2);
+  });
+
+  it("rotates refresh tokens: a spent one is refused, and one presented long after its use ends the connection", async () => {
+    const provider = await signIn(t.alpha.team.slug, "read");
+    const clientId = provider.information!.client_id;
+    const first = provider.saved!;
+    const refreshed = await post("/api/oauth/token", {
+      grant_type: "refresh_token",
+      refresh_token: first.refresh_token!,
+      client_id: clientId,
+    });
+    expect(refreshed.status).toBe(200);
+    const next = (await refreshed.json()) as { access_token: string; refresh_token: string };
+    const again = await post("/api/oauth/token", { grant_type: "refresh_token", refresh_token: first.refresh_token!, client_id: clientId });
+    expect(again.status).toBe(400);
+    expect(await again.json()).toEqual({
+      error: "invalid_grant",
+      error_description: "the refresh token is not valid, has expired or was revoked: sign in again",
+    });
+    // Within the grace a spent token is only refused: the connection lives on.
+    provider.saved = { ...first, ...next };
+    expect((await (await connected(provider))("skill_list")).isError).toBe(false);
+    // Long after, it is taken for a stolen copy: the whole connection ends.
+    await t.app.db
+      .update(oauthTokens)
+      .set({ usedAt: new Date(Date.now() - 3_600_000) })
+      .where(isNotNull(oauthTokens.usedAt));
+    const stolen = await post("/api/oauth/token", {
+      grant_type: "refresh_token",
+      refresh_token: first.refresh_token!,
+      client_id: clientId,
+    });
+    expect(stolen.status).toBe(400);
+    const res = await fetchApp(
+      new Request(MCP_URL, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${next.access_token}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+        }),
+      }),
+    );
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toBe(
+      `Bearer error="invalid_token", error_description="access token not valid, expired or revoked: refresh it, or sign in again", resource_metadata="${RESOURCE_METADATA}"`,
+    );
+  });
+
+  it("refuses a verifier that does not match the code's challenge, and a token for another resource", async () => {
+    const provider = new MemoryOAuthClient(REDIRECT);
+    await expect(new Client({ name: "x", version: "1" }).connect(transportOf(provider))).rejects.toBeInstanceOf(UnauthorizedError);
+    const { redirectTo } = await consent(
+      t.app.db,
+      await consentRequestOf(provider),
+      { userId: member.id },
+      { teamSlug: t.alpha.team.slug, level: "read" },
+    );
+    const code = new URL(redirectTo).searchParams.get("code")!;
+    const clientId = provider.information!.client_id;
+    const wrong = await post("/api/oauth/token", {
+      grant_type: "authorization_code",
+      code,
+      code_verifier: "x".repeat(50),
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+    });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toEqual({ error: "invalid_grant", error_description: "code_verifier does not match the challenge" });
+    const elsewhere = await post("/api/oauth/token", {
+      grant_type: "authorization_code",
+      code,
+      code_verifier: provider.verifier,
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      resource: "https://elsewhere.example/mcp",
+    });
+    expect(elsewhere.status).toBe(400);
+    expect(await elsewhere.json()).toEqual({
+      error: "invalid_target",
+      error_description: `this server issues tokens for ${ORIGIN}/api/mcp only`,
+    });
+  });
+
+  it("gives a code's tokens to one of 16 exchanges at once, and a refresh's to one of 16", async () => {
+    const provider = new MemoryOAuthClient(REDIRECT);
+    await expect(new Client({ name: "x", version: "1" }).connect(transportOf(provider))).rejects.toBeInstanceOf(UnauthorizedError);
+    const request = await consentRequestOf(provider);
+    const answers = await Promise.allSettled(
+      Array.from({ length: 16 }, () => consent(t.app.db, request, { userId: member.id }, { teamSlug: t.alpha.team.slug, level: "read" })),
+    );
+    const given = answers.filter((answer) => answer.status === "fulfilled");
+    expect(given).toHaveLength(1);
+    expect(
+      answers.filter((answer) => answer.status === "rejected").map((answer) => (answer as PromiseRejectedResult).reason.message),
+    ).toEqual(Array(15).fill("this sign-in request has expired or was already answered: start again from your MCP client"));
+    const code = new URL((given[0] as PromiseFulfilledResult<{ redirectTo: string }>).value.redirectTo).searchParams.get("code")!;
+    const clientId = provider.information!.client_id;
+    const exchanges = await Promise.all(
+      Array.from({ length: 16 }, () =>
+        post("/api/oauth/token", {
+          grant_type: "authorization_code",
+          code,
+          code_verifier: provider.verifier,
+          client_id: clientId,
+          redirect_uri: REDIRECT,
+        }),
+      ),
+    );
+    expect(exchanges.map((res) => res.status).sort()).toEqual([200, ...Array(15).fill(400)]);
+    const winner = (await exchanges.find((res) => res.status === 200)!.json()) as { refresh_token: string };
+    expect(await t.app.db.select({ id: apiKeys.id }).from(apiKeys).where(isNotNull(apiKeys.userId))).toHaveLength(1);
+
+    const refreshes = await Promise.all(
+      Array.from({ length: 16 }, () =>
+        post("/api/oauth/token", { grant_type: "refresh_token", refresh_token: winner.refresh_token, client_id: clientId }),
+      ),
+    );
+    expect(refreshes.map((res) => res.status).sort()).toEqual([200, ...Array(15).fill(400)]);
+    // 1 access + 1 refresh from the code, and 2 from the one refresh that won.
+    expect(await t.app.db.select({ hash: oauthTokens.tokenHash }).from(oauthTokens)).toHaveLength(4);
+  });
+});
