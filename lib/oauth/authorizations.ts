@@ -97,24 +97,19 @@ export async function consent(
     if (!roleAllows(membership.role as Role, choice.level)) {
       throw new AppError("Forbidden", `a ${membership.role} cannot give a client ${choice.level} access: choose a lower level`);
     }
-    const [answered] = await tx
-      .update(oauthAuthorizations)
-      .set({ userId: member.userId, teamId: membership.teamId, scopes: scopesOfLevel(choice.level), codeHash: sha256Hex(code) })
-      .where(pendingWhere(id, now))
-      .returning({ redirectUri: oauthAuthorizations.redirectUri, state: oauthAuthorizations.state });
-    if (!answered) throw gone();
+    const answered = await answer(tx, id, now, {
+      userId: member.userId,
+      teamId: membership.teamId,
+      scopes: scopesOfLevel(choice.level),
+      codeHash: sha256Hex(code),
+    });
     return { redirectTo: backToClient(answered.redirectUri, { code, state: answered.state }) };
   });
 }
 
 /** The member refuses: the client hears `access_denied` (RFC 6749 §4.1.2.1), and the request is spent. */
 export async function refuse(db: Db, id: string, now = new Date()): Promise<ConsentAnswer> {
-  const [answered] = await db
-    .update(oauthAuthorizations)
-    .set({ usedAt: now })
-    .where(pendingWhere(id, now))
-    .returning({ redirectUri: oauthAuthorizations.redirectUri, state: oauthAuthorizations.state });
-  if (!answered) throw gone();
+  const answered = await answer(db, id, now, { usedAt: now });
   return {
     redirectTo: backToClient(answered.redirectUri, {
       error: "access_denied",
@@ -122,6 +117,17 @@ export async function refuse(db: Db, id: string, now = new Date()): Promise<Cons
       state: answered.state,
     }),
   };
+}
+
+/** Answers a pending request once: a second answer (another tab, a double click) finds nothing pending. */
+async function answer(db: Db, id: string, now: Date, set: Partial<typeof oauthAuthorizations.$inferInsert>) {
+  const [answered] = await db
+    .update(oauthAuthorizations)
+    .set(set)
+    .where(pendingWhere(id, now))
+    .returning({ redirectUri: oauthAuthorizations.redirectUri, state: oauthAuthorizations.state });
+  if (!answered) throw gone();
+  return answered;
 }
 
 function backToClient(redirectUri: string, params: Record<string, string | null>): string {
