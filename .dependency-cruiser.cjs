@@ -5,7 +5,7 @@
  * no code and are not counted (the delivery layer names the App's type, which the root builds).
  */
 const LAYERS = [
-  ["foundations", "^(db/|lib/[^/]+\\.ts$|lib/(mail|security)/)"],
+  ["foundations", "^(db/|lib/[^/]+\\.(ts|mjs)$|lib/(mail|security)/)"],
   ["jobs", "^lib/jobs/"],
   ["capabilities", "^lib/(skills|listing|learned|ledger|evolution|activation|usage|telemetry|teams|auth|oauth|lint|overview)/"],
   ["contracts", "^lib/contracts/"],

@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { useActionState, useState, type ReactNode } from "react";
 import type { ActionResult } from "@/lib/actions/result";
 import type { Scope } from "@/lib/auth/scopes";
 import { ActionButton } from "@/components/action-button";
@@ -21,8 +21,20 @@ const ACCESS: { scope: Scope; label: string }[] = [
 
 const FIELD = "mt-1 block rounded-md border border-slate-300 px-2 py-1";
 
-/** The green panel of a secret shown once; gone once what it shows is revoked (`live` false). */
-function ShownOnce({ title, testId, live, children }: { title: string; testId: string; live: boolean; children: string }) {
+/** The green panel of a secret shown once, with what to know before using it; gone once what it shows is revoked (`live` false). */
+function ShownOnce({
+  title,
+  testId,
+  live,
+  note,
+  children,
+}: {
+  title: string;
+  testId: string;
+  live: boolean;
+  note?: ReactNode;
+  children: string;
+}) {
   if (!live) return null;
   return (
     <div className="rounded-md border border-emerald-300 bg-emerald-50 p-3">
@@ -30,9 +42,23 @@ function ShownOnce({ title, testId, live, children }: { title: string; testId: s
       <code data-testid={testId} className="block font-mono text-sm break-all select-all">
         {children}
       </code>
+      {note && <p className="mt-2 text-xs text-emerald-950">{note}</p>}
     </div>
   );
 }
+
+/**
+ * Where an install link ends up (issue 28): the `skills` installer writes it, token included, into
+ * the project's skills-lock.json, which is committed, and (unless told not to) into its telemetry.
+ */
+const INSTALL_LINK_NOTE = (
+  <span data-testid="install-link-note">
+    <code>npx skills add</code> writes this link, token included, into the project&apos;s <code>skills-lock.json</code>, which is meant to
+    be committed: anyone who can read the repository can then read the team&apos;s skills through it until it is revoked. Give each
+    repository a link of its own (for a label, if it should install that label&apos;s versions); when one leaks, revoke it below and make a
+    new one. Run the installer with <code>DO_NOT_TRACK=1</code>, or it also sends the link to its telemetry service (add-skill.vercel.sh).
+  </span>
+);
 
 /** Create a key; the name and access stay as chosen when the key is refused. The new key shows until it is revoked. */
 export function CreateKeyForm({ action, revoked }: { action: FormAction; revoked: number[] }) {
@@ -106,7 +132,12 @@ export function CreateInstallLinkForm({ action, revoked }: { action: FormAction;
       <SubmitButton pending={pending}>Create install link</SubmitButton>
       <ActionMessage state={state} />
       {state?.ok && state.installUrl && state.installLinkId !== undefined && (
-        <ShownOnce title="Install with (shown once)" testId="install-command" live={!revoked.includes(state.installLinkId)}>
+        <ShownOnce
+          title="Install with (shown once)"
+          testId="install-command"
+          live={!revoked.includes(state.installLinkId)}
+          note={INSTALL_LINK_NOTE}
+        >
           {`npx skills add ${state.installUrl}`}
         </ShownOnce>
       )}

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { initWithoutTeam } from "./init-config.mjs";
 
 /** Configuration, validated once. Nothing else reads `process.env`. */
 
@@ -108,6 +109,8 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     throw new Error(issue ? `configuration: ${issue.path.join(".")}: ${issue.message}` : "configuration: invalid");
   }
   const e = parsed.data;
+  const withoutTeam = initWithoutTeam(blankToUndefined);
+  if (withoutTeam) throw new Error(`configuration: ${withoutTeam}`);
   const init: InitConfig = {
     teams: list(e.SKILLGATE_INIT_TEAM),
     apiKeys: list(e.SKILLGATE_INIT_API_KEY),

@@ -6,9 +6,17 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { initWithoutTeam } from "../lib/init-config.mjs";
 import { buildIfNeeded } from "./build-if-needed.mjs";
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXT_MANUAL_SIG_HANDLE: "true" };
+// A start-up key or lead without a team would be ignored (the demo's below would take their place):
+// refused here, before anything is built, in the words the server itself would use (lib/env.ts).
+const withoutTeam = initWithoutTeam(env);
+if (withoutTeam) {
+  console.error(`skillgate: cannot start: configuration: ${withoutTeam}`);
+  process.exit(1);
+}
 const port = env.PORT || "3000";
 const dataDir = path.resolve(env.SKILLGATE_DATA_DIR || ".data");
 mkdirSync(dataDir, { recursive: true });

@@ -11,7 +11,12 @@ import { publicUrlWarnings } from "../public-url";
  * An unreachable database is not such a reason: requests answer 503 until it is back (§14).
  */
 export async function startUp(): Promise<void> {
-  for (const warning of startUpWarnings()) console.warn(`skillgate: warning: ${warning}`);
+  // The configuration is read first: a setting that cannot work stops the server before it says anything else.
+  try {
+    for (const warning of startUpWarnings()) console.warn(`skillgate: warning: ${warning}`);
+  } catch (error) {
+    cannotStart(error);
+  }
   provideBoot(boot);
   try {
     await getApp();
@@ -22,9 +27,13 @@ export async function startUp(): Promise<void> {
       );
       return;
     }
-    console.error(`skillgate: cannot start: ${(error as Error).message}`);
-    process.exit(1);
+    cannotStart(error);
   }
+}
+
+function cannotStart(error: unknown): never {
+  console.error(`skillgate: cannot start: ${(error as Error).message}`);
+  process.exit(1);
 }
 
 /**

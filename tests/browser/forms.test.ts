@@ -16,6 +16,13 @@ const api = async (path: string, init: { method?: string; body?: unknown } = {})
   return (await res.json()) as Record<string, unknown>;
 };
 
+const INSTALL_LINK_NOTE =
+  "npx skills add writes this link, token included, into the project's skills-lock.json, which is meant to be committed: " +
+  "anyone who can read the repository can then read the team's skills through it until it is revoked. " +
+  "Give each repository a link of its own (for a label, if it should install that label's versions); " +
+  "when one leaks, revoke it below and make a new one. " +
+  "Run the installer with DO_NOT_TRACK=1, or it also sends the link to its telemetry service (add-skill.vercel.sh).";
+
 /** What an action said, as one message: its role, its kind and its words. */
 async function said(message: Locator): Promise<[string | null, string | null, string | null]> {
   await message.waitFor();
@@ -97,6 +104,12 @@ describe.each([
       return { token, row };
     };
     const first = await create();
+    // Issue 28: where the link ends up, said in the panel that shows it, readable on a phone too.
+    const note = form.locator('[data-testid="install-link-note"]');
+    expect(await note.textContent()).toBe(INSTALL_LINK_NOTE);
+    const box = (await note.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
     const second = await create();
     // The first one revoked elsewhere (by API) while the page still offers its button: the page's revoke is refused.
     const links = (await api("/api/v1/install-links")) as { links: { id: number; prefix: string }[] };
@@ -111,6 +124,7 @@ describe.each([
     await second.row.locator("button", { hasText: "Revoke" }).click();
     await second.row.locator("text=/^revoked/").waitFor();
     expect(await form.locator('[data-testid="install-command"]').count()).toBe(0);
+    expect(await note.count()).toBe(0);
     expect(await said(section.locator("[data-action-message]").first())).toEqual(["status", "done", "Install link revoked."]);
     expect((await fetch(`${baseUrl}/i/${second.token}/.well-known/skills/index.json`)).status).toBe(401);
   });

@@ -295,6 +295,8 @@ describe("the real `skills` installer (npx skills add) through an install link",
     for (const [file, content] of Object.entries(FILES)) {
       expect(readFileSync(path.join(root, file)), file).toEqual(content);
     }
+    // The index has no mode, so the 755 script arrives without its executable bit (README "Skill installers" says so).
+    expect(statSync(path.join(root, "pdf-forms/scripts/fill.sh")).mode & 0o111).toBe(0);
     // The link serves a BOM byte for byte; this installer reads SKILL.md as text, which drops it (and nothing else).
     expect(Buffer.from(await (await fetch(`${url}/.well-known/skills/bom-notes/SKILL.md`)).arrayBuffer())).toEqual(BOM_SKILL_MD);
     expect(readFileSync(path.join(root, "bom-notes/SKILL.md"))).toEqual(BOM_SKILL_MD.subarray(3));

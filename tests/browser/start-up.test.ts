@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -99,5 +100,57 @@ describe("npm start", () => {
     expect(again[6]).toMatch(new RegExp(`^skillgate: ready in ${SECONDS} — sign in at http://localhost:${restart.port}/signin$`));
     expect(again).toHaveLength(7);
     expect(restart.output).toContain(`  sign in:  http://localhost:${restart.port}/signin  as demo@skillgate.local / ${password}\n`);
+  });
+});
+
+/** `next start` (the server started directly, as in the Dockerfile) with the given variables, run to its exit. */
+async function nextStartToExit(vars: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const port = await freePort();
+  const inherited = Object.entries(process.env).filter(([name]) => !name.startsWith("SKILLGATE_INIT_"));
+  const env: NodeJS.ProcessEnv = {
+    ...Object.fromEntries(inherited),
+    NODE_ENV: "production",
+    AUTH_SECRET: randomBytes(32).toString("base64"),
+    AUTH_TRUST_HOST: "true",
+    SKILLGATE_DATA_DIR: mkdtempSync(path.join(tmpdir(), "skillgate-refusal-")),
+    SKILLGATE_DEMO: "1",
+    DATABASE_URL: "",
+    ...vars,
+  };
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.resolve("node_modules/next/dist/bin/next"), "start", "-p", String(port)], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    // A deadline, not a pause: a server that should have refused but serves is killed, and the test sees no exit code.
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+describe("next start with a start-up key or lead but no SKILLGATE_INIT_TEAM", () => {
+  it.each([
+    [
+      "SKILLGATE_INIT_API_KEY",
+      "skillgate: cannot start: configuration: SKILLGATE_INIT_API_KEY is set but SKILLGATE_INIT_TEAM is not: set SKILLGATE_INIT_TEAM to the team(s) the key is for, or unset SKILLGATE_INIT_API_KEY",
+    ],
+    [
+      "SKILLGATE_INIT_USER_EMAIL",
+      "skillgate: cannot start: configuration: SKILLGATE_INIT_USER_EMAIL is set but SKILLGATE_INIT_TEAM is not: set SKILLGATE_INIT_TEAM to the team(s) the user leads, or unset SKILLGATE_INIT_USER_EMAIL",
+    ],
+    [
+      "SKILLGATE_INIT_USER_PASSWORD",
+      "skillgate: cannot start: configuration: SKILLGATE_INIT_USER_PASSWORD is set but SKILLGATE_INIT_TEAM is not: set SKILLGATE_INIT_TEAM to the team(s) the user leads, or unset SKILLGATE_INIT_USER_PASSWORD",
+    ],
+  ])("refuses %s, saying what to set, before it opens the database", async (name, line) => {
+    const { code, output } = await nextStartToExit({ [name]: "set-by-the-operator" });
+    expect(code).toBe(1);
+    expect(output.split("\n").filter((text) => text.startsWith("skillgate: "))).toEqual([line]);
   });
 });

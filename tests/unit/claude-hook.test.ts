@@ -35,15 +35,29 @@ describe("the Claude Code hook", () => {
   });
 });
 
-/** Runs the hook as Claude Code does: node <path>, the payload on stdin. */
-function runHook(script: string, env: Record<string, string>, payload: unknown): Promise<{ code: number | null; stderr: string }> {
+/**
+ * Runs the hook as Claude Code does: node <path>, the payload on stdin, which is then closed (or,
+ * as a harness with a bug would, left open).
+ */
+function runHook(
+  script: string,
+  env: Record<string, string>,
+  payload: unknown,
+  { closeStdin = true } = {},
+): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
     // This run's environment, with SKILLGATE_* only as each test sets it.
     const child = spawn(process.execPath, [script], { env: { ...process.env, SKILLGATE_URL: "", SKILLGATE_API_KEY: "", ...env } });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("close", (code) => resolve({ code, stderr }));
-    child.stdin.end(JSON.stringify(payload));
+    // A hook that never exits is killed, and the test sees no exit code.
+    const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    });
+    if (closeStdin) child.stdin.end(JSON.stringify(payload));
+    else child.stdin.write(JSON.stringify(payload));
   });
 }
 
@@ -101,6 +115,20 @@ describe("the Claude Code hook as a process", { timeout: 30_000 }, () => {
       const result = await runHook(hook, { SKILLGATE_URL: server.url, SKILLGATE_API_KEY: "k" }, payload);
       expect(result).toEqual({ code: 0, stderr: `skillgate hook: recorded nothing: no answer within 2 s from ${server.url}\n` });
       expect(server.bodies).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("gives up on standard input that never closes within its deadline, and says so rather than blame the server", async () => {
+    const server = await stubServer(true);
+    try {
+      const result = await runHook(hook, { SKILLGATE_URL: server.url, SKILLGATE_API_KEY: "k" }, payload, { closeStdin: false });
+      expect(result).toEqual({
+        code: 0,
+        stderr: "skillgate hook: recorded nothing: standard input did not close within 2 s (the hook reads its payload to the end)\n",
+      });
+      expect(server.bodies).toEqual([]);
     } finally {
       await server.close();
     }

@@ -1,0 +1,1 @@
+export function initWithoutTeam(source: Record<string, string | undefined>): string | null;
