@@ -106,6 +106,9 @@ export const removeLabel = defineOperation({
 const versionAuthor = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("person"), email: z.string().nullable() }),
   z.strictObject({ kind: z.literal("key"), keyId: z.number().int(), keyName: z.string().nullable(), session: z.string().nullable() }),
+  z
+    .strictObject({ kind: z.literal("connection"), keyId: z.number().int(), name: z.string().nullable(), session: z.string().nullable() })
+    .describe("a member's MCP client signed in with OAuth; name is 'member@example.com via Client'"),
   z.strictObject({ kind: z.literal("sync") }),
   z.strictObject({ kind: z.literal("deployment") }),
   z.strictObject({ kind: z.literal("system") }),

@@ -5,7 +5,7 @@ import { singleRow } from "@/db/rows";
 import { amendments, apiKeys, evaluations, users, type AmendmentState } from "@/db/schema";
 import { AppError, specError } from "../errors";
 import { checkStorableText } from "../validation";
-import { authorName, authorOf, namedAuthor, type Actor } from "../learned/actor";
+import { authorName, authorOf, isConnection, namedAuthor, type Actor } from "../learned/actor";
 import { recordEvent } from "../learned/events";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import { composeSkillMd, parseSkillMd } from "../skills/skill-md";
@@ -211,10 +211,13 @@ function amendmentRows(db: Db, teamId: TeamId, filter: AmendmentFilter) {
       amendment: amendments,
       authorEmail: authorUser.email,
       authorKeyName: authorKey.name,
+      authorKeyIsConnection: isConnection(authorKey),
       deciderEmail: deciderUser.email,
       deciderKeyName: deciderKey.name,
+      deciderKeyIsConnection: isConnection(deciderKey),
       rejecterEmail: rejecterUser.email,
       rejecterKeyName: rejecterKey.name,
+      rejecterKeyIsConnection: isConnection(rejecterKey),
     })
     .from(amendments)
     .leftJoin(authorUser, eq(authorUser.id, amendments.authorUserId))
@@ -260,8 +263,13 @@ function amendmentEntry(row: AmendmentRowWithNames, judged: Awaited<ReturnType<t
   const a = row.amendment;
   const latest = judged.find((e) => e.amendmentId === a.id) ?? null;
   const finished = judged.find((e) => e.amendmentId === a.id && e.status === "finished") ?? null;
-  const named = (userId: number | null, email: string | null, keyId: number | null, keyName: string | null, session: string | null) =>
-    authorName(namedAuthor({ userId, email, keyId, keyName, session }));
+  const named = (
+    userId: number | null,
+    email: string | null,
+    keyId: number | null,
+    [keyName, keyIsConnection]: [string | null, boolean | null],
+    session: string | null,
+  ) => authorName(namedAuthor({ userId, email, keyId, keyName, keyIsConnection, session }));
   return {
     id: a.id,
     skill: a.skillName,
@@ -271,17 +279,25 @@ function amendmentEntry(row: AmendmentRowWithNames, judged: Awaited<ReturnType<t
     createdAt: a.createdAt.toISOString(),
     evaluatedAt: finished?.finishedAt?.toISOString() ?? null,
     decision: a.decision,
-    decidedBy: a.decidedAt ? named(a.decidedByUserId, row.deciderEmail, a.decidedByKeyId, row.deciderKeyName, a.decidedSession) : null,
+    decidedBy: a.decidedAt
+      ? named(a.decidedByUserId, row.deciderEmail, a.decidedByKeyId, [row.deciderKeyName, row.deciderKeyIsConnection], a.decidedSession)
+      : null,
     decidedAt: a.decidedAt?.toISOString() ?? null,
     reason: a.decisionReason,
     rejection: a.rejectedAt
       ? {
-          by: named(a.rejectedByUserId, row.rejecterEmail, a.rejectedByKeyId, row.rejecterKeyName, a.rejectedSession),
+          by: named(
+            a.rejectedByUserId,
+            row.rejecterEmail,
+            a.rejectedByKeyId,
+            [row.rejecterKeyName, row.rejecterKeyIsConnection],
+            a.rejectedSession,
+          ),
           at: a.rejectedAt.toISOString(),
           reason: a.rejectionReason,
         }
       : null,
-    author: named(a.authorUserId, row.authorEmail, a.authorKeyId, row.authorKeyName, a.sessionId),
+    author: named(a.authorUserId, row.authorEmail, a.authorKeyId, [row.authorKeyName, row.authorKeyIsConnection], a.sessionId),
     baseVersion: a.baseVersion,
     origin: a.origin,
     rationale: a.rationale,

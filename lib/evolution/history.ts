@@ -4,7 +4,7 @@ import { apiKeys, evaluations, skillEvents, users } from "@/db/schema";
 import { listAmendments } from "./amendments";
 import type { TeamId } from "../teams/teams";
 import { SKILL_EVENT_KINDS } from "../learned/events";
-import { authorName, namedAuthor } from "../learned/actor";
+import { authorName, isConnection, namedAuthor } from "../learned/actor";
 import { DECISION_EVENT_KINDS, type DecisionEventCount } from "./promotion-decisions";
 
 /** The promotion history (§8.4, §10): the team's event log, newest first, with who did each thing. */
@@ -27,7 +27,7 @@ export async function teamHistory(
   filter: { skill?: string; kind?: string; limit?: number } = {},
 ): Promise<HistoryEvent[]> {
   const rows = await db
-    .select({ event: skillEvents, email: users.email, keyName: apiKeys.name })
+    .select({ event: skillEvents, email: users.email, keyName: apiKeys.name, keyIsConnection: isConnection(apiKeys) })
     .from(skillEvents)
     .leftJoin(users, eq(users.id, skillEvents.actorUserId))
     .leftJoin(apiKeys, eq(apiKeys.id, skillEvents.actorKeyId))
@@ -40,13 +40,15 @@ export async function teamHistory(
     )
     .orderBy(desc(skillEvents.at), desc(skillEvents.id))
     .limit(filter.limit ?? 200);
-  return rows.map(({ event, email, keyName }) => ({
+  return rows.map(({ event, email, keyName, keyIsConnection }) => ({
     id: event.id,
     at: event.at.toISOString(),
     skill: event.skillName,
     kind: event.kind,
     version: event.version,
-    actor: authorName(namedAuthor({ userId: event.actorUserId, email, keyId: event.actorKeyId, keyName, session: event.sessionId })),
+    actor: authorName(
+      namedAuthor({ userId: event.actorUserId, email, keyId: event.actorKeyId, keyName, keyIsConnection, session: event.sessionId }),
+    ),
     detail: event.detail,
   }));
 }

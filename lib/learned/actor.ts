@@ -1,3 +1,4 @@
+import { sql, type AnyColumn } from "drizzle-orm";
 import { grants, roleAtLeast, type Role } from "../auth/scopes";
 import { AppError } from "../errors";
 
@@ -52,7 +53,12 @@ export function provenanceOf(actor: Actor): { kind: "agent" | "user"; ref: strin
 export type NamedAuthor =
   | { kind: "person"; email: string | null }
   | { kind: "key"; keyId: number; keyName: string | null; session: string | null }
+  /** A member's MCP client signed in with OAuth (lib/oauth/connections.ts): "sam@example.com via Claude Code". */
+  | { kind: "connection"; keyId: number; name: string | null; session: string | null }
   | { kind: "system" };
+
+/** Whether an `api_keys` row is a connection, for the queries that name authors. */
+export const isConnection = (key: { userId: AnyColumn }) => sql<boolean | null>`(${key.userId} is not null)`;
 
 /** The author columns of a row (version, event, amendment decision) joined to the person's email and the key's name. */
 export function namedAuthor(row: {
@@ -60,19 +66,25 @@ export function namedAuthor(row: {
   email: string | null;
   keyId: number | null;
   keyName: string | null;
+  /** Whether the key row is a connection (it has a member): its name says the member and the client. */
+  keyIsConnection?: boolean | null;
   session: string | null;
 }): NamedAuthor {
   if (row.userId !== null) return { kind: "person", email: row.email };
+  if (row.keyId !== null && row.keyIsConnection) return { kind: "connection", keyId: row.keyId, name: row.keyName, session: row.session };
   if (row.keyId !== null) return { kind: "key", keyId: row.keyId, keyName: row.keyName, session: row.session };
   return { kind: "system" };
 }
 
 /**
  * Who did something, in words, wherever the dashboard says it (versions, history events,
- * amendments and the decisions on them): the email, "key ci-bot · session 7f3a", or "Skillgate".
+ * amendments and the decisions on them): the email, "key ci-bot · session 7f3a", "sam@example.com via
+ * Claude Code · session 7f3a", or "Skillgate".
  */
 export function authorName(author: NamedAuthor): string {
   if (author.kind === "person") return author.email ?? "a person who has left";
+  if (author.kind === "connection")
+    return `${author.name ?? `connection ${author.keyId}`}${author.session ? ` · session ${author.session}` : ""}`;
   if (author.kind === "key") return `key ${author.keyName ?? author.keyId}${author.session ? ` · session ${author.session}` : ""}`;
   return "Skillgate";
 }

@@ -7,7 +7,7 @@ import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import { loadSkillContent, resolveSkill } from "../skills/view";
 import { labelsOf } from "./labels";
 import { listLearnedVersions } from "./store";
-import { namedAuthor, type NamedAuthor } from "./actor";
+import { isConnection, namedAuthor, type NamedAuthor } from "./actor";
 import { boundedUnifiedPatch } from "./line-diff";
 
 /** Versions of the skill skill_view would serve, and diffs between any two (§6.2). */
@@ -72,10 +72,13 @@ export async function skillVersions(db: Db, catalogs: CatalogCache, team: Catalo
 async function learnedVersions(db: Db, skillId: number): Promise<VersionInfo[]> {
   const [rows, labels] = await Promise.all([listLearnedVersions(db, skillId), labelsOf(db, skillId)]);
   const keyIds = [...new Set(rows.map((row) => row.version.authorKeyId).filter((id): id is number => id !== null))];
-  const keys = new Map<number, string>();
+  const keys = new Map<number, { name: string; connection: boolean | null }>();
   for (const keyId of keyIds) {
-    const [key] = await db.select({ name: apiKeys.name }).from(apiKeys).where(eq(apiKeys.id, keyId));
-    if (key) keys.set(keyId, key.name);
+    const [key] = await db
+      .select({ name: apiKeys.name, connection: isConnection(apiKeys) })
+      .from(apiKeys)
+      .where(eq(apiKeys.id, keyId));
+    if (key) keys.set(keyId, key);
   }
   return rows.map(({ version: v, authorEmail }) => ({
     version: v.version,
@@ -84,7 +87,8 @@ async function learnedVersions(db: Db, skillId: number): Promise<VersionInfo[]> 
       userId: v.authorUserId,
       email: authorEmail,
       keyId: v.authorKeyId,
-      keyName: v.authorKeyId === null ? null : (keys.get(v.authorKeyId) ?? null),
+      keyName: v.authorKeyId === null ? null : (keys.get(v.authorKeyId)?.name ?? null),
+      keyIsConnection: v.authorKeyId === null ? null : (keys.get(v.authorKeyId)?.connection ?? null),
       session: v.authorSession,
     }),
     reason: v.reason,

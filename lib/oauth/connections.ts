@@ -79,11 +79,13 @@ export interface NewConnection {
 /** Opens a connection for a spent code and hands out its first tokens, in one transaction. */
 export async function openConnection(db: Db, input: NewConnection, now = new Date()): Promise<IssuedTokens> {
   return db.transaction(async (tx) => {
+    const [member] = await tx.select({ email: users.email }).from(users).where(eq(users.id, input.userId));
     const rows = await tx
       .insert(apiKeys)
       .values({
         teamId: input.teamId,
-        name: input.clientName,
+        // How history, versions and amendments name what it does (lib/learned/actor.ts).
+        name: `${member?.email ?? `member ${input.userId}`} via ${input.clientName}`,
         prefix: "oauth",
         keyHash: null,
         scopes: input.scopes,

@@ -8,6 +8,7 @@ import { ensureUser, type User } from "@/lib/auth/users";
 import { setMembership } from "@/lib/teams/teams";
 import { changeRole, removeMember } from "@/lib/teams/members";
 import { consent } from "@/lib/oauth/authorizations";
+import { teamHistory } from "@/lib/evolution/history";
 import type { AccessLevel } from "@/lib/oauth/access";
 import { errorOf, fetchApp, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
@@ -142,12 +143,23 @@ describe.each(testDbKinds)("OAuth for MCP on %s", (kind) => {
     expect(created.isError).toBe(false);
 
     const rows = await t.app.db.select().from(apiKeys).where(isNotNull(apiKeys.userId));
-    expect(rows.map((row) => [row.teamId, row.userId, row.clientName, row.scopes, row.keyHash, row.revokedAt])).toEqual([
-      [t.alpha.team.id, member.id, "Claude Code", ["read", "write"], null, null],
+    expect(rows.map((row) => [row.teamId, row.userId, row.name, row.clientName, row.scopes, row.keyHash, row.revokedAt])).toEqual([
+      [t.alpha.team.id, member.id, "member@example.com via Claude Code", "Claude Code", ["read", "write"], null, null],
     ]);
-    // The token's team only: beta's skills are not reachable with it.
-    const other = await call("skill_view", { name: "oauth-draft" });
-    expect(other.isError).toBe(false);
+    // What it wrote names the member and the client, in history and in the versions.
+    const history = await teamHistory(t.app.db, t.alpha.team.id, { skill: "oauth-draft" });
+    expect(history.map((event) => [event.kind, event.actor])).toEqual([
+      ["created", expect.stringMatching(/^member@example\.com via Claude Code · session [0-9a-f-]{36}$/)],
+    ]);
+    const versions = (await (await t.call("GET", "/api/v1/skills/oauth-draft/versions")).json()) as { versions: { author: unknown }[] };
+    expect(versions.versions.map((version) => version.author)).toEqual([
+      {
+        kind: "connection",
+        keyId: rows[0]!.id,
+        name: "member@example.com via Claude Code",
+        session: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      },
+    ]);
   });
 
   it("lets a viewer's connection read and not write", async () => {
