@@ -104,6 +104,10 @@ export function RevokeKeyButton({ action, name }: { action: () => Promise<Action
   return <RowButton action={action} confirm={`Revoke the key "${name}"? Agents using it will get 401 at once.`} label="Revoke" />;
 }
 
+export function RevokeConnectionButton({ action, name }: { action: () => Promise<ActionResult>; name: string }) {
+  return <RowButton action={action} confirm={`Revoke ${name}? The client will have to sign in again.`} label="Revoke" />;
+}
+
 /** A row's button that asks first; the row changes once it has worked, so the section's slot says what happened. */
 function RowButton({ action, confirm, label }: { action: () => Promise<ActionResult>; confirm: string; label: string }) {
   return <ActionButton action={action} confirm={confirm} label={label} tone="danger" size="xs" />;

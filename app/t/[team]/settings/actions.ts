@@ -14,6 +14,7 @@ import { invite, withdrawInvitation, type InvitationId, type NotMailed } from "@
 import { publicOrigin } from "@/lib/http/origin";
 import { labelParam } from "@/lib/skills/label";
 import { createInstallLink, revokeInstallLink, type InstallLinkId } from "@/lib/teams/install-links";
+import { revokeConnection } from "@/lib/oauth/connections";
 
 const asLead = (slug: string) => ({ team: slug, page: `/t/${slug}/settings`, role: "lead" as const });
 const nothing = z.undefined();
@@ -43,6 +44,14 @@ export async function createInstallLinkAction(slug: string, _previous: ActionRes
     const link = await createInstallLink(member.app.db, member.team.id, origin, { userId: member.user.id, keyId: null }, label);
     const what = label ? `Install link for label ${label} created` : "Install link created";
     return { ok: true, message: `${what}. Copy it now: it is not shown again.`, installUrl: link.url, installLinkId: link.id };
+  });
+}
+
+/** Any member revokes their own connections; a lead anyone's (lib/oauth/connections.ts says which). */
+export async function revokeConnectionAction(slug: string, id: number): Promise<ActionResult> {
+  return memberAction({ team: slug, page: `/t/${slug}/settings`, role: "viewer", schema: nothing, input: undefined }, async (member) => {
+    await revokeConnection(member.app.db, member.team.id, id, { userId: member.user.id, role: member.role });
+    return { ok: true, message: "Connection revoked: that client must sign in again." };
   });
 }
 

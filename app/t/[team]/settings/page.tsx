@@ -9,10 +9,19 @@ import { listInstallLinks } from "@/lib/teams/install-links";
 import { pendingInvitations } from "@/lib/teams/invitations";
 import { teamSettings } from "@/lib/listing/settings";
 import { publicOrigin } from "@/lib/http/origin";
+import { listConnections } from "@/lib/oauth/connections";
 import { PageHeader } from "@/components/ui/page-header";
 import type { TeamPageProps } from "../team-page";
 import { MembersSection } from "./members";
-import { ApiKeysSection, InstallLinksSection, ListingSection, PromotionSection, PromptSetsLink, TelemetrySection } from "./sections";
+import {
+  ApiKeysSection,
+  ConnectionsSection,
+  InstallLinksSection,
+  ListingSection,
+  PromotionSection,
+  PromptSetsLink,
+  TelemetrySection,
+} from "./sections";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -21,12 +30,13 @@ export default async function SettingsPage({ params }: TeamPageProps) {
   const member = await requireMember(slug, `/t/${slug}/settings`);
   const { app, team } = member;
   const isLead = roleAtLeast(member.role, "lead");
-  const [members, keys, links, invitations, settings] = await Promise.all([
+  const [members, keys, links, invitations, settings, connections] = await Promise.all([
     listMembers(app.db, team.id),
     isLead ? listApiKeys(app.db, team.id) : Promise.resolve([]),
     isLead ? listInstallLinks(app.db, team.id) : Promise.resolve([]),
     isLead ? pendingInvitations(app.db, team.id) : Promise.resolve([]),
     isLead ? teamSettings(app.db, team.id) : Promise.resolve(null),
+    listConnections(app.db, team.id, { userId: member.user.id, role: member.role }),
   ]);
   const sessions = isLead
     ? await sessionsOf(
@@ -39,7 +49,9 @@ export default async function SettingsPage({ params }: TeamPageProps) {
     <div className="space-y-6">
       <PageHeader title="Settings" />
       {!isLead && (
-        <p className="rounded-md bg-slate-100 p-3 text-sm">Only a lead can change settings and see API keys; you are {member.role}.</p>
+        <p className="rounded-md bg-slate-100 p-3 text-sm">
+          Only a lead can change settings and see API keys; you are {member.role}. Here you see the MCP clients you signed in.
+        </p>
       )}
       <MembersSection
         slug={slug}
@@ -49,6 +61,7 @@ export default async function SettingsPage({ params }: TeamPageProps) {
         policy={app.sessionPolicy}
         invitations={invitations}
       />
+      <ConnectionsSection slug={slug} connections={connections} isLead={isLead} />
       {isLead && (
         <>
           <ApiKeysSection slug={slug} keys={keys} />

@@ -11,15 +11,18 @@ import {
   CreateKeyForm,
   ListingSettingsForm,
   RevokeInstallLinkButton,
+  RevokeConnectionButton,
   RevokeKeyButton,
   TelemetrySettingsForm,
 } from "@/components/settings-forms";
+import type { Connection } from "@/lib/oauth/connections";
 import { ConnectTelemetry } from "@/components/connect-telemetry";
 import { Section } from "@/components/ui/section";
 import {
   autoPromoteAction,
   createInstallLinkAction,
   createKeyAction,
+  revokeConnectionAction,
   revokeInstallLinkAction,
   revokeKeyAction,
   updateListingSettingsAction,
@@ -58,6 +61,58 @@ export function ApiKeysSection({ slug, keys }: { slug: string; keys: ApiKey[] })
             </tr>
           ))}
         </CredentialTable>
+      </ActionMessageSlot>
+    </Section>
+  );
+}
+
+/**
+ * MCP clients members signed in with OAuth (§12): every member sees and revokes their own, a lead
+ * everyone's. A connection also ends when its member leaves the team or drops below its access.
+ */
+export function ConnectionsSection({ slug, connections, isLead }: { slug: string; connections: Connection[]; isLead: boolean }) {
+  return (
+    <Section
+      id="connections"
+      aria-label="MCP clients signed in"
+      title="MCP clients signed in"
+      description={
+        <>
+          Clients connected with <code>claude mcp add --transport http skillgate &lt;url&gt;/api/mcp</code> (or a client&apos;s &ldquo;Add
+          server&rdquo;) and a browser sign-in act as the member who signed in, with the access chosen then.{" "}
+          {isLead ? "You see every member's." : "You see your own."}
+        </>
+      }
+    >
+      <ActionMessageSlot>
+        {connections.length === 0 ? (
+          <p className="text-sm text-slate-600" data-testid="no-connections">
+            No client has signed in{isLead ? "" : " as you"} yet.
+          </p>
+        ) : (
+          <CredentialTable
+            label="MCP clients signed in"
+            region="Every MCP client signed in"
+            columns={["Client", "Member", "Access", "Signed in"]}
+          >
+            {connections.map((connection) => (
+              <tr key={connection.id} className="border-t border-slate-100" data-connection={connection.id}>
+                <td className="py-1.5">{connection.clientName}</td>
+                <td className="py-1.5">{connection.email}</td>
+                <td className="py-1.5">{connection.level}</td>
+                <td className="py-1.5 whitespace-nowrap text-slate-600">
+                  <When at={connection.createdAt} />
+                </td>
+                <RevokeCell revokedAt={connection.revokedAt}>
+                  <RevokeConnectionButton
+                    name={`${connection.clientName} (${connection.email})`}
+                    action={revokeConnectionAction.bind(null, slug, connection.id)}
+                  />
+                </RevokeCell>
+              </tr>
+            ))}
+          </CredentialTable>
+        )}
       </ActionMessageSlot>
     </Section>
   );
