@@ -2,6 +2,7 @@ import { z } from "zod";
 import { errorStatus, type ErrorCode } from "../errors";
 import { OPERATIONS } from "./index";
 import { errorEnvelope, errorsOf, TAGS, type HeaderSpec, type Operation, type ResponseSpec } from "./operation";
+import { servedContentTypes } from "../skills/content-types";
 
 /**
  * The OpenAPI 3.1 document (GET /api/v1/openapi.json), generated from the contracts: zod 4's
@@ -66,9 +67,26 @@ function contentOf(spec: ResponseSpec): JsonSchema {
       return { "text/plain": { schema: { type: "string" }, ...(spec.example !== undefined ? { example: spec.example } : {}) } };
     case "bytes":
       return { [spec.mediaType]: { schema: { type: "string", contentMediaType: spec.mediaType } } };
+    case "file":
+      return fileContent();
     case "empty":
       return {};
   }
+}
+
+/**
+ * Every content type a file can be sent with, from the map the routes send them by
+ * (lib/skills/content-types.ts): the Content-Type header is exactly one of these keys.
+ */
+function fileContent(): JsonSchema {
+  return Object.fromEntries(
+    servedContentTypes().map(({ contentType, extensions }) => {
+      const which = extensions.length > 0 ? `a file ending ${extensions.join(" or ")}` : "a file with any other extension, or none";
+      // A JSON media type's schema describes the parsed document, which may be any JSON value; the others are the text or bytes themselves.
+      const schema = contentType === "application/json" ? {} : { type: "string", contentMediaType: contentType };
+      return [contentType, { schema: { ...schema, description: which } }];
+    }),
+  );
 }
 
 function successResponses(operation: Operation): JsonSchema {

@@ -3,15 +3,29 @@ import type { z } from "zod";
 import { errorStatus, type ErrorCode } from "@/lib/errors";
 import { OPERATIONS } from "@/lib/contracts";
 import { errorEnvelope, errorsOf, type Operation, type ResponseSpec } from "@/lib/contracts/operation";
+import { openApiDocument } from "@/lib/contracts/openapi";
+import { contentTypeOf } from "@/lib/skills/content-types";
 import { installerRoute } from "@/lib/http/installer-paths";
 import { isDecodablePath } from "@/lib/http/path-encoding";
 
 /**
  * Every response an integration test receives is checked against the contract of the operation
  * it answers (lib/contracts), which is also what the OpenAPI document is generated from: a
- * documented status; for a success, a body of the documented shape and content type; for an
- * error, the envelope with a code the operation documents, at that code's status.
+ * documented status; for a success, a body of the documented shape with a content type the
+ * document lists for it (a file's: the one its extension has); for an error, the envelope with a
+ * code the operation documents, at that code's status.
  */
+
+type DocumentResponses = Record<string, { content?: Record<string, unknown> }>;
+const DOCUMENT = openApiDocument("/") as unknown as { paths: Record<string, Record<string, { responses: DocumentResponses }>> };
+
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
 
 function patternOf(path: string): RegExp {
   const source = path
@@ -62,17 +76,37 @@ function kindOf(contentType: string | null): ResponseSpec["kind"] {
   return "bytes";
 }
 
-async function checkSuccess(operation: Operation, res: Response, what: string): Promise<void> {
+/** The media types the OpenAPI document lists for an operation's response with this status. */
+function documentedMediaTypes(operation: Operation, status: number): string[] {
+  const responses = DOCUMENT.paths[operation.path]?.[operation.method.toLowerCase()]?.responses;
+  return Object.keys(responses?.[String(status)]?.content ?? {});
+}
+
+/** As a validating proxy matches it: the exact type with its parameters, or a documented type without parameters by its base. */
+function isListed(contentType: string, documented: string[]): boolean {
+  const base = contentType.split(";")[0]!.trim();
+  return documented.some((type) => type === contentType || (!type.includes(";") && type === base));
+}
+
+async function checkSuccess(operation: Operation, res: Response, what: string, pathname: string): Promise<void> {
   const documented = operation.responses[res.status as keyof Operation["responses"]];
   if (!documented) fail(what, `status ${res.status} is not documented`);
   const specs = Array.isArray(documented) ? documented : [documented];
   const body = await res.clone().text();
-  const kind = body === "" && res.status !== 200 ? "empty" : kindOf(res.headers.get("content-type"));
-  // A file is bytes whatever its type: a .txt comes back as text/plain.
+  const contentType = res.headers.get("content-type");
+  const kind = body === "" && res.status !== 200 ? "empty" : kindOf(contentType);
+  // A file is bytes whatever its type (a .txt comes back as text/plain), with the type of its extension.
   const spec =
-    specs.find((candidate) => candidate.kind === kind) ?? specs.find((candidate) => candidate.kind === "bytes" && kind !== "empty");
-  if (!spec)
-    fail(what, `a ${kind} body (${res.headers.get("content-type")}) where the contract says ${specs.map((s) => s.kind).join(" or ")}`);
+    specs.find((candidate) => candidate.kind === kind) ??
+    specs.find((candidate) => (candidate.kind === "bytes" || candidate.kind === "file") && kind !== "empty");
+  if (!spec) fail(what, `a ${kind} body (${contentType}) where the contract says ${specs.map((s) => s.kind).join(" or ")}`);
+  if (kind !== "empty") {
+    const listed = documentedMediaTypes(operation, res.status);
+    if (!isListed(contentType ?? "", listed))
+      fail(what, `content type ${contentType} is not in the OpenAPI document's ${res.status} (${listed.join(", ")})`);
+  }
+  if (spec.kind === "file" && contentType !== contentTypeOf(safeDecode(pathname)))
+    fail(what, `a file sent as ${contentType}, where its extension says ${contentTypeOf(safeDecode(pathname))}`);
   if (spec.kind === "json") check(spec.schema, JSON.parse(body), `${what} ${res.status} body`);
   for (const [header, { optional }] of Object.entries(spec.headers ?? {})) {
     if (res.status < 300 && !optional && !res.headers.has(header)) fail(what, `header ${header} is documented but missing`);
@@ -113,7 +147,7 @@ export async function checkResponse(req: Request, res: Response): Promise<Respon
       const refusals = pathname.startsWith("/i/") ? [401, 404, 405] : [404, 405];
       if (res.status !== 400) expect(refusals, `${what} matches no operation`).toContain(res.status);
       await checkError(null, res, what);
-    } else if (res.status < 400) await checkSuccess(found, res, what);
+    } else if (res.status < 400) await checkSuccess(found, res, what, pathname);
     else await checkError(found, res, what);
   } catch (error) {
     if (error instanceof SyntaxError) fail(what, `the body is not JSON: ${(await res.clone().text()).slice(0, 200)}`);

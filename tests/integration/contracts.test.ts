@@ -138,6 +138,43 @@ describe("the OpenAPI document", () => {
     });
   });
 
+  it("lists every content type a file is sent with, by extension, on each file route, and says how to send a nested path", () => {
+    const text = (type: string, description: string) => ({ schema: { type: "string", contentMediaType: type, description } });
+    const expected = {
+      "text/markdown; charset=utf-8": text("text/markdown; charset=utf-8", "a file ending .md"),
+      "text/plain; charset=utf-8": text("text/plain; charset=utf-8", "a file ending .txt or .ts"),
+      "text/x-shellscript; charset=utf-8": text("text/x-shellscript; charset=utf-8", "a file ending .sh"),
+      "text/x-python; charset=utf-8": text("text/x-python; charset=utf-8", "a file ending .py"),
+      "text/javascript; charset=utf-8": text("text/javascript; charset=utf-8", "a file ending .js"),
+      "application/json": { schema: { description: "a file ending .json" } },
+      "text/yaml; charset=utf-8": text("text/yaml; charset=utf-8", "a file ending .yaml or .yml"),
+      "application/pdf": text("application/pdf", "a file ending .pdf"),
+      "image/png": text("image/png", "a file ending .png"),
+      "image/svg+xml": text("image/svg+xml", "a file ending .svg"),
+      "application/octet-stream": text("application/octet-stream", "a file with any other extension, or none"),
+    };
+    const encoding =
+      "its `/` may be sent as-is (scripts/run.py) or percent-encoded (scripts%2Frun.py, as OpenAPI clients send a path parameter): both answer the same file";
+    for (const [path, parameter, description] of [
+      ["/api/v1/skills/{name}/files/{path}", "path", `the file's path inside the skill folder, e.g. references/forms.md; ${encoding}`],
+      ["/.well-known/skills/{name}/{file}", "file", `SKILL.md, or a supporting file's path; ${encoding}`],
+      ["/i/{token}/.well-known/skills/{name}/{file}", "file", `SKILL.md, or a supporting file's path; ${encoding}`],
+    ] as const) {
+      const get = doc.paths[path]!.get! as {
+        parameters: Record<string, unknown>[];
+        responses: Record<string, { content?: Record<string, unknown> }>;
+      };
+      expect(get.responses["200"]!.content, path).toEqual(expected);
+      expect(get.parameters.find((p) => p.name === parameter)).toEqual({
+        name: parameter,
+        in: "path",
+        required: true,
+        description,
+        schema: { type: "string" },
+      });
+    }
+  });
+
   it("documents both forms of a body that takes one item or a batch", () => {
     const observations = doc.paths["/api/v1/observations"]!.post! as {
       requestBody: { content: { "application/json": { schema: { anyOf: { properties: Record<string, unknown> }[] } } } };
