@@ -52,6 +52,34 @@ const STALE_HEADER_SPEC: Record<string, HeaderSpec> = {
   },
 };
 
+/**
+ * What the answer to a counted request says of its key's (or install link's) limit
+ * (lib/http/rate-limit-headers.ts): every operation the limit can refuse documents them on every
+ * answer but the 401 of a key or link not known, which is not counted.
+ */
+const RATE_LIMIT_HEADER_SPEC: Record<string, HeaderSpec> = {
+  "X-RateLimit-Limit": {
+    description:
+      "requests a window of one minute admits for this API key or install link; sent on every answer to a request that was counted (not when the deployment sets no limit)",
+    type: "integer",
+    optional: true,
+  },
+  "X-RateLimit-Remaining": {
+    description:
+      "requests the window still admits after this one, never below 0, and 0 on a 429; exact with one instance, approximate with several (each claims its share in chunks)",
+    type: "integer",
+    optional: true,
+  },
+  "X-RateLimit-Reset": {
+    description:
+      "seconds until the window ends and the whole limit is admitted again (a delay, as the IETF drafts' RateLimit-Reset, not a time); on a 429, the same as Retry-After",
+    type: "integer",
+    optional: true,
+  },
+};
+
+const isCounted = (operation: Operation) => errorsOf(operation).includes("RateLimited");
+
 function headersOf(headers: Record<string, HeaderSpec>): JsonSchema | undefined {
   if (Object.keys(headers).length === 0) return undefined;
   return Object.fromEntries(
@@ -98,6 +126,7 @@ function successResponses(operation: Operation): JsonSchema {
     const headers = headersOf({
       ...list.find((spec) => spec.headers)?.headers,
       ...(operation.servesStale && status === "200" ? STALE_HEADER_SPEC : {}),
+      ...(isCounted(operation) ? RATE_LIMIT_HEADER_SPEC : {}),
     });
     responses[status] = {
       description: list.map((spec) => spec.description).join("; "),
@@ -107,6 +136,8 @@ function successResponses(operation: Operation): JsonSchema {
   }
   return responses;
 }
+
+const RETRY_AFTER_SPEC: Record<string, HeaderSpec> = { "Retry-After": { description: "seconds to wait", type: "integer" } };
 
 /** One response per error status, naming every code the operation can answer with it. */
 function errorResponses(operation: Operation): JsonSchema {
@@ -118,11 +149,13 @@ function errorResponses(operation: Operation): JsonSchema {
     const envelope = schemaOf(extended ?? errorEnvelope, "output") as { properties?: { error?: { properties?: { code?: JsonSchema } } } };
     const code = envelope.properties?.error?.properties;
     if (code) code.code = { type: "string", enum: codes };
+    const headers = headersOf({
+      ...(status === 429 || status === 503 ? RETRY_AFTER_SPEC : {}),
+      ...(isCounted(operation) && status !== 401 ? RATE_LIMIT_HEADER_SPEC : {}),
+    });
     responses[String(status)] = {
       description: codes.join(", "),
-      ...(status === 429 || status === 503
-        ? { headers: { "Retry-After": { description: "seconds to wait", schema: { type: "integer" } } } }
-        : {}),
+      ...(headers ? { headers } : {}),
       content: { "application/json": { schema: envelope } },
     };
   }

@@ -6,6 +6,7 @@ import type { App } from "../root/app";
 import { getApp } from "../current-app";
 import type { KeyAuth } from "../auth/api-keys";
 import { errorResponse } from "../http/respond";
+import { withRateLimitHeaders } from "../http/rate-limit-headers";
 import { authenticateRequest, withinBudget } from "../http/route";
 import { isDatabaseOutage } from "@/db/outage";
 import { continueMcpSession, endMcpSession, openMcpSession } from "./sessions";
@@ -24,7 +25,7 @@ function jsonRpcError(status: number, code: number, message: string): Response {
 }
 
 export function handleMcp(req: Request): Promise<Response> {
-  return withinBudget("request", () => serveMcp(req));
+  return withinBudget("request", async () => withRateLimitHeaders(req, await serveMcp(req)));
 }
 
 async function serveMcp(req: Request): Promise<Response> {

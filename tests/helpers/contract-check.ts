@@ -16,7 +16,7 @@ import { isDecodablePath } from "@/lib/http/path-encoding";
  * code the operation documents, at that code's status.
  */
 
-type DocumentResponses = Record<string, { content?: Record<string, unknown> }>;
+type DocumentResponses = Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }>;
 const DOCUMENT = openApiDocument("/") as unknown as { paths: Record<string, Record<string, { responses: DocumentResponses }>> };
 
 function safeDecode(path: string): string {
@@ -128,6 +128,30 @@ async function checkError(operation: Operation | null, res: Response, what: stri
   if (!codes.includes(code)) fail(what, `error code ${code} at ${res.status} is not documented (documented: ${codes.join(", ")})`);
 }
 
+const RATE_LIMIT_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"];
+
+/**
+ * The rate-limit headers (lib/http/rate-limit-headers.ts): all three or none; whole numbers, the
+ * remaining within the limit and the reset within the minute's window; on every 429, with nothing
+ * remaining and the reset the same as Retry-After; never on a 401 (a key or link not known is not
+ * counted); and only where the OpenAPI document says so.
+ */
+function checkRateLimitHeaders(operation: Operation | null, res: Response, what: string): void {
+  const values = RATE_LIMIT_HEADERS.map((name) => res.headers.get(name));
+  if (res.status === 429 && values.some((value) => value === null)) fail(what, "a 429 without its X-RateLimit-* headers");
+  if (values.every((value) => value === null)) return;
+  if (values.some((value) => value === null || !/^\d+$/.test(value))) fail(what, `X-RateLimit-* headers ${JSON.stringify(values)}`);
+  const [limit, remaining, reset] = values.map(Number) as [number, number, number];
+  if (remaining > limit || reset < 1 || reset > 60) fail(what, `X-RateLimit-* headers ${JSON.stringify(values)} out of range`);
+  if (res.status === 401) fail(what, "a 401 with X-RateLimit-* headers: a key or link not known is not counted");
+  if (res.status === 429 && (remaining !== 0 || String(reset) !== res.headers.get("retry-after")))
+    fail(what, `a 429 with X-RateLimit-* headers ${JSON.stringify(values)} and Retry-After ${res.headers.get("retry-after")}`);
+  if (!operation) return;
+  const documented = DOCUMENT.paths[operation.path]?.[operation.method.toLowerCase()]?.responses[String(res.status)]?.headers ?? {};
+  for (const name of RATE_LIMIT_HEADERS)
+    if (!(name in documented)) fail(what, `header ${name} is sent at ${res.status} but the OpenAPI document does not list it`);
+}
+
 export async function checkResponse(req: Request, res: Response): Promise<Response> {
   const { pathname } = new URL(req.url);
   const found = operationFor(req.method, pathname);
@@ -149,6 +173,7 @@ export async function checkResponse(req: Request, res: Response): Promise<Respon
       await checkError(null, res, what);
     } else if (res.status < 400) await checkSuccess(found, res, what, pathname);
     else await checkError(found, res, what);
+    checkRateLimitHeaders(found === "wrong-method" ? null : found, res, what);
   } catch (error) {
     if (error instanceof SyntaxError) fail(what, `the body is not JSON: ${(await res.clone().text()).slice(0, 200)}`);
     throw error;

@@ -175,6 +175,53 @@ describe("the OpenAPI document", () => {
     }
   });
 
+  it("documents the rate-limit headers on every answer of every keyed operation but the 401, and only there", () => {
+    const rateLimit = {
+      "X-RateLimit-Limit": {
+        description:
+          "requests a window of one minute admits for this API key or install link; sent on every answer to a request that was counted (not when the deployment sets no limit)",
+        schema: { type: "integer" },
+      },
+      "X-RateLimit-Remaining": {
+        description:
+          "requests the window still admits after this one, never below 0, and 0 on a 429; exact with one instance, approximate with several (each claims its share in chunks)",
+        schema: { type: "integer" },
+      },
+      "X-RateLimit-Reset": {
+        description:
+          "seconds until the window ends and the whole limit is admitted again (a delay, as the IETF drafts' RateLimit-Reset, not a time); on a 429, the same as Retry-After",
+        schema: { type: "integer" },
+      },
+    };
+    const file = doc.paths["/api/v1/skills/{name}/files/{path}"]!.get! as { responses: Record<string, { headers?: object }> };
+    expect(file.responses["200"]!.headers).toEqual({
+      "X-Skillgate-Stale": {
+        description:
+          "sent only while the database is unavailable: this answer is what this instance last read, this many seconds ago (at most 24 hours)",
+        schema: { type: "integer" },
+      },
+      ...rateLimit,
+    });
+    expect(file.responses["429"]!.headers).toEqual({
+      "Retry-After": { description: "seconds to wait", schema: { type: "integer" } },
+      ...rateLimit,
+    });
+    expect(file.responses["401"]!.headers).toBeUndefined();
+    let keyed = 0;
+    for (const operation of operations) {
+      const responses = operation.responses as Record<string, { headers?: Record<string, unknown> }>;
+      const byKeyOrLink = (operation.security as unknown[]).length > 0 || String(operation.operationId).startsWith("installLink");
+      if (byKeyOrLink) keyed++;
+      for (const [status, response] of Object.entries(responses)) {
+        const names = Object.keys(response.headers ?? {}).filter((name) => name.startsWith("X-RateLimit-"));
+        const want = byKeyOrLink && status !== "401" ? Object.keys(rateLimit) : [];
+        expect(names, `${String(operation.operationId)} ${status}`).toEqual(want);
+      }
+    }
+    // Every operation but health, live and this document is keyed.
+    expect(keyed).toBe(operations.length - 3);
+  });
+
   it("documents both forms of a body that takes one item or a batch", () => {
     const observations = doc.paths["/api/v1/observations"]!.post! as {
       requestBody: { content: { "application/json": { schema: { anyOf: { properties: Record<string, unknown> }[] } } } };
