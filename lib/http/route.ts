@@ -42,7 +42,8 @@ export function withinBudget<T>(budget: Budget, work: () => Promise<T>): Promise
  * Every agent-facing route goes through this: API key by hash, scope, rate limit, then the
  * handler; any error becomes the one error envelope. A key never sees another team: handlers
  * only ever query with `auth.team.id`. An answer made while the key was known only from memory
- * (the database away) says so (`X-Skillgate-Stale`).
+ * (the database away) says so (`X-Skillgate-Stale`); every answer once the key is known says its
+ * limit (`X-RateLimit-*`, lib/http/rate-limit-headers.ts).
  */
 export function agentRoute<P extends RouteParams = Record<string, never>>(
   scope: Scope,
@@ -186,7 +187,8 @@ type LinkHandler<P extends LinkParams> = (params: z.infer<P>, request: { req: Re
 
 /**
  * A route an install link opens (§12): the token in the path is the credential, so no header is
- * needed, and it opens nothing but these routes. Rate-limited per link, as keys are.
+ * needed, and it opens nothing but these routes. Rate-limited per link, as keys are, and says so
+ * (`X-RateLimit-*`).
  */
 export function installLinkRoute<P extends LinkParams>(operation: Operation<P>, handler: LinkHandler<P>) {
   return (req: Request, context: { params: Promise<RouteParams> }): Promise<Response> =>
