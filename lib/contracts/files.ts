@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineOperation, json } from "./operation";
+import { defineOperation, json, type ResponseSpec } from "./operation";
 import { nameParams } from "./fields";
 import { skillNameParam } from "../skills/name-schema";
 
@@ -31,10 +31,27 @@ export const listSkillFiles = defineOperation({
   errors: ["InvalidName", "SkillNotFound"],
 });
 
+/**
+ * A file's path is one parameter that spans segments. OpenAPI 3.1 has no such parameter: clients
+ * generated from the document percent-encode its slashes and validating proxies match one segment
+ * per parameter, so the encoded form is the one they can follow; people and installers send the
+ * slashes as they are. Both reach the same file (docs/decisions.md, "File routes in the OpenAPI").
+ */
+export const FILE_PATH_ENCODING =
+  "its `/` may be sent as-is (scripts/run.py) or percent-encoded (scripts%2Frun.py, as OpenAPI clients send a path parameter): both answer the same file";
+
 export const filePathParams = z.object({
   name: skillNameParam,
-  path: z.array(z.string()).meta({ description: "the file's path inside the skill folder, e.g. references/forms.md" }),
+  path: z
+    .array(z.string())
+    .meta({ description: `the file's path inside the skill folder, e.g. references/forms.md; ${FILE_PATH_ENCODING}` }),
 });
+
+/** A file the installers' index lists, by its path below the skill's folder. */
+export const indexFileParam = z.string().describe(`SKILL.md, or a supporting file's path; ${FILE_PATH_ENCODING}`);
+
+/** What a file route answers: the bytes, with the content type of the file's extension. */
+export const fileResponse = (description: string): ResponseSpec => ({ kind: "file", description });
 
 export const getSkillFile = defineOperation({
   operationId: "getSkillFile",
@@ -46,7 +63,7 @@ export const getSkillFile = defineOperation({
   scope: "read",
   params: filePathParams,
   responses: {
-    200: { kind: "bytes", mediaType: "application/octet-stream", description: "the file, with a content type from its extension" },
+    200: fileResponse("the file, byte for byte, with the content type of its extension"),
   },
   errors: ["InvalidName", "SkillNotFound", "FileNotFound"],
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineOperation, json } from "./operation";
+import { fileResponse, indexFileParam } from "./files";
 import { idParams, isoTime } from "./fields";
 import { skillNameParam } from "../skills/name-schema";
 import { skillsIndexSchema } from "./service";
@@ -84,8 +85,8 @@ export const installLinkFile = defineOperation({
   tag: "integrations",
   summary: "A file the index lists, through an install link",
   scope: null,
-  params: z.object({ token: tokenParam, name: skillNameParam, file: z.string().describe("SKILL.md, or a supporting file's path") }),
-  responses: { 200: { kind: "bytes", mediaType: "application/octet-stream", description: "the file; SKILL.md as text/markdown" } },
+  params: z.object({ token: tokenParam, name: skillNameParam, file: indexFileParam }),
+  responses: { 200: fileResponse("the file, byte for byte, with the content type of its extension (SKILL.md: text/markdown)") },
   errors: [...linkErrors, "InvalidName", "SkillNotFound", "FileNotFound"],
 });
 

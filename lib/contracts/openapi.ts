@@ -2,6 +2,7 @@ import { z } from "zod";
 import { errorStatus, type ErrorCode } from "../errors";
 import { OPERATIONS } from "./index";
 import { errorEnvelope, errorsOf, TAGS, type HeaderSpec, type Operation, type ResponseSpec } from "./operation";
+import { servedContentTypes } from "../skills/content-types";
 
 /**
  * The OpenAPI 3.1 document (GET /api/v1/openapi.json), generated from the contracts: zod 4's
@@ -51,6 +52,34 @@ const STALE_HEADER_SPEC: Record<string, HeaderSpec> = {
   },
 };
 
+/**
+ * What the answer to a counted request says of its key's (or install link's) limit
+ * (lib/http/rate-limit-headers.ts): every operation the limit can refuse documents them on every
+ * answer but the 401 of a key or link not known, which is not counted.
+ */
+const RATE_LIMIT_HEADER_SPEC: Record<string, HeaderSpec> = {
+  "X-RateLimit-Limit": {
+    description:
+      "requests a window of one minute admits for this API key or install link; sent on every answer to a request that was counted (not when the deployment sets no limit)",
+    type: "integer",
+    optional: true,
+  },
+  "X-RateLimit-Remaining": {
+    description:
+      "requests the window still admits after this one, never below 0, and 0 on a 429; exact with one instance, approximate with several (each claims its share in chunks)",
+    type: "integer",
+    optional: true,
+  },
+  "X-RateLimit-Reset": {
+    description:
+      "seconds until the window ends and the whole limit is admitted again (a delay, as the IETF drafts' RateLimit-Reset, not a time); on a 429, the same as Retry-After",
+    type: "integer",
+    optional: true,
+  },
+};
+
+const isCounted = (operation: Operation) => errorsOf(operation).includes("RateLimited");
+
 function headersOf(headers: Record<string, HeaderSpec>): JsonSchema | undefined {
   if (Object.keys(headers).length === 0) return undefined;
   return Object.fromEntries(
@@ -66,9 +95,26 @@ function contentOf(spec: ResponseSpec): JsonSchema {
       return { "text/plain": { schema: { type: "string" }, ...(spec.example !== undefined ? { example: spec.example } : {}) } };
     case "bytes":
       return { [spec.mediaType]: { schema: { type: "string", contentMediaType: spec.mediaType } } };
+    case "file":
+      return fileContent();
     case "empty":
       return {};
   }
+}
+
+/**
+ * Every content type a file can be sent with, from the map the routes send them by
+ * (lib/skills/content-types.ts): the Content-Type header is exactly one of these keys.
+ */
+function fileContent(): JsonSchema {
+  return Object.fromEntries(
+    servedContentTypes().map(({ contentType, extensions }) => {
+      const which = extensions.length > 0 ? `a file ending ${extensions.join(" or ")}` : "a file with any other extension, or none";
+      // A JSON media type's schema describes the parsed document, which may be any JSON value; the others are the text or bytes themselves.
+      const schema = contentType === "application/json" ? {} : { type: "string", contentMediaType: contentType };
+      return [contentType, { schema: { ...schema, description: which } }];
+    }),
+  );
 }
 
 function successResponses(operation: Operation): JsonSchema {
@@ -80,6 +126,7 @@ function successResponses(operation: Operation): JsonSchema {
     const headers = headersOf({
       ...list.find((spec) => spec.headers)?.headers,
       ...(operation.servesStale && status === "200" ? STALE_HEADER_SPEC : {}),
+      ...(isCounted(operation) ? RATE_LIMIT_HEADER_SPEC : {}),
     });
     responses[status] = {
       description: list.map((spec) => spec.description).join("; "),
@@ -89,6 +136,8 @@ function successResponses(operation: Operation): JsonSchema {
   }
   return responses;
 }
+
+const RETRY_AFTER_SPEC: Record<string, HeaderSpec> = { "Retry-After": { description: "seconds to wait", type: "integer" } };
 
 /** One response per error status, naming every code the operation can answer with it. */
 function errorResponses(operation: Operation): JsonSchema {
@@ -100,11 +149,13 @@ function errorResponses(operation: Operation): JsonSchema {
     const envelope = schemaOf(extended ?? errorEnvelope, "output") as { properties?: { error?: { properties?: { code?: JsonSchema } } } };
     const code = envelope.properties?.error?.properties;
     if (code) code.code = { type: "string", enum: codes };
+    const headers = headersOf({
+      ...(status === 429 || status === 503 ? RETRY_AFTER_SPEC : {}),
+      ...(isCounted(operation) && status !== 401 ? RATE_LIMIT_HEADER_SPEC : {}),
+    });
     responses[String(status)] = {
       description: codes.join(", "),
-      ...(status === 429 || status === 503
-        ? { headers: { "Retry-After": { description: "seconds to wait", schema: { type: "integer" } } } }
-        : {}),
+      ...(headers ? { headers } : {}),
       content: { "application/json": { schema: envelope } },
     };
   }

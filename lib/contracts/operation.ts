@@ -68,6 +68,8 @@ export type ResponseSpec =
   | { kind: "json"; description: string; schema: z.ZodType; headers?: Record<string, HeaderSpec> }
   | { kind: "text"; description: string; example?: string; headers?: Record<string, HeaderSpec> }
   | { kind: "bytes"; description: string; mediaType: string; headers?: Record<string, HeaderSpec> }
+  /** A skill's file: the content type its extension has (lib/skills/content-types.ts), each one documented. */
+  | { kind: "file"; description: string; headers?: Record<string, HeaderSpec> }
   | { kind: "empty"; description: string; headers?: Record<string, HeaderSpec> };
 
 export interface HeaderSpec {

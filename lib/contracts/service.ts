@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineOperation, json } from "./operation";
+import { fileResponse, indexFileParam } from "./files";
 import { skillNameParam } from "../skills/name-schema";
 
 /** Health, this document, the MCP endpoint and the skill installers' index (§11, §12). */
@@ -130,8 +131,8 @@ export const skillsIndexFile = defineOperation({
   tag: "integrations",
   summary: "A file the index lists: SKILL.md (frontmatter and body, byte for byte) or a supporting file",
   scope: "read",
-  params: z.object({ name: skillNameParam, file: z.string().describe("SKILL.md, or a supporting file's path (may hold slashes)") }),
-  responses: { 200: { kind: "bytes", mediaType: "application/octet-stream", description: "the file; SKILL.md as text/markdown" } },
+  params: z.object({ name: skillNameParam, file: indexFileParam }),
+  responses: { 200: fileResponse("the file, byte for byte, with the content type of its extension (SKILL.md: text/markdown)") },
   errors: ["InvalidName", "SkillNotFound", "FileNotFound"],
 });
 

@@ -15,6 +15,7 @@ import {
   type OtlpEncoding,
   type Signal,
 } from "./otlp";
+import { withRateLimitHeaders } from "./rate-limit-headers";
 import { answeredError } from "./respond";
 import { authenticateRequest, withinBudget } from "./route";
 
@@ -26,27 +27,29 @@ import { authenticateRequest, withinBudget } from "./route";
  * which the exporters honour.
  */
 export function otlpRoute(signal: Signal) {
-  return (req: Request): Promise<Response> =>
-    withinBudget("request", async () => {
-      const contentType = req.headers.get("content-type");
-      const answerEncoding = answerEncodingOf(contentType);
-      try {
-        const app = await getApp();
-        const auth = await authenticateRequest(app, req);
-        if (!grants(auth.scopes, "telemetry")) {
-          throw new AppError("Forbidden", 'this API key lacks the "telemetry" scope; ask a lead for a telemetry key');
-        }
-        const encoding = encodingOf(contentType);
-        const bytes = await readOtlpBody(req);
-        const now = new Date();
-        const mapped = mapBatch(signal, bytes, encoding, now);
-        await ingestTelemetry(app.db, auth.team.id, mapped, now);
-        const { count, reasons } = mapped.refused;
-        return exportResponse(signal, encoding, count > 0 ? { count, message: reasons.join("; ") } : null);
-      } catch (error) {
-        return otlpError(error, answerEncoding);
-      }
-    });
+  return (req: Request): Promise<Response> => withinBudget("request", async () => withRateLimitHeaders(req, await receive(signal, req)));
+}
+
+/** One export: its key, scope and body, answered as OTLP says. */
+async function receive(signal: Signal, req: Request): Promise<Response> {
+  const contentType = req.headers.get("content-type");
+  const answerEncoding = answerEncodingOf(contentType);
+  try {
+    const app = await getApp();
+    const auth = await authenticateRequest(app, req);
+    if (!grants(auth.scopes, "telemetry")) {
+      throw new AppError("Forbidden", 'this API key lacks the "telemetry" scope; ask a lead for a telemetry key');
+    }
+    const encoding = encodingOf(contentType);
+    const bytes = await readOtlpBody(req);
+    const now = new Date();
+    const mapped = mapBatch(signal, bytes, encoding, now);
+    await ingestTelemetry(app.db, auth.team.id, mapped, now);
+    const { count, reasons } = mapped.refused;
+    return exportResponse(signal, encoding, count > 0 ? { count, message: reasons.join("; ") } : null);
+  } catch (error) {
+    return otlpError(error, answerEncoding);
+  }
 }
 
 function mapBatch(signal: Signal, bytes: Uint8Array, encoding: OtlpEncoding, now: Date): Mapped {

@@ -8,9 +8,26 @@ const WINDOW_MS = 60_000;
 /** The most an instance claims of a window at once: a twentieth of it. */
 const CHUNKS_PER_WINDOW = 20;
 
+/**
+ * A key's window as one request left it, which the X-RateLimit-* headers say
+ * (lib/http/rate-limit-headers.ts; docs/decisions.md, "Rate-limit headers").
+ */
+export interface RateLimitState {
+  /** Whether this request was admitted. */
+  admitted: boolean;
+  /** Requests a window admits. */
+  limit: number;
+  /** Requests the window still admits after this one, as this instance knows it; 0 when refused. */
+  remaining: number;
+  /** Whole seconds, at least 1, until the window ends and a new one admits the whole limit: the Retry-After of a refusal. */
+  resetSeconds: number;
+}
+
 /** What an instance may still spend of a key's current window without asking the database. */
 interface Lease {
   left: number;
+  /** What the window had given out, to every instance, once this instance's last claim was granted. */
+  claimed: number;
   /** When the window ends, by this instance's clock. */
   endsAt: number;
   /** The window's whole allowance is claimed: refuse until it ends, without asking again. */
@@ -45,11 +62,11 @@ export class SharedRateLimit {
   }
 
   /**
-   * Spends one request of `who`'s window: null when allowed, else the whole seconds until it may
-   * retry. While the database is away this instance counts alone, with the whole limit: agents
-   * reading from memory stay limited, and no instance can tell another what it spent.
+   * Spends one request of `who`'s window, if it has one left, and says what is left. While the
+   * database is away this instance counts alone, with the whole limit: agents reading from memory
+   * stay limited, and no instance can tell another what it spent.
    */
-  async take(who: string): Promise<number | null> {
+  async take(who: string): Promise<RateLimitState> {
     try {
       return await this.takeShared(who);
     } catch (error) {
@@ -58,7 +75,7 @@ export class SharedRateLimit {
     }
   }
 
-  private takeAlone(who: string): number | null {
+  private takeAlone(who: string): RateLimitState {
     let window = this.alone.get(who);
     if (!window || Date.now() >= window.endsAt) {
       window = { endsAt: Date.now() + WINDOW_MS, used: 0 };
@@ -66,23 +83,35 @@ export class SharedRateLimit {
     }
     if (window.used < this.perMinute) {
       window.used++;
-      return null;
+      return this.state(true, this.perMinute - window.used, window.endsAt);
     }
-    return Math.max(1, Math.ceil((window.endsAt - Date.now()) / 1000));
+    return this.state(false, 0, window.endsAt);
   }
 
-  private async takeShared(who: string): Promise<number | null> {
+  private async takeShared(who: string): Promise<RateLimitState> {
     for (;;) {
       let lease = this.leases.get(who);
       if (!lease || Date.now() >= lease.endsAt) lease = await this.claimOnce(who);
       if (lease.left > 0) {
         lease.left--;
-        return null;
+        // What no instance had claimed at this instance's last claim, and what this one holds unspent:
+        // exact with one instance; with several, others may have claimed since, and what they hold
+        // unspent is not counted (docs/decisions.md, "Rate-limit headers").
+        return this.state(true, this.perMinute - lease.claimed + lease.left, lease.endsAt);
       }
-      if (lease.spent) return Math.max(1, Math.ceil((lease.endsAt - Date.now()) / 1000));
+      if (lease.spent) return this.state(false, 0, lease.endsAt);
       // This instance spent its chunk: claim the next one, then try again.
       await this.claimOnce(who);
     }
+  }
+
+  private state(admitted: boolean, remaining: number, endsAt: number): RateLimitState {
+    return {
+      admitted,
+      limit: this.perMinute,
+      remaining: Math.min(this.perMinute, Math.max(0, remaining)),
+      resetSeconds: Math.max(1, Math.ceil((endsAt - Date.now()) / 1000)),
+    };
   }
 
   private claimOnce(who: string): Promise<Lease> {
@@ -97,7 +126,7 @@ export class SharedRateLimit {
   /** Takes up to a chunk of the key's current window (a new window when the last one ended), by the database's clock. */
   private async claim(who: string): Promise<Lease> {
     const size = Math.min(this.chunk, this.leases.get(who)?.nextClaim ?? 1);
-    const { granted, msLeft } = await this.db.transaction(async (tx) => {
+    const { granted, claimed, msLeft } = await this.db.transaction(async (tx) => {
       await tx
         .insert(rateLimits)
         .values({ key: who, windowStart: sql`clock_timestamp()`, used: 0 })
@@ -120,9 +149,15 @@ export class SharedRateLimit {
         .update(rateLimits)
         .set(row.ended ? { windowStart: sql`clock_timestamp()`, used: take } : { used: used + take })
         .where(eq(rateLimits.key, who));
-      return { granted: take, msLeft: row.ended ? WINDOW_MS : Math.max(0, row.msLeft) };
+      return { granted: take, claimed: used + take, msLeft: row.ended ? WINDOW_MS : Math.max(0, row.msLeft) };
     });
-    const lease = { left: granted, endsAt: Date.now() + msLeft, spent: granted === 0, nextClaim: Math.min(this.chunk, size * 2) };
+    const lease = {
+      left: granted,
+      claimed,
+      endsAt: Date.now() + msLeft,
+      spent: granted === 0,
+      nextClaim: Math.min(this.chunk, size * 2),
+    };
     this.leases.set(who, lease);
     return lease;
   }

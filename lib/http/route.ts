@@ -13,6 +13,7 @@ import { parseWith } from "../validation";
 import { readJsonValue } from "./body";
 import { readQuery } from "./params";
 import { errorResponse } from "./respond";
+import { recordRateLimit, withRateLimitHeaders } from "./rate-limit-headers";
 import { keepable, markedStale, secondsSince, staleResponse, STALE_HEADER, type KeptResponse } from "./last-answers";
 
 export interface AgentRequest<P> {
@@ -41,7 +42,8 @@ export function withinBudget<T>(budget: Budget, work: () => Promise<T>): Promise
  * Every agent-facing route goes through this: API key by hash, scope, rate limit, then the
  * handler; any error becomes the one error envelope. A key never sees another team: handlers
  * only ever query with `auth.team.id`. An answer made while the key was known only from memory
- * (the database away) says so (`X-Skillgate-Stale`).
+ * (the database away) says so (`X-Skillgate-Stale`); every answer once the key is known says its
+ * limit (`X-RateLimit-*`, lib/http/rate-limit-headers.ts).
  */
 export function agentRoute<P extends RouteParams = Record<string, never>>(
   scope: Scope,
@@ -49,7 +51,7 @@ export function agentRoute<P extends RouteParams = Record<string, never>>(
   budget: Budget = "request",
 ) {
   return (req: Request, context: { params: Promise<P> }): Promise<Response> =>
-    withinBudget(budget, () => serveAgent(scope, handler, req, context));
+    withinBudget(budget, async () => withRateLimitHeaders(req, await serveAgent(scope, handler, req, context)));
 }
 
 async function serveAgent<P extends RouteParams>(
@@ -185,33 +187,41 @@ export async function authenticateRequest(app: App, req: Request): Promise<Stale
   if (!key) throw new AppError("Unauthorized", "send the team's API key as Authorization: Bearer <key>");
   const auth = await app.keys.authenticate(key);
   if (!auth) throw invalidKey();
-  await takeRateLimit(app, String(auth.keyId), "API key");
+  await takeRateLimit(app, req, String(auth.keyId), "API key");
   return auth;
 }
 
+type LinkParams = z.ZodObject<{ token: z.ZodString }>;
+type LinkHandler<P extends LinkParams> = (params: z.infer<P>, request: { req: Request; app: App; team: LinkTeam }) => Promise<Response>;
+
 /**
  * A route an install link opens (§12): the token in the path is the credential, so no header is
- * needed, and it opens nothing but these routes. Rate-limited per link, as keys are.
+ * needed, and it opens nothing but these routes. Rate-limited per link, as keys are, and says so
+ * (`X-RateLimit-*`).
  */
-export function installLinkRoute<P extends z.ZodObject<{ token: z.ZodString }>>(
-  operation: Operation<P>,
-  handler: (params: z.infer<P>, request: { req: Request; app: App; team: LinkTeam }) => Promise<Response>,
-) {
+export function installLinkRoute<P extends LinkParams>(operation: Operation<P>, handler: LinkHandler<P>) {
   return (req: Request, context: { params: Promise<RouteParams> }): Promise<Response> =>
-    withinBudget("request", async () => {
-      try {
-        const app = await getApp();
-        const raw = await context.params;
-        refuseNulInPath(raw);
-        const token = typeof raw.token === "string" ? raw.token : "";
-        return await answerByLink(app, req, token, (team) => {
-          const params = operation.params ? parseWith(operation.params, raw, "InvalidPath") : ({} as z.infer<P>);
-          return handler(params, { req, app, team });
-        });
-      } catch (error) {
-        return errorResponse(error);
-      }
+    withinBudget("request", async () => withRateLimitHeaders(req, await serveLink(operation, handler, req, context)));
+}
+
+async function serveLink<P extends LinkParams>(
+  operation: Operation<P>,
+  handler: LinkHandler<P>,
+  req: Request,
+  context: { params: Promise<RouteParams> },
+): Promise<Response> {
+  try {
+    const app = await getApp();
+    const raw = await context.params;
+    refuseNulInPath(raw);
+    const token = typeof raw.token === "string" ? raw.token : "";
+    return await answerByLink(app, req, token, (team) => {
+      const params = operation.params ? parseWith(operation.params, raw, "InvalidPath") : ({} as z.infer<P>);
+      return handler(params, { req, app, team });
     });
+  } catch (error) {
+    return errorResponse(error);
+  }
 }
 
 /**
@@ -235,7 +245,7 @@ async function answerByLink(app: App, req: Request, token: string, answer: (team
   }
   if (!link) throw new AppError("Unauthorized", "this install link is not valid or was revoked; ask a lead for a new one");
   app.lastAnswers.links.set(token, link.team.id);
-  await takeRateLimit(app, `link:${link.linkId}`, "install link");
+  await takeRateLimit(app, req, `link:${link.linkId}`, "install link");
   return answerOrLast(
     { req, app },
     link.team.id,
@@ -244,7 +254,11 @@ async function answerByLink(app: App, req: Request, token: string, answer: (team
   );
 }
 
-export async function takeRateLimit(app: App, who: string, what: string): Promise<void> {
-  const wait = app.limiter ? await app.limiter.take(who) : null;
-  if (wait !== null) throw new AppError("RateLimited", `too many requests for this ${what}; retry in ${wait} s`, wait);
+/** Counts the request against `who`'s limit, recording the state its answer's headers say (lib/http/rate-limit-headers.ts). */
+export async function takeRateLimit(app: App, req: Request, who: string, what: string): Promise<void> {
+  if (!app.limiter) return;
+  const state = await app.limiter.take(who);
+  recordRateLimit(req, state);
+  const wait = state.resetSeconds;
+  if (!state.admitted) throw new AppError("RateLimited", `too many requests for this ${what}; retry in ${wait} s`, wait);
 }

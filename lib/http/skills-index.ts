@@ -1,6 +1,7 @@
 import type { App } from "../root/app";
 import type { CatalogKey } from "../skills/catalog-cache";
-import { contentTypeOf, readSkillFile } from "../skills/files";
+import { contentTypeOf } from "../skills/content-types";
+import { readSkillFile } from "../skills/files";
 import { skillsIndex } from "../skills/index-json";
 import { loadSkillContent } from "../skills/view";
 import { json } from "./respond";
@@ -19,7 +20,7 @@ export async function skillsIndexFileResponse(app: App, team: CatalogKey, name: 
     // Not a view: installing a skill is not an agent loading it.
     const content = await loadSkillContent(app.db, app.catalogs, team, name);
     return new Response(content.frontmatter + content.body, {
-      headers: { "content-type": "text/markdown; charset=utf-8", etag: `"${content.sha256}"` },
+      headers: { "content-type": contentTypeOf(file), etag: `"${content.sha256}"` },
     });
   }
   const bytes = await readSkillFile(app.db, app.catalogs, team, name, file);

@@ -6,6 +6,7 @@ import type { App } from "../root/app";
 import { getApp } from "../current-app";
 import type { KeyAuth } from "../auth/api-keys";
 import { bearerChallenge, errorResponse } from "../http/respond";
+import { withRateLimitHeaders } from "../http/rate-limit-headers";
 import { authenticateRequest, bearerOf, takeRateLimit, withinBudget } from "../http/route";
 import { oauthAddresses } from "../http/oauth-paths";
 import { authenticateAccessToken, looksLikeAccessToken } from "../oauth/connections";
@@ -27,7 +28,7 @@ function jsonRpcError(status: number, code: number, message: string): Response {
 }
 
 export function handleMcp(req: Request): Promise<Response> {
-  return withinBudget("request", () => serveMcp(req));
+  return withinBudget("request", async () => withRateLimitHeaders(req, await serveMcp(req)));
 }
 
 async function serveMcp(req: Request): Promise<Response> {
@@ -74,7 +75,7 @@ async function authenticate(app: App, req: Request): Promise<KeyAuth> {
   if (bearer === null || !looksLikeAccessToken(bearer)) return authenticateRequest(app, req);
   const auth = await authenticateAccessToken(app.database, app.db, bearer);
   if (!auth) throw new AppError("InvalidToken", INVALID_ACCESS_TOKEN);
-  await takeRateLimit(app, String(auth.keyId), "connection");
+  await takeRateLimit(app, req, String(auth.keyId), "connection");
   return auth;
 }
 

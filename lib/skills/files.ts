@@ -65,23 +65,3 @@ function fileNotFound(name: string, wanted: string, files: SkillFile[]): AppErro
   const hint = near ? `; paths are case-sensitive: did you mean "${near.path}"?` : "";
   return new AppError("FileNotFound", `skill "${name}" has no file "${wanted}"${hint}`);
 }
-
-const TEXT_TYPES: Record<string, string> = {
-  ".md": "text/markdown; charset=utf-8",
-  ".txt": "text/plain; charset=utf-8",
-  ".sh": "text/x-shellscript; charset=utf-8",
-  ".py": "text/x-python; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".ts": "text/plain; charset=utf-8",
-  ".json": "application/json",
-  ".yaml": "text/yaml; charset=utf-8",
-  ".yml": "text/yaml; charset=utf-8",
-  ".pdf": "application/pdf",
-  ".png": "image/png",
-  ".svg": "image/svg+xml",
-};
-
-/** A content type from the extension; anything unknown is served as opaque bytes. */
-export function contentTypeOf(filePath: string): string {
-  return TEXT_TYPES[path.extname(filePath).toLowerCase()] ?? "application/octet-stream";
-}

@@ -180,6 +180,35 @@ describe("installer paths", () => {
     expect(trace.headers.allow).toBe("GET, HEAD, OPTIONS");
   });
 
+  it("answers a nested file sent raw or with its slashes %2F-encoded alike, as Next routes it, on every file route", async () => {
+    // What the integration tests' in-process router only copies: Next's own matching, and the proxy's rewrites.
+    const key = { authorization: `Bearer ${BROWSER_KEY}` };
+    const made = await fetch(`${baseUrl}/api/v1/install-links`, { method: "POST", headers: key });
+    expect(made.status).toBe(201);
+    const link = `/i/${((await made.json()) as { token: string }).token}`;
+    let answered = 0;
+    for (const [skill, file, type] of [
+      ["api-error-envelope", "references/status-codes.md", "text/markdown; charset=utf-8"],
+      ["db-migration-review", "scripts/lock-check.sh", "text/x-shellscript; charset=utf-8"],
+    ] as const) {
+      const first = await send("GET", `/api/v1/skills/${skill}/files/${file}`, key);
+      expect([first.status, first.headers["content-type"]], file).toEqual([200, type]);
+      expect(first.body.length, file).toBeGreaterThan(0);
+      for (const form of [file, encodeURIComponent(file)]) {
+        for (const [path, headers] of [
+          [`/api/v1/skills/${skill}/files/${form}`, key],
+          [`/.well-known/skills/${skill}/${form}`, key],
+          [`${link}/.well-known/skills/${skill}/${form}`, {}],
+        ] as const) {
+          const res = await send("GET", path, headers);
+          expect([res.status, res.headers["content-type"], res.body], path).toEqual([200, type, first.body]);
+          answered++;
+        }
+      }
+    }
+    expect(answered).toBe(12);
+  });
+
   it("answers the bare .well-known/skills folder as the index: 401 without a key, the index with one", async () => {
     const keyed = await send("GET", "/.well-known/skills/index.json", { authorization: `Bearer ${OTHER_TEAM_KEY}` });
     expect(keyed.status).toBe(200);

@@ -140,6 +140,90 @@ describe("the OpenAPI document", () => {
     });
   });
 
+  it("lists every content type a file is sent with, by extension, on each file route, and says how to send a nested path", () => {
+    const text = (type: string, description: string) => ({ schema: { type: "string", contentMediaType: type, description } });
+    const expected = {
+      "text/markdown; charset=utf-8": text("text/markdown; charset=utf-8", "a file ending .md"),
+      "text/plain; charset=utf-8": text("text/plain; charset=utf-8", "a file ending .txt or .ts"),
+      "text/x-shellscript; charset=utf-8": text("text/x-shellscript; charset=utf-8", "a file ending .sh"),
+      "text/x-python; charset=utf-8": text("text/x-python; charset=utf-8", "a file ending .py"),
+      "text/javascript; charset=utf-8": text("text/javascript; charset=utf-8", "a file ending .js"),
+      "application/json": { schema: { description: "a file ending .json" } },
+      "text/yaml; charset=utf-8": text("text/yaml; charset=utf-8", "a file ending .yaml or .yml"),
+      "application/pdf": text("application/pdf", "a file ending .pdf"),
+      "image/png": text("image/png", "a file ending .png"),
+      "image/svg+xml": text("image/svg+xml", "a file ending .svg"),
+      "application/octet-stream": text("application/octet-stream", "a file with any other extension, or none"),
+    };
+    const encoding =
+      "its `/` may be sent as-is (scripts/run.py) or percent-encoded (scripts%2Frun.py, as OpenAPI clients send a path parameter): both answer the same file";
+    for (const [path, parameter, description] of [
+      ["/api/v1/skills/{name}/files/{path}", "path", `the file's path inside the skill folder, e.g. references/forms.md; ${encoding}`],
+      ["/.well-known/skills/{name}/{file}", "file", `SKILL.md, or a supporting file's path; ${encoding}`],
+      ["/i/{token}/.well-known/skills/{name}/{file}", "file", `SKILL.md, or a supporting file's path; ${encoding}`],
+    ] as const) {
+      const get = doc.paths[path]!.get! as {
+        parameters: Record<string, unknown>[];
+        responses: Record<string, { content?: Record<string, unknown> }>;
+      };
+      expect(get.responses["200"]!.content, path).toEqual(expected);
+      expect(get.parameters.find((p) => p.name === parameter)).toEqual({
+        name: parameter,
+        in: "path",
+        required: true,
+        description,
+        schema: { type: "string" },
+      });
+    }
+  });
+
+  it("documents the rate-limit headers on every answer of every keyed operation but the 401, and only there", () => {
+    const rateLimit = {
+      "X-RateLimit-Limit": {
+        description:
+          "requests a window of one minute admits for this API key or install link; sent on every answer to a request that was counted (not when the deployment sets no limit)",
+        schema: { type: "integer" },
+      },
+      "X-RateLimit-Remaining": {
+        description:
+          "requests the window still admits after this one, never below 0, and 0 on a 429; exact with one instance, approximate with several (each claims its share in chunks)",
+        schema: { type: "integer" },
+      },
+      "X-RateLimit-Reset": {
+        description:
+          "seconds until the window ends and the whole limit is admitted again (a delay, as the IETF drafts' RateLimit-Reset, not a time); on a 429, the same as Retry-After",
+        schema: { type: "integer" },
+      },
+    };
+    const file = doc.paths["/api/v1/skills/{name}/files/{path}"]!.get! as { responses: Record<string, { headers?: object }> };
+    expect(file.responses["200"]!.headers).toEqual({
+      "X-Skillgate-Stale": {
+        description:
+          "sent only while the database is unavailable: this answer is what this instance last read, this many seconds ago (at most 24 hours)",
+        schema: { type: "integer" },
+      },
+      ...rateLimit,
+    });
+    expect(file.responses["429"]!.headers).toEqual({
+      "Retry-After": { description: "seconds to wait", schema: { type: "integer" } },
+      ...rateLimit,
+    });
+    expect(file.responses["401"]!.headers).toBeUndefined();
+    let keyed = 0;
+    for (const operation of operations) {
+      const responses = operation.responses as Record<string, { headers?: Record<string, unknown> }>;
+      const byKeyOrLink = (operation.security as unknown[]).length > 0 || String(operation.operationId).startsWith("installLink");
+      if (byKeyOrLink) keyed++;
+      for (const [status, response] of Object.entries(responses)) {
+        const names = Object.keys(response.headers ?? {}).filter((name) => name.startsWith("X-RateLimit-"));
+        const want = byKeyOrLink && status !== "401" ? Object.keys(rateLimit) : [];
+        expect(names, `${String(operation.operationId)} ${status}`).toEqual(want);
+      }
+    }
+    // Every operation but health, live and this document is keyed.
+    expect(keyed).toBe(operations.length - 3);
+  });
+
   it("documents both forms of a body that takes one item or a batch", () => {
     const observations = doc.paths["/api/v1/observations"]!.post! as {
       requestBody: { content: { "application/json": { schema: { anyOf: { properties: Record<string, unknown> }[] } } } };

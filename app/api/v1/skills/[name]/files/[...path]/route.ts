@@ -1,7 +1,8 @@
 import { getSkillFile } from "@/lib/contracts/files";
 import { otherMethods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { contentTypeOf, readSkillFile } from "@/lib/skills/files";
+import { contentTypeOf } from "@/lib/skills/content-types";
+import { readSkillFile } from "@/lib/skills/files";
 
 /** GET /api/v1/skills/<name>/files/<path> — one supporting file, byte for byte. */
 export const GET = route(getSkillFile, async ({ params }, { app, auth }) => {
