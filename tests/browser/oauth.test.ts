@@ -34,6 +34,20 @@ describe("an MCP client signed in with OAuth, through Chromium", () => {
     await new Promise<void>((resolve) => callback.listen(0, "127.0.0.1", resolve));
     redirectUrl = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
     browser = await launchBrowser();
+    const synced = await fetch(`${baseUrl}/api/v1/skills/sync`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${OAUTH_KEY}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        files: [
+          {
+            path: "oauth-kit/SKILL.md",
+            content: "---\nname: oauth-kit\ndescription: Sets up a connection. Use when connecting a client.\n---\n# Kit\n",
+          },
+          { path: "oauth-kit/notes/setup.md", content: "# Setup\n" },
+        ],
+      }),
+    });
+    expect(synced.status).toBe(200);
   });
   afterAll(async () => {
     await Promise.all(clients.map((client) => client.close().catch(() => {})));
@@ -95,10 +109,10 @@ describe("an MCP client signed in with OAuth, through Chromium", () => {
     });
     expect(created.ok).toBe(true);
     expect((await call("skill_view", { name: "oauth-made" })).text).toContain("# Made");
-    expect(await call("skill_file", { name: "oauth-made", path: "SKILL.md" })).toMatchObject({ ok: true });
+    expect(await call("skill_file", { name: "oauth-kit", path: "notes/setup.md" })).toEqual({ text: "# Setup\n", ok: true });
     expect(await call("skill_manage", { action: "lint", name: "oauth-made" })).toMatchObject({ ok: true });
     expect(await call("experiment", { action: "list", slug: "oauth-plan" })).toMatchObject({ ok: true });
-    expect(await call("record_observation", { skill: "oauth-made", task: "check the connection", outcome: "success" })).toMatchObject({
+    expect(await call("record_observation", { skill: "oauth-made", task: "check the connection", category: "setup", outcome: "success" })).toMatchObject({
       ok: true,
     });
     // A draft needs a lead's admin access to go live: this connection holds write.
@@ -124,13 +138,21 @@ describe("an MCP client signed in with OAuth, through Chromium", () => {
 
       expect(await seriousViolations(page, `${baseUrl}/t/oauth/settings`)).toEqual([]);
       const section = page.locator('section[aria-label="MCP clients signed in"]');
-      const row = section.locator("tbody tr").filter({ hasText: "read" }).last();
-      expect(await row.locator("td").allTextContents()).toEqual(["oauth-browser-client", BROWSER_LOGIN.email, "read", "just now", "Revoke"]);
+      const row = section.locator("tbody tr").filter({ hasText: "read", has: page.locator('button:text-is("Revoke")') });
+      expect(await row.locator("td").allTextContents()).toEqual([
+        "oauth-browser-client",
+        BROWSER_LOGIN.email,
+        "read",
+        "just now",
+        "Revoke",
+      ]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
       await page.screenshot({ path: `/tmp/oauth-settings-${viewport.width}.png`, fullPage: true });
       await row.locator('button:text-is("Revoke")').click();
       await section.locator('[data-action-message="done"]').waitFor();
-      expect(await section.locator('[data-action-message="done"]').textContent()).toBe("Connection revoked: that client must sign in again.");
+      expect(await section.locator('[data-action-message="done"]').textContent()).toBe(
+        "Connection revoked: that client must sign in again.",
+      );
       await expect(client.callTool({ name: "skill_list", arguments: {} })).rejects.toThrow();
       await page.close();
     });
