@@ -18,7 +18,9 @@ import { ACCESS_LEVELS } from "../oauth/access";
 export { oauthAddresses };
 import { OAUTH_BASE, oauthAddresses, type OAuthAddresses } from "./oauth-paths";
 import { errorResponse } from "./respond";
-import { withinBudget } from "./route";
+import { takeRateLimit, withinBudget } from "./route";
+import { withRateLimitHeaders } from "./rate-limit-headers";
+import { clientAddress } from "../auth/sign-in-throttle";
 
 /**
  * OAuth for the MCP endpoint (§12, issue 28), on the MCP TypeScript SDK's authorization-server
@@ -136,7 +138,6 @@ function stepRouter(step: OAuthStep, oauth: OAuthServerProvider): express.Reques
   }
 }
 
-/** Requests per minute per client address to each step, shared by every instance as keys' limits are. */
 export function isOAuthStep(value: string): value is OAuthStep {
   return value === "authorize" || value === "token" || value === "register" || value === "revoke";
 }
@@ -147,6 +148,8 @@ export function serveOAuthStep(step: OAuthStep) {
     withinBudget("request", async () => {
       try {
         const app = await getApp();
+        // The SDK's own limits count in one process's memory; the App's are shared by every instance.
+        await takeRateLimit(app, req, `oauth ${clientAddress(req.headers)}`, "address");
         const server = express();
         server.disable("x-powered-by");
         server.use("/", stepRouter(step, provider(app, oauthAddresses(req))));
@@ -164,9 +167,12 @@ export function serveOAuthStep(step: OAuthStep) {
           for (const one of Array.isArray(value) ? value : [String(value)]) headers.append(name, one);
         }
         const status = answer.statusCode;
-        return new Response(status === 204 || status === 304 ? null : new Uint8Array(answer.rawPayload), { status, headers });
+        return withRateLimitHeaders(
+          req,
+          new Response(status === 204 || status === 304 ? null : new Uint8Array(answer.rawPayload), { status, headers }),
+        );
       } catch (error) {
-        return errorResponse(error);
+        return withRateLimitHeaders(req, errorResponse(error));
       }
     });
 }
