@@ -7,6 +7,12 @@ import type { ActionResult } from "@/lib/actions/result";
 import { ACCESS_LEVELS, highestLevel, LEVEL_WORDS, roleAllows, type AccessLevel } from "@/lib/oauth/access";
 import type { Role } from "@/lib/auth/scopes";
 
+/** What the form offers first: as much as the role allows short of admin, which a lead picks on purpose. */
+function suggestedLevel(role: Role): AccessLevel {
+  const highest = highestLevel(role);
+  return highest === "admin" ? "write" : highest;
+}
+
 /**
  * The member's answer to a client that asks to act for them: one of their teams, and what the
  * client may do there, never more than their role in that team allows.
@@ -21,8 +27,8 @@ export function ConsentForm({
   const [state, formAction, pending] = useActionState(action, null);
   const [teamSlug, setTeamSlug] = useState(teams[0]?.slug ?? "");
   const role = teams.find((team) => team.slug === teamSlug)?.role ?? "viewer";
-  const [level, setLevel] = useState<AccessLevel>(highestLevel(role));
-  const allowed = roleAllows(role, level) ? level : highestLevel(role);
+  const [level, setLevel] = useState<AccessLevel>(suggestedLevel(role));
+  const allowed = roleAllows(role, level) ? level : suggestedLevel(role);
   return (
     <form action={formAction} className="space-y-4" data-testid="consent-form">
       <ActionMessage state={state} />

@@ -75,6 +75,9 @@ describe("an MCP client signed in with OAuth, through Chromium", () => {
     await page.waitForURL(/\/oauth\/consent\?request=/);
     expect(await page.textContent("h1")).toBe("Connect an MCP client");
     expect(await page.textContent('[data-testid="consent-client"]')).toBe("oauth-browser-client");
+    expect(await seriousViolations(page, page.url())).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
+    await page.screenshot({ path: `/tmp/oauth-consent-${page.viewportSize()!.width}.png`, fullPage: true });
     await page.selectOption('select[name="team"]', "oauth");
     await page.check(`input[name="level"][value="${level}"]`);
     await page.click(`button:text-is("${answer}")`);
@@ -112,7 +115,9 @@ describe("an MCP client signed in with OAuth, through Chromium", () => {
     expect(await call("skill_file", { name: "oauth-kit", path: "notes/setup.md" })).toEqual({ text: "# Setup\n", ok: true });
     expect(await call("skill_manage", { action: "lint", name: "oauth-made" })).toMatchObject({ ok: true });
     expect(await call("experiment", { action: "list", slug: "oauth-plan" })).toMatchObject({ ok: true });
-    expect(await call("record_observation", { skill: "oauth-made", task: "check the connection", category: "setup", outcome: "success" })).toMatchObject({
+    expect(
+      await call("record_observation", { skill: "oauth-made", task: "check the connection", category: "setup", outcome: "success" }),
+    ).toMatchObject({
       ok: true,
     });
     // A draft needs a lead's admin access to go live: this connection holds write.

@@ -8,6 +8,7 @@ import { ensureUser, type User } from "@/lib/auth/users";
 import { setMembership } from "@/lib/teams/teams";
 import { changeRole, removeMember } from "@/lib/teams/members";
 import { consent } from "@/lib/oauth/authorizations";
+import { revokeConnection } from "@/lib/oauth/connections";
 import { teamHistory } from "@/lib/evolution/history";
 import type { AccessLevel } from "@/lib/oauth/access";
 import { errorOf, fetchApp, useTestApp } from "../helpers/app";
@@ -167,6 +168,45 @@ describe.each(testDbKinds)("OAuth for MCP on %s", (kind) => {
     expect((await call("skill_list")).isError).toBe(false);
     const write = await call("skill_manage", { action: "create", name: "not-allowed", description: "No. Use never.", body: "# No\n" });
     expect(write).toEqual({ text: 'this API key lacks the "write" scope; ask a lead for a key that has it', isError: true });
+  });
+
+  it("keeps a token to its team: another member's cannot reach a team that member is not in", async () => {
+    const other = await ensureUser(t.app.db, "other@example.com", "another long password");
+    await setMembership(t.app.db, t.alpha.team.id, other.id, "lead");
+    const created = await t.call("POST", "/api/v1/skills", {
+      key: t.beta.key,
+      json: { name: "beta-only", description: "Only in beta. Use when checking isolation.", body: "# Beta\n", status: "active" },
+    });
+    expect(created.status).toBe(201);
+    const provider = new MemoryOAuthClient(REDIRECT);
+    await expect(new Client({ name: "x", version: "1" }).connect(transportOf(provider))).rejects.toBeInstanceOf(UnauthorizedError);
+    const request = await consentRequestOf(provider);
+    await expect(consent(t.app.db, request, { userId: other.id }, { teamSlug: t.beta.team.slug, level: "read" })).rejects.toThrow(
+      `you are in no team called “${t.beta.team.slug}”: choose one of your teams`,
+    );
+    const { redirectTo } = await consent(t.app.db, request, { userId: other.id }, { teamSlug: t.alpha.team.slug, level: "admin" });
+    await transportOf(provider).finishAuth(new URL(redirectTo).searchParams.get("code")!);
+    const call = await connected(provider);
+    expect(await call("skill_view", { name: "beta-only" })).toEqual({
+      text: "Error [SkillNotFound]: No skill named 'beta-only'. Use skill_list to see available skills.",
+      isError: true,
+    });
+  });
+
+  it("revokes a connection once when 16 revocations race, and only the member's own unless a lead", async () => {
+    await connected(await signIn(t.alpha.team.slug, "read"));
+    const [row] = await t.app.db.select({ id: apiKeys.id }).from(apiKeys).where(isNotNull(apiKeys.userId));
+    const stranger = await ensureUser(t.app.db, "stranger@example.com", "a third long password");
+    await setMembership(t.app.db, t.alpha.team.id, stranger.id, "editor");
+    await expect(revokeConnection(t.app.db, t.alpha.team.id, row!.id, { userId: stranger.id, role: "editor" })).rejects.toThrow(
+      `no active connection ${row!.id} of yours in this team`,
+    );
+    const results = await Promise.allSettled(
+      Array.from({ length: 16 }, () => revokeConnection(t.app.db, t.alpha.team.id, row!.id, { userId: member.id, role: "editor" })),
+    );
+    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
+    const [after] = await t.app.db.select({ revokedAt: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.id, row!.id));
+    expect(after!.revokedAt).not.toBeNull();
   });
 
   it("refuses a level above the member's role in the chosen team, and a team they are not in", async () => {
