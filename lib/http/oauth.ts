@@ -46,7 +46,6 @@ export function authorizationServerMetadata({ issuer }: OAuthAddresses): OAuthMe
     token_endpoint_auth_methods_supported: ["client_secret_post", "none"],
     revocation_endpoint_auth_methods_supported: ["client_secret_post", "none"],
     scopes_supported: [...ACCESS_LEVELS],
-    service_documentation: `${issuer}/docs/mcp`,
   };
 }
 
