@@ -9,7 +9,7 @@ import { bearerChallenge, errorResponse } from "../http/respond";
 import { withRateLimitHeaders } from "../http/rate-limit-headers";
 import { authenticateRequest, bearerOf, takeRateLimit, withinBudget } from "../http/route";
 import { oauthAddresses } from "../http/oauth-paths";
-import { authenticateAccessToken, looksLikeAccessToken } from "../oauth/connections";
+import { authenticateAccessToken, looksLikeOAuthToken } from "../oauth/connections";
 import { AppError, isAppError } from "../errors";
 import { isDatabaseOutage } from "@/db/outage";
 import { continueMcpSession, endMcpSession, openMcpSession } from "./sessions";
@@ -72,7 +72,7 @@ const INVALID_ACCESS_TOKEN = "access token not valid, expired or revoked: refres
  */
 async function authenticate(app: App, req: Request): Promise<KeyAuth> {
   const bearer = bearerOf(req);
-  if (bearer === null || !looksLikeAccessToken(bearer)) return authenticateRequest(app, req);
+  if (bearer === null || !looksLikeOAuthToken(bearer)) return authenticateRequest(app, req);
   const auth = await authenticateAccessToken(app.database, app.db, bearer);
   if (!auth) throw new AppError("InvalidToken", INVALID_ACCESS_TOKEN);
   await takeRateLimit(app, req, String(auth.keyId), "connection");
@@ -87,7 +87,7 @@ async function authenticate(app: App, req: Request): Promise<KeyAuth> {
 function challengeFor(error: unknown, req: Request): Record<string, string> {
   if (!isAppError(error) || (error.code !== "Unauthorized" && error.code !== "InvalidToken")) return {};
   const bearer = bearerOf(req);
-  if (error.code === "InvalidToken" && bearer !== null && !looksLikeAccessToken(bearer)) {
+  if (error.code === "InvalidToken" && bearer !== null && !looksLikeOAuthToken(bearer)) {
     return { "www-authenticate": bearerChallenge({ error: "invalid_token", error_description: "key not valid or revoked" }) };
   }
   const { resourceMetadata } = oauthAddresses(req);

@@ -30,9 +30,9 @@ export const REFRESH_REUSE_GRACE_MS = 30_000;
 const ACCESS_PREFIX = "sgo_at_";
 const REFRESH_PREFIX = "sgo_rt_";
 
-/** Whether a bearer is one of our OAuth access tokens (API keys start with `sg_`). */
-export function looksLikeAccessToken(bearer: string): boolean {
-  return bearer.startsWith(ACCESS_PREFIX);
+/** Whether a bearer is one of our OAuth tokens (API keys start with `sg_`): only an access token authenticates. */
+export function looksLikeOAuthToken(bearer: string): boolean {
+  return bearer.startsWith("sgo_");
 }
 
 export type ConnectionId = number & { readonly __brand: "ConnectionId" };
@@ -106,22 +106,26 @@ export async function openConnection(db: Db, input: NewConnection, now = new Dat
 export async function refreshConnection(db: Db, clientId: string, refreshToken: string, now = new Date()): Promise<IssuedTokens | null> {
   const hash = sha256Hex(refreshToken);
   return db.transaction(async (tx) => {
+    // Only the client it was issued to may spend it: another client presenting it changes nothing.
+    const [connection] = await tx
+      .select({ id: apiKeys.id, scopes: apiKeys.scopes })
+      .from(oauthTokens)
+      .innerJoin(apiKeys, eq(apiKeys.id, oauthTokens.connectionId))
+      .where(
+        and(eq(oauthTokens.tokenHash, hash), eq(oauthTokens.kind, "refresh"), eq(apiKeys.clientId, clientId), isNull(apiKeys.revokedAt)),
+      );
+    if (!connection) return null;
     const [spent] = await tx
       .update(oauthTokens)
       .set({ usedAt: now })
-      .where(
-        and(eq(oauthTokens.tokenHash, hash), eq(oauthTokens.kind, "refresh"), isNull(oauthTokens.usedAt), gt(oauthTokens.expiresAt, now)),
-      )
-      .returning({ connectionId: oauthTokens.connectionId, resource: oauthTokens.resource });
+      .where(and(eq(oauthTokens.tokenHash, hash), isNull(oauthTokens.usedAt), gt(oauthTokens.expiresAt, now)))
+      .returning({ resource: oauthTokens.resource });
     if (!spent) {
       await revokeOnReuse(tx, hash, now);
       return null;
     }
-    const [connection] = await tx
-      .select({ id: apiKeys.id, scopes: apiKeys.scopes })
-      .from(apiKeys)
-      .where(and(eq(apiKeys.id, spent.connectionId), eq(apiKeys.clientId, clientId), isNull(apiKeys.revokedAt)));
-    if (!connection) return null;
+    // Tokens past their time are of no use, not even to tell reuse: they go as new ones come.
+    await tx.delete(oauthTokens).where(and(eq(oauthTokens.connectionId, connection.id), lt(oauthTokens.expiresAt, now)));
     return issueTokens(tx, connection.id, connection.scopes, spent.resource, now);
   });
 }

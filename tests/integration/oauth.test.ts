@@ -8,7 +8,7 @@ import { ensureUser, type User } from "@/lib/auth/users";
 import { setMembership } from "@/lib/teams/teams";
 import { changeRole, removeMember } from "@/lib/teams/members";
 import { consent } from "@/lib/oauth/authorizations";
-import { revokeConnection } from "@/lib/oauth/connections";
+import { listConnections, revokeConnection } from "@/lib/oauth/connections";
 import { teamHistory } from "@/lib/evolution/history";
 import type { AccessLevel } from "@/lib/oauth/access";
 import { errorOf, fetchApp, useTestApp } from "../helpers/app";
@@ -201,6 +201,12 @@ describe.each(testDbKinds)("OAuth for MCP on %s", (kind) => {
     await expect(revokeConnection(t.app.db, t.alpha.team.id, row!.id, { userId: stranger.id, role: "editor" })).rejects.toThrow(
       `no active connection ${row!.id} of yours in this team`,
     );
+    // The settings page's list: a lead sees every member's connections, anyone else their own.
+    const listed = async (userId: number, role: "lead" | "editor") =>
+      (await listConnections(t.app.db, t.alpha.team.id, { userId, role })).map((c) => [c.clientName, c.email, c.level]);
+    expect(await listed(stranger.id, "editor")).toEqual([]);
+    expect(await listed(member.id, "editor")).toEqual([["Claude Code", "member@example.com", "read"]]);
+    expect(await listed(stranger.id, "lead")).toEqual([["Claude Code", "member@example.com", "read"]]);
     const results = await Promise.allSettled(
       Array.from({ length: 16 }, () => revokeConnection(t.app.db, t.alpha.team.id, row!.id, { userId: member.id, role: "editor" })),
     );
@@ -245,6 +251,22 @@ describe.each(testDbKinds)("OAuth for MCP on %s", (kind) => {
     const provider = await signIn(t.alpha.team.slug, "read");
     const clientId = provider.information!.client_id;
     const first = provider.saved!;
+    // Another client that got hold of the token cannot spend it, nor spoil it for its owner.
+    const registered = await fetchApp(
+      new Request(`${ORIGIN}/api/oauth/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ client_name: "Thief", redirect_uris: ["http://127.0.0.1:9/cb"], token_endpoint_auth_method: "none" }),
+      }),
+    );
+    expect(registered.status).toBe(201);
+    const thief = ((await registered.json()) as { client_id: string }).client_id;
+    const stolenEarly = await post("/api/oauth/token", {
+      grant_type: "refresh_token",
+      refresh_token: first.refresh_token!,
+      client_id: thief,
+    });
+    expect(stolenEarly.status).toBe(400);
     const refreshed = await post("/api/oauth/token", {
       grant_type: "refresh_token",
       refresh_token: first.refresh_token!,
