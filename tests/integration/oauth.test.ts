@@ -38,7 +38,10 @@ describe.each(testDbKinds)("OAuth for MCP on %s", (kind) => {
   });
 
   const transportOf = (provider: MemoryOAuthClient) =>
-    new StreamableHTTPClientTransport(MCP_URL, { authProvider: provider, fetch: (url, init) => fetchApp(new Request(url, init)) });
+    new StreamableHTTPClientTransport(MCP_URL, {
+      authProvider: provider,
+      fetch: (url, init) => fetchApp(new Request(url, init)),
+    });
 
   /** The request id the authorization endpoint sends the browser to the consent page with. */
   async function consentRequestOf(provider: MemoryOAuthClient): Promise<string> {
@@ -161,6 +164,31 @@ describe.each(testDbKinds)("OAuth for MCP on %s", (kind) => {
         session: expect.stringMatching(/^[0-9a-f-]{36}$/),
       },
     ]);
+  });
+
+  it("refreshes by itself when its access token has expired: the SDK's client trades the refresh token and goes on", async () => {
+    const provider = await signIn(t.alpha.team.slug, "read");
+    const call = await connected(provider);
+    const before = provider.saved!;
+    await t.app.db
+      .update(oauthTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(oauthTokens.kind, "access"));
+    expect((await call("skill_list")).isError).toBe(false);
+    expect(provider.saved!.access_token).not.toBe(before.access_token);
+    expect(provider.saved!.refresh_token).not.toBe(before.refresh_token);
+    // The client's GET stream and its tool call may both meet the 401 and refresh at once with one
+    // token: one wins, the other is refused within the grace and refreshes again with the new one.
+    // Either way one refresh token is left unspent, and the connection lives.
+    const refreshTokens = await t.app.db.select({ usedAt: oauthTokens.usedAt }).from(oauthTokens).where(eq(oauthTokens.kind, "refresh"));
+    expect(refreshTokens.filter((row) => row.usedAt === null)).toHaveLength(1);
+    expect(refreshTokens.length).toBeGreaterThanOrEqual(2);
+    expect(
+      await t.app.db
+        .select({ id: apiKeys.id })
+        .from(apiKeys)
+        .where(and(isNotNull(apiKeys.userId), isNotNull(apiKeys.revokedAt))),
+    ).toEqual([]);
   });
 
   it("lets a viewer's connection read and not write", async () => {
