@@ -64,6 +64,8 @@ async function serveMcp(req: Request): Promise<Response> {
   }
 }
 
+const NO_CREDENTIAL =
+  "sign in: an MCP client does it with OAuth from this answer's WWW-Authenticate; or send a team API key as Authorization: Bearer <key>";
 const INVALID_ACCESS_TOKEN = "access token not valid, expired or revoked: refresh it, or sign in again";
 
 /**
@@ -72,7 +74,8 @@ const INVALID_ACCESS_TOKEN = "access token not valid, expired or revoked: refres
  */
 async function authenticate(app: App, req: Request): Promise<KeyAuth> {
   const bearer = bearerOf(req);
-  if (bearer === null || !looksLikeOAuthToken(bearer)) return authenticateRequest(app, req);
+  if (bearer === null) throw new AppError("Unauthorized", NO_CREDENTIAL);
+  if (!looksLikeOAuthToken(bearer)) return authenticateRequest(app, req);
   const auth = await authenticateAccessToken(app.database, app.db, bearer);
   if (!auth) throw new AppError("InvalidToken", INVALID_ACCESS_TOKEN);
   await takeRateLimit(app, req, String(auth.keyId), "connection");

@@ -89,6 +89,11 @@ describe.each(testDbKinds)("OAuth for MCP on %s", (kind) => {
     const res = await fetchApp(new Request(MCP_URL, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }));
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${RESOURCE_METADATA}"`);
+    expect(await errorOf(res)).toEqual({
+      code: "Unauthorized",
+      message:
+        "sign in: an MCP client does it with OAuth from this answer's WWW-Authenticate; or send a team API key as Authorization: Bearer <key>",
+    });
     const resource = await fetchApp(new Request(RESOURCE_METADATA));
     expect(resource.status).toBe(200);
     expect(await resource.json()).toEqual({
