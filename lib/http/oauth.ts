@@ -4,7 +4,7 @@ import { authorizationHandler } from "@modelcontextprotocol/sdk/server/auth/hand
 import { clientRegistrationHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/register.js";
 import { revocationHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/revoke.js";
 import { tokenHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/token.js";
-import { InvalidGrantError, InvalidTargetError, InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import { InvalidGrantError, InvalidTargetError, InvalidTokenError, OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthServerProvider } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import type { OAuthMetadata, OAuthProtectedResourceMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { checkResourceAllowed } from "@modelcontextprotocol/sdk/shared/auth-utils.js";
@@ -69,29 +69,46 @@ function requireOurResource(requested: URL | string | null | undefined, addresse
   return addresses.resource;
 }
 
-function provider(app: App, addresses: OAuthAddresses): OAuthServerProvider {
+/**
+ * Wraps a provider call so that what it throws that is not an OAuth answer (a database away, a
+ * bug) is recorded: the SDK would answer it as a bare 500, or send the browser back to the client
+ * with `server_error`; `serveOAuthStep` answers it as every route does instead.
+ */
+function keepingFailures(failures: unknown[]) {
+  return <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await call(...args);
+      } catch (error) {
+        if (!(error instanceof OAuthError)) failures.push(error);
+        throw error;
+      }
+    };
+}
+
+function provider(app: App, addresses: OAuthAddresses, failures: unknown[]): OAuthServerProvider {
+  const kept = keepingFailures(failures);
   return {
     clientsStore: {
-      getClient: (clientId) => findClient(app.db, clientId),
-      registerClient: (client) => registerClient(app.db, client),
+      getClient: kept((clientId: string) => findClient(app.db, clientId)),
+      registerClient: kept((client: Parameters<typeof registerClient>[1]) => registerClient(app.db, client)),
     },
-    async authorize(client, params, res) {
-      requireOurResource(params.resource, addresses);
+    authorize: kept(async (client, params, res) => {
       const id = await createAuthorization(app.db, {
         clientId: client.client_id,
         redirectUri: params.redirectUri,
         codeChallenge: params.codeChallenge,
         state: params.state,
-        resource: params.resource?.href,
+        resource: requireOurResource(params.resource, addresses) ?? undefined,
       });
       res.redirect(302, `${addresses.issuer}/oauth/consent?request=${id}`);
-    },
-    async challengeForAuthorizationCode(client, code) {
+    }),
+    challengeForAuthorizationCode: kept(async (client, code) => {
       const challenge = await challengeOfCode(app.db, client.client_id, code);
       if (challenge === null) throw new InvalidGrantError("the authorization code is not valid, has expired or was already used");
       return challenge;
-    },
-    async exchangeAuthorizationCode(client, code, _verifier, redirectUri, resource) {
+    }),
+    exchangeAuthorizationCode: kept(async (client, code, _verifier, redirectUri, resource) => {
       const spent = await spendCode(app.db, client.client_id, code);
       if (!spent) throw new InvalidGrantError("the authorization code is not valid, has expired or was already used");
       if (redirectUri !== undefined && redirectUri !== spent.redirectUri) {
@@ -106,18 +123,18 @@ function provider(app: App, addresses: OAuthAddresses): OAuthServerProvider {
         scopes: spent.scopes,
         resource: bound,
       });
-    },
-    async exchangeRefreshToken(client, refreshToken, _scopes, resource) {
+    }),
+    exchangeRefreshToken: kept(async (client, refreshToken, _scopes, resource) => {
       requireOurResource(resource, addresses);
       const tokens = await refreshConnection(app.db, client.client_id, refreshToken);
       if (!tokens) throw new InvalidGrantError("the refresh token is not valid, has expired or was revoked: sign in again");
       return tokens;
-    },
+    }),
     verifyAccessToken() {
       // The MCP endpoint checks its tokens itself (lib/mcp/endpoint.ts); nothing here serves a resource.
       return Promise.reject(new InvalidTokenError("not a resource server"));
     },
-    revokeToken: (client, request) => revokeToken(app.db, client.client_id, request.token),
+    revokeToken: kept((client, request) => revokeToken(app.db, client.client_id, request.token)),
   };
 }
 
@@ -141,6 +158,47 @@ export function isOAuthStep(value: string): value is OAuthStep {
   return value === "authorize" || value === "token" || value === "register" || value === "revoke";
 }
 
+/** An answer in OAuth's own shape (RFC 6749 §5.2). */
+function oauthRefusal(status: number, error: string, description: string): Response {
+  return Response.json({ error, error_description: description }, { status, headers: { "cache-control": "no-store" } });
+}
+
+/** Every value a request carries, from its query and its form or JSON body. */
+function valuesOf(url: URL, body: Buffer | undefined, contentType: string | null): string[] {
+  const values = [...url.searchParams.values()];
+  if (!body) return values;
+  const text = body.toString("utf8");
+  if (contentType?.startsWith("application/x-www-form-urlencoded")) values.push(...new URLSearchParams(text).values());
+  // A JSON body says NUL as an escape: the escape counts as the character.
+  else values.push(/\\u0000/i.test(text) ? "\u0000" : text);
+  return values;
+}
+
+/**
+ * What is refused before the SDK's handler sees it. A NUL character, which no text column holds.
+ * And at authorize, a request the SDK would refuse by sending the browser to the client's
+ * redirect URI: any client may register any URI, so that would make this server an open
+ * redirector (RFC 9700 §4.11.2); such a request is answered here, with nothing sent anywhere.
+ */
+function refusedBeforeHandler(step: OAuthStep, url: URL, values: string[], addresses: OAuthAddresses): Response | null {
+  if (values.some((value) => value.includes("\u0000")))
+    return oauthRefusal(400, "invalid_request", "a parameter holds a NUL character; remove it");
+  if (step !== "authorize") return null;
+  const query = url.searchParams;
+  if (query.get("response_type") !== "code") return oauthRefusal(400, "unsupported_response_type", "response_type must be code");
+  if (!query.get("code_challenge") || query.get("code_challenge_method") !== "S256") {
+    return oauthRefusal(400, "invalid_request", "send a PKCE code_challenge with code_challenge_method=S256");
+  }
+  const resource = query.get("resource");
+  if (
+    resource !== null &&
+    !(URL.canParse(resource) && checkResourceAllowed({ requestedResource: resource, configuredResource: addresses.resource }))
+  ) {
+    return oauthRefusal(400, "invalid_target", `this server issues tokens for ${addresses.resource} only`);
+  }
+  return null;
+}
+
 /** Serves one step of the flow: the request goes through the SDK's handler and its answer comes back. */
 export function serveOAuthStep(step: OAuthStep) {
   return (req: Request): Promise<Response> =>
@@ -149,17 +207,22 @@ export function serveOAuthStep(step: OAuthStep) {
         const app = await getApp();
         // The SDK's own limits count in one process's memory; the App's are shared by every instance.
         await takeRateLimit(app, req, `oauth ${clientAddress(req.headers)}`, "address");
+        const url = new URL(req.url);
+        const addresses = oauthAddresses(req);
+        const body = req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.from(await req.arrayBuffer());
+        const refused = refusedBeforeHandler(step, url, valuesOf(url, body, req.headers.get("content-type")), addresses);
+        if (refused) return withRateLimitHeaders(req, refused);
+        const failures: unknown[] = [];
         const server = express();
         server.disable("x-powered-by");
-        server.use("/", stepRouter(step, provider(app, oauthAddresses(req))));
-        const url = new URL(req.url);
-        const body = req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.from(await req.arrayBuffer());
+        server.use("/", stepRouter(step, provider(app, addresses, failures)));
         const answer = await inject(server, {
           method: req.method as "GET",
           url: `/${url.search}`,
           headers: Object.fromEntries(req.headers),
           ...(body ? { payload: body } : {}),
         });
+        if (failures.length > 0) throw failures[0];
         const headers = new Headers();
         for (const [name, value] of Object.entries(answer.headers)) {
           if (value === undefined || name === "connection" || name === "transfer-encoding") continue;

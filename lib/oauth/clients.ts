@@ -1,6 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { InvalidClientMetadataError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { Db } from "@/db/client";
+import { isLoopbackHost } from "../public-url";
 import { oauthClients } from "@/db/schema";
 
 /**
@@ -21,6 +23,12 @@ export async function registerClient(
 ): Promise<OAuthClientInformationFull> {
   const { client_id: clientId } = client;
   if (!clientId) throw new Error("a client registered without an id");
+  const unsafe = client.redirect_uris.find((uri) => !safeRedirect(uri));
+  if (unsafe !== undefined) {
+    throw new InvalidClientMetadataError(
+      `redirect URI ${unsafe} is neither https, nor http on this machine (localhost), nor an app's own scheme`,
+    );
+  }
   const registered = { ...client, client_id: clientId };
   await db.insert(oauthClients).values({ clientId, information: registered });
   return registered;
@@ -33,4 +41,16 @@ export function clientName(client: Pick<OAuthClientInformationFull, "client_name
   const first = client.redirect_uris[0];
   if (!first) return "an unnamed client";
   return `a client at ${(URL.canParse(first) && new URL(first).host) || first}`;
+}
+
+/**
+ * Where a client may have the member's browser sent (RFC 8252, OAuth 2.1): https, plain http only
+ * to the member's own machine (a CLI's loopback callback), or an app's own scheme (cursor://).
+ */
+function safeRedirect(uri: string): boolean {
+  if (!URL.canParse(uri)) return false;
+  const url = new URL(uri);
+  if (url.protocol === "https:") return true;
+  if (url.protocol === "http:") return isLoopbackHost(url.host);
+  return !["javascript:", "data:", "file:", "vbscript:"].includes(url.protocol);
 }

@@ -115,6 +115,48 @@ describe.each(testDbKinds)("OAuth for MCP on %s", (kind) => {
     });
   });
 
+  it("sends nobody anywhere for a bad authorization request, registers no redirect off this machine but https, and refuses NUL with 400", async () => {
+    const register = (redirect: string) =>
+      fetchApp(
+        new Request(`${ORIGIN}/api/oauth/register`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ client_name: "Somewhere", redirect_uris: [redirect], token_endpoint_auth_method: "none" }),
+        }),
+      );
+    const evil = await register("http://evil.example/cb");
+    expect(evil.status).toBe(400);
+    expect(await evil.json()).toEqual({
+      error: "invalid_client_metadata",
+      error_description:
+        "redirect URI http://evil.example/cb is neither https, nor http on this machine (localhost), nor an app's own scheme",
+    });
+    const https = await register("https://client.example/cb");
+    expect(https.status).toBe(201);
+    const clientId = ((await https.json()) as { client_id: string }).client_id;
+    for (const [query, error] of [
+      ["response_type=token&code_challenge=abc&code_challenge_method=S256", "unsupported_response_type"],
+      ["response_type=code", "invalid_request"],
+      ["response_type=code&code_challenge=abc&code_challenge_method=plain", "invalid_request"],
+      ["response_type=code&code_challenge=abc&code_challenge_method=S256&resource=https%3A%2F%2Felsewhere.example%2Fmcp", "invalid_target"],
+    ] as const) {
+      const res = await fetchApp(new Request(`${ORIGIN}/api/oauth/authorize?client_id=${clientId}&${query}`));
+      expect([res.status, res.headers.get("location")], query).toEqual([400, null]);
+      expect(((await res.json()) as { error: string }).error, query).toBe(error);
+    }
+    const nul = await post("/api/oauth/token", { grant_type: "refresh_token", refresh_token: "x", client_id: "a\u0000b" });
+    expect(nul.status).toBe(400);
+    expect(await nul.json()).toEqual({ error: "invalid_request", error_description: "a parameter holds a NUL character; remove it" });
+    const nulJson = await fetchApp(
+      new Request(`${ORIGIN}/api/oauth/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: '{"client_name":"a\\u0000b","redirect_uris":["https://client.example/cb"]}',
+      }),
+    );
+    expect(nulJson.status).toBe(400);
+  });
+
   it("tells a wrong API key it is wrong, without inviting OAuth", async () => {
     for (const path of ["/api/mcp", "/api/v1/skills"]) {
       const res = await fetchApp(
