@@ -28,7 +28,9 @@ describe("an MCP client signed in with OAuth, through Chromium", () => {
 
   beforeAll(async () => {
     callback = createServer((req, res) => {
-      landed.push(new URL(req.url ?? "/", "http://127.0.0.1").searchParams);
+      // Only the callback: Chromium also asks this origin for its favicon.
+      const url = new URL(req.url ?? "/", "http://127.0.0.1");
+      if (url.pathname === "/callback") landed.push(url.searchParams);
       res.writeHead(200, { "content-type": "text/plain" }).end("You can close this window.");
     });
     await new Promise<void>((resolve) => callback.listen(0, "127.0.0.1", resolve));
