@@ -141,11 +141,15 @@ async function revokeOnReuse(tx: Db, hash: string, now: Date): Promise<void> {
         lt(oauthTokens.usedAt, new Date(now.getTime() - REFRESH_REUSE_GRACE_MS)),
       ),
     );
-  if (reused)
-    await tx
-      .update(apiKeys)
-      .set({ revokedAt: now })
-      .where(and(eq(apiKeys.id, reused.connectionId), isNull(apiKeys.revokedAt)));
+  if (reused) await endConnection(tx, reused.connectionId, now);
+}
+
+/** Ends one connection, once: its tokens stop working on the next request. */
+async function endConnection(db: Db, id: number, now: Date): Promise<void> {
+  await db
+    .update(apiKeys)
+    .set({ revokedAt: now })
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)));
 }
 
 /** The client signs out (RFC 7009): a refresh token ends its connection; an access token ends itself. */
@@ -158,10 +162,7 @@ export async function revokeToken(db: Db, clientId: string, token: string, now =
   // RFC 7009 §2.2: an unknown token is answered as revoked.
   if (!row) return;
   if (row.kind === "refresh") {
-    await db
-      .update(apiKeys)
-      .set({ revokedAt: now })
-      .where(and(eq(apiKeys.id, row.connectionId), isNull(apiKeys.revokedAt)));
+    await endConnection(db, row.connectionId, now);
     return;
   }
   await db
@@ -194,10 +195,7 @@ export async function authenticateAccessToken(database: Database, db: Db, token:
   const [row] = await database.query<AuthRow>(AUTHENTICATE, [sha256Hex(token), now.toISOString()]);
   if (!row) return null;
   if (row.role === null || !roleAllows(row.role, levelOfScopes(row.scopes))) {
-    await db
-      .update(apiKeys)
-      .set({ revokedAt: now })
-      .where(and(eq(apiKeys.id, row.key_id), isNull(apiKeys.revokedAt)));
+    await endConnection(db, row.key_id, now);
     return null;
   }
   return Object.freeze({ keyId: row.key_id, scopes: Object.freeze(row.scopes), team: Object.freeze(authTeam(row)) });
