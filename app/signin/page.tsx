@@ -5,6 +5,7 @@ import { safeCallbackPath } from "@/lib/auth/callback";
 import { signInWithGithub, signInWithPassword } from "./actions";
 import { signInRefusal, SIGN_IN_FAILED } from "@/lib/auth/password-sign-in";
 import { SignInForm } from "@/components/sign-in-form";
+import { CONSENT_PAGE } from "@/lib/http/oauth-paths";
 
 export const metadata: Metadata = { title: "Sign in" };
 
@@ -28,6 +29,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           <Image src="/favicon.svg" alt="" width={32} height={32} loading="eager" className="h-8 w-8" />
           <h1 className="text-xl font-semibold">Sign in to Skillgate</h1>
         </div>
+        {callbackUrl.startsWith(`${CONSENT_PAGE}?`) && (
+          <p data-testid="sign-in-purpose" className="mb-4 text-sm text-slate-600">
+            An MCP client asks to connect as you: sign in, then choose the team and what it may do.
+          </p>
+        )}
         {error && (
           <p role="alert" className="mb-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
             {error}

@@ -5,7 +5,7 @@ import { singleRow } from "@/db/rows";
 import { apiKeys } from "@/db/schema";
 import { AppError } from "../errors";
 import { sha256Hex } from "../hash";
-import type { Scope } from "./scopes";
+import type { Credential, Scope } from "./scopes";
 import type { TeamId } from "../teams/teams";
 
 /**
@@ -22,6 +22,7 @@ export function hashApiKey(key: string): string {
 
 export interface KeyAuth {
   keyId: number;
+  credential: Credential;
   scopes: readonly string[];
   team: {
     id: TeamId;
@@ -81,7 +82,7 @@ interface AuthRow extends AuthTeamRow {
 export async function readKeyAuth(database: Pick<Database, "query">, keyHash: string): Promise<KeyAuth | null> {
   const [row] = await database.query<AuthRow>(AUTHENTICATE, [keyHash]);
   if (!row) return null;
-  const auth = { keyId: row.key_id, scopes: Object.freeze(row.scopes), team: Object.freeze(authTeam(row)) };
+  const auth = { keyId: row.key_id, credential: "key" as const, scopes: Object.freeze(row.scopes), team: Object.freeze(authTeam(row)) };
   return Object.freeze(auth);
 }
 

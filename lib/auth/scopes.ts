@@ -1,3 +1,5 @@
+import { AppError } from "../errors";
+
 /**
  * API key scopes (§1). `read`, `write` and `admin` form a ladder: each includes the ones before
  * it. `telemetry` stands apart: it sends agent telemetry (§9.1) and nothing else, and `write` and
@@ -7,6 +9,24 @@ export const SCOPES = ["read", "write", "admin", "telemetry"] as const;
 export type Scope = (typeof SCOPES)[number];
 
 const LADDER: readonly Scope[] = ["read", "write", "admin"];
+
+/** What a bearer is: a team's API key, or a member's OAuth connection (lib/oauth/connections.ts). */
+export type Credential = "key" | "connection";
+
+/**
+ * Refuses a request its bearer's scopes do not cover, saying what would: a key is replaced by a
+ * lead; a connection is signed in again by its member, at a level their role allows.
+ */
+export function requireScope(bearer: { credential: Credential; scopes: readonly string[] }, needed: Scope): void {
+  if (grants(bearer.scopes, needed)) return;
+  if (bearer.credential === "key")
+    throw new AppError("Forbidden", `this API key lacks the "${needed}" scope; ask a lead for a key that has it`);
+  const allowed = LADDER.filter((level) => bearer.scopes.includes(level)).at(-1) ?? "no";
+  throw new AppError(
+    "Forbidden",
+    `this connection was allowed "${allowed}" access, which does not include "${needed}"; sign the client in again and allow "${needed}", if your role permits it`,
+  );
+}
 
 export function grants(held: readonly string[], needed: Scope): boolean {
   if (held.includes(needed)) return true;

@@ -133,7 +133,7 @@ async function demoCast(app: App, teamId: TeamId) {
       .update(apiKeys)
       .set({ createdAt: new Date(Date.now() - 34 * DAY) })
       .where(eq(apiKeys.id, key.id));
-    return (session: string): Actor => ({ kind: "key", keyId: key.id, scopes, sessionId: session });
+    return (session: string): Actor => ({ kind: "key", keyId: key.id, credential: "key", scopes, sessionId: session });
   };
   const claudeCode = await keyOf("sam's claude-code", editor.userId);
   const ciRunner = await keyOf("ci-runner", lead.userId);

@@ -8,6 +8,8 @@ import { publicOrigin } from "./origin";
 
 export const OAUTH_BASE = "/api/oauth";
 export const MCP_PATH = "/api/mcp";
+/** The consent page (app/oauth/consent): the authorization endpoint sends the member's browser there. */
+export const CONSENT_PAGE = "/oauth/consent";
 export const PROTECTED_RESOURCE_METADATA_PATH = `/.well-known/oauth-protected-resource${MCP_PATH}`;
 
 const WELL_KNOWN: Record<string, string> = {

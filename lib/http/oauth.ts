@@ -16,7 +16,7 @@ import { openConnection, refreshConnection, revokeToken } from "../oauth/connect
 import { ACCESS_LEVELS } from "../oauth/access";
 
 export { oauthAddresses };
-import { OAUTH_BASE, oauthAddresses, type OAuthAddresses } from "./oauth-paths";
+import { CONSENT_PAGE, OAUTH_BASE, oauthAddresses, type OAuthAddresses } from "./oauth-paths";
 import { errorResponse } from "./respond";
 import { takeRateLimit, withinBudget } from "./route";
 import { withRateLimitHeaders } from "./rate-limit-headers";
@@ -101,7 +101,7 @@ function provider(app: App, addresses: OAuthAddresses, failures: unknown[]): OAu
         state: params.state,
         resource: requireOurResource(params.resource, addresses) ?? undefined,
       });
-      res.redirect(302, `${addresses.issuer}/oauth/consent?request=${id}`);
+      res.redirect(302, `${addresses.issuer}${CONSENT_PAGE}?request=${id}`);
     }),
     challengeForAuthorizationCode: kept(async (client, code) => {
       const challenge = await challengeOfCode(app.db, client.client_id, code);

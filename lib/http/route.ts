@@ -4,7 +4,7 @@ import { getApp } from "../current-app";
 import type { App } from "../root/app";
 import type { StaleKeyAuth } from "../auth/key-cache";
 import { authenticateInstallLink, type LinkTeam } from "../teams/install-links";
-import { grants, type Scope } from "../auth/scopes";
+import { requireScope, type Scope } from "../auth/scopes";
 import { AppError } from "../errors";
 import type { Actor } from "../learned/actor";
 import type { z } from "zod";
@@ -63,11 +63,9 @@ async function serveAgent<P extends RouteParams>(
   try {
     const app = await getApp();
     const auth = await authenticateRequest(app, req);
-    if (!grants(auth.scopes, scope)) {
-      throw new AppError("Forbidden", `this API key lacks the "${scope}" scope; ask a lead for a key that has it`);
-    }
+    requireScope(auth, scope);
     const sessionId = req.headers.get("x-agent-session")?.slice(0, 200) || null;
-    const actor = { kind: "key" as const, keyId: auth.keyId, scopes: auth.scopes, sessionId };
+    const actor = { kind: "key" as const, keyId: auth.keyId, credential: auth.credential, scopes: auth.scopes, sessionId };
     // Next gives no params at all to a route without dynamic segments.
     const params = ((await context.params) ?? {}) as P;
     refuseNulInPath(params);

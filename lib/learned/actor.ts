@@ -1,11 +1,14 @@
 import { sql, type AnyColumn } from "drizzle-orm";
-import { grants, roleAtLeast, type Role } from "../auth/scopes";
+import { grants, requireScope, roleAtLeast, type Credential, type Role } from "../auth/scopes";
 import { AppError } from "../errors";
 
-/** Who is changing a learned skill: a signed-in person, an agent with an API key, or start-up itself (the demo seed). */
+/**
+ * Who is changing a learned skill: a signed-in person, an agent with an API key or a member's
+ * OAuth connection (an `api_keys` row either way), or start-up itself (the demo seed).
+ */
 export type Actor =
   | { kind: "person"; userId: number; email: string; role: Role }
-  | { kind: "key"; keyId: number; scopes: readonly string[]; sessionId: string | null }
+  | { kind: "key"; keyId: number; credential: Credential; scopes: readonly string[]; sessionId: string | null }
   | { kind: "system" };
 
 export const SYSTEM: Actor = { kind: "system" };
@@ -23,11 +26,20 @@ export function mayLead(actor: Actor): boolean {
 }
 
 export function requireWriteActive(actor: Actor, what: string): void {
-  if (!mayWriteActive(actor)) throw new AppError("Forbidden", `${what} needs an editor, a lead or an admin key`);
+  if (mayWriteActive(actor)) return;
+  refuseConnection(actor);
+  throw new AppError("Forbidden", `${what} needs an editor, a lead or an admin key`);
 }
 
 export function requireLead(actor: Actor, what: string): void {
-  if (!mayLead(actor)) throw new AppError("Forbidden", `${what} needs a lead or an admin key`);
+  if (mayLead(actor)) return;
+  refuseConnection(actor);
+  throw new AppError("Forbidden", `${what} needs a lead or an admin key`);
+}
+
+/** A connection below "admin" is told how its member gets it, not to ask a lead for a key. */
+function refuseConnection(actor: Actor): void {
+  if (actor.kind === "key" && actor.credential === "connection") requireScope(actor, "admin");
 }
 
 /** Who did something, as rows name them: the author columns of a version, the actor columns of an event. */

@@ -3,7 +3,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
 import { z } from "zod";
 import type { App } from "../root/app";
 import type { KeyAuth } from "../auth/api-keys";
-import { grants, type Scope } from "../auth/scopes";
+import { requireScope, type Scope } from "../auth/scopes";
 import { observationBody } from "../contracts/evolution";
 import { versionNumber } from "../contracts/fields";
 import { skillNameParam } from "../skills/name-schema";
@@ -278,11 +278,10 @@ async function callTool(call: McpCall, name: string, args: unknown): Promise<Cal
     if (!definition) throw new AppError("NotFound", `no tool named "${name}"; the tools are ${TOOLS.map((t) => t.name).join(", ")}`);
     const auth = call.auth();
     const scope = definition.scope(args);
-    if (!grants(auth.scopes, scope))
-      throw new AppError("Forbidden", `this API key lacks the "${scope}" scope; ask a lead for a key that has it`);
+    requireScope(auth, scope);
     const input = parseWith(definition.input, args ?? {}, "InvalidField");
     const sessionId = call.sessionId();
-    const actor: KeyActor = { kind: "key", keyId: auth.keyId, scopes: auth.scopes, sessionId };
+    const actor: KeyActor = { kind: "key", keyId: auth.keyId, credential: auth.credential, scopes: auth.scopes, sessionId };
     const context = { app: call.app, auth, actor, sessionId };
     const answer = async (): Promise<CallToolResult> => {
       const content = await definition.run(input, context);

@@ -198,7 +198,12 @@ export async function authenticateAccessToken(database: Database, db: Db, token:
     await endConnection(db, row.key_id, now);
     return null;
   }
-  return Object.freeze({ keyId: row.key_id, scopes: Object.freeze(row.scopes), team: Object.freeze(authTeam(row)) });
+  return Object.freeze({
+    keyId: row.key_id,
+    credential: "connection" as const,
+    scopes: Object.freeze(row.scopes),
+    team: Object.freeze(authTeam(row)),
+  });
 }
 
 /**

@@ -70,6 +70,9 @@ describe("an MCP client signed in with OAuth, through Chromium", () => {
     const before = landed.length;
     await page.goto(provider.authorizationUrl!.href);
     if (page.url().startsWith(`${baseUrl}/signin`)) {
+      expect(await page.textContent('[data-testid="sign-in-purpose"]')).toBe(
+        "An MCP client asks to connect as you: sign in, then choose the team and what it may do.",
+      );
       await page.fill('input[name="email"]', BROWSER_LOGIN.email);
       await page.fill('input[name="password"]', BROWSER_LOGIN.password);
       await page.click('button[type="submit"]');
@@ -123,7 +126,10 @@ describe("an MCP client signed in with OAuth, through Chromium", () => {
       ok: true,
     });
     // A draft needs a lead's admin access to go live: this connection holds write.
-    expect((await call("skill_manage", { action: "promote", name: "oauth-made" })).ok).toBe(false);
+    expect(await call("skill_manage", { action: "promote", name: "oauth-made" })).toEqual({
+      text: 'this connection was allowed "write" access, which does not include "admin"; sign the client in again and allow "admin", if your role permits it',
+      ok: false,
+    });
     await page.close();
   });
 

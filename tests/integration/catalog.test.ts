@@ -412,7 +412,7 @@ describe.each(testDbKinds)("learned skills and drafts in the catalog on %s", (ki
     createLearned(
       t.app,
       t.alpha.team.id,
-      { kind: "key", keyId: 1, scopes: ["admin"], sessionId: "s1" },
+      { kind: "key", keyId: 1, credential: "key", scopes: ["admin"], sessionId: "s1" },
       {
         name,
         description: `Learned ${name}. Use when testing.`,

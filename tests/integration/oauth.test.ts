@@ -242,7 +242,10 @@ describe.each(testDbKinds)("OAuth for MCP on %s", (kind) => {
     const call = await connected(await signIn(t.beta.team.slug, "read"));
     expect((await call("skill_list")).isError).toBe(false);
     const write = await call("skill_manage", { action: "create", name: "not-allowed", description: "No. Use never.", body: "# No\n" });
-    expect(write).toEqual({ text: 'this API key lacks the "write" scope; ask a lead for a key that has it', isError: true });
+    expect(write).toEqual({
+      text: 'this connection was allowed "read" access, which does not include "write"; sign the client in again and allow "write", if your role permits it',
+      isError: true,
+    });
   });
 
   it("keeps a token to its team: another member's cannot reach a team that member is not in", async () => {

@@ -9,6 +9,7 @@ import { getUser } from "@/lib/auth/users";
 import { teamsOfUser } from "@/lib/teams/teams";
 import { ConsentForm } from "@/components/consent-form";
 import { CARD } from "@/components/ui/card";
+import { CONSENT_PAGE } from "@/lib/http/oauth-paths";
 import { answerConsent } from "./actions";
 
 export const metadata: Metadata = { title: "Connect an MCP client" };
@@ -23,7 +24,7 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
   const { request = "" } = await searchParams;
   const app = await getApp();
   const userId = await signedInUserId(app);
-  if (userId === null) redirect(`/signin?callbackUrl=${encodeURIComponent(`/oauth/consent?request=${request}`)}`);
+  if (userId === null) redirect(`/signin?callbackUrl=${encodeURIComponent(`${CONSENT_PAGE}?request=${request}`)}`);
   const [pending, user, memberships] = await Promise.all([
     findPendingAuthorization(app.db, request),
     getUser(app.db, userId),
