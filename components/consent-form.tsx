@@ -4,8 +4,8 @@ import { useActionState, useState } from "react";
 import { ActionMessage } from "@/components/action-message";
 import { buttonClass } from "@/components/ui/submit-button";
 import type { ActionResult } from "@/lib/actions/result";
-import { ACCESS_LEVELS, highestLevel, LEVEL_WORDS, roleAllows, type AccessLevel } from "@/lib/oauth/access";
-import type { Role } from "@/lib/auth/scopes";
+import { highestLevel, LEVEL_WORDS, roleAllows } from "@/lib/oauth/access";
+import { ACCESS_LEVELS, type AccessLevel, type Role } from "@/lib/auth/scopes";
 
 /** What the form offers first: as much as the role allows short of admin, which a lead picks on purpose. */
 function suggestedLevel(role: Role): AccessLevel {

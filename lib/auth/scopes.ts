@@ -8,7 +8,15 @@ import { AppError } from "../errors";
 export const SCOPES = ["read", "write", "admin", "telemetry"] as const;
 export type Scope = (typeof SCOPES)[number];
 
-const LADDER: readonly Scope[] = ["read", "write", "admin"];
+/** The ladder: what a key's access or a connection's level is, from least to most. */
+export const ACCESS_LEVELS = ["read", "write", "admin"] as const satisfies readonly Scope[];
+export type AccessLevel = (typeof ACCESS_LEVELS)[number];
+const LADDER: readonly Scope[] = ACCESS_LEVELS;
+
+/** The level held by a set of scopes: the highest of the ladder among them. */
+export function levelOfScopes(scopes: readonly string[]): AccessLevel {
+  return [...ACCESS_LEVELS].reverse().find((level) => scopes.includes(level)) ?? "read";
+}
 
 /** What a bearer is: a team's API key, or a member's OAuth connection (lib/oauth/connections.ts). */
 export type Credential = "key" | "connection";
@@ -19,12 +27,13 @@ export type Credential = "key" | "connection";
  */
 export function requireScope(bearer: { credential: Credential; scopes: readonly string[] }, needed: Scope): void {
   if (grants(bearer.scopes, needed)) return;
-  if (bearer.credential === "key")
-    throw new AppError("Forbidden", `this API key lacks the "${needed}" scope; ask a lead for a key that has it`);
-  const allowed = LADDER.filter((level) => bearer.scopes.includes(level)).at(-1) ?? "no";
+  if (bearer.credential === "key") {
+    const ask = needed === "telemetry" ? "ask a lead for a telemetry key" : "ask a lead for a key that has it";
+    throw new AppError("Forbidden", `this API key lacks the "${needed}" scope; ${ask}`);
+  }
   throw new AppError(
     "Forbidden",
-    `this connection was allowed "${allowed}" access, which does not include "${needed}"; sign the client in again and allow "${needed}", if your role permits it`,
+    `this connection was allowed "${levelOfScopes(bearer.scopes)}" access, which does not include "${needed}"; sign the client in again and allow "${needed}", if your role permits it`,
   );
 }
 

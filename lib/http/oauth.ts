@@ -13,7 +13,7 @@ import { getApp } from "../current-app";
 import { challengeOfCode, createAuthorization, spendCode } from "../oauth/authorizations";
 import { clientName, findClient, registerClient } from "../oauth/clients";
 import { openConnection, refreshConnection, revokeToken } from "../oauth/connections";
-import { ACCESS_LEVELS } from "../oauth/access";
+import { ACCESS_LEVELS } from "../auth/scopes";
 
 export { oauthAddresses };
 import { CONSENT_PAGE, OAUTH_BASE, oauthAddresses, type OAuthAddresses } from "./oauth-paths";

@@ -1,6 +1,5 @@
 import { getApp } from "../current-app";
-import { grants } from "../auth/scopes";
-import { AppError } from "../errors";
+import { requireScope } from "../auth/scopes";
 import { eventsOfLogs, eventsOfSpans, type Mapped } from "../telemetry/events";
 import { ingestTelemetry } from "../telemetry/ingest";
 import {
@@ -37,9 +36,7 @@ async function receive(signal: Signal, req: Request): Promise<Response> {
   try {
     const app = await getApp();
     const auth = await authenticateRequest(app, req);
-    if (!grants(auth.scopes, "telemetry")) {
-      throw new AppError("Forbidden", 'this API key lacks the "telemetry" scope; ask a lead for a telemetry key');
-    }
+    requireScope(auth, "telemetry");
     const encoding = encodingOf(contentType);
     const bytes = await readOtlpBody(req);
     const now = new Date();

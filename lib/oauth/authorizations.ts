@@ -5,8 +5,8 @@ import { memberships, oauthAuthorizations, oauthClients, teams } from "@/db/sche
 import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { sha256Hex } from "../hash";
 import { AppError } from "../errors";
-import type { Role } from "../auth/scopes";
-import { roleAllows, scopesOfLevel, type AccessLevel } from "./access";
+import { scopesOfAccess, type AccessLevel, type Role } from "../auth/scopes";
+import { roleAllows } from "./access";
 
 /** How long a member has to consent, and then the client to exchange the code. */
 export const AUTHORIZATION_TTL_MS = 10 * 60_000;
@@ -100,7 +100,7 @@ export async function consent(
     const answered = await answer(tx, id, now, {
       userId: member.userId,
       teamId: membership.teamId,
-      scopes: scopesOfLevel(choice.level),
+      scopes: scopesOfAccess(choice.level),
       codeHash: sha256Hex(code),
     });
     return { redirectTo: backToClient(answered.redirectUri, { code, state: answered.state }) };

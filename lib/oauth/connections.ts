@@ -6,9 +6,9 @@ import { apiKeys, oauthTokens, users } from "@/db/schema";
 import { sha256Hex } from "../hash";
 import { AppError } from "../errors";
 import { AUTH_TEAM_COLUMNS, authTeam, type AuthTeamRow, type KeyAuth } from "../auth/api-keys";
-import type { Role } from "../auth/scopes";
+import { ACCESS_LEVELS, levelOfScopes, type AccessLevel, type Role } from "../auth/scopes";
 import type { TeamId } from "../teams/teams";
-import { ACCESS_LEVELS, levelOfScopes, roleAllows, type AccessLevel } from "./access";
+import { roleAllows } from "./access";
 
 /**
  * A connection is what a member consented to: a client acting for them in one team at one access

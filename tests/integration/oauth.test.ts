@@ -10,7 +10,7 @@ import { changeRole, removeMember } from "@/lib/teams/members";
 import { consent } from "@/lib/oauth/authorizations";
 import { listConnections, revokeConnection } from "@/lib/oauth/connections";
 import { teamHistory } from "@/lib/evolution/history";
-import type { AccessLevel } from "@/lib/oauth/access";
+import type { AccessLevel } from "@/lib/auth/scopes";
 import { errorOf, fetchApp, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 import { MemoryOAuthClient } from "../helpers/oauth-client";
