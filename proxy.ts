@@ -56,12 +56,12 @@ export async function proxy(req: NextRequest): Promise<Response> {
     signIn.pathname = "/signin";
     signIn.search = `?callbackUrl=${encodeURIComponent(path + req.nextUrl.search)}`;
     res = NextResponse.redirect(signIn);
-  } else if (gate === "unavailable") {
-    res = new NextResponse(unavailablePage(nonce, path), {
+  } else if (gate === "unavailable" || gate === "busy") {
+    res = new NextResponse(unavailablePage(nonce, path, gate), {
       status: 503,
       headers: {
         "content-type": "text/html; charset=utf-8",
-        "retry-after": String(UNAVAILABLE_RETRY_SECONDS),
+        "retry-after": String(UNAVAILABLE_RETRY_SECONDS[gate]),
         "cache-control": "no-store",
       },
     });

@@ -40,6 +40,12 @@ export function isConnectionSetup(): boolean {
   return budgets.getStore()?.setup === true;
 }
 
+/** Whether the current work is long work: it waits for a pooled connection as long as for a statement. */
+export function isLongWork(): boolean {
+  const budget = budgets.getStore();
+  return budget !== undefined && "long" in budget;
+}
+
 /** What the current query may take: what is left of the deadline around it, or its own allowance. */
 export function queryBudgetMs(longQueryMs: number): number {
   const budget = budgets.getStore();
@@ -48,10 +54,22 @@ export function queryBudgetMs(longQueryMs: number): number {
   return "long" in budget ? longQueryMs : budget.perQueryMs;
 }
 
-/** The error of a query that had no time left, or ran out of it: an outage for the caller (503). */
+/**
+ * The error of a query the database did not answer because it is away (a probe confirmed it, or
+ * the server refused or cut off a connection): an outage for the caller (503 DatabaseUnavailable).
+ */
 export class DatabaseStalled extends Error {
   readonly code = "DATABASE_STALLED";
-  constructor(ms: number) {
-    super(`the database did not answer within ${ms} ms`);
+  constructor(why: string) {
+    super(`the database ${why}`);
   }
+}
+
+/**
+ * The error of a request that ran out of its time while the database was answering others: no
+ * pooled connection came free, or its statement outran what was left of the deadline. That is load,
+ * not an outage (SPEC §14 "Load is not an outage"): 503 Overloaded, and the breaker stays closed.
+ */
+export class DatabaseBusy extends Error {
+  readonly code = "DATABASE_BUSY";
 }

@@ -4,8 +4,8 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import * as schema from "./schema";
 import { lockDataDir } from "./data-dir-lock";
-import { listenOn, listenOnServer, TeamChangeFeed, TEAM_CHANGES_CHANNEL } from "./team-changes";
-import { budgetedClient, budgetedPool, OutageBreaker } from "./budgeted-pg";
+import { dropConnection, listenOn, listenOnServer, settlesWithin, TeamChangeFeed, TEAM_CHANGES_CHANNEL } from "./team-changes";
+import { budgetedClient, budgetedPool, OutageBreaker, type Probe } from "./budgeted-pg";
 import { asConnectionSetup } from "./budget";
 
 /**
@@ -35,13 +35,40 @@ export interface Database {
    * the write that made it returns on this instance, so a request after it never sees the old one.
    */
   teamChanges: TeamChangeFeed | null;
+  /** Whether the server answers (db/budgeted-pg.ts): while it is away, what agents read is served from memory, marked stale. */
+  health: DatabaseHealth;
+  /** What each URL is used for, said at start-up. */
+  uses: string;
+  /**
+   * Asks the server `select 1` on a connection outside the pool, within the probe's timeout: whether
+   * the database answers, whatever the pool's queue holds. The breaker takes the answer as its own
+   * probe's (db/budgeted-pg.ts).
+   */
+  ping(): Promise<void>;
   migrate(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface DatabaseHealth {
+  /** The server was found away (a probe got no answer) and has not answered since. */
+  readonly away: boolean;
+  /** When the server last answered (ms since the epoch): how old what is served from memory is, at most. */
+  readonly answeredAt: number;
 }
 
 export interface DatabaseConfig {
   /** A PostgreSQL URL; unset means embedded PGlite. */
   url?: string;
+  /**
+   * A direct URL to the same database (`DATABASE_URL_UNPOOLED`), when `url` goes through a pooler
+   * in transaction mode (PgBouncer, Neon's pooled URL): what needs a session of its own uses it —
+   * listening for changes, the migrations' lock, the outage probe.
+   */
+  unpooledUrl?: string;
+  /** Connections the pool keeps at most (default 10). */
+  poolSize?: number;
+  /** How long a request waits for a free pooled connection, within its deadline (default 3 s); then 503 Overloaded. */
+  queueMs?: number;
   /** PGlite's folder, or `memory://` for a throwaway in-memory database. */
   dataDir?: string;
   /** Force Neon's driver for a URL whose host is not Neon's (serverless deployments). */
@@ -61,11 +88,30 @@ const NEON_LONG_QUERY_MS = 20_000;
 
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations");
 
+export const DEFAULT_POOL_SIZE = 10;
+export const DEFAULT_QUEUE_MS = 3_000;
+
+/** A server's URLs and what the pool may do with them. */
+interface ServerConfig {
+  url: string;
+  /** What needs a session: the direct URL, or `url` itself when there is no pooler in between. */
+  sessionUrl: string;
+  pooled: boolean;
+  poolSize: number;
+  queueMs: number;
+}
+
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   if (!config.url) return openPglite(config.dataDir ?? "./.data");
-  const url = new URL(config.url);
-  if (config.neon || url.hostname.endsWith(".neon.tech")) return openNeon(config.url);
-  return openNodePostgres(config.url, config.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS);
+  const server: ServerConfig = {
+    url: config.url,
+    sessionUrl: config.unpooledUrl ?? config.url,
+    pooled: config.unpooledUrl !== undefined,
+    poolSize: config.poolSize ?? DEFAULT_POOL_SIZE,
+    queueMs: config.queueMs ?? DEFAULT_QUEUE_MS,
+  };
+  if (config.neon || new URL(config.url).hostname.endsWith(".neon.tech")) return openNeon(server);
+  return openNodePostgres(server, config.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS);
 }
 
 async function openPglite(dataDir: string): Promise<Database> {
@@ -86,14 +132,28 @@ async function openPglite(dataDir: string): Promise<Database> {
     const teamChanges = new TeamChangeFeed();
     const unlisten = await client.listen(TEAM_CHANGES_CHANNEL, (payload) => teamChanges.noticed(payload));
     teamChanges.setLive(true);
+    // In the process, it cannot stall on its own: it is away only once closed.
+    let closedAt: number | null = null;
+    const location = inMemory ? dataDir : path.resolve(dataDir);
     return {
       db: db as unknown as Db,
       kind: "pglite",
-      location: inMemory ? dataDir : path.resolve(dataDir),
+      location,
       query: async <T>(text: string, params: unknown[]) => (await client.query<T>(text, params)).rows,
       teamChanges,
+      health: {
+        get away() {
+          return closedAt !== null;
+        },
+        get answeredAt() {
+          return closedAt ?? Date.now();
+        },
+      },
+      uses: `PGlite in ${location} for everything`,
+      ping: async () => void (await client.query("select 1")),
       migrate: () => migrate(db, { migrationsFolder: MIGRATIONS_FOLDER }),
       close: async () => {
+        closedAt = Date.now();
         teamChanges.setLive(false);
         await unlisten();
         await client.close();
@@ -119,47 +179,106 @@ async function migrateLocked(db: { execute(query: ReturnType<typeof sql>): Promi
 /**
  * For a server that stops answering (frozen, or a network that drops packets): opening a
  * connection gives up, and the clients spend the caller's budget (db/budget.ts), so requests
- * answer 503 within their deadline instead of hanging. Migrations run on a connection of their
- * own without a limit: building an index on a big table may take longer.
+ * answer 503 within their deadline instead of hanging. The pool's wait for a free connection is
+ * timed by the budget alone (db/budgeted-pg.ts): the pool's own `connectionTimeoutMillis` would
+ * also time that wait, and call a queue an outage. Migrations run on a connection of their own
+ * without a limit: building an index on a big table may take longer.
  */
-function serverPoolOptions(url: string) {
+function serverPoolOptions(server: ServerConfig) {
   return {
-    connectionString: url,
-    max: 10,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    connectionString: server.url,
+    max: server.poolSize,
+    clientConnectTimeoutMs: CONNECT_TIMEOUT_MS,
     keepAlive: true,
   };
 }
 
-async function openNodePostgres(url: string, statementTimeoutMs: number): Promise<Database> {
+/**
+ * The outage probe (db/budgeted-pg.ts): `select 1` on a connection of its own to the server itself
+ * (the direct URL behind a pooler: a pooler's queue is load, not an outage), kept open between
+ * probes and opened again after one fails.
+ */
+function serverProbe(Client: typeof import("pg").Client, url: string): { probe: Probe; close(): Promise<void> } {
+  let client: import("pg").Client | null = null;
+  const drop = () => {
+    const dropped = client;
+    client = null;
+    (dropped as unknown as { connection?: { stream?: { destroy(): void } } } | null)?.connection?.stream?.destroy();
+    void dropped?.end().catch(() => {});
+  };
+  const ask = async (ms: number) => {
+    if (!client) {
+      const fresh = new Client({ connectionString: url, connectionTimeoutMillis: ms, application_name: "skillgate-probe" });
+      fresh.on("error", () => {});
+      client = fresh;
+      await fresh.connect();
+    }
+    await client.query("select 1");
+  };
+  let inFlight: Promise<void> | null = null;
+  const probe = async (ms: number) => {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      // Read what arrived before deciding: a busy event loop fires timers late (as db/budgeted-pg.ts does).
+      timer = setTimeout(() => setImmediate(() => reject(new Error(`the database did not answer a probe within ${ms} ms`))), ms);
+      timer.unref();
+    });
+    try {
+      await Promise.race([ask(ms), timedOut]);
+    } catch (error) {
+      drop();
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return {
+    // One question at a time on the one connection: health and the breaker asking at once share it.
+    probe: (ms) => (inFlight ??= probe(ms).finally(() => (inFlight = null))),
+    close: async () => drop(),
+  };
+}
+
+async function openNodePostgres(server: ServerConfig, statementTimeoutMs: number): Promise<Database> {
   const { default: pg } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
   const teamChanges = new TeamChangeFeed();
-  const breaker = new OutageBreaker();
+  const prober = serverProbe(pg.Client, server.sessionUrl);
+  const breaker = new OutageBreaker(prober.probe);
   // Long work waits a little longer than the server lets a statement run: the server's error comes first.
   const longQueryMs = statementTimeoutMs + 5_000;
-  const pool = new (budgetedPool(pg.Pool, breaker, longQueryMs))({
-    ...serverPoolOptions(url),
-    Client: budgetedClient(pg.Client, breaker, longQueryMs),
-    statement_timeout: statementTimeoutMs,
-    // Every connection listens too: PostgreSQL tells a listening connection of its own transaction's
-    // notices before the commit returns, so this instance forgets a changed key before it answers.
-    onConnect: (client: import("pg").ClientBase) => asConnectionSetup(() => listenOn(client, teamChanges)),
+  const hooks = server.pooled ? { afterTeamChange: (notify: (token: string) => Promise<unknown>) => teamChanges.caughtUp(notify) } : {};
+  const pool = new (budgetedPool(pg.Pool, breaker, longQueryMs, server.queueMs))({
+    ...serverPoolOptions(server),
+    Client: budgetedClient(pg.Client, breaker, longQueryMs, hooks),
+    // A pooler in transaction mode keeps no session: no start-up parameter it does not know (PgBouncer
+    // refuses them), and no LISTEN on a connection that is not ours between statements.
+    ...(server.pooled
+      ? {}
+      : {
+          statement_timeout: statementTimeoutMs,
+          // Every connection listens too: PostgreSQL tells a listening connection of its own transaction's
+          // notices before the commit returns, so this instance forgets a changed key before it answers.
+          onConnect: (client: import("pg").ClientBase) => asConnectionSetup(() => listenOn(client, teamChanges)),
+        }),
   });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on("error", () => {});
   // The pool's connections come and go: one connection of its own hears other instances' changes.
-  const listener = listenOnServer(pg.Client, url, teamChanges);
+  const listener = listenOnServer(pg.Client, server.sessionUrl, teamChanges);
   return {
     db: drizzle({ client: pool, schema }) as unknown as Db,
     kind: "postgres",
-    location: describeUrl(url),
+    location: describeUrl(server.url),
     query: async <T>(text: string, params: unknown[]) => (await pool.query(text, params)).rows as T[],
     teamChanges,
+    health: healthOf(breaker),
+    uses: describeUses(server, "change notifications (LISTEN), the migrations' lock and outage probes"),
+    ping: () => breaker.check(),
     migrate: async () => {
       // The advisory lock belongs to a session: lock, migrate and unlock on one connection.
-      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+      const client = new pg.Client({ connectionString: server.sessionUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
       await client.connect();
       try {
         const db = drizzle({ client, schema });
@@ -169,13 +288,13 @@ async function openNodePostgres(url: string, statementTimeoutMs: number): Promis
       }
     },
     close: async () => {
-      await listener.stop();
-      await pool.end();
+      breaker.stop();
+      await Promise.all([listener.stop(), prober.close(), endPool(pool)]);
     },
   };
 }
 
-async function openNeon(url: string): Promise<Database> {
+async function openNeon(server: ServerConfig): Promise<Database> {
   const { Client, Pool, neonConfig } = await import("@neondatabase/serverless");
   const { drizzle } = await import("drizzle-orm/neon-serverless");
   const { migrate } = await import("drizzle-orm/neon-serverless/migrator");
@@ -184,20 +303,24 @@ async function openNeon(url: string): Promise<Database> {
   neonConfig.webSocketConstructor = ws;
   // No statement_timeout start-up parameter: Neon's pooler refuses unknown ones. The client's
   // budget still ends a query the server does not answer.
-  const breaker = new OutageBreaker();
-  const pool = new (budgetedPool(Pool, breaker, NEON_LONG_QUERY_MS))({
-    ...serverPoolOptions(url),
+  const prober = serverProbe(Client as unknown as typeof import("pg").Client, server.sessionUrl);
+  const breaker = new OutageBreaker(prober.probe);
+  const pool = new (budgetedPool(Pool, breaker, NEON_LONG_QUERY_MS, server.queueMs))({
+    ...serverPoolOptions(server),
     Client: budgetedClient(Client, breaker, NEON_LONG_QUERY_MS),
   });
   pool.on("error", () => {});
   return {
     db: drizzle({ client: pool, schema }) as unknown as Db,
     kind: "neon",
-    location: describeUrl(url),
+    location: describeUrl(server.url),
     query: async <T>(text: string, params: unknown[]) => (await pool.query(text, params)).rows as T[],
     teamChanges: null,
+    health: healthOf(breaker),
+    uses: describeUses(server, "the migrations' lock and outage probes"),
+    ping: () => breaker.check(),
     migrate: async () => {
-      const client = new Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+      const client = new Client({ connectionString: server.sessionUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
       await client.connect();
       try {
         const db = drizzle({ client, schema });
@@ -206,8 +329,44 @@ async function openNeon(url: string): Promise<Database> {
         await client.end();
       }
     },
-    close: () => pool.end(),
+    close: async () => {
+      breaker.stop();
+      await Promise.all([prober.close(), endPool(pool)]);
+    },
   };
+}
+
+/** How long closing waits for the server's part in ending each connection. */
+const END_WAIT_MS = 1_500;
+
+/**
+ * Ends a pool's connections: cleanly when the server answers; a server that does not (frozen)
+ * never finishes its part, so after a moment they are dropped. SIGTERM ends the process in every
+ * state (SPEC §14).
+ */
+async function endPool(pool: { end(): Promise<void> }): Promise<void> {
+  const ending = pool.end();
+  if (await settlesWithin(ending, END_WAIT_MS)) return;
+  // node-postgres keeps its connections here; no public call ends them without the server.
+  for (const client of (pool as unknown as { _clients?: unknown[] })._clients ?? []) dropConnection(client);
+  await settlesWithin(ending, END_WAIT_MS);
+}
+
+function healthOf(breaker: OutageBreaker): DatabaseHealth {
+  return {
+    get away() {
+      return breaker.isAway;
+    },
+    get answeredAt() {
+      return breaker.lastAnsweredAt;
+    },
+  };
+}
+
+/** "DATABASE_URL (pooled, host:port/db) for queries; DATABASE_URL_UNPOOLED (…) for …", or one URL for everything. */
+function describeUses(server: ServerConfig, session: string): string {
+  if (!server.pooled) return `DATABASE_URL (${describeUrl(server.url)}) for queries and ${session}`;
+  return `DATABASE_URL (${describeUrl(server.url)}, pooled) for queries; DATABASE_URL_UNPOOLED (${describeUrl(server.sessionUrl)}) for ${session}`;
 }
 
 function describeUrl(url: string): string {

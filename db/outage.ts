@@ -1,10 +1,17 @@
 /**
- * Whether an error means the database cannot be reached (down, frozen, restarting) rather than
- * that it refused this query. The first answers 503 and is worth retrying; the second is a bug or
- * bad data and retrying it changes nothing. Drivers wrap errors differently (drizzle puts the
- * driver's error in `cause`), so the chain is walked.
+ * What a database error says of the server. Drivers wrap errors differently (drizzle puts the
+ * driver's error in `cause`), so each question walks the chain.
+ *
+ * - A **server failure**: the server refused, reset or ended a connection, or said it is shutting
+ *   down. Evidence enough to ask whether it is away (db/budgeted-pg.ts probes it).
+ * - An **outage**: the database cannot be reached now — a server failure, or a query refused
+ *   because a probe found the server away (`DatabaseStalled`). Answers 503 DatabaseUnavailable and
+ *   lets agents' reads be served from memory.
+ * - **Busy** (`DatabaseBusy`): the request's time ran out while the server answered others. Load,
+ *   not an outage: 503 Overloaded.
+ * Anything else is the server refusing this query: a bug or bad data, and retrying changes nothing.
  */
-const OUTAGE_CODES = new Set([
+const SERVER_FAILURE_CODES = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
   "ENOTFOUND",
@@ -12,8 +19,6 @@ const OUTAGE_CODES = new Set([
   "ETIMEDOUT",
   "EPIPE",
   "EHOSTUNREACH",
-  // A query that ran out of its budget (db/budget.ts).
-  "DATABASE_STALLED",
   // PostgreSQL: admin shutdown, crash shutdown, cannot connect now, and the connection exceptions.
   "57P01",
   "57P02",
@@ -25,17 +30,36 @@ const OUTAGE_CODES = new Set([
   "08006",
 ]);
 
-const OUTAGE_MESSAGES =
-  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connect ECONNREFUSED|PGlite is closed|Client has encountered a connection error|Client was closed and is not queryable|Connection ended unexpectedly|database query timed out/i;
+const SERVER_FAILURE_MESSAGES =
+  /Connection terminated unexpectedly|Connection ended unexpectedly|connect ECONNREFUSED|PGlite is closed|Client has encountered a connection error|Client was closed and is not queryable/i;
 
-export function isDatabaseOutage(error: unknown): boolean {
+function someCause(error: unknown, test: (e: { code?: unknown; message?: unknown }) => boolean): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    const message = (e as { message?: unknown }).message;
-    if (typeof code === "string" && OUTAGE_CODES.has(code)) return true;
-    if (typeof message === "string" && OUTAGE_MESSAGES.test(message)) return true;
+    if (test(e as { code?: unknown; message?: unknown })) return true;
   }
   return false;
+}
+
+export function isServerFailure(error: unknown): boolean {
+  return someCause(
+    error,
+    ({ code, message }) =>
+      (typeof code === "string" && SERVER_FAILURE_CODES.has(code)) ||
+      (typeof message === "string" && SERVER_FAILURE_MESSAGES.test(message)),
+  );
+}
+
+export function isDatabaseOutage(error: unknown): boolean {
+  return someCause(error, ({ code }) => code === "DATABASE_STALLED") || isServerFailure(error);
+}
+
+export function isDatabaseBusy(error: unknown): boolean {
+  return someCause(error, ({ code }) => code === "DATABASE_BUSY");
+}
+
+/** The database did not answer this request, away or busy: what agents read may come from memory instead, marked stale. */
+export function isUnanswered(error: unknown): boolean {
+  return isDatabaseOutage(error) || isDatabaseBusy(error);
 }
 
 /**

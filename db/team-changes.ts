@@ -1,6 +1,9 @@
 /** The channel the triggers of migration 0020 notify on: a team's row or one of its keys changed. */
 export const TEAM_CHANGES_CHANNEL = "skillgate_team_changes";
 
+/** Marks a barrier token on the channel (`TeamChangeFeed.caughtUp`): never a team's id. */
+const BARRIER_PREFIX = "barrier:";
+
 /** A team whose row or keys changed, or "all": changes may have gone unheard (the listening connection dropped or came back). */
 export type TeamChange = number | "all";
 
@@ -12,6 +15,9 @@ export type TeamChange = number | "all";
 export class TeamChangeFeed {
   private readonly listeners = new Set<(change: TeamChange) => void>();
   private listening = false;
+  /** Barrier tokens this instance sent and waits to hear (`caughtUp`). */
+  private readonly awaited = new Map<string, () => void>();
+  private barriers = 0;
 
   get live(): boolean {
     return this.listening;
@@ -22,8 +28,34 @@ export class TeamChangeFeed {
     return () => this.listeners.delete(listener);
   }
 
-  /** A notice's payload: the id of the team that changed. */
+  /**
+   * Waits until this feed has heard every notice committed before now: `notify` sends a token on
+   * the channel, and notices arrive in commit order. Behind a pooler in transaction mode the pooled
+   * connections cannot listen (db/client.ts), so a write that changed a team waits for this before
+   * it returns, and a request after it never sees the old team. Gives up after `ms` (the feed is
+   * then as late as the listening connection, which the TTL of cached keys bounds).
+   */
+  async caughtUp(notify: (token: string) => Promise<unknown>, ms = 1_000): Promise<void> {
+    if (!this.listening) return;
+    const token = `${BARRIER_PREFIX}${process.pid}.${++this.barriers}`;
+    let timer: NodeJS.Timeout | undefined;
+    const heard = new Promise<void>((resolve) => {
+      this.awaited.set(token, resolve);
+      timer = setTimeout(resolve, ms);
+      timer.unref();
+    });
+    try {
+      await notify(token);
+      await heard;
+    } finally {
+      clearTimeout(timer);
+      this.awaited.delete(token);
+    }
+  }
+
+  /** A notice's payload: the id of the team that changed, or a barrier token. */
   noticed(payload: string | undefined): void {
+    if (payload?.startsWith(BARRIER_PREFIX)) return this.awaited.get(payload)?.();
     const id = Number(payload);
     this.emit(Number.isSafeInteger(id) ? id : "all");
   }
@@ -44,6 +76,31 @@ export class TeamChangeFeed {
 export async function listenOn(client: import("pg").ClientBase, feed: TeamChangeFeed): Promise<void> {
   client.on("notification", (notice) => feed.noticed(notice.payload));
   await client.query(`listen ${TEAM_CHANGES_CHANNEL}`);
+}
+
+/** How long a stop waits for the listening connection to end cleanly. */
+const END_WAIT_MS = 1_000;
+
+/** Whether `work` settles within `ms`. */
+export async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([
+      work.then(
+        () => true,
+        () => true,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Ends a connection at once, without the server's part in it. */
+export function dropConnection(client: unknown): void {
+  (client as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
 }
 
 /** How long the listening connection waits before connecting again after it dropped or could not connect. */
@@ -95,10 +152,11 @@ export function listenOnServer(Client: typeof import("pg").Client, url: string, 
       await lost;
       clearInterval(ping);
       feed.setLive(false);
-      // A connection to a silent server may never finish ending: only a clean stop waits for it.
+      // A connection to a silent server may never finish ending: a stop waits for it a moment, then
+      // drops it (SIGTERM must end the process whatever the server does); a reconnect does not wait.
       const ended = client.end().catch(() => {});
-      if (stopped) await ended;
-      else await pause();
+      if (!stopped) await pause();
+      else if (!(await settlesWithin(ended, END_WAIT_MS))) dropConnection(client);
     }
   };
   const running = run();

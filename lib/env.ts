@@ -7,6 +7,9 @@ const list = (value: string | undefined) => (value === undefined || value.trim()
 
 const schema = z.object({
   DATABASE_URL: z.string().optional(),
+  DATABASE_URL_UNPOOLED: z.string().optional(),
+  SKILLGATE_DB_POOL_SIZE: z.coerce.number().int().min(1).max(1_000).default(10),
+  SKILLGATE_DB_QUEUE_MS: z.coerce.number().int().min(0).max(60_000).default(3_000),
   SKILLGATE_DB_DRIVER: z.enum(["auto", "neon"]).default("auto"),
   SKILLGATE_DATA_DIR: z.string().default("./.data"),
   SKILLGATE_DEMO: z.enum(["0", "1"]).default("1"),
@@ -53,6 +56,11 @@ export interface InitConfig {
 
 export interface Env {
   databaseUrl: string | undefined;
+  /** A direct URL to the database when DATABASE_URL goes through a pooler in transaction mode. */
+  databaseUrlUnpooled: string | undefined;
+  poolSize: number;
+  /** How long a request waits for a free pooled connection, within its deadline. */
+  queueMs: number;
   neonDriver: boolean;
   dataDir: string;
   demo: boolean;
@@ -127,6 +135,9 @@ export function readEnv(source: Record<string, string | undefined> = process.env
   }
   return {
     databaseUrl: e.DATABASE_URL,
+    databaseUrlUnpooled: e.DATABASE_URL_UNPOOLED,
+    poolSize: e.SKILLGATE_DB_POOL_SIZE,
+    queueMs: e.SKILLGATE_DB_QUEUE_MS,
     neonDriver: e.SKILLGATE_DB_DRIVER === "neon",
     dataDir: e.SKILLGATE_DATA_DIR,
     demo: e.SKILLGATE_DEMO === "1",

@@ -67,6 +67,8 @@ export const errorStatus = {
   InternalError: 500,
   ModelFailed: 502,
   DatabaseUnavailable: 503,
+  // The database answers, but not this request in time: load, not an outage (SPEC §14).
+  Overloaded: 503,
   NoModel: 503,
 } as const;
 

@@ -1,4 +1,4 @@
-import { describeDatabaseError } from "@/db/outage";
+import { describeDatabaseError, isDatabaseBusy } from "@/db/outage";
 
 /** Logs an error we did not expect: its causes in one line and where it was thrown, never query parameters. */
 export function logUnexpected(context: string, error: unknown): void {
@@ -29,7 +29,8 @@ export class OutageLog {
       return;
     }
     this.open.set(kind, { since: Date.now(), failures: 1 });
-    console.error(`skillgate: ${kind}: the database is unavailable (${describeDatabaseError(error)}); trying again until it answers`);
+    const state = isDatabaseBusy(error) ? "is busy" : "is unavailable";
+    console.error(`skillgate: ${kind}: the database ${state} (${describeDatabaseError(error)}); trying again until it answers`);
   }
 
   recovered(kind: string): void {

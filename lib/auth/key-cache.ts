@@ -1,7 +1,9 @@
 import { LRUCache } from "lru-cache";
 import type { Database } from "@/db/client";
 import type { TeamChange, TeamChangeFeed } from "@/db/team-changes";
-import { isDatabaseOutage } from "@/db/outage";
+import { isUnanswered } from "@/db/outage";
+import { sha256Hex } from "../hash";
+import { authenticateInstallLink, type LinkAuth } from "./install-link-auth";
 import { hashApiKey, readKeyAuth, type KeyAuth } from "./api-keys";
 
 /** However quiet the feed, an entry is read again after this: a bound on a change that went unheard. */
@@ -13,24 +15,26 @@ const ENTRY_TTL_MS = 60_000;
 export const STALE_MAX_MS = 24 * 3_600_000;
 
 /** A key as authenticated from memory during an outage: when the database last confirmed it. */
-export type StaleKeyAuth = KeyAuth & { staleSince?: number };
+export type StaleKeyAuth = Stale<KeyAuth>;
 
 /**
- * What each API key authenticates as (its team, settings and catalog revisions), kept in the App so
- * an agent's request costs no database round trip (issue 14). The database tells every instance
- * when a team's row or one of its keys changes (`Database.teamChanges`), and that team's entries
- * are forgotten: a revoked key or a new catalog is seen by other instances as soon as the notice
- * arrives, and by this instance before the write that made it returns. While nobody listens (the
- * connection dropped, or a driver that cannot listen) every request reads the database, as before.
- * Unknown keys are never kept, so random keys cannot fill the cache.
+ * What each API key and install link authenticates as (its team, settings and catalog revisions),
+ * kept in the App so an agent's request costs no database round trip (issue 14; an installer's
+ * burst of two thousand file requests, issue 38). The database tells every instance when a team's
+ * row, one of its keys or one of its links changes (`Database.teamChanges`), and that team's
+ * entries are forgotten: a revoked key or link, or a new catalog, is seen by other instances as
+ * soon as the notice arrives, and by this instance before the write that made it returns. While
+ * nobody listens (the connection dropped, a driver that cannot listen, a server found away) every
+ * request reads the database, as before. Unknown credentials are never kept, so random ones cannot
+ * fill the cache.
  *
- * While the database is away, a key read before is still known (`lastKnown`, for up to
- * `STALE_MAX_MS`) unless a change to its team was heard since — a revoked key, a revoked install
+ * While the database does not answer, a credential read before is still known (`lastKnown`, for up
+ * to `STALE_MAX_MS`) unless a change to its team was heard since — a revoked key, a revoked install
  * link, new settings — so agents keep reading what this instance holds, marked stale.
  */
 export class KeyAuthCache {
-  private readonly entries = new LRUCache<string, Entry>({ max: 10_000, ttl: ENTRY_TTL_MS });
-  private readonly lastKnown = new LRUCache<string, Entry & { readAt: number }>({ max: 10_000, ttl: STALE_MAX_MS });
+  private readonly entries = new LRUCache<string, Entry<Credential>>({ max: 10_000, ttl: ENTRY_TTL_MS });
+  private readonly lastKnown = new LRUCache<string, Entry<Credential> & { readAt: number }>({ max: 10_000, ttl: STALE_MAX_MS });
   /**
    * Changes heard per team: an entry read before its team's last change is stale. A notice comes
    * once from each listening connection, so forgetting a team must cost nothing, not a scan.
@@ -41,31 +45,42 @@ export class KeyAuthCache {
   private readonly unsubscribe: () => void;
 
   constructor(
-    private readonly database: Pick<Database, "query">,
+    private readonly database: Pick<Database, "query" | "health">,
     private readonly feed: TeamChangeFeed | null,
   ) {
     this.unsubscribe = feed?.subscribe((change) => this.forget(change)) ?? (() => {});
   }
 
-  async authenticate(key: string): Promise<StaleKeyAuth | null> {
+  authenticate(key: string): Promise<StaleKeyAuth | null> {
     const hash = hashApiKey(key);
-    const live = this.feed?.live ?? false;
-    const cached = live ? this.entries.get(hash) : undefined;
-    if (cached && this.unchanged(cached)) return cached.auth;
+    return this.known(`key ${hash}`, () => readKeyAuth(this.database, hash));
+  }
+
+  /** An install link's token (lib/teams/install-links.ts), as a key is authenticated. */
+  authenticateLink(token: string): Promise<Stale<LinkAuth> | null> {
+    return this.known(`link ${sha256Hex(token)}`, () => authenticateInstallLink(this.database, token));
+  }
+
+  private async known<T extends Credential>(id: string, read: () => Promise<T | null>): Promise<Stale<T> | null> {
+    // A feed that cannot hear the server vouches for nothing: while the server is away, every
+    // credential is read again, and known only from memory, marked stale, when it does not answer.
+    const live = (this.feed?.live ?? false) && !this.database.health.away;
+    const cached = live ? this.entries.get(id) : undefined;
+    if (cached && this.unchanged(cached)) return cached.auth as T;
     const before = this.changesHeard;
-    let auth: KeyAuth | null;
+    let auth: T | null;
     try {
-      auth = await readKeyAuth(this.database, hash);
+      auth = await read();
     } catch (error) {
-      const known = this.lastKnown.get(hash);
-      if (known && this.unchanged(known) && isDatabaseOutage(error)) return { ...known.auth, staleSince: known.readAt };
+      const known = this.lastKnown.get(id);
+      if (known && this.unchanged(known) && isUnanswered(error)) return { ...(known.auth as T), staleSince: known.readAt };
       throw error;
     }
-    if (!auth) this.lastKnown.delete(hash);
+    if (!auth) this.lastKnown.delete(id);
     else if (this.changesHeard === before) {
       const entry = { auth, changesOfTeamWhenRead: this.changesOf(auth.team.id) };
-      this.lastKnown.set(hash, { ...entry, readAt: Date.now() });
-      if (live && this.feed?.live) this.entries.set(hash, entry);
+      this.lastKnown.set(id, { ...entry, readAt: Date.now() });
+      if (live && this.feed?.live) this.entries.set(id, entry);
     }
     return auth;
   }
@@ -81,7 +96,7 @@ export class KeyAuthCache {
     this.lastKnown.clear();
   }
 
-  private unchanged(entry: Entry): boolean {
+  private unchanged(entry: Entry<Credential>): boolean {
     return entry.changesOfTeamWhenRead === this.changesOf(entry.auth.team.id);
   }
 
@@ -92,7 +107,13 @@ export class KeyAuthCache {
   }
 }
 
-interface Entry {
-  auth: KeyAuth;
+/** What a credential authenticates as: a key, or an install link; either belongs to one team. */
+type Credential = KeyAuth | LinkAuth;
+
+/** A credential as known from memory while the database does not answer: when it last confirmed it. */
+export type Stale<T> = T & { staleSince?: number };
+
+interface Entry<T> {
+  auth: T;
   changesOfTeamWhenRead: number;
 }

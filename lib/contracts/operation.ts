@@ -128,6 +128,7 @@ const COMMON_ERRORS: ErrorCode[] = [
   "RateLimited",
   "InvalidPath",
   "DatabaseUnavailable",
+  "Overloaded",
   "InternalError",
 ];
 
@@ -137,7 +138,7 @@ const BODY_ERRORS: ErrorCode[] = ["InvalidJson", "InvalidUtf8", "InvalidField", 
 /** Every code an operation can answer, with its status. */
 export function errorsOf(operation: Operation): ErrorCode[] {
   const codes = new Set<ErrorCode>([
-    ...(operation.scope ? COMMON_ERRORS : ["DatabaseUnavailable" as const, "InternalError" as const]),
+    ...(operation.scope ? COMMON_ERRORS : (["DatabaseUnavailable", "Overloaded", "InternalError"] as const)),
     ...(operation.body ? BODY_ERRORS : []),
     ...(operation.query ? (["InvalidQuery"] as const) : []),
     ...operation.errors,

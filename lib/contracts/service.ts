@@ -23,7 +23,10 @@ export const health = defineOperation({
   },
   errors: [],
   errorBodies: {
-    DatabaseUnavailable: z.strictObject({ status: z.literal("unavailable"), database: z.strictObject({ state: z.literal("down") }) }),
+    DatabaseUnavailable: z.strictObject({
+      status: z.literal("unavailable"),
+      database: z.strictObject({ state: z.literal("down"), error: z.string().describe("what failed, as the server log says it") }),
+    }),
   },
 });
 

@@ -1,5 +1,6 @@
 import { LRUCache } from "lru-cache";
-import { STALE_MAX_MS } from "../auth/key-cache";
+import type { DatabaseHealth } from "@/db/client";
+import { STALE_MAX_MS, type Stale } from "../auth/key-cache";
 
 /** The header (and, in MCP, the `_meta` key) that says an answer comes from memory: seconds since the database confirmed it. */
 export const STALE_HEADER = "x-skillgate-stale";
@@ -66,24 +67,30 @@ export class AnswerStore<T> {
  * What agents read (the listing, skill_view, skill_file, skill_list, the skills index), as last
  * answered by this instance, so an outage does not take skills away from running agents
  * (SPEC §14): while the database is away the same request gets the same answer, marked stale.
- * Also what lets those requests in while the database cannot say: the install links and the MCP
- * sessions seen working (API keys: lib/auth/key-cache.ts).
+ * Also what lets those requests in while the database cannot say: the MCP sessions seen working
+ * (API keys and install links: lib/auth/key-cache.ts).
  */
 export class LastAnswers {
   readonly responses = new AnswerStore<KeptResponse>();
   /** MCP tool results (lib/mcp/tools.ts), kept as the SDK's result objects. */
   readonly toolResults = new AnswerStore<unknown>();
-  /** Install link tokens seen valid, and their team. */
-  readonly links = new LRUCache<string, number>({ max: 10_000, ttl: STALE_MAX_MS });
   /** MCP sessions seen open, and the key that opened them. */
   readonly mcpSessions = new LRUCache<string, number>({ max: 10_000, ttl: STALE_MAX_MS });
 
   clear(): void {
     this.responses.clear();
     this.toolResults.clear();
-    this.links.clear();
     this.mcpSessions.clear();
   }
+}
+
+/**
+ * Since when what a request was answered with is known only from memory: the key's last
+ * confirmation, or — the database found away — its last answer (SPEC §14: marked from the first
+ * second; nothing reaches the database while it is away).
+ */
+export function staleSinceOf(health: DatabaseHealth, auth: Stale<unknown>): number | undefined {
+  return auth.staleSince ?? (health.away ? health.answeredAt : undefined);
 }
 
 export function secondsSince(ms: number): number {
@@ -107,6 +114,17 @@ export function staleResponse(kept: KeptResponse, staleSeconds: number): Respons
   const headers = new Headers(kept.headers);
   headers.set(STALE_HEADER, String(staleSeconds));
   return new Response(kept.body, { status: kept.status, headers });
+}
+
+/**
+ * An answer made while its credential, or everything, was known only from memory, marked so — a
+ * refusal too (a file a version does not have, a skill not in the catalog): what it says may have
+ * changed since. Failures (5xx) are not from memory.
+ */
+export function markedIfFromMemory(response: Response, health: DatabaseHealth, auth: Stale<unknown>): Response {
+  const staleSince = staleSinceOf(health, auth);
+  if (staleSince === undefined || response.status >= 500 || response.headers.has(STALE_HEADER)) return response;
+  return markedStale(response, secondsSince(staleSince));
 }
 
 /** Marks an answer made from memory while the database is away. */

@@ -1,4 +1,4 @@
-import { isDatabaseOutage } from "@/db/outage";
+import { isUnanswered } from "@/db/outage";
 import { eq, sql } from "drizzle-orm";
 import { LRUCache } from "lru-cache";
 import type { Db } from "@/db/client";
@@ -70,7 +70,7 @@ export class SharedRateLimit {
     try {
       return await this.takeShared(who);
     } catch (error) {
-      if (!isDatabaseOutage(error)) throw error;
+      if (!isUnanswered(error)) throw error;
       return this.takeAlone(who);
     }
   }

@@ -1,4 +1,4 @@
-import { isDatabaseOutage } from "@/db/outage";
+import { isDatabaseBusy, isDatabaseOutage } from "@/db/outage";
 import { logUnexpected } from "../log";
 import { AppError, isAppError } from "../errors";
 
@@ -20,6 +20,9 @@ export const INTERNAL_ERROR = new AppError("InternalError", "internal error; the
 const DATABASE_UNAVAILABLE = "the database is unavailable; try again shortly";
 /** How long a client should wait before retrying during an outage. */
 const OUTAGE_RETRY_SECONDS = 5;
+/** A burst passes in moments: retry soon, not at once. */
+const OVERLOADED_RETRY_SECONDS = 1;
+const OVERLOADED = `the server is busy; try again in ${OVERLOADED_RETRY_SECONDS} s`;
 
 /**
  * What an error means for a client: our own errors as they are, an unreachable database as 503,
@@ -28,6 +31,7 @@ const OUTAGE_RETRY_SECONDS = 5;
 export function knownError(error: unknown): AppError | null {
   if (isAppError(error)) return error;
   if (isDatabaseOutage(error)) return new AppError("DatabaseUnavailable", DATABASE_UNAVAILABLE, OUTAGE_RETRY_SECONDS);
+  if (isDatabaseBusy(error)) return new AppError("Overloaded", OVERLOADED, OVERLOADED_RETRY_SECONDS);
   return null;
 }
 

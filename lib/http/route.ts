@@ -1,9 +1,9 @@
 import { asLongWork, REQUEST_DEADLINE_MS, withDeadline } from "@/db/budget";
-import { isDatabaseOutage } from "@/db/outage";
+import { isUnanswered } from "@/db/outage";
 import { getApp } from "../current-app";
 import type { App } from "../root/app";
 import type { StaleKeyAuth } from "../auth/key-cache";
-import { authenticateInstallLink, type LinkTeam } from "../teams/install-links";
+import type { LinkTeam } from "../auth/install-link-auth";
 import { requireScope, type Scope } from "../auth/scopes";
 import { AppError } from "../errors";
 import type { Actor } from "../learned/actor";
@@ -14,7 +14,7 @@ import { readJsonValue } from "./body";
 import { readQuery } from "./params";
 import { errorResponse } from "./respond";
 import { recordRateLimit, withRateLimitHeaders } from "./rate-limit-headers";
-import { keepable, markedStale, secondsSince, staleResponse, STALE_HEADER, type KeptResponse } from "./last-answers";
+import { keepable, markedIfFromMemory, staleResponse, type KeptResponse } from "./last-answers";
 
 export interface AgentRequest<P> {
   req: Request;
@@ -70,9 +70,7 @@ async function serveAgent<P extends RouteParams>(
     const params = ((await context.params) ?? {}) as P;
     refuseNulInPath(params);
     try {
-      const response = await handler({ req, params, app, auth, sessionId, actor });
-      if (auth.staleSince === undefined || response.headers.has(STALE_HEADER)) return response;
-      return markedStale(response, secondsSince(auth.staleSince));
+      return markedIfFromMemory(await answered(() => handler({ req, params, app, auth, sessionId, actor })), app.database.health, auth);
     } finally {
       app.views.flushAfterResponse(app.flushViewsAfterResponse);
     }
@@ -148,7 +146,7 @@ async function answerOrLast(
     app.lastAnswers.responses.keep(key, kept, kept.body.byteLength, teamChanges, etag);
     return again;
   } catch (error) {
-    const last = isDatabaseOutage(error) ? app.lastAnswers.responses.find(key, app.keys.changesOf(teamId)) : null;
+    const last = isUnanswered(error) ? app.lastAnswers.responses.find(key, app.keys.changesOf(teamId)) : null;
     if (!last) throw error;
     whenStale(last.value);
     return staleResponse(last.value, last.staleSeconds);
@@ -223,33 +221,33 @@ async function serveLink<P extends LinkParams>(
 }
 
 /**
- * What an install link opens, fresh; or, while the database is away, this instance's last answer
- * to the same path (the token is in it), unless a change to the link's team was heard since — a
- * revoked link is such a change (migration 0024).
+ * What an install link opens, fresh; or, while the database does not answer, this instance's last
+ * answer to the same path (the token is in it), unless a change to the link's team was heard since
+ * — a revoked link is such a change (migration 0024). An answer made while the link was known only
+ * from memory says so.
  */
 async function answerByLink(app: App, req: Request, token: string, answer: (team: LinkTeam) => Promise<Response>) {
-  let link: Awaited<ReturnType<typeof authenticateInstallLink>>;
-  try {
-    link = await authenticateInstallLink(app.database, token);
-  } catch (error) {
-    const known = isDatabaseOutage(error) ? app.lastAnswers.links.get(token) : undefined;
-    if (known === undefined) throw error;
-    return answerOrLast(
-      { req, app },
-      known,
-      () => Promise.reject(error),
-      () => {},
-    );
-  }
+  const link = await app.keys.authenticateLink(token);
   if (!link) throw new AppError("Unauthorized", "this install link is not valid or was revoked; ask a lead for a new one");
-  app.lastAnswers.links.set(token, link.team.id);
   await takeRateLimit(app, req, `link:${link.linkId}`, "install link");
-  return answerOrLast(
-    { req, app },
-    link.team.id,
-    () => answer(link.team),
-    () => {},
+  const response = await answered(() =>
+    answerOrLast(
+      { req, app },
+      link.team.id,
+      () => answer(link.team),
+      () => {},
+    ),
   );
+  return markedIfFromMemory(response, app.database.health, link);
+}
+
+/** The handler's answer, or its refusal as an answer: either may come from memory. */
+async function answered(handle: () => Promise<Response>): Promise<Response> {
+  try {
+    return await handle();
+  } catch (error) {
+    return errorResponse(error);
+  }
 }
 
 /** Counts the request against `who`'s limit, recording the state its answer's headers say (lib/http/rate-limit-headers.ts). */

@@ -2,17 +2,17 @@ import type { App } from "../root/app";
 import type { CatalogKey } from "../skills/catalog-cache";
 import { contentTypeOf } from "../skills/content-types";
 import { readSkillFile } from "../skills/files";
-import { skillsIndex } from "../skills/index-json";
 import { loadSkillContent } from "../skills/view";
-import { json } from "./respond";
 
 /**
  * The skills index and its files for installers (§12), as a key (`/.well-known/skills/…`) or an
- * install link (`/i/<token>/.well-known/skills/…`) reads them.
+ * install link (`/i/<token>/.well-known/skills/…`) reads them. Both come from memory once this
+ * instance has them (CatalogCache): an installer asks for every file at once.
  */
 
 export async function skillsIndexResponse(app: App, team: CatalogKey): Promise<Response> {
-  return json(await skillsIndex(app.db, app.catalogs, team));
+  const index = await app.catalogs.skillsIndex(team);
+  return new Response(index.json, { headers: { "content-type": "application/json", etag: index.etag } });
 }
 
 export async function skillsIndexFileResponse(app: App, team: CatalogKey, name: string, file: string): Promise<Response> {
@@ -23,9 +23,14 @@ export async function skillsIndexFileResponse(app: App, team: CatalogKey, name: 
       headers: { "content-type": contentTypeOf(file), etag: `"${content.sha256}"` },
     });
   }
-  const bytes = await readSkillFile(app.db, app.catalogs, team, name, file);
-  return new Response(Buffer.from(bytes), {
-    headers: { "content-type": contentTypeOf(file), "x-content-type-options": "nosniff", "content-security-policy": "sandbox" },
+  const { content, sha256 } = await readSkillFile(app.catalogs, team, name, file);
+  return new Response(Buffer.from(content), {
+    headers: {
+      "content-type": contentTypeOf(file),
+      etag: `"${sha256}"`,
+      "x-content-type-options": "nosniff",
+      "content-security-policy": "sandbox",
+    },
   });
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { asLongWork } from "@/db/budget";
-import { isDatabaseOutage } from "@/db/outage";
+import { isUnanswered } from "@/db/outage";
 import { logUnexpected, OutageLog } from "../log";
 
 /**
@@ -38,7 +38,7 @@ export class InstanceWork {
       asLongWork(tick)
         .then(
           () => this.outages.recovered(what),
-          (error: unknown) => (isDatabaseOutage(error) ? this.outages.failed(what, error) : logUnexpected(what, error)),
+          (error: unknown) => (isUnanswered(error) ? this.outages.failed(what, error) : logUnexpected(what, error)),
         )
         .finally(() => (running = false));
     }, ms);

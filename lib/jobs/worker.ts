@@ -1,6 +1,6 @@
 import type { Db } from "@/db/client";
 import { asLongWork } from "@/db/budget";
-import { isDatabaseOutage } from "@/db/outage";
+import { isUnanswered } from "@/db/outage";
 import { logUnexpected } from "../log";
 import { claimExpired, holdLease, stillOwned, type Lease, type LeasedTable } from "./leases";
 import type { InstanceWork } from "./work";
@@ -39,7 +39,7 @@ async function workUnderLease(db: Db, work: InstanceWork, job: LeasedJob, id: nu
   } catch (error) {
     // An outage leaves the row running: its lease runs out and an instance takes it over later.
     if (lease.lost()) return;
-    if (isDatabaseOutage(error)) return work.outages.failed(`working on ${job.kind}s`, error);
+    if (isUnanswered(error)) return work.outages.failed(`working on ${job.kind}s`, error);
     logUnexpected(`${job.kind} ${id} failed`, error);
     await job.fail(id, token, error).catch((failure: unknown) => logUnexpected(`marking ${job.kind} ${id} failed`, failure));
   } finally {

@@ -11,7 +11,7 @@ import { authenticateRequest, bearerOf, takeRateLimit, withinBudget } from "../h
 import { oauthAddresses } from "../http/oauth-paths";
 import { authenticateAccessToken, looksLikeOAuthToken } from "../oauth/connections";
 import { AppError, isAppError } from "../errors";
-import { isDatabaseOutage } from "@/db/outage";
+import { isUnanswered } from "@/db/outage";
 import { continueMcpSession, endMcpSession, openMcpSession } from "./sessions";
 import { registerTools } from "./tools";
 
@@ -108,7 +108,7 @@ async function sessionContinues(app: App, sessionId: string, keyId: number): Pro
     if (open) app.lastAnswers.mcpSessions.set(sessionId, keyId);
     return open;
   } catch (error) {
-    if (isDatabaseOutage(error) && app.lastAnswers.mcpSessions.get(sessionId) === keyId) return true;
+    if (isUnanswered(error) && app.lastAnswers.mcpSessions.get(sessionId) === keyId) return true;
     throw error;
   }
 }

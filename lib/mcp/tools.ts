@@ -13,9 +13,9 @@ import { FULL_CATALOG } from "../contracts/listing";
 import { labelParam } from "../skills/label";
 import { createSkillBody, updateSkillBody } from "../contracts/learned";
 import { AppError } from "../errors";
-import { isDatabaseOutage } from "@/db/outage";
+import { isUnanswered } from "@/db/outage";
 import { INTERNAL_ERROR, knownError } from "../http/respond";
-import { secondsSince, STALE_META } from "../http/last-answers";
+import { secondsSince, staleSinceOf, STALE_META } from "../http/last-answers";
 import type { StaleKeyAuth } from "../auth/key-cache";
 import { logUnexpected } from "../log";
 import { recordObservations } from "../evolution/observations";
@@ -191,7 +191,8 @@ const TOOLS = [
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     scope: () => "read",
-    run: async ({ name, path }, { app, auth }) => fileContent(name, path, await readSkillFile(app.db, app.catalogs, auth.team, name, path)),
+    run: async ({ name, path }, { app, auth }) =>
+      fileContent(name, path, (await readSkillFile(app.catalogs, auth.team, name, path)).content),
     servesStale: {},
   }),
   tool({
@@ -288,8 +289,9 @@ async function callTool(call: McpCall, name: string, args: unknown): Promise<Cal
       return { content: typeof content === "string" ? [{ type: "text", text: content }] : content };
     };
     const result = definition.servesStale ? await answerOrLast(definition, input, context, answer) : await answer();
-    if (auth.staleSince === undefined || result._meta?.[STALE_META] !== undefined) return result;
-    return { ...result, _meta: { [STALE_META]: secondsSince(auth.staleSince) } };
+    const staleSince = staleSinceOf(call.app.database.health, auth);
+    if (staleSince === undefined || result._meta?.[STALE_META] !== undefined) return result;
+    return { ...result, _meta: { [STALE_META]: secondsSince(staleSince) } };
   } catch (error) {
     // The REST route's message for the same failure (§12), an outage included; a bug is logged, not echoed.
     const known = knownError(error);
@@ -313,7 +315,7 @@ async function answerOrLast(
     app.lastAnswers.toolResults.keep(key, result, sizeOf(result), teamChanges);
     return result;
   } catch (error) {
-    const last = isDatabaseOutage(error) ? app.lastAnswers.toolResults.find(key, app.keys.changesOf(auth.team.id)) : null;
+    const last = isUnanswered(error) ? app.lastAnswers.toolResults.find(key, app.keys.changesOf(auth.team.id)) : null;
     if (!last) throw error;
     const kept = last.value as CallToolResult;
     definition.servesStale?.whenStale?.(input, context, kept);

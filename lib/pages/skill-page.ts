@@ -47,7 +47,7 @@ export async function skillDetail(
 ): Promise<SkillDetail> {
   const content = await loadSkillContent(db, catalogs, team, name);
   const [files, [versions, production], catalog, learned, forks, observations, amendments, evidence] = await Promise.all([
-    listSkillFiles(db, catalogs, team, name),
+    listSkillFiles(catalogs, team, name),
     // Production is read per version, so it follows the versions rather than waiting for everything.
     skillVersions(db, catalogs, team, name).then(
       async (versions) => [versions, await skillInProduction(db, team.id, name, versions)] as const,

@@ -108,6 +108,8 @@ export function createApp(options: AppOptions): App {
         // The database is away: the leases run out on their own.
       });
       await views.flush();
+      // A flush that could not write keeps the views for a retry that will not come.
+      if (views.pending > 0) console.error(`skillgate: shutdown: ${views.pending} skill view(s) could not be written and are lost`);
       await database.close();
     },
   };

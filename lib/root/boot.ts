@@ -34,10 +34,14 @@ async function bootNow(): Promise<App> {
   if (fresh) await copyPgliteTemplate(config.dataDir);
   const database = await openDatabase({
     url: config.databaseUrl,
+    unpooledUrl: config.databaseUrlUnpooled,
+    poolSize: config.poolSize,
+    queueMs: config.queueMs,
     dataDir: config.dataDir,
     neon: config.neonDriver,
     statementTimeoutMs: config.statementTimeoutMs,
   });
+  console.log(`skillgate: database: ${database.uses}`);
   let app: App | undefined;
   try {
     steps.begin("migrating", await describeMigrations(database));
@@ -111,16 +115,26 @@ async function describeMigrations(database: Database): Promise<string> {
   return pending > 0 ? `migrating (${pending} of ${total} migrations to apply)` : `checking migrations (all ${total} applied)`;
 }
 
+/** How long a shutdown may take before the process ends anyway: SIGTERM ends it within 10 s in every state (§14). */
+const SHUTDOWN_MS = 8_000;
+
 /** A clean shutdown writes the buffered views and closes the database (PGlite must be closed). */
 function closeOnSignals(app: App): void {
   let closing = false;
   const close = (signal: NodeJS.Signals) => {
     if (closing) return;
     closing = true;
+    const code = signal === "SIGINT" ? 130 : 143;
+    setTimeout(() => {
+      console.error(
+        `skillgate: shutdown: not done after ${SHUTDOWN_MS / 1000} s; exiting with ${app.views.pending} skill view(s) unwritten`,
+      );
+      process.exit(code);
+    }, SHUTDOWN_MS);
     app
       .close()
       .catch((error: unknown) => console.error("skillgate: shutdown:", error))
-      .finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+      .finally(() => process.exit(code));
   };
   process.once("SIGTERM", close);
   process.once("SIGINT", close);

@@ -9,6 +9,8 @@ import type { TeamId } from "../teams/teams";
 import { loadDrafts, loadListedCatalog, withDrafts, type Catalog, type CatalogSkill, type StaticCatalog } from "./catalog";
 import type { StaticSkill } from "./folders";
 import type { LabelName } from "./label";
+import { loadWorkspaceFiles, readStaticFile, workspaceFilePaths, type FileContent, type WorkspaceFiles } from "./files";
+import { buildSkillsIndex, type SkillsIndex } from "./index-json";
 
 /**
  * What a cached catalog is keyed by: a change to what the listing can show bumps the team's
@@ -52,6 +54,19 @@ export class CatalogCache {
     maxSize: 128 * 1024 * 1024,
     sizeCalculation: (value) => value.frontmatter.length + value.body.length + 64,
   });
+  /**
+   * Workspace skills' supporting files, per version: a version's files never change either, so an
+   * installer's burst of file requests costs one query per skill, once (issue 38). Bounded by size.
+   */
+  private readonly files = new LRUCache<string, WorkspaceFiles>({
+    maxSize: 128 * 1024 * 1024,
+    sizeCalculation: (value) => value.files.reduce((sum, file) => sum + file.content.byteLength + 128, 64),
+  });
+  private readonly loadingFiles = new Map<string, Promise<WorkspaceFiles>>();
+  /** Built-in and global skills' files, read from disk once. */
+  private readonly staticFiles = new LRUCache<string, Promise<FileContent>>({ max: 4_096 });
+  /** The skills index (§12) per catalog state: what installers ask for first. */
+  private readonly indexes = new LRUCache<string, Promise<SkillsIndex>>({ max: 256 });
 
   constructor(
     private readonly db: Db,
@@ -80,6 +95,43 @@ export class CatalogCache {
   private teamDrafts(team: CatalogKey): Promise<CatalogSkill[]> {
     return loadOnce(this.drafts, `${team.id}:${team.draftsRevision}:${team.label ?? ""}`, () =>
       loadDrafts(this.db, team.id, team.label ?? null),
+    );
+  }
+
+  /**
+   * A workspace skill's supporting files at `version`, loaded once for every request that asks at
+   * the same time. They are kept under the version the table held them for, which is `version`
+   * unless a sync moved the skill on meanwhile: then they answer this request (they are what the
+   * database holds) and the next request at the new version.
+   */
+  workspaceFiles(teamId: TeamId, name: string, version: number): Promise<WorkspaceFiles> {
+    const key = `${teamId}:${name}:${version}`;
+    const cached = this.files.get(key);
+    if (cached) return Promise.resolve(cached);
+    let loading = this.loadingFiles.get(key);
+    if (!loading) {
+      loading = loadWorkspaceFiles(this.db, teamId, name)
+        .then((files) => {
+          this.files.set(`${teamId}:${name}:${files.version}`, files);
+          return files;
+        })
+        .finally(() => this.loadingFiles.delete(key));
+      this.loadingFiles.set(key, loading);
+    }
+    return loading;
+  }
+
+  /** A built-in or global skill's file, read from disk once (the folder was listed at start-up). */
+  staticFile(name: string, scope: "builtin" | "global", filePath: string): Promise<FileContent> {
+    const skill = this.staticSkill(name, scope);
+    if (!skill) throw new Error(`${scope} skill "${name}" was not read from disk`);
+    return loadOnce(this.staticFiles, `${scope}:${name}:${filePath}`, () => readStaticFile(skill, filePath));
+  }
+
+  /** The skills index at the team's catalog state, built once per state. */
+  skillsIndex(team: CatalogKey): Promise<SkillsIndex> {
+    return loadOnce(this.indexes, `${team.id}:${team.catalogRevision}:${team.label ?? ""}`, async () =>
+      buildSkillsIndex((await this.listedCatalog(team)).active, this.statics, await workspaceFilePaths(this.db, team.id)),
     );
   }
 

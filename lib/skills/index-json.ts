@@ -1,23 +1,33 @@
-import type { CatalogCache, CatalogKey } from "./catalog-cache";
-import { listSkillFiles } from "./files";
-import type { Db } from "@/db/client";
+import { sha256Hex } from "../hash";
+import type { CatalogSkill, StaticCatalog } from "./catalog";
 
 /**
  * The skills index at `/.well-known/skills/index.json`, in the form skill installers read
  * (`npx skills add <url>`): each active skill's name, description and files, every file served
- * under `/.well-known/skills/<name>/<path>`.
+ * under `/.well-known/skills/<name>/<path>`. Built once per catalog state (CatalogCache), so it is
+ * kept as the text it answers with and that text's hash, its ETag.
  */
-export async function skillsIndex(db: Db, catalogs: CatalogCache, team: CatalogKey) {
-  const catalog = await catalogs.catalog(team);
-  const skills = [];
-  for (const skill of catalog.active) {
-    const files = await listSkillFiles(db, catalogs, team, skill.name);
-    skills.push({
-      name: skill.name as string,
-      description: skill.description,
-      version: skill.version,
-      files: ["SKILL.md", ...files.map((file) => file.path)],
-    });
-  }
-  return { skills };
+export interface SkillsIndex {
+  json: string;
+  etag: string;
+}
+
+export function buildSkillsIndex(active: CatalogSkill[], statics: StaticCatalog, workspacePaths: Map<string, string[]>): SkillsIndex {
+  const skills = active.map((skill) => ({
+    name: skill.name as string,
+    description: skill.description,
+    version: skill.version,
+    files: ["SKILL.md", ...filePaths(skill, statics, workspacePaths)],
+  }));
+  const json = JSON.stringify({ skills });
+  return { json, etag: `"${sha256Hex(json)}"` };
+}
+
+function filePaths(skill: CatalogSkill, statics: StaticCatalog, workspacePaths: Map<string, string[]>): string[] {
+  if (skill.scope === "workspace") return workspacePaths.get(skill.name) ?? [];
+  if (skill.scope === "learned") return [];
+  return (
+    statics.skills.find((candidate) => candidate.name === skill.name && candidate.scope === skill.scope)?.files.map((file) => file.path) ??
+    []
+  );
 }

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
-import type { Database, Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import { singleRow } from "@/db/rows";
 import { installLinks, users } from "@/db/schema";
 import { AppError } from "../errors";
 import { sha256Hex } from "../hash";
-import { AUTH_TEAM_COLUMNS, authTeam, type AuthTeamRow, type KeyAuth } from "../auth/api-keys";
+import { INSTALL_LINK_PREFIX } from "../auth/install-link-auth";
 import type { LabelName } from "../skills/label";
 import type { TeamId } from "./teams";
 
@@ -17,8 +17,6 @@ import type { TeamId } from "./teams";
  */
 
 export type InstallLinkId = number & { readonly __brand: "InstallLinkId" };
-
-const TOKEN_PREFIX = "sgi_";
 
 export function installLinkUrl(origin: string, token: string): string {
   return `${origin}/i/${token}`;
@@ -44,7 +42,7 @@ export async function createInstallLink(
   by: { userId: number | null; keyId: number | null },
   label: LabelName | null = null,
 ): Promise<NewInstallLink> {
-  const token = `${TOKEN_PREFIX}${randomBytes(24).toString("base64url")}`;
+  const token = `${INSTALL_LINK_PREFIX}${randomBytes(24).toString("base64url")}`;
   const rows = await db
     .insert(installLinks)
     .values({ teamId, prefix: token.slice(0, 10), tokenHash: sha256Hex(token), createdBy: by.userId, createdByKey: by.keyId, label })
@@ -90,25 +88,4 @@ export async function revokeInstallLink(db: Db, teamId: TeamId, id: InstallLinkI
   const [row] = rows;
   if (!row?.revokedAt) throw new AppError("InstallLinkNotFound", `no active install link ${id} in this team`);
   return { id, revokedAt: row.revokedAt };
-}
-
-/** The team a link reads, with the label it was made for. */
-export type LinkTeam = KeyAuth["team"] & { label: LabelName | null };
-
-export interface LinkAuth {
-  linkId: InstallLinkId;
-  team: LinkTeam;
-}
-
-const AUTHENTICATE = `
-  select l.id as link_id, l.label, ${AUTH_TEAM_COLUMNS}
-  from install_links l join teams t on t.id = l.team_id
-  where l.token_hash = $1 and l.revoked_at is null
-  limit 1`;
-
-/** The link's team in one query, as a key's is read; null for an unknown or revoked token. */
-export async function authenticateInstallLink(database: Pick<Database, "query">, token: string): Promise<LinkAuth | null> {
-  if (!token.startsWith(TOKEN_PREFIX)) return null;
-  const [row] = await database.query<AuthTeamRow & { link_id: number; label: string | null }>(AUTHENTICATE, [sha256Hex(token)]);
-  return row ? { linkId: row.link_id as InstallLinkId, team: { ...authTeam(row), label: row.label as LabelName | null } } : null;
 }

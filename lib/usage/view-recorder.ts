@@ -1,7 +1,7 @@
 import { after } from "next/server";
 import { inSlices } from "@/db/batches";
 import type { Db } from "@/db/client";
-import { describeDatabaseError, isDatabaseOutage } from "@/db/outage";
+import { describeDatabaseError, isUnanswered } from "@/db/outage";
 import { asLongWork } from "@/db/budget";
 import { OutageLog } from "../log";
 import { writeViews, type SkillView } from "./rollups";
@@ -97,7 +97,7 @@ export class ViewRecorder {
       await writeViews(this.db, views);
       return { kept: [] };
     } catch (error) {
-      if (isDatabaseOutage(error)) return { kept: views, outage: error };
+      if (isUnanswered(error)) return { kept: views, outage: error };
       const [view] = views;
       if (view && views.length === 1) {
         console.error(

@@ -39,6 +39,8 @@ export interface TestAppOptions {
   judgeConcurrency?: number;
   claimsPerTick?: number;
   databaseVia?: (url: string) => Promise<string>;
+  /** A pooler in front of the database (tests/helpers/pgbouncer.ts): its URL, from the server's. */
+  databasePooler?: (url: string) => Promise<string>;
   /** A PostgreSQL server other than TEST_DATABASE_URL's (tests/helpers/owned-cluster.ts). */
   databaseServer?: string;
   mailer?: Mailer;
@@ -63,7 +65,7 @@ export function useTestApp(kind: TestDbKind, options: TestAppOptions = {}): Test
   };
 
   beforeAll(async () => {
-    database = await openTestDatabase(kind, { via: options.databaseVia });
+    database = await openTestDatabase(kind, { via: options.databaseVia, pooler: options.databasePooler });
     keys = newTeamKeys();
   });
   beforeEach(async () => {
@@ -99,7 +101,11 @@ export function useTestApp(kind: TestDbKind, options: TestAppOptions = {}): Test
 
 /** A real app on a fresh database of its own with two teams, installed as the process's app until closed. */
 export async function startTestApp(kind: TestDbKind, options: TestAppOptions = {}): Promise<TestApp & { close(): Promise<void> }> {
-  const database = await openTestDatabase(kind, { via: options.databaseVia, serverUrl: options.databaseServer });
+  const database = await openTestDatabase(kind, {
+    via: options.databaseVia,
+    pooler: options.databasePooler,
+    serverUrl: options.databaseServer,
+  });
   const app = buildApp(database, options);
   const uninstall = installApp(app);
   const { alpha, beta } = await seedTeams(app.db, newTeamKeys());

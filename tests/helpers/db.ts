@@ -10,11 +10,19 @@ export const testDbKinds: TestDbKind[] = process.env.TEST_DATABASE_URL ? ["pglit
 /**
  * A fresh, migrated database: in-memory PGlite, or a new database on the server dropped on close.
  * `via` reroutes the app's connections to the server (through a proxy that can freeze, say);
- * `serverUrl` names another server than TEST_DATABASE_URL's (a cluster the test owns).
+ * `pooler` puts a pooler in front (its URL from the server's), the server's own URL then being the
+ * unpooled one; `serverUrl` names another server than TEST_DATABASE_URL's (a cluster the test owns); `poolSize`
+ * and `queueMs` set the pool's size and a request's longest wait for a connection.
  */
 export async function openTestDatabase(
   kind: TestDbKind,
-  options: { via?: (url: string) => Promise<string>; serverUrl?: string } = {},
+  options: {
+    via?: (url: string) => Promise<string>;
+    pooler?: (url: string) => Promise<string>;
+    serverUrl?: string;
+    poolSize?: number;
+    queueMs?: number;
+  } = {},
 ): Promise<Database> {
   if (kind === "pglite") {
     const database = await openDatabase({ dataDir: "memory://" });
@@ -29,7 +37,13 @@ export async function openTestDatabase(
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ url: options.via ? await options.via(url.toString()) : url.toString() });
+  const direct = options.via ? await options.via(url.toString()) : url.toString();
+  const database = await openDatabase({
+    // Behind a pooler, what needs a session of its own goes straight to the server.
+    ...(options.pooler ? { url: await options.pooler(direct), unpooledUrl: direct } : { url: direct }),
+    poolSize: options.poolSize,
+    queueMs: options.queueMs,
+  });
   await database.migrate();
   return {
     ...database,

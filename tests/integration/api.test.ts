@@ -215,7 +215,9 @@ describe("outages", () => {
     const res = await t.call("GET", "/api/v1/listing");
     expect(res.status).toBe(503);
     expect(await errorOf(res)).toEqual({ code: "DatabaseUnavailable", message: "the database is unavailable; try again shortly" });
-    expect((await t.call("GET", "/api/health", { key: null })).status).toBe(503);
+    const health = await t.call("GET", "/api/health", { key: null });
+    expect([health.status, health.headers.get("retry-after")]).toEqual([503, "5"]);
+    expect(await health.json()).toEqual({ status: "unavailable", database: { state: "down", error: "PGlite is closed" } });
     // Liveness says the process answers, which it still does.
     const live = await t.call("GET", "/api/live", { key: null });
     expect([live.status, await live.json()]).toEqual([200, { status: "live" }]);

@@ -153,12 +153,17 @@ describe.each(testDbKinds)("reads while the %s database is away", (kind) => {
       expect(res.headers.get("retry-after")).toBe("5");
       expect(await errorOf(res)).toEqual(UNAVAILABLE);
     }
-    const neverRead = await t.call("GET", "/api/v1/skills/steady/files/never.md");
+    // A file of a version this instance holds is known from memory, and so is one it does not have.
+    const missing = await t.call("GET", "/api/v1/skills/steady/files/never.md");
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("x-skillgate-stale")).toMatch(/^\d+$/);
+    expect(await errorOf(missing)).toEqual({ code: "FileNotFound", message: 'skill "steady" has no file "never.md"' });
+    const neverRead = await t.call("GET", "/api/v1/skills/unread/files/never.md");
     expect(neverRead.status).toBe(503);
     expect(await errorOf(neverRead)).toEqual(UNAVAILABLE);
     for (const [name, args] of [
       ["skill_manage", { action: "create", name: "during-mcp", description: "Made during an outage. Use never.", body: "x" }],
-      ["skill_file", { name: "steady", path: "never.md" }],
+      ["skill_file", { name: "unread", path: "never.md" }],
       ["record_observation", { skill: "steady", task: "t", category: "c", outcome: "success" }],
     ] as const) {
       const result = (await mcp.callTool({ name, arguments: args })) as ToolResult;

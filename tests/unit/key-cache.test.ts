@@ -15,6 +15,8 @@ function fakeDatabase(keys: Record<string, { keyId: number; teamId: number }>) {
   let held: Promise<void> | null = null;
   return {
     asked,
+    /** A server that answers: never found away. */
+    health: { away: false, answeredAt: Date.now() },
     /** The next queries answer only once `release` is called. */
     hold(): () => void {
       let release = () => {};

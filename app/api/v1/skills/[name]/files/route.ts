@@ -6,7 +6,7 @@ import { listSkillFiles } from "@/lib/skills/files";
 
 /** GET /api/v1/skills/<name>/files — the skill's supporting files. */
 export const GET = route(listSkillFilesOperation, async ({ params: { name } }, { app, auth }) =>
-  json({ name, files: await listSkillFiles(app.db, app.catalogs, auth.team, name) }),
+  json({ name, files: await listSkillFiles(app.catalogs, auth.team, name) }),
 );
 
 export const { POST, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ GET });

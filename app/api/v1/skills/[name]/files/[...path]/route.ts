@@ -7,10 +7,11 @@ import { readSkillFile } from "@/lib/skills/files";
 /** GET /api/v1/skills/<name>/files/<path> — one supporting file, byte for byte. */
 export const GET = route(getSkillFile, async ({ params }, { app, auth }) => {
   const filePath = params.path.join("/");
-  const bytes = await readSkillFile(app.db, app.catalogs, auth.team, params.name, filePath);
-  return new Response(Buffer.from(bytes), {
+  const { content, sha256 } = await readSkillFile(app.catalogs, auth.team, params.name, filePath);
+  return new Response(Buffer.from(content), {
     headers: {
       "content-type": contentTypeOf(filePath),
+      etag: `"${sha256}"`,
       // Files are the team's data, not our pages: never rendered or sniffed on our origin.
       "x-content-type-options": "nosniff",
       "content-security-policy": "sandbox",
