@@ -1,6 +1,6 @@
 import type { NextConfig } from "next";
 import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_SERVER } from "next/constants";
-import { answerUnservedMethods } from "./lib/http/unserved-methods";
+import { guardNodeServer } from "./lib/http/node-server";
 
 const config: NextConfig = {
   // PGlite loads its WASM and data files by URL; bundling it breaks `next build`.
@@ -30,10 +30,11 @@ const config: NextConfig = {
 
 /**
  * The server loads this file in its own process before it answers a request: the one place
- * `next start` runs our code in front of Next's request handling, which refuses the methods Next
- * cannot serve (lib/http/unserved-methods.ts). Building does not serve, so it is left alone.
+ * `next start` runs our code in front of Next's request handling (lib/http/node-server.ts: the
+ * methods Next cannot serve, requests in flight on a connection that goes wrong). Building does
+ * not serve, so it is left alone.
  */
 export default function nextConfig(phase: string): NextConfig {
-  if (phase === PHASE_PRODUCTION_SERVER || phase === PHASE_DEVELOPMENT_SERVER) answerUnservedMethods();
+  if (phase === PHASE_PRODUCTION_SERVER || phase === PHASE_DEVELOPMENT_SERVER) guardNodeServer();
   return config;
 }

@@ -13,6 +13,8 @@ const schema = z.object({
   SKILLGATE_DB_DRIVER: z.enum(["auto", "neon"]).default("auto"),
   SKILLGATE_DATA_DIR: z.string().default("./.data"),
   SKILLGATE_DEMO: z.enum(["0", "1"]).default("1"),
+  SKILLGATE_DEMO_API_KEY: z.string().optional(),
+  SKILLGATE_DEMO_PASSWORD: z.string().optional(),
   SKILLS_GLOBAL_DIR: z.string().optional(),
   SKILLGATE_BUILTIN_DIR: z.string().default("./skills"),
   SKILLGATE_INIT_TEAM: z.string().optional(),
@@ -64,6 +66,8 @@ export interface Env {
   neonDriver: boolean;
   dataDir: string;
   demo: boolean;
+  /** The demo's login `npm start` keeps in the data folder: made only when the demo goes in (lib/demo/plan.ts). */
+  demoLogin: { apiKey: string; password: string } | null;
   globalSkillsDir: string | undefined;
   builtinSkillsDir: string;
   init: InitConfig;
@@ -141,6 +145,10 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     neonDriver: e.SKILLGATE_DB_DRIVER === "neon",
     dataDir: e.SKILLGATE_DATA_DIR,
     demo: e.SKILLGATE_DEMO === "1",
+    demoLogin:
+      e.SKILLGATE_DEMO_API_KEY && e.SKILLGATE_DEMO_PASSWORD
+        ? { apiKey: e.SKILLGATE_DEMO_API_KEY, password: e.SKILLGATE_DEMO_PASSWORD }
+        : null,
     globalSkillsDir: e.SKILLS_GLOBAL_DIR,
     builtinSkillsDir: e.SKILLGATE_BUILTIN_DIR,
     init,

@@ -10,8 +10,8 @@ import { initWithoutTeam } from "../lib/init-config.mjs";
 import { buildIfNeeded } from "./build-if-needed.mjs";
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXT_MANUAL_SIG_HANDLE: "true" };
-// A start-up key or lead without a team would be ignored (the demo's below would take their place):
-// refused here, before anything is built, in the words the server itself would use (lib/env.ts).
+// A start-up key or lead without a team cannot be applied: refused here, before anything is built,
+// in the words the server itself would use (lib/env.ts).
 const withoutTeam = initWithoutTeam(env);
 if (withoutTeam) {
   console.error(`skillgate: cannot start: configuration: ${withoutTeam}`);
@@ -37,6 +37,9 @@ if (!env.AUTH_SECRET) {
 }
 env.AUTH_TRUST_HOST ??= "true";
 
+// The demo's login, for when no start-up team is configured. The server makes it (and seeds the
+// demo, and serves its global skills) only into a database that holds no other team: it alone
+// knows the database (lib/demo/plan.ts), and says so when it leaves the demo out.
 const demo = env.SKILLGATE_DEMO !== "0";
 let demoLogin = null;
 if (demo && !env.SKILLGATE_INIT_TEAM) {
@@ -45,12 +48,9 @@ if (demo && !env.SKILLGATE_INIT_TEAM) {
     password: kept("demo-password", () => randomBytes(9).toString("base64url")),
     key: kept("demo-api-key", () => `sg_${randomBytes(24).toString("base64url")}`),
   };
-  env.SKILLGATE_INIT_TEAM = "demo";
-  env.SKILLGATE_INIT_API_KEY = demoLogin.key;
-  env.SKILLGATE_INIT_USER_EMAIL = demoLogin.email;
-  env.SKILLGATE_INIT_USER_PASSWORD = demoLogin.password;
+  env.SKILLGATE_DEMO_API_KEY = demoLogin.key;
+  env.SKILLGATE_DEMO_PASSWORD = demoLogin.password;
 }
-if (demo && !env.SKILLS_GLOBAL_DIR) env.SKILLS_GLOBAL_DIR = path.resolve("demo/global-skills");
 
 try {
   buildIfNeeded();
@@ -70,7 +70,7 @@ const healthy = await waitForHealth(`http://127.0.0.1:${port}/api/health`);
 const url = `http://localhost:${port}`;
 if (healthy) console.log(`skillgate: ready in ${((Date.now() - serverStarted) / 1000).toFixed(1)} s — sign in at ${url}/signin`);
 const lines = [`Skillgate is running at ${url}`, `  database: ${env.DATABASE_URL ? "DATABASE_URL" : `embedded PGlite in ${dataDir}`}`];
-if (demoLogin) {
+if (demoLogin && (await demoKeyWorks(port, demoLogin.key))) {
   lines.push(
     `  sign in:  ${url}/signin  as ${demoLogin.email} / ${demoLogin.password}`,
     `  demo API key (team "demo"): ${demoLogin.key}`,
@@ -93,4 +93,14 @@ async function waitForHealth(healthUrl) {
   }
   console.error("skillgate: the server did not become healthy within 150 s");
   return false;
+}
+
+/** Whether the server took the demo's login: it leaves the demo out of a database that holds other teams. */
+async function demoKeyWorks(port, key) {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/listing`, { headers: { authorization: `Bearer ${key}` } });
+    return res.ok;
+  } catch {
+    return false;
+  }
 }

@@ -47,6 +47,8 @@ import { updateTeamSettings } from "../listing/settings";
  * catalog has changed before is left alone.
  */
 export const DEMO_TEAM = "demo";
+/** The demo team's lead: the person `npm start` prints the sign-in of. */
+export const DEMO_LEAD_EMAIL = "demo@skillgate.local";
 const DAY = 24 * 60 * 60 * 1000;
 
 export interface SeedOptions {
@@ -123,7 +125,7 @@ async function demoCast(app: App, teamId: TeamId) {
     await setMembership(app.db, teamId, user.id, role, { keepHigher: true });
     return { kind: "person", userId: user.id, email: user.email, role };
   };
-  const lead = await person("demo@skillgate.local", "lead");
+  const lead = await person(DEMO_LEAD_EMAIL, "lead");
   const editor = await person("sam@example.com", "editor");
   const scopes: Scope[] = ["read", "write"];
   const keyOf = async (name: string, createdBy: number) => {

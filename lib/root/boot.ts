@@ -6,6 +6,7 @@ import { asLongWork } from "@/db/budget";
 import { env } from "../env";
 import { applyInitConfig } from "../teams/init";
 import { seedDemo } from "../demo/seed";
+import { planDemo } from "../demo/plan";
 import { createApp, type App } from "./app";
 import { copyPgliteTemplate, isFreshPgliteFolder } from "./pglite-template";
 import { StartUpSteps } from "./start-up-steps";
@@ -47,10 +48,11 @@ async function bootNow(): Promise<App> {
     steps.begin("migrating", await describeMigrations(database));
     await database.migrate();
     steps.begin("configuring", "loading skills, applying the start-up teams, keys and users");
+    const demo = await planDemo(database.db, config);
     app = createApp({
       database,
       builtinSkillsDir: config.builtinSkillsDir,
-      globalSkillsDir: config.globalSkillsDir,
+      globalSkillsDir: demo.globalSkillsDir,
       rateLimitPerMinute: config.rateLimitPerMinute,
       viewBatch: { batchSize: 500, intervalMs: config.viewFlushMs },
       model: modelFromConfig(config.model),
@@ -62,7 +64,9 @@ async function bootNow(): Promise<App> {
     });
     await deleteExpiredSessions(app.db, app.sessionPolicy);
     await applyInitConfig(app.db, config.init);
-    if (config.demo) await seedDemo(app, { onSeeding: () => steps.begin("seeding", "seeding the demo team (first start only)") });
+    if (demo.login) await applyInitConfig(app.db, demo.login);
+    if (demo.seed) await seedDemo(app, { onSeeding: () => steps.begin("seeding", "seeding the demo team (first start only)") });
+    if (demo.notice) console.log(`skillgate: ${demo.notice}`);
     steps.begin("recovering", "taking over unfinished runs and evaluations");
     // Runs and evaluations another instance (or this one, before a restart) left behind are taken
     // over, now and whenever a lease runs out; work a live instance holds is left to it (issue 14).

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, inArray, lt, max, sql } from "drizzle-orm";
 import { inSizedSlices, inSlices } from "@/db/batches";
 import type { Db } from "@/db/client";
+import { withDeadline } from "@/db/budget";
 import { singleRow } from "@/db/rows";
 import { invalidWorkspaceFolders, servedWorkspaceVersion } from "@/db/queries/workspace-skills";
 import {
@@ -184,18 +185,17 @@ export async function syncWorkspace(
     return { changes: summary, invalid, ignored, catalog: await catalogs.catalog({ ...revision, id: teamId }), dryRun: true };
   }
   const syncId = randomUUID();
+  let switched = false;
   try {
     const staged = await stageVersions(db, teamId, syncId, plan.folders);
     const { changes, revision, changed } = await applyTree(db, teamId, plan, { syncId, staged, emptyTree });
+    switched = true;
     if (changed > 0) await recordListingSnapshot(db, catalogs, teamId, `sync: ${changed} folder(s) changed`);
     return { changes, invalid, ignored, catalog: await catalogs.catalog(revision), dryRun: false };
   } finally {
-    // The switch deletes what it used; after a failure this is what is left. Should the database be
-    // away now, the instance's tick deletes staged rows that outlived any sync (deleteAbandonedStaging).
-    await db
-      .delete(workspaceStagedVersions)
-      .where(eq(workspaceStagedVersions.syncId, syncId))
-      .catch(() => undefined);
+    // The switch deletes what it staged in its own transaction; whatever ended the sync before it
+    // committed, what was staged is deleted before the sync answers.
+    if (!switched) await discardStaging(db, syncId);
   }
 }
 
@@ -317,8 +317,52 @@ const STAGED_BYTES = 512 * 1024;
 /** A staged row that outlived its sync by this long belongs to a sync whose instance died. */
 const ABANDONED_STAGING_MS = 60 * 60 * 1000;
 
-/** Deletes staged text of syncs that died mid-way (their instance crashed before its own cleanup). */
+/**
+ * Syncs of this process that ended while their staged text could not be deleted (the database
+ * away), by database: the tick deletes it as soon as the database answers. Kept beside the
+ * function that fills it, keyed by the database handle, so two apps in one process (the tests')
+ * never take each other's.
+ */
+const leftovers = new WeakMap<Db, Set<string>>();
+
+/** How long a sync that failed keeps trying to delete its staged text before it answers, and how often. */
+const DISCARD_WITHIN_MS = 1_500;
+const DISCARD_EVERY_MS = 250;
+/** One try's allowance: a delete by sync id takes milliseconds on a database that answers. */
+const DISCARD_TRY_MS = 1_000;
+
+/**
+ * Deletes what a sync staged, whatever ended it, before it answers. A sync the database failed
+ * (cut off, stopped) meets the driver's breaker (db/budgeted-pg.ts) refusing every query but one
+ * trial a second: the delete is tried again until a trial gets through, for at most
+ * DISCARD_WITHIN_MS. Past that the database is away, and the sync is left to the tick.
+ */
+async function discardStaging(db: Db, syncId: string): Promise<void> {
+  const until = Date.now() + DISCARD_WITHIN_MS;
+  for (;;) {
+    try {
+      await withDeadline(DISCARD_TRY_MS, () => db.delete(workspaceStagedVersions).where(eq(workspaceStagedVersions.syncId, syncId)));
+      return;
+    } catch {
+      if (Date.now() + DISCARD_EVERY_MS > until) break;
+      await new Promise((resolve) => setTimeout(resolve, DISCARD_EVERY_MS));
+    }
+  }
+  const ids = leftovers.get(db) ?? new Set<string>();
+  ids.add(syncId);
+  leftovers.set(db, ids);
+}
+
+/**
+ * The tick's cleanup: the staged text of this process's syncs that ended while the database was
+ * away, and staged text that outlived any sync (its instance died before its own cleanup).
+ */
 export async function deleteAbandonedStaging(db: Db): Promise<void> {
+  const ids = [...(leftovers.get(db) ?? [])];
+  for (const slice of inSlices(ids)) {
+    await db.delete(workspaceStagedVersions).where(inArray(workspaceStagedVersions.syncId, slice));
+    for (const id of slice) leftovers.get(db)?.delete(id);
+  }
   await db.delete(workspaceStagedVersions).where(lt(workspaceStagedVersions.stagedAt, new Date(Date.now() - ABANDONED_STAGING_MS)));
 }
 

@@ -4,17 +4,24 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { freePort } from "../helpers/server";
+import { openDatabase } from "@/db/client";
+import { teams, users } from "@/db/schema";
+import { freePort, startServer } from "../helpers/server";
 import { waitUntil } from "../helpers/wait";
 
 const MIGRATIONS = (JSON.parse(readFileSync("db/migrations/meta/_journal.json", "utf8")) as { entries: unknown[] }).entries.length;
 const SECONDS = String.raw`\d+\.\d s`;
+const ACME_KEY = "sg_start_up_test_key_acme_00000001";
+
+/** The block `npm start` ends with: where it runs, and how to sign in (with the demo's key when the demo is in). */
+const SIGN_IN_BLOCK = /\nSkillgate is running at [^\n]*\n(?: {2}[^\n]*\n)+\n/;
 
 /**
- * `npm start` (scripts/start.mjs) on a data folder, until it has printed the demo's `try:` line;
- * then stopped. Its output, and the port it ran on. The app is already built (globalSetup).
+ * `npm start` (scripts/start.mjs) on a data folder, until it has printed its sign-in lines; then
+ * `whileRunning` is given its port, and it is stopped. Its output, and the port it ran on. The app
+ * is already built (globalSetup).
  */
-async function npmStart(dataDir: string): Promise<{ output: string; port: number }> {
+async function npmStart(dataDir: string, whileRunning?: (port: number) => Promise<void>): Promise<{ output: string; port: number }> {
   const port = await freePort();
   // Started as a new user would: no secret, no init configuration; npm start makes the demo's.
   const inherited = Object.entries(process.env).filter(([name]) => name !== "AUTH_SECRET" && !name.startsWith("SKILLGATE_INIT_"));
@@ -34,9 +41,10 @@ async function npmStart(dataDir: string): Promise<{ output: string; port: number
   try {
     await waitUntil(
       () => output,
-      (text) => text.includes("  try: ") || child.exitCode !== null,
+      (text) => SIGN_IN_BLOCK.test(text) || child.exitCode !== null,
       { what: "npm start to print its sign-in lines", timeoutMs: 80_000, intervalMs: 100 },
     );
+    await whileRunning?.(port);
   } finally {
     child.kill("SIGTERM");
     await exited;
@@ -100,6 +108,51 @@ describe("npm start", () => {
     expect(again[6]).toMatch(new RegExp(`^skillgate: ready in ${SECONDS} — sign in at http://localhost:${restart.port}/signin$`));
     expect(again).toHaveLength(7);
     expect(restart.output).toContain(`  sign in:  http://localhost:${restart.port}/signin  as demo@skillgate.local / ${password}\n`);
+  });
+});
+
+describe("npm start on a database that holds a real team", () => {
+  it("leaves the demo team, its login and its global skills out, and says why", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "skillgate-real-team-"));
+    // A real team's database, made by the server started directly with the demo off.
+    const real = await startServer({
+      SKILLGATE_DATA_DIR: dataDir,
+      SKILLGATE_DEMO: "0",
+      SKILLGATE_INIT_TEAM: "acme",
+      SKILLGATE_INIT_API_KEY: ACME_KEY,
+    });
+    await real.stop();
+
+    let scopes: string[] = [];
+    const started = await npmStart(dataDir, async (port) => {
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/skills`, { headers: { authorization: `Bearer ${ACME_KEY}` } });
+      scopes = [...new Set(((await res.json()) as { skills: { scope: string }[] }).skills.map((skill) => skill.scope))].sort();
+    });
+    const url = `http://localhost:${started.port}`;
+    const lines = progress(started.output);
+    expect(lines.slice(0, 6)).toEqual([
+      `skillgate: starting the server (next start on port ${started.port})…`,
+      `skillgate: opening the database (PGlite in ${dataDir})…`,
+      `skillgate: checking migrations (all ${MIGRATIONS} applied)…`,
+      "skillgate: loading skills, applying the start-up teams, keys and users…",
+      'skillgate: not seeding the demo team: the database already holds 1 team(s) besides "demo", and the demo goes only into an empty database; ' +
+        "its global skills and login are left out too (start on an empty database to see the demo; SKILLGATE_DEMO=0 silences this)",
+      "skillgate: taking over unfinished runs and evaluations…",
+    ]);
+    expect(lines).toHaveLength(8);
+    expect(started.output).toContain(
+      `\nSkillgate is running at ${url}\n  database: embedded PGlite in ${dataDir}\n  sign in:  ${url}/signin\n\n`,
+    );
+    // The real team sees its built-in skills, and none of the demo's global ones.
+    expect(scopes).toEqual(["builtin"]);
+
+    const database = await openDatabase({ dataDir });
+    try {
+      expect((await database.db.select({ slug: teams.slug }).from(teams)).map((row) => row.slug)).toEqual(["acme"]);
+      expect(await database.db.$count(users)).toBe(0);
+    } finally {
+      await database.close();
+    }
   });
 });
 

@@ -3,7 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Database } from "@/db/client";
 import {
   listingSnapshots,
   skillEvents,
@@ -16,6 +18,7 @@ import {
 import { deleteAbandonedStaging } from "@/lib/skills/sync";
 import { errorOf, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
+import { waitFor } from "../helpers/wait";
 import { skillMd } from "../helpers/skills";
 
 /**
@@ -197,3 +200,110 @@ describe.each(testDbKinds)("a sync that would empty the workspace, or only says 
     ]);
   });
 });
+
+/**
+ * Issue 38, point 6: a sync that fails after staging leaves none of its staged rows, whatever ended
+ * it. Here the database goes away in the middle of the switch (the trigger raises PostgreSQL's
+ * `admin_shutdown`, as a server stopping does): the sync answers 503, and on a server the driver's
+ * breaker then refuses queries for a moment — the moment the sync's own cleanup used to fall in.
+ * What the sync left is read from outside the app, past its breaker.
+ */
+describe.each(testDbKinds)("a sync the database fails in the middle of, on %s", (kind) => {
+  const t = useTestApp(kind);
+  const FOLDERS = Array.from({ length: 12 }, (_, i) => `skill-${String(i).padStart(2, "0")}`);
+  let outside: { query(text: string): Promise<Record<string, unknown>[]>; close(): Promise<void> };
+
+  beforeEach(async () => {
+    outside = await connectOutside(t.app.database);
+    await outside.query(`create sequence staged_rows`);
+    await outside.query(`create function count_staged() returns trigger language plpgsql as $$
+      begin perform nextval('staged_rows'); return new; end $$`);
+    await outside.query(
+      `create trigger count_staged after insert on workspace_staged_versions for each row execute function count_staged()`,
+    );
+    await outside.query(`create function server_goes_away() returns trigger language plpgsql as $$
+      begin raise exception 'terminating connection due to administrator command' using errcode = '57P01'; end $$`);
+    await outside.query(
+      `create trigger server_goes_away before insert or update on workspace_skills for each row execute function server_goes_away()`,
+    );
+  });
+  afterEach(async () => {
+    await outside.query(`drop trigger server_goes_away on workspace_skills`);
+    await outside.query(`drop function server_goes_away`);
+    await outside.query(`drop trigger count_staged on workspace_staged_versions`);
+    await outside.query(`drop function count_staged`);
+    await outside.query(`drop sequence staged_rows`);
+    await outside.close();
+  });
+
+  const count = async (table: string) => Number((await outside.query(`select count(*)::int as n from ${table}`))[0]!.n);
+  const stagedEver = async () =>
+    Number((await outside.query(`select case when is_called then last_value else 0 end as n from staged_rows`))[0]!.n);
+
+  it("deletes what it staged before it answers 503, and after a second failure too", async () => {
+    const files = FOLDERS.map((name) => ({
+      path: `${name}/SKILL.md`,
+      content: skillMd(name, `Handles ${name}. Use when ${name} comes up.`),
+    }));
+    const versionsBefore = await count("workspace_skill_versions");
+    for (const attempt of [1, 2]) {
+      const res = await t.call("POST", "/api/v1/skills/sync", { json: { files } });
+      expect([res.status, res.headers.get("retry-after"), await errorOf(res)], `attempt ${attempt}`).toEqual([
+        503,
+        "5",
+        { code: "DatabaseUnavailable", message: "the database is unavailable; try again shortly" },
+      ]);
+      // It got as far as the switch: every folder was staged, and none of it is left.
+      expect([await stagedEver(), await count("workspace_staged_versions")], `attempt ${attempt}`).toEqual([FOLDERS.length * attempt, 0]);
+    }
+    expect(await count("workspace_skill_versions")).toBe(versionsBefore);
+  });
+
+  it("leaves what it could not delete, the database still failing, to the instance's next tick, not to the hour", async () => {
+    const files = FOLDERS.map((name) => ({
+      path: `${name}/SKILL.md`,
+      content: skillMd(name, `Handles ${name}. Use when ${name} comes up.`),
+    }));
+    await outside.query(`create function keep_staged() returns trigger language plpgsql as $$
+      begin raise exception 'the database is still failing'; end $$`);
+    await outside.query(
+      `create trigger keep_staged before delete on workspace_staged_versions for each row execute function keep_staged()`,
+    );
+    try {
+      const res = await t.call("POST", "/api/v1/skills/sync", { json: { files } });
+      expect([res.status, (await errorOf(res)).code]).toEqual([503, "DatabaseUnavailable"]);
+      expect(await count("workspace_staged_versions")).toBe(FOLDERS.length);
+    } finally {
+      await outside.query(`drop trigger keep_staged on workspace_staged_versions`);
+      await outside.query(`drop function keep_staged`);
+    }
+    // Another sync's text, staged a moment ago, is not this instance's to delete.
+    await outside.query(`insert into workspace_staged_versions (sync_id, team_id, name, frontmatter, body, sha256, tree_sha256)
+      values ('running', ${t.alpha.team.id}, 'other', '', '', '${"0".repeat(64)}', '${"0".repeat(64)}')`);
+    // The tick, tried again as the instance's tick is, until the database takes it (on a server, past the breaker's moment).
+    await waitFor(
+      () =>
+        deleteAbandonedStaging(t.app.db).then(
+          () => true,
+          () => false,
+        ),
+      {
+        what: "the tick's cleanup to get through",
+        intervalMs: 100,
+      },
+    );
+    expect((await outside.query(`select sync_id from workspace_staged_versions`)).map((row) => row.sync_id)).toEqual(["running"]);
+  });
+});
+
+/** A connection to the test's database that is not the app's: its breaker does not stand in the way. */
+async function connectOutside(
+  database: Database,
+): Promise<{ query(text: string): Promise<Record<string, unknown>[]>; close(): Promise<void> }> {
+  if (database.kind === "pglite") return { query: (text) => database.query(text, []), close: async () => {} };
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${database.location.split("/")[1]}`;
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  return { query: async (text) => (await client.query(text)).rows, close: () => client.end() };
+}

@@ -2,15 +2,15 @@ import { createServer, request, type Server } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REFUSED_METHOD_HEADER } from "@/lib/http/served-methods";
-import { answerUnservedMethods } from "@/lib/http/unserved-methods";
+import { guardNodeServer } from "@/lib/http/node-server";
 
 /** What the handler behind the guard saw: the method and the marker header. */
 let server: Server;
 let port = 0;
 
 beforeAll(async () => {
-  answerUnservedMethods();
-  answerUnservedMethods(); // a second call (the config loaded again) changes nothing
+  guardNodeServer();
+  guardNodeServer(); // a second call (the config loaded again) changes nothing
   server = createServer((req, res) => {
     res.setHeader("content-type", "application/json");
     res.end(JSON.stringify({ method: req.method, refused: req.headers[REFUSED_METHOD_HEADER] ?? null }));
@@ -43,7 +43,7 @@ function sendRaw(text: string): Promise<string> {
   });
 }
 
-describe("answerUnservedMethods", () => {
+describe("guardNodeServer: methods", () => {
   it("passes a method Next does not serve on as OPTIONS, marked with the real one", async () => {
     for (const method of ["TRACE", "PROPFIND", "MKCOL", "QUERY", "M-SEARCH"]) {
       expect(JSON.parse((await send(method)).body), method).toEqual({ method: "OPTIONS", refused: method });
