@@ -17,7 +17,9 @@ import { ACCESS_LEVELS } from "../auth/scopes";
 
 export { oauthAddresses };
 import { CONSENT_PAGE, OAUTH_BASE, oauthAddresses, type OAuthAddresses } from "./oauth-paths";
-import { errorResponse } from "./respond";
+import { answeredError, errorResponse } from "./respond";
+import { readBytes } from "./body";
+import { AppError } from "../errors";
 import { takeRateLimit, withinBudget } from "./route";
 import { withRateLimitHeaders } from "./rate-limit-headers";
 import { clientAddress } from "../auth/sign-in-throttle";
@@ -158,9 +160,38 @@ export function isOAuthStep(value: string): value is OAuthStep {
   return value === "authorize" || value === "token" || value === "register" || value === "revoke";
 }
 
-/** An answer in OAuth's own shape (RFC 6749 §5.2). */
-function oauthRefusal(status: number, error: string, description: string): Response {
-  return Response.json({ error, error_description: description }, { status, headers: { "cache-control": "no-store" } });
+/** An answer in OAuth's own shape (RFC 6749 §5.2, RFC 7591 §3.2.2). */
+function oauthRefusal(status: number, error: string, description: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ error, error_description: description }, { status, headers: { ...headers, "cache-control": "no-store" } });
+}
+
+/** An OAuth request is a few hundred bytes; the SDK's parsers would take 100 kB and answer more with an HTML page. */
+const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * A refusal of ours in OAuth's shape, which clients parse (the SDK's client reads any other body
+ * as a server error): the request's own faults and its limits. What is not the request's fault —
+ * an unknown step, the database away, a bug — keeps the API's envelope.
+ */
+function refusalOf(step: OAuthStep, error: unknown): Response {
+  const { error: known, headers } = answeredError(error, "unexpected error");
+  if (known.code === "RateLimited") return oauthRefusal(known.status, "too_many_requests", known.message, headers);
+  if (known.status === 404 || known.status >= 500) return errorResponse(known, headers);
+  return oauthRefusal(known.status, step === "register" ? "invalid_client_metadata" : "invalid_request", known.message, headers);
+}
+
+/**
+ * What Express's body parsers refuse, which they would answer with an HTML page, as our errors.
+ * Their messages are written for clients ("unsupported charset …"); a JSON parse error's is not.
+ */
+function bodyParserRefusal(error: unknown): unknown {
+  const { type, status, expose } = (error ?? {}) as { type?: string; status?: number; expose?: boolean };
+  if (type === "entity.parse.failed") {
+    return new AppError("InvalidJson", "the body is not valid JSON: send the client's metadata as one JSON object (RFC 7591)");
+  }
+  if (!expose || status === undefined || status >= 500) return error;
+  const code = status === 413 ? "PayloadTooLarge" : status === 415 ? "UnsupportedMediaType" : "BadRequest";
+  return new AppError(code, (error as Error).message);
 }
 
 /** Every value a request carries, from its query and its form or JSON body. */
@@ -209,13 +240,17 @@ export function serveOAuthStep(step: OAuthStep) {
         await takeRateLimit(app, req, `oauth ${clientAddress(req.headers)}`, "address");
         const url = new URL(req.url);
         const addresses = oauthAddresses(req);
-        const body = req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.from(await req.arrayBuffer());
+        const body = req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.from(await readBytes(req, MAX_BODY_BYTES));
         const refused = refusedBeforeHandler(step, url, valuesOf(url, body, req.headers.get("content-type")), addresses);
         if (refused) return withRateLimitHeaders(req, refused);
         const failures: unknown[] = [];
         const server = express();
         server.disable("x-powered-by");
         server.use("/", stepRouter(step, provider(app, addresses, failures)));
+        server.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+          failures.push(bodyParserRefusal(error));
+          res.status(500).end();
+        });
         const answer = await inject(server, {
           method: req.method as "GET",
           url: `/${url.search}`,
@@ -234,7 +269,7 @@ export function serveOAuthStep(step: OAuthStep) {
           new Response(status === 204 || status === 304 ? null : new Uint8Array(answer.rawPayload), { status, headers }),
         );
       } catch (error) {
-        return withRateLimitHeaders(req, errorResponse(error));
+        return withRateLimitHeaders(req, refusalOf(step, error));
       }
     });
 }

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { InvalidClientMetadataError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import { CustomOAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { Db } from "@/db/client";
 import { isLoopbackHost } from "../public-url";
 import { oauthClients } from "@/db/schema";
@@ -25,7 +25,9 @@ export async function registerClient(
   if (!clientId) throw new Error("a client registered without an id");
   const unsafe = client.redirect_uris.find((uri) => !safeRedirect(uri));
   if (unsafe !== undefined) {
-    throw new InvalidClientMetadataError(
+    // RFC 7591 §3.2.2 has its own code for this; the SDK names only invalid_client_metadata.
+    throw new CustomOAuthError(
+      "invalid_redirect_uri",
       `redirect URI ${unsafe} is neither https, nor http on this machine (localhost), nor an app's own scheme`,
     );
   }
