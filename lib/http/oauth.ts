@@ -4,15 +4,22 @@ import { authorizationHandler } from "@modelcontextprotocol/sdk/server/auth/hand
 import { clientRegistrationHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/register.js";
 import { revocationHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/revoke.js";
 import { tokenHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/token.js";
-import { InvalidGrantError, InvalidTargetError, InvalidTokenError, OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import {
+  InvalidGrantError,
+  InvalidTargetError,
+  InvalidTokenError,
+  OAuthError,
+  ServerError,
+} from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthServerProvider } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import type { OAuthMetadata, OAuthProtectedResourceMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { checkResourceAllowed } from "@modelcontextprotocol/sdk/shared/auth-utils.js";
 import type { App } from "../root/app";
 import { getApp } from "../current-app";
-import { challengeOfCode, createAuthorization, spendCode } from "../oauth/authorizations";
+import { createAuthorization } from "../oauth/authorizations";
+import { exchangeCode } from "../oauth/code-exchange";
 import { clientName, findClient, registerClient } from "../oauth/clients";
-import { openConnection, refreshConnection, revokeToken } from "../oauth/connections";
+import { refreshConnection, revokeToken } from "../oauth/connections";
 import { ACCESS_LEVELS } from "../auth/scopes";
 
 export { oauthAddresses };
@@ -105,26 +112,22 @@ function provider(app: App, addresses: OAuthAddresses, failures: unknown[]): OAu
       });
       res.redirect(302, `${addresses.issuer}${CONSENT_PAGE}?request=${id}`);
     }),
-    challengeForAuthorizationCode: kept(async (client, code) => {
-      const challenge = await challengeOfCode(app.db, client.client_id, code);
-      if (challenge === null) throw new InvalidGrantError("the authorization code is not valid, has expired or was already used");
-      return challenge;
-    }),
-    exchangeAuthorizationCode: kept(async (client, code, _verifier, redirectUri, resource) => {
-      const spent = await spendCode(app.db, client.client_id, code);
-      if (!spent) throw new InvalidGrantError("the authorization code is not valid, has expired or was already used");
-      if (redirectUri !== undefined && redirectUri !== spent.redirectUri) {
-        throw new InvalidGrantError("redirect_uri is not the one the code was issued to");
-      }
-      const bound = requireOurResource(resource ?? spent.resource, addresses);
-      return openConnection(app.db, {
-        teamId: spent.teamId,
-        userId: spent.userId,
-        clientId: client.client_id,
-        clientName: clientName(client),
-        scopes: spent.scopes,
-        resource: bound,
-      });
+    // The verifier is checked with the code, in its transaction (lib/oauth/code-exchange.ts), so
+    // that a wrong one uses the code up; the SDK would check it before, with the code untouched.
+    skipLocalPkceValidation: true,
+    challengeForAuthorizationCode() {
+      return Promise.reject(new ServerError("the code's challenge is checked by the exchange"));
+    },
+    exchangeAuthorizationCode: kept(async (client, code, verifier, redirectUri, resource) => {
+      // A request for another server's tokens is refused before the code is looked at: it spends nothing.
+      requireOurResource(resource, addresses);
+      const outcome = await exchangeCode(
+        app.db,
+        { clientId: client.client_id, clientName: clientName(client), code, verifier: verifier ?? "", redirectUri },
+        (kept) => requireOurResource(resource ?? kept, addresses),
+      );
+      if ("refused" in outcome) throw new InvalidGrantError(outcome.refused);
+      return outcome.tokens;
     }),
     exchangeRefreshToken: kept(async (client, refreshToken, _scopes, resource) => {
       requireOurResource(resource, addresses);

@@ -1,10 +1,15 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { discoverAuthorizationServerMetadata, exchangeAuthorization, refreshAuthorization } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import { and, eq, isNotNull, isNull } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { apiKeys, oauthAuthorizations, oauthTokens } from "@/db/schema";
 import { ensureUser, type User } from "@/lib/auth/users";
 import { setMembership } from "@/lib/teams/teams";
 import { useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
-import { ORIGIN, inProcess } from "../helpers/oauth-flow";
+import { MemoryOAuthClient } from "../helpers/oauth-client";
+import { MCP_URL, ORIGIN, REDIRECT, RESOURCE_METADATA, inProcess, oauthFlow } from "../helpers/oauth-flow";
 
 /** A registration as an MCP client sends it (RFC 7591), with any body. */
 const registerWith = (body: string, fetch = inProcess) =>
@@ -12,6 +17,17 @@ const registerWith = (body: string, fetch = inProcess) =>
 
 const metadata = (redirect = "http://127.0.0.1:8976/callback") =>
   JSON.stringify({ client_name: "Claude Code", redirect_uris: [redirect], token_endpoint_auth_method: "none" });
+
+/** How an OAuth call of the SDK's client ended: its OAuth error and description, or "accepted". */
+const outcomeOf = (call: Promise<unknown>) =>
+  call.then(
+    () => "accepted",
+    (error: OAuthError) => `${error.errorCode}: ${error.message}`,
+  );
+
+const SPENT_CODE = "invalid_grant: the authorization code is not valid, has expired or was already used";
+const REFRESH_REFUSED = "invalid_grant: the refresh token is not valid, has expired or was revoked: sign in again";
+const TOKEN_REFUSED = `Bearer error="invalid_token", error_description="access token not valid, expired or revoked: refresh it, or sign in again", resource_metadata="${RESOURCE_METADATA}"`;
 
 /** What an answer is, whole: status, content type and body. */
 async function answerOf(res: Response) {
@@ -34,6 +50,112 @@ describe.each(testDbKinds)("OAuth abuse limits on %s", (kind) => {
   });
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((client) => client.close().catch(() => {})));
+    vi.restoreAllMocks();
+  });
+
+  const flow = oauthFlow(t, () => member, clients);
+
+  /** The token endpoint, called as the SDK's client calls it. */
+  async function tokenEndpoint(provider: MemoryOAuthClient) {
+    const metadata = await discoverAuthorizationServerMetadata(ORIGIN, { fetchFn: inProcess });
+    const common = { metadata, clientInformation: provider.information!, resource: MCP_URL, fetchFn: inProcess };
+    return {
+      exchange: (code: string, codeVerifier: string) =>
+        exchangeAuthorization(ORIGIN, { ...common, authorizationCode: code, codeVerifier, redirectUri: REDIRECT }),
+      refresh: (refreshToken: string) => refreshAuthorization(ORIGIN, { ...common, refreshToken }),
+    };
+  }
+
+  /** The member's connections: [live, revoked]. */
+  async function connections(): Promise<[number, number]> {
+    const rows = await t.app.db.select({ revokedAt: apiKeys.revokedAt }).from(apiKeys).where(isNotNull(apiKeys.userId));
+    return [rows.filter((row) => row.revokedAt === null).length, rows.filter((row) => row.revokedAt !== null).length];
+  }
+
+  /** The log line of a replay that revoked the member's one connection. */
+  async function revokedLine(presented: string): Promise<string> {
+    const [connection] = await t.app.db.select({ id: apiKeys.id }).from(apiKeys).where(isNotNull(apiKeys.userId));
+    return `skillgate: oauth: ${presented} was presented again after it was spent; its connection ${connection!.id} ("member@example.com via Claude Code") is revoked`;
+  }
+
+  /** What the server logged of revoking a grant. */
+  const revocationLines = (warn: { mock: { calls: unknown[][] } }) =>
+    warn.mock.calls.map((args) => String(args[0])).filter((line) => line.startsWith("skillgate: oauth: "));
+
+  describe("a spent authorization code or refresh token presented again", () => {
+    it("uses a code up on a wrong PKCE verifier: the right verifier after it is refused, and nothing connects", async () => {
+      const provider = new MemoryOAuthClient(REDIRECT);
+      const code = await flow.consentedCode(provider, t.alpha.team.slug, "read");
+      const token = await tokenEndpoint(provider);
+      expect(await outcomeOf(token.exchange(code, "x".repeat(50)))).toBe("invalid_grant: code_verifier does not match the challenge");
+      expect(await outcomeOf(flow.transportOf(provider).finishAuth(code))).toBe(SPENT_CODE);
+      expect(provider.saved).toBeUndefined();
+      expect(await connections()).toEqual([0, 0]);
+      const requests = await t.app.db.select({ usedAt: oauthAuthorizations.usedAt }).from(oauthAuthorizations);
+      expect(requests.map((row) => row.usedAt !== null)).toEqual([true]);
+    });
+
+    it("revokes what a code gave when it is presented again: the access and refresh tokens it gave are refused at once", async () => {
+      const provider = await flow.signIn(t.alpha.team.slug, "read");
+      const call = await flow.connected(provider);
+      expect((await call("skill_list")).isError).toBe(false);
+      const given = provider.saved!;
+      const token = await tokenEndpoint(provider);
+      const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+
+      expect(await outcomeOf(token.exchange(provider.spentCode!, provider.verifier))).toBe(SPENT_CODE);
+      const next = await flow.initializeWith(given.access_token);
+      expect([next.status, next.headers.get("www-authenticate")]).toEqual([401, TOKEN_REFUSED]);
+      expect(await outcomeOf(token.refresh(given.refresh_token!))).toBe(REFRESH_REFUSED);
+      // The SDK's client, already connected, is refused on its next call and cannot refresh.
+      await expect(call("skill_list")).rejects.toThrow();
+      expect(await connections()).toEqual([0, 1]);
+      expect(revocationLines(warn)).toEqual([await revokedLine("an authorization code")]);
+    });
+
+    it("revokes what a rotated refresh token led to when it is presented after its grace: the newest tokens are refused at once", async () => {
+      const provider = await flow.signIn(t.alpha.team.slug, "read");
+      const token = await tokenEndpoint(provider);
+      const first = provider.saved!;
+      const rotated = await token.refresh(first.refresh_token!);
+      // Within the grace a spent token is a client's retry, only refused; past it, a copy in other hands.
+      expect(await outcomeOf(token.refresh(first.refresh_token!))).toBe(REFRESH_REFUSED);
+      expect((await flow.initializeWith(rotated.access_token)).status).toBe(200);
+      await t.app.db
+        .update(oauthTokens)
+        .set({ usedAt: new Date(Date.now() - 60_000) })
+        .where(isNotNull(oauthTokens.usedAt));
+      const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+      expect(await outcomeOf(token.refresh(first.refresh_token!))).toBe(REFRESH_REFUSED);
+      const next = await flow.initializeWith(rotated.access_token);
+      expect([next.status, next.headers.get("www-authenticate")]).toEqual([401, TOKEN_REFUSED]);
+      expect(await outcomeOf(token.refresh(rotated.refresh_token!))).toBe(REFRESH_REFUSED);
+      expect(await connections()).toEqual([0, 1]);
+      expect(revocationLines(warn)).toEqual([await revokedLine("a refresh token")]);
+    });
+
+    it("refuses 16 replays of a spent code at once and revokes the grant once", async () => {
+      const provider = await flow.signIn(t.alpha.team.slug, "write");
+      const given = provider.saved!;
+      const token = await tokenEndpoint(provider);
+      const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+      const replays = await Promise.all(
+        Array.from({ length: 16 }, () => outcomeOf(token.exchange(provider.spentCode!, provider.verifier))),
+      );
+      expect(replays).toEqual(Array(16).fill(SPENT_CODE));
+      expect(revocationLines(warn)).toEqual([await revokedLine("an authorization code")]);
+      expect(await connections()).toEqual([0, 1]);
+      expect((await flow.initializeWith(given.access_token)).status).toBe(401);
+      expect(await outcomeOf(token.refresh(given.refresh_token!))).toBe(REFRESH_REFUSED);
+      // The code opened one connection and no replay another: 2 tokens, both of it.
+      const tokens = await t.app.db.select({ connectionId: oauthTokens.connectionId }).from(oauthTokens);
+      expect(tokens).toHaveLength(2);
+      const unanswered = await t.app.db
+        .select()
+        .from(oauthAuthorizations)
+        .where(and(isNull(oauthAuthorizations.usedAt), eq(oauthAuthorizations.clientId, provider.information!.client_id)));
+      expect(unanswered).toEqual([]);
+    });
   });
 
   describe("registration's refusals", () => {

@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { and, eq, isNotNull } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { apiKeys, oauthTokens } from "@/db/schema";
 import { ensureUser, type User } from "@/lib/auth/users";
 import { setMembership } from "@/lib/teams/teams";
@@ -356,7 +356,8 @@ describe.each(testDbKinds)("OAuth for MCP on %s", (kind) => {
     });
   });
 
-  it("gives a code's tokens to one of 16 exchanges at once, and a refresh's to one of 16", async () => {
+  it("gives a code's tokens to one of 16 exchanges at once, and takes them back: the 15 others presented a spent code", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const provider = new MemoryOAuthClient(REDIRECT);
     const request = await startSignIn(provider);
     const answers = await Promise.allSettled(
@@ -381,16 +382,25 @@ describe.each(testDbKinds)("OAuth for MCP on %s", (kind) => {
       ),
     );
     expect(exchanges.map((res) => res.status).sort()).toEqual([200, ...Array(15).fill(400)]);
-    const winner = (await exchanges.find((res) => res.status === 200)!.json()) as { refresh_token: string };
-    expect(await t.app.db.select({ id: apiKeys.id }).from(apiKeys).where(isNotNull(apiKeys.userId))).toHaveLength(1);
+    const winner = (await exchanges.find((res) => res.status === 200)!.json()) as { access_token: string };
+    const opened = await t.app.db.select({ revokedAt: apiKeys.revokedAt }).from(apiKeys).where(isNotNull(apiKeys.userId));
+    expect(opened.map((row) => row.revokedAt !== null)).toEqual([true]);
+    expect((await initializeWith(winner.access_token)).status).toBe(401);
+    expect(warn.mock.calls.filter(([line]) => String(line).startsWith("skillgate: oauth: "))).toHaveLength(1);
+    warn.mockRestore();
+  });
 
+  it("gives a refresh's tokens to one of 16 refreshes at once", async () => {
+    const provider = await signIn(t.alpha.team.slug, "read");
+    const clientId = provider.information!.client_id;
     const refreshes = await Promise.all(
       Array.from({ length: 16 }, () =>
-        post("/api/oauth/token", { grant_type: "refresh_token", refresh_token: winner.refresh_token, client_id: clientId }),
+        post("/api/oauth/token", { grant_type: "refresh_token", refresh_token: provider.saved!.refresh_token!, client_id: clientId }),
       ),
     );
     expect(refreshes.map((res) => res.status).sort()).toEqual([200, ...Array(15).fill(400)]);
     // 1 access + 1 refresh from the code, and 2 from the one refresh that won.
     expect(await t.app.db.select({ hash: oauthTokens.tokenHash }).from(oauthTokens)).toHaveLength(4);
+    expect(await t.app.db.select({ id: apiKeys.id }).from(apiKeys).where(isNotNull(apiKeys.revokedAt))).toEqual([]);
   });
 });
