@@ -1,9 +1,16 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { discoverAuthorizationServerMetadata, exchangeAuthorization, refreshAuthorization } from "@modelcontextprotocol/sdk/client/auth.js";
+import {
+  discoverAuthorizationServerMetadata,
+  exchangeAuthorization,
+  refreshAuthorization,
+  registerClient,
+} from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import { and, eq, isNotNull, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { apiKeys, oauthAuthorizations, oauthTokens } from "@/db/schema";
+import { apiKeys, oauthAuthorizations, oauthClients, oauthTokens } from "@/db/schema";
+import { deleteUnusedClients } from "@/lib/oauth/clients";
+import { revokeConnection } from "@/lib/oauth/connections";
 import { ensureUser, type User } from "@/lib/auth/users";
 import { setMembership } from "@/lib/teams/teams";
 import { useTestApp } from "../helpers/app";
@@ -155,6 +162,46 @@ describe.each(testDbKinds)("OAuth abuse limits on %s", (kind) => {
         .from(oauthAuthorizations)
         .where(and(isNull(oauthAuthorizations.usedAt), eq(oauthAuthorizations.clientId, provider.information!.client_id)));
       expect(unanswered).toEqual([]);
+    });
+  });
+
+  /** A registration by the SDK's client, as it makes one before its first sign-in: the client id. */
+  async function registered(fetch = inProcess): Promise<string> {
+    const metadata = await discoverAuthorizationServerMetadata(ORIGIN, { fetchFn: fetch });
+    const information = await registerClient(ORIGIN, {
+      metadata,
+      clientMetadata: new MemoryOAuthClient(REDIRECT).clientMetadata,
+      fetchFn: fetch,
+    });
+    return information.client_id;
+  }
+
+  describe("clients that never connect", () => {
+    it("deletes a client that never connected once it is 24 hours old, as the background tick does; clients that connected stay", async () => {
+      const connected = (await flow.signIn(t.alpha.team.slug, "read")).information!.client_id;
+      const disconnected = (await flow.signIn(t.alpha.team.slug, "read")).information!.client_id;
+      const [ended] = await t.app.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.clientId, disconnected));
+      await revokeConnection(t.app.db, t.alpha.team.id, ended!.id, { userId: member.id, role: "editor" });
+      // One went as far as the consent page and no further; one only registered.
+      const abandoned = new MemoryOAuthClient(REDIRECT);
+      await flow.startSignIn(abandoned);
+      const onlyRegistered = await registered();
+      const young = await registered();
+      const backdate = (hours: number, ids: string[]) =>
+        t.app.db
+          .update(oauthClients)
+          .set({ createdAt: sql`now() - ${hours}::numeric * interval '1 hour'` })
+          .where(inArray(oauthClients.clientId, ids));
+      await backdate(24.1, [connected, disconnected, abandoned.information!.client_id, onlyRegistered]);
+      await backdate(23.9, [young]);
+
+      expect(await deleteUnusedClients(t.app.db)).toBe(2);
+      const kept = await t.app.db.select({ id: oauthClients.clientId }).from(oauthClients);
+      expect(kept.map((row) => row.id).sort()).toEqual([connected, disconnected, young].sort());
+      // The abandoned sign-in's request went with its client; the two that connected keep theirs.
+      const requests = await t.app.db.select({ clientId: oauthAuthorizations.clientId }).from(oauthAuthorizations);
+      expect(requests.map((row) => row.clientId).sort()).toEqual([connected, disconnected].sort());
+      expect(await deleteUnusedClients(t.app.db)).toBe(0);
     });
   });
 
