@@ -29,7 +29,7 @@ import { readBytes } from "./body";
 import { AppError } from "../errors";
 import { takeRateLimit, withinBudget } from "./route";
 import { withRateLimitHeaders } from "./rate-limit-headers";
-import { clientAddress } from "../auth/sign-in-throttle";
+import { clientAddress } from "../client-address";
 
 /**
  * OAuth for the MCP endpoint (§12, issue 28), on the MCP TypeScript SDK's authorization-server
@@ -233,6 +233,14 @@ function refusedBeforeHandler(step: OAuthStep, url: URL, values: string[], addre
   return null;
 }
 
+/** Counts a client registration against its address's hour (issue 38): the 21st is refused until the hour ends. */
+async function takeRegistration(app: App, address: string): Promise<void> {
+  const state = await app.registrations.take(`register ${address}`);
+  if (state.admitted) return;
+  const wait = state.resetSeconds;
+  throw new AppError("RateLimited", `too many client registrations from this address (${state.limit} an hour); retry in ${wait} s`, wait);
+}
+
 /** Serves one step of the flow: the request goes through the SDK's handler and its answer comes back. */
 export function serveOAuthStep(step: OAuthStep) {
   return (req: Request): Promise<Response> =>
@@ -240,7 +248,9 @@ export function serveOAuthStep(step: OAuthStep) {
       try {
         const app = await getApp();
         // The SDK's own limits count in one process's memory; the App's are shared by every instance.
-        await takeRateLimit(app, req, `oauth ${clientAddress(req.headers)}`, "address");
+        const address = clientAddress(req.headers);
+        await takeRateLimit(app, req, `oauth ${address}`, "address");
+        if (step === "register" && req.method === "POST") await takeRegistration(app, address);
         const url = new URL(req.url);
         const addresses = oauthAddresses(req);
         const body = req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.from(await readBytes(req, MAX_BODY_BYTES));

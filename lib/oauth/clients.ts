@@ -36,6 +36,12 @@ export async function registerClient(
   return registered;
 }
 
+/**
+ * Registrations an address may make in an hour (the SDK's own default), counted by every instance
+ * together (lib/http/oauth.ts): anyone may register, and a client registers once, then keeps it.
+ */
+export const REGISTRATIONS_PER_HOUR = 20;
+
 /** How long a client that registered has to connect before it is forgotten. */
 export const UNUSED_CLIENT_HOURS = 24;
 

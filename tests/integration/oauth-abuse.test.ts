@@ -1,4 +1,4 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
   discoverAuthorizationServerMetadata,
   exchangeAuthorization,
@@ -8,15 +8,18 @@ import {
 import type { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { apiKeys, oauthAuthorizations, oauthClients, oauthTokens } from "@/db/schema";
+import { apiKeys, oauthAuthorizations, oauthClients, oauthTokens, rateLimits } from "@/db/schema";
+import { addressesFromSockets } from "@/lib/client-address";
+import { installApp } from "@/lib/current-app";
 import { deleteUnusedClients } from "@/lib/oauth/clients";
 import { revokeConnection } from "@/lib/oauth/connections";
 import { ensureUser, type User } from "@/lib/auth/users";
 import { setMembership } from "@/lib/teams/teams";
-import { useTestApp } from "../helpers/app";
+import { anotherInstance, useTestApp } from "../helpers/app";
+import { httpBridge, type HttpBridge } from "../helpers/http-bridge";
 import { testDbKinds } from "../helpers/db";
 import { MemoryOAuthClient } from "../helpers/oauth-client";
-import { MCP_URL, ORIGIN, REDIRECT, RESOURCE_METADATA, inProcess, oauthFlow } from "../helpers/oauth-flow";
+import { MCP_URL, ORIGIN, REDIRECT, RESOURCE_METADATA, inProcess, oauthFlow, type Fetch } from "../helpers/oauth-flow";
 
 /** A registration as an MCP client sends it (RFC 7591), with any body. */
 const registerWith = (body: string, fetch = inProcess) =>
@@ -35,6 +38,25 @@ const outcomeOf = (call: Promise<unknown>) =>
 const SPENT_CODE = "invalid_grant: the authorization code is not valid, has expired or was already used";
 const REFRESH_REFUSED = "invalid_grant: the refresh token is not valid, has expired or was revoked: sign in again";
 const TOKEN_REFUSED = `Bearer error="invalid_token", error_description="access token not valid, expired or revoked: refresh it, or sign in again", resource_metadata="${RESOURCE_METADATA}"`;
+
+/** The app in process, as reached by a client whose proxy (or socket) says it is at `address`. */
+const from =
+  (address: string): Fetch =>
+  (url, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set("x-forwarded-for", address);
+    return inProcess(url, { ...init, headers });
+  };
+
+/** The app behind a real HTTP server, reached by a client that writes its own X-Forwarded-For. */
+const throughHttp =
+  (bridge: HttpBridge, forwardedFor: () => string): Fetch =>
+  (url, init) => {
+    const target = new URL(url);
+    const headers = new Headers(init?.headers);
+    headers.set("x-forwarded-for", forwardedFor());
+    return fetch(`${bridge.url}${target.pathname}${target.search}`, { ...init, headers });
+  };
 
 /** What an answer is, whole: status, content type and body. */
 async function answerOf(res: Response) {
@@ -175,6 +197,98 @@ describe.each(testDbKinds)("OAuth abuse limits on %s", (kind) => {
     });
     return information.client_id;
   }
+
+  describe("registration, 20 an hour per address", () => {
+    const ADDRESS = "198.51.100.7";
+
+    /** What the shared rows say each address registered in its window. */
+    const counted = async () =>
+      Object.fromEntries(
+        (await t.app.db.select({ key: rateLimits.key, used: rateLimits.used }).from(rateLimits)).map((row) => [row.key, row.used]),
+      );
+    const clientCount = async () => (await t.app.db.select({ id: oauthClients.clientId }).from(oauthClients)).length;
+
+    it("admits 20 registrations an hour from an address and refuses the 21st, through the SDK's client: 429, Retry-After, too_many_requests", async () => {
+      for (let i = 0; i < 20; i++) await registered(from(ADDRESS));
+      const provider = new MemoryOAuthClient(REDIRECT);
+      const transport = oauthFlow(t, () => member, clients, from(ADDRESS)).transportOf(provider);
+      const refused = await new Client({ name: "oauth-test", version: "1" }).connect(transport).then(
+        () => "connected",
+        (error: OAuthError) => `${error.errorCode}: ${error.message}`,
+      );
+      expect(provider.information).toBeUndefined();
+
+      const res = await registerWith(metadata(), from(ADDRESS));
+      const retryAfter = Number(res.headers.get("retry-after"));
+      expect(retryAfter).toBeGreaterThan(3500);
+      expect(retryAfter).toBeLessThanOrEqual(3600);
+      const message = (seconds: number) => `too many client registrations from this address (20 an hour); retry in ${seconds} s`;
+      expect(await answerOf(res)).toEqual({
+        status: 429,
+        type: "application/json",
+        body: { error: "too_many_requests", error_description: message(retryAfter) },
+      });
+      expect(refused).toMatch(/^too_many_requests: too many client registrations from this address \(20 an hour\); retry in \d+ s$/);
+      expect(await clientCount()).toBe(20);
+      // Another address has its own 20.
+      await registered(from("198.51.100.8"));
+      expect(await clientCount()).toBe(21);
+      expect(await counted()).toEqual({ [`register ${ADDRESS}`]: 20, "register 198.51.100.8": 1 });
+    });
+
+    it("counts every instance's registrations together: 10 through one and 10 through another, then neither admits one more", async () => {
+      const other = anotherInstance(t.app);
+      try {
+        for (let i = 0; i < 10; i++) await registered(from(ADDRESS));
+        const putBack = installApp(other);
+        try {
+          for (let i = 0; i < 10; i++) await registered(from(ADDRESS));
+          expect((await registerWith(metadata(), from(ADDRESS))).status).toBe(429);
+        } finally {
+          putBack();
+        }
+        expect((await registerWith(metadata(), from(ADDRESS))).status).toBe(429);
+        expect(await clientCount()).toBe(20);
+        expect(await counted()).toEqual({ [`register ${ADDRESS}`]: 20 });
+      } finally {
+        await other.close();
+      }
+    });
+
+    it("admits exactly one of 16 registrations sent at once when 19 are counted, and loses none", async () => {
+      for (let i = 0; i < 19; i++) await registered(from(ADDRESS));
+      const answers = await Promise.all(Array.from({ length: 16 }, () => registerWith(metadata(), from(ADDRESS))));
+      expect(answers.map((res) => res.status).sort()).toEqual([201, ...Array(15).fill(429)]);
+      expect(await clientCount()).toBe(20);
+      expect(await counted()).toEqual({ [`register ${ADDRESS}`]: 20 });
+    });
+
+    it("takes the address from the socket unless SKILLGATE_TRUST_PROXY=1: a rotating X-Forwarded-For gets 20 in all", async () => {
+      const bridge = await httpBridge();
+      let next = 0;
+      const rotating = throughHttp(bridge, () => `203.0.113.${++next}`);
+      try {
+        // Behind a trusted proxy, X-Forwarded-For is the proxy's word: each address its own 20.
+        const trusted = addressesFromSockets({ trustProxy: true });
+        for (let i = 0; i < 21; i++) await registered(rotating);
+        trusted();
+        expect(await clientCount()).toBe(21);
+
+        // Without one, it is the client's word: the socket's address counts.
+        const untrusted = addressesFromSockets({ trustProxy: false });
+        try {
+          for (let i = 0; i < 20; i++) await registered(rotating);
+          expect(await outcomeOf(registered(rotating))).toMatch(/^too_many_requests: too many client registrations from this address/);
+        } finally {
+          untrusted();
+        }
+        expect(await clientCount()).toBe(41);
+        expect((await counted())["register 127.0.0.1"]).toBe(20);
+      } finally {
+        await bridge.close();
+      }
+    });
+  });
 
   describe("clients that never connect", () => {
     it("deletes a client that never connected once it is 24 hours old, as the background tick does; clients that connected stay", async () => {
