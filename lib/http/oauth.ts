@@ -185,7 +185,8 @@ function refusalOf(step: OAuthStep, error: unknown): Response {
 
 /**
  * What Express's body parsers refuse, which they would answer with an HTML page, as our errors.
- * Their messages are written for clients ("unsupported charset …"); a JSON parse error's is not.
+ * Their messages are written for clients ("unsupported charset …"); a JSON parse error's is not,
+ * and only registration reads JSON.
  */
 function bodyParserRefusal(error: unknown): unknown {
   const { type, status, expose } = (error ?? {}) as { type?: string; status?: number; expose?: boolean };

@@ -38,7 +38,8 @@ interface Lease {
 /**
  * Requests per window per API key (or install link, or address), shared by every instance on the
  * database (issue 14). A window starts at a key's first request and lasts a minute (keys, links)
- * or an hour (client registrations per address, issue 38), as in-memory limiters do. Each instance claims the window's allowance from the key's row in chunks and spends them from
+ * or an hour (client registrations per address, issue 38), as in-memory limiters do. Each
+ * instance claims the window's allowance from the key's row in chunks and spends them from
  * memory, so only one request in a chunk waits on the database. A chunk starts at one request and
  * doubles while the instance keeps needing more, up to a twentieth of the limit: a busy key costs a
  * few claims a minute, and many short-lived instances (serverless) hold back little they do not
