@@ -43,7 +43,7 @@ const schema = z.object({
   SKILLGATE_MAIL_FROM: z.string().default("Skillgate <skillgate@localhost>"),
   AUTH_SECRET: z.string().optional(),
   AUTH_URL: z.url().optional(),
-  SKILLGATE_TRUST_PROXY: z.enum(["0", "1"]).default("0"),
+  SKILLGATE_TRUST_PROXY: z.enum(["0", "1"]).optional(),
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
   AUTH_GITHUB_ID: z.string().optional(),
   AUTH_GITHUB_SECRET: z.string().optional(),
@@ -174,7 +174,8 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     mail: e.SKILLGATE_SMTP_URL ? { smtpUrl: e.SKILLGATE_SMTP_URL, from: e.SKILLGATE_MAIL_FROM } : null,
     authSecret: e.AUTH_SECRET,
     publicUrl: e.AUTH_URL ? new URL(e.AUTH_URL) : undefined,
-    trustProxy: e.SKILLGATE_TRUST_PROXY === "1",
+    // Vercel's edge sets X-Forwarded-For and X-Forwarded-Host itself; behind it the socket is Vercel's.
+    trustProxy: e.SKILLGATE_TRUST_PROXY ? e.SKILLGATE_TRUST_PROXY === "1" : e.VERCEL !== undefined,
     port: e.PORT,
   };
 }

@@ -40,6 +40,8 @@ export const oauthAuthorizations = pgTable(
     codeHash: text("code_hash"),
     // Set when the code is exchanged (or the request is refused): it is never used again.
     usedAt: timestamp("used_at", { withTimezone: true }),
+    // The connection the code opened: what presenting the code again revokes (RFC 9700 §4.14).
+    connectionId: integer("connection_id").references(() => apiKeys.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("oauth_authorizations_code_hash_key").on(t.codeHash), index("oauth_authorizations_expires_idx").on(t.expiresAt)],

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { getApp } from "../current-app";
 import { env } from "../env";
 import { endDashboardSession, startDashboardSession } from "./dashboard-sessions";
-import { clientAddress } from "./sign-in-throttle";
+import { clientAddress } from "../client-address";
 import { checkPassword } from "./password-sign-in";
 import { ensureGithubUser } from "./users";
 import { githubAccountEmail, githubVerifiedEmails } from "./github-emails";

@@ -121,14 +121,3 @@ export async function deleteStaleSignInFailures(db: Db): Promise<void> {
   const longest = Math.max(...Object.values(POLICY).map((limit) => limit.seconds));
   await db.delete(signInFailures).where(sql`${signInFailures.windowStart} < now() - ${longest}::int * interval '1 second'`);
 }
-
-/**
- * The client's address: the last hop of X-Forwarded-For — the one the proxy in front of us added
- * (Next adds the socket's address when there is no proxy). A client can prepend anything, never
- * append, so the last entry is the one to trust.
- */
-export function clientAddress(headers: Headers): string {
-  const forwarded = headers.get("x-forwarded-for");
-  const last = forwarded?.split(",").pop()?.trim();
-  return last || headers.get("x-real-ip")?.trim() || "unknown";
-}

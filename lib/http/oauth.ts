@@ -4,23 +4,32 @@ import { authorizationHandler } from "@modelcontextprotocol/sdk/server/auth/hand
 import { clientRegistrationHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/register.js";
 import { revocationHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/revoke.js";
 import { tokenHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/token.js";
-import { InvalidGrantError, InvalidTargetError, InvalidTokenError, OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import {
+  InvalidGrantError,
+  InvalidTargetError,
+  InvalidTokenError,
+  OAuthError,
+  ServerError,
+} from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthServerProvider } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import type { OAuthMetadata, OAuthProtectedResourceMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { checkResourceAllowed } from "@modelcontextprotocol/sdk/shared/auth-utils.js";
 import type { App } from "../root/app";
 import { getApp } from "../current-app";
-import { challengeOfCode, createAuthorization, spendCode } from "../oauth/authorizations";
+import { createAuthorization } from "../oauth/authorizations";
+import { exchangeCode } from "../oauth/code-exchange";
 import { clientName, findClient, registerClient } from "../oauth/clients";
-import { openConnection, refreshConnection, revokeToken } from "../oauth/connections";
+import { refreshConnection, revokeToken } from "../oauth/connections";
 import { ACCESS_LEVELS } from "../auth/scopes";
 
 export { oauthAddresses };
 import { CONSENT_PAGE, OAUTH_BASE, oauthAddresses, type OAuthAddresses } from "./oauth-paths";
-import { errorResponse } from "./respond";
+import { answeredError, errorResponse } from "./respond";
+import { readBytes } from "./body";
+import { AppError } from "../errors";
 import { takeRateLimit, withinBudget } from "./route";
 import { withRateLimitHeaders } from "./rate-limit-headers";
-import { clientAddress } from "../auth/sign-in-throttle";
+import { clientAddress } from "../client-address";
 
 /**
  * OAuth for the MCP endpoint (§12, issue 28), on the MCP TypeScript SDK's authorization-server
@@ -103,26 +112,22 @@ function provider(app: App, addresses: OAuthAddresses, failures: unknown[]): OAu
       });
       res.redirect(302, `${addresses.issuer}${CONSENT_PAGE}?request=${id}`);
     }),
-    challengeForAuthorizationCode: kept(async (client, code) => {
-      const challenge = await challengeOfCode(app.db, client.client_id, code);
-      if (challenge === null) throw new InvalidGrantError("the authorization code is not valid, has expired or was already used");
-      return challenge;
-    }),
-    exchangeAuthorizationCode: kept(async (client, code, _verifier, redirectUri, resource) => {
-      const spent = await spendCode(app.db, client.client_id, code);
-      if (!spent) throw new InvalidGrantError("the authorization code is not valid, has expired or was already used");
-      if (redirectUri !== undefined && redirectUri !== spent.redirectUri) {
-        throw new InvalidGrantError("redirect_uri is not the one the code was issued to");
-      }
-      const bound = requireOurResource(resource ?? spent.resource, addresses);
-      return openConnection(app.db, {
-        teamId: spent.teamId,
-        userId: spent.userId,
-        clientId: client.client_id,
-        clientName: clientName(client),
-        scopes: spent.scopes,
-        resource: bound,
-      });
+    // The verifier is checked with the code, in its transaction (lib/oauth/code-exchange.ts), so
+    // that a wrong one uses the code up; the SDK would check it before, with the code untouched.
+    skipLocalPkceValidation: true,
+    challengeForAuthorizationCode() {
+      return Promise.reject(new ServerError("the code's challenge is checked by the exchange"));
+    },
+    exchangeAuthorizationCode: kept(async (client, code, verifier, redirectUri, resource) => {
+      // A request for another server's tokens is refused before the code is looked at: it spends nothing.
+      requireOurResource(resource, addresses);
+      const outcome = await exchangeCode(
+        app.db,
+        { clientId: client.client_id, clientName: clientName(client), code, verifier: verifier ?? "", redirectUri },
+        (kept) => requireOurResource(resource ?? kept, addresses),
+      );
+      if ("refused" in outcome) throw new InvalidGrantError(outcome.refused);
+      return outcome.tokens;
     }),
     exchangeRefreshToken: kept(async (client, refreshToken, _scopes, resource) => {
       requireOurResource(resource, addresses);
@@ -158,9 +163,39 @@ export function isOAuthStep(value: string): value is OAuthStep {
   return value === "authorize" || value === "token" || value === "register" || value === "revoke";
 }
 
-/** An answer in OAuth's own shape (RFC 6749 §5.2). */
-function oauthRefusal(status: number, error: string, description: string): Response {
-  return Response.json({ error, error_description: description }, { status, headers: { "cache-control": "no-store" } });
+/** An answer in OAuth's own shape (RFC 6749 §5.2, RFC 7591 §3.2.2). */
+function oauthRefusal(status: number, error: string, description: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ error, error_description: description }, { status, headers: { ...headers, "cache-control": "no-store" } });
+}
+
+/** An OAuth request is a few hundred bytes; the SDK's parsers would take 100 kB and answer more with an HTML page. */
+const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * A refusal of ours in OAuth's shape, which clients parse (the SDK's client reads any other body
+ * as a server error): the request's own faults and its limits. What is not the request's fault —
+ * an unknown step, the database away, a bug — keeps the API's envelope.
+ */
+function refusalOf(step: OAuthStep, error: unknown): Response {
+  const { error: known, headers } = answeredError(error, "unexpected error");
+  if (known.code === "RateLimited") return oauthRefusal(known.status, "too_many_requests", known.message, headers);
+  if (known.status === 404 || known.status >= 500) return errorResponse(known, headers);
+  return oauthRefusal(known.status, step === "register" ? "invalid_client_metadata" : "invalid_request", known.message, headers);
+}
+
+/**
+ * What Express's body parsers refuse, which they would answer with an HTML page, as our errors.
+ * Their messages are written for clients ("unsupported charset …"); a JSON parse error's is not,
+ * and only registration reads JSON.
+ */
+function bodyParserRefusal(error: unknown): unknown {
+  const { type, status, expose } = (error ?? {}) as { type?: string; status?: number; expose?: boolean };
+  if (type === "entity.parse.failed") {
+    return new AppError("InvalidJson", "the body is not valid JSON: send the client's metadata as one JSON object (RFC 7591)");
+  }
+  if (!expose || status === undefined || status >= 500) return error;
+  const code = status === 413 ? "PayloadTooLarge" : status === 415 ? "UnsupportedMediaType" : "BadRequest";
+  return new AppError(code, (error as Error).message);
 }
 
 /** Every value a request carries, from its query and its form or JSON body. */
@@ -199,6 +234,14 @@ function refusedBeforeHandler(step: OAuthStep, url: URL, values: string[], addre
   return null;
 }
 
+/** Counts a client registration against its address's hour (issue 38): the 21st is refused until the hour ends. */
+async function takeRegistration(app: App, address: string): Promise<void> {
+  const state = await app.registrations.take(`register ${address}`);
+  if (state.admitted) return;
+  const wait = state.resetSeconds;
+  throw new AppError("RateLimited", `too many client registrations from this address (${state.limit} an hour); retry in ${wait} s`, wait);
+}
+
 /** Serves one step of the flow: the request goes through the SDK's handler and its answer comes back. */
 export function serveOAuthStep(step: OAuthStep) {
   return (req: Request): Promise<Response> =>
@@ -206,16 +249,22 @@ export function serveOAuthStep(step: OAuthStep) {
       try {
         const app = await getApp();
         // The SDK's own limits count in one process's memory; the App's are shared by every instance.
-        await takeRateLimit(app, req, `oauth ${clientAddress(req.headers)}`, "address");
+        const address = clientAddress(req.headers);
+        await takeRateLimit(app, req, `oauth ${address}`, "address");
+        if (step === "register" && req.method === "POST") await takeRegistration(app, address);
         const url = new URL(req.url);
         const addresses = oauthAddresses(req);
-        const body = req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.from(await req.arrayBuffer());
+        const body = req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.from(await readBytes(req, MAX_BODY_BYTES));
         const refused = refusedBeforeHandler(step, url, valuesOf(url, body, req.headers.get("content-type")), addresses);
         if (refused) return withRateLimitHeaders(req, refused);
         const failures: unknown[] = [];
         const server = express();
         server.disable("x-powered-by");
         server.use("/", stepRouter(step, provider(app, addresses, failures)));
+        server.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+          failures.push(bodyParserRefusal(error));
+          res.status(500).end();
+        });
         const answer = await inject(server, {
           method: req.method as "GET",
           url: `/${url.search}`,
@@ -234,7 +283,7 @@ export function serveOAuthStep(step: OAuthStep) {
           new Response(status === 204 || status === 304 ? null : new Uint8Array(answer.rawPayload), { status, headers }),
         );
       } catch (error) {
-        return withRateLimitHeaders(req, errorResponse(error));
+        return withRateLimitHeaders(req, refusalOf(step, error));
       }
     });
 }

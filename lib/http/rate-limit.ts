@@ -4,7 +4,6 @@ import { LRUCache } from "lru-cache";
 import type { Db } from "@/db/client";
 import { rateLimits } from "@/db/schema";
 
-const WINDOW_MS = 60_000;
 /** The most an instance claims of a window at once: a twentieth of it. */
 const CHUNKS_PER_WINDOW = 20;
 
@@ -37,9 +36,10 @@ interface Lease {
 }
 
 /**
- * Requests per minute per API key (or install link), shared by every instance on the database
- * (issue 14). A window starts at a key's first request and lasts a minute, as in-memory limiters
- * do. Each instance claims the window's allowance from the key's row in chunks and spends them from
+ * Requests per window per API key (or install link, or address), shared by every instance on the
+ * database (issue 14). A window starts at a key's first request and lasts a minute (keys, links)
+ * or an hour (client registrations per address, issue 38), as in-memory limiters do. Each
+ * instance claims the window's allowance from the key's row in chunks and spends them from
  * memory, so only one request in a chunk waits on the database. A chunk starts at one request and
  * doubles while the instance keeps needing more, up to a twentieth of the limit: a busy key costs a
  * few claims a minute, and many short-lived instances (serverless) hold back little they do not
@@ -53,12 +53,16 @@ export class SharedRateLimit {
   /** One claim per key at a time from this instance: concurrent requests wait for it. */
   private readonly claims = new Map<string, Promise<Lease>>();
   private readonly chunk: number;
+  private readonly windowMs: number;
 
   constructor(
     private readonly db: Db,
-    readonly perMinute: number,
+    /** Requests a window admits. */
+    readonly limit: number,
+    private readonly windowSeconds = 60,
   ) {
-    this.chunk = Math.max(1, Math.ceil(perMinute / CHUNKS_PER_WINDOW));
+    this.chunk = Math.max(1, Math.ceil(limit / CHUNKS_PER_WINDOW));
+    this.windowMs = windowSeconds * 1000;
   }
 
   /**
@@ -78,12 +82,12 @@ export class SharedRateLimit {
   private takeAlone(who: string): RateLimitState {
     let window = this.alone.get(who);
     if (!window || Date.now() >= window.endsAt) {
-      window = { endsAt: Date.now() + WINDOW_MS, used: 0 };
+      window = { endsAt: Date.now() + this.windowMs, used: 0 };
       this.alone.set(who, window);
     }
-    if (window.used < this.perMinute) {
+    if (window.used < this.limit) {
       window.used++;
-      return this.state(true, this.perMinute - window.used, window.endsAt);
+      return this.state(true, this.limit - window.used, window.endsAt);
     }
     return this.state(false, 0, window.endsAt);
   }
@@ -97,7 +101,7 @@ export class SharedRateLimit {
         // What no instance had claimed at this instance's last claim, and what this one holds unspent:
         // exact with one instance; with several, others may have claimed since, and what they hold
         // unspent is not counted (docs/decisions.md, "Rate-limit headers").
-        return this.state(true, this.perMinute - lease.claimed + lease.left, lease.endsAt);
+        return this.state(true, this.limit - lease.claimed + lease.left, lease.endsAt);
       }
       if (lease.spent) return this.state(false, 0, lease.endsAt);
       // This instance spent its chunk: claim the next one, then try again.
@@ -108,8 +112,8 @@ export class SharedRateLimit {
   private state(admitted: boolean, remaining: number, endsAt: number): RateLimitState {
     return {
       admitted,
-      limit: this.perMinute,
-      remaining: Math.min(this.perMinute, Math.max(0, remaining)),
+      limit: this.limit,
+      remaining: Math.min(this.limit, Math.max(0, remaining)),
       resetSeconds: Math.max(1, Math.ceil((endsAt - Date.now()) / 1000)),
     };
   }
@@ -131,25 +135,24 @@ export class SharedRateLimit {
         .insert(rateLimits)
         .values({ key: who, windowStart: sql`clock_timestamp()`, used: 0 })
         .onConflictDoNothing();
+      const window = sql`${this.windowSeconds}::int * interval '1 second'`;
       const [row] = await tx
         .select({
-          ended: sql<boolean>`${rateLimits.windowStart} <= clock_timestamp() - interval '1 minute'`,
+          ended: sql<boolean>`${rateLimits.windowStart} <= clock_timestamp() - ${window}`,
           used: rateLimits.used,
-          msLeft: sql<number>`extract(epoch from (${rateLimits.windowStart} + interval '1 minute' - clock_timestamp())) * 1000`.mapWith(
-            Number,
-          ),
+          msLeft: sql<number>`extract(epoch from (${rateLimits.windowStart} + ${window} - clock_timestamp())) * 1000`.mapWith(Number),
         })
         .from(rateLimits)
         .where(eq(rateLimits.key, who))
         .for("update");
       if (!row) throw new Error(`the rate-limit row of ${who} was just made sure of, yet is not there`);
       const used = row.ended ? 0 : row.used;
-      const take = Math.max(0, Math.min(size, this.perMinute - used));
+      const take = Math.max(0, Math.min(size, this.limit - used));
       await tx
         .update(rateLimits)
         .set(row.ended ? { windowStart: sql`clock_timestamp()`, used: take } : { used: used + take })
         .where(eq(rateLimits.key, who));
-      return { granted: take, claimed: used + take, msLeft: row.ended ? WINDOW_MS : Math.max(0, row.msLeft) };
+      return { granted: take, claimed: used + take, msLeft: row.ended ? this.windowMs : Math.max(0, row.msLeft) };
     });
     const lease = {
       left: granted,

@@ -1,9 +1,9 @@
-import { eq } from "drizzle-orm";
+import { and, eq, lt, notExists, sql } from "drizzle-orm";
 import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { InvalidClientMetadataError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import { CustomOAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { Db } from "@/db/client";
 import { isLoopbackHost } from "../public-url";
-import { oauthClients } from "@/db/schema";
+import { apiKeys, oauthClients } from "@/db/schema";
 
 /**
  * Clients that registered themselves (RFC 7591). The SDK's registration handler validates the
@@ -25,13 +25,43 @@ export async function registerClient(
   if (!clientId) throw new Error("a client registered without an id");
   const unsafe = client.redirect_uris.find((uri) => !safeRedirect(uri));
   if (unsafe !== undefined) {
-    throw new InvalidClientMetadataError(
+    // RFC 7591 §3.2.2 has its own code for this; the SDK names only invalid_client_metadata.
+    throw new CustomOAuthError(
+      "invalid_redirect_uri",
       `redirect URI ${unsafe} is neither https, nor http on this machine (localhost), nor an app's own scheme`,
     );
   }
   const registered = { ...client, client_id: clientId };
   await db.insert(oauthClients).values({ clientId, information: registered });
   return registered;
+}
+
+/**
+ * Registrations an address may make in an hour (the SDK's own default), counted by every instance
+ * together (lib/http/oauth.ts): anyone may register, and a client registers once, then keeps it.
+ */
+export const REGISTRATIONS_PER_HOUR = 20;
+
+/** How long a client that registered has to connect before it is forgotten. */
+export const UNUSED_CLIENT_HOURS = 24;
+
+/**
+ * Forgets clients that registered and never connected within a day, with their unanswered sign-in
+ * requests (issue 38): anyone may register, and a registration nobody signs in with is only a
+ * row. A client that connected once stays while its connection's row does, revoked or not, so
+ * that it may refresh or sign in again with the registration it keeps. The background tick calls it.
+ */
+export async function deleteUnusedClients(db: Db): Promise<number> {
+  const deleted = await db
+    .delete(oauthClients)
+    .where(
+      and(
+        lt(oauthClients.createdAt, sql`now() - ${UNUSED_CLIENT_HOURS}::int * interval '1 hour'`),
+        notExists(db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.clientId, oauthClients.clientId))),
+      ),
+    )
+    .returning({ clientId: oauthClients.clientId });
+  return deleted.length;
 }
 
 /** How a client is named to people: the name it registered with, else where it sends people back to. */

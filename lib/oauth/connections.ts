@@ -76,27 +76,30 @@ export interface NewConnection {
   resource: string | null;
 }
 
-/** Opens a connection for a spent code and hands out its first tokens, in one transaction. */
-export async function openConnection(db: Db, input: NewConnection, now = new Date()): Promise<IssuedTokens> {
-  return db.transaction(async (tx) => {
-    const [member] = await tx.select({ email: users.email }).from(users).where(eq(users.id, input.userId));
-    const rows = await tx
-      .insert(apiKeys)
-      .values({
-        teamId: input.teamId,
-        // How history, versions and amendments name what it does (lib/learned/actor.ts).
-        name: `${member?.email ?? `member ${input.userId}`} via ${input.clientName}`,
-        prefix: "oauth",
-        keyHash: null,
-        scopes: input.scopes,
-        createdBy: input.userId,
-        userId: input.userId,
-        clientId: input.clientId,
-        clientName: input.clientName,
-      })
-      .returning({ id: apiKeys.id });
-    return issueTokens(tx, singleRow(rows).id, input.scopes, input.resource, now);
-  });
+/** Opens a connection for a spent code and hands out its first tokens, in the exchange's transaction. */
+export async function openConnection(
+  tx: Db,
+  input: NewConnection,
+  now = new Date(),
+): Promise<{ connectionId: ConnectionId; tokens: IssuedTokens }> {
+  const [member] = await tx.select({ email: users.email }).from(users).where(eq(users.id, input.userId));
+  const rows = await tx
+    .insert(apiKeys)
+    .values({
+      teamId: input.teamId,
+      // How history, versions and amendments name what it does (lib/learned/actor.ts).
+      name: `${member?.email ?? `member ${input.userId}`} via ${input.clientName}`,
+      prefix: "oauth",
+      keyHash: null,
+      scopes: input.scopes,
+      createdBy: input.userId,
+      userId: input.userId,
+      clientId: input.clientId,
+      clientName: input.clientName,
+    })
+    .returning({ id: apiKeys.id });
+  const connectionId = singleRow(rows).id as ConnectionId;
+  return { connectionId, tokens: await issueTokens(tx, connectionId, input.scopes, input.resource, now) };
 }
 
 /**
@@ -141,15 +144,30 @@ async function revokeOnReuse(tx: Db, hash: string, now: Date): Promise<void> {
         lt(oauthTokens.usedAt, new Date(now.getTime() - REFRESH_REUSE_GRACE_MS)),
       ),
     );
-  if (reused) await endConnection(tx, reused.connectionId, now);
+  if (reused) await revokeGrant(tx, reused.connectionId, "a refresh token", now);
 }
 
-/** Ends one connection, once: its tokens stop working on the next request. */
-async function endConnection(db: Db, id: number, now: Date): Promise<void> {
-  await db
+/**
+ * Ends the connection a spent code or refresh token led to, when it is presented again: a copy
+ * in other hands (RFC 9700 §2.2.2, §4.14). Said in the log once, by whichever replay ended it.
+ */
+export async function revokeGrant(tx: Db, id: number, presented: "an authorization code" | "a refresh token", now: Date): Promise<void> {
+  const ended = await endConnection(tx, id, now);
+  if (ended) {
+    console.warn(
+      `skillgate: oauth: ${presented} was presented again after it was spent; its connection ${id} ("${ended.name}") is revoked`,
+    );
+  }
+}
+
+/** Ends one connection, once: its tokens stop working on the next request. What it ended, or null when it had ended already. */
+async function endConnection(db: Db, id: number, now: Date): Promise<{ name: string } | null> {
+  const [ended] = await db
     .update(apiKeys)
     .set({ revokedAt: now })
-    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)));
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+    .returning({ name: apiKeys.name });
+  return ended ?? null;
 }
 
 /** The client signs out (RFC 7009): a refresh token ends its connection; an access token ends itself. */

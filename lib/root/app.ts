@@ -11,6 +11,7 @@ import { SharedRateLimit } from "../http/rate-limit";
 import { InstanceWork } from "../jobs/work";
 import { releaseLeases } from "../jobs/leases";
 import { SignInThrottle } from "../auth/sign-in-throttle";
+import { REGISTRATIONS_PER_HOUR } from "../oauth/clients";
 import { KeyAuthCache } from "../auth/key-cache";
 import { LastAnswers } from "../http/last-answers";
 
@@ -30,6 +31,8 @@ export interface App {
   views: ViewRecorder;
   /** Per API key; null when rate limiting is off. */
   limiter: SharedRateLimit | null;
+  /** OAuth client registrations per address, an hour's worth; on whatever SKILLGATE_RATE_LIMIT says. */
+  registrations: SharedRateLimit;
   /** Failed sign-ins, per account and per address. */
   signInThrottle: SignInThrottle;
   /** How long dashboard sessions live. */
@@ -93,6 +96,7 @@ export function createApp(options: AppOptions): App {
     lastAnswers,
     views,
     limiter: perMinute > 0 ? new SharedRateLimit(database.db, perMinute) : null,
+    registrations: new SharedRateLimit(database.db, REGISTRATIONS_PER_HOUR, 3600),
     signInThrottle: new SignInThrottle(database.db),
     sessionPolicy: options.sessionPolicy ?? DEFAULT_SESSION_POLICY,
     model: options.model ?? null,

@@ -18,6 +18,7 @@ import { smtpMailer } from "../mail/mailer";
 import { deleteExpiredSessions } from "../auth/dashboard-sessions";
 import { deleteIdleMcpSessions } from "../mcp/sessions";
 import { deleteStaleSignInFailures } from "../auth/sign-in-throttle";
+import { deleteUnusedClients } from "../oauth/clients";
 
 /**
  * Opens, migrates and seeds the database, builds the App and starts its background ticks: long
@@ -71,7 +72,8 @@ async function bootNow(): Promise<App> {
     // Runs and evaluations another instance (or this one, before a restart) left behind are taken
     // over, now and whenever a lease runs out; work a live instance holds is left to it (issue 14).
     // The same tick forgets what has expired: idle MCP sessions, sign-in failures past their window,
-    // the staged text of a sync whose instance died before its switch.
+    // the staged text of a sync whose instance died before its switch, OAuth clients that never
+    // connected within a day.
     const running = app;
     let telemetryTrimmedAt = 0;
     const tick = async () => {
@@ -80,6 +82,7 @@ async function bootNow(): Promise<App> {
       await deleteIdleMcpSessions(running.db);
       await deleteStaleSignInFailures(running.db);
       await deleteAbandonedStaging(running.db);
+      await deleteUnusedClients(running.db);
       // Raw telemetry past each team's retention (§9.1), at start and hourly after; the daily counts stay.
       if (Date.now() - telemetryTrimmedAt >= 3_600_000) {
         await trimTelemetry(running.db);

@@ -3,6 +3,7 @@ import { getApp, provideBoot } from "../current-app";
 import { boot } from "./boot";
 import { env } from "../env";
 import { publicUrlWarnings } from "../public-url";
+import { addressesFromSockets } from "../client-address";
 
 /**
  * Opens, migrates and seeds the database once, in the server process, before requests are served.
@@ -14,6 +15,8 @@ export async function startUp(): Promise<void> {
   // The configuration is read first: a setting that cannot work stops the server before it says anything else.
   try {
     for (const warning of startUpWarnings()) console.warn(`skillgate: warning: ${warning}`);
+    // Before any request is read: the counts per address must never see a client's own X-Forwarded-For.
+    addressesFromSockets(env());
   } catch (error) {
     cannotStart(error);
   }

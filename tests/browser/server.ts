@@ -67,6 +67,9 @@ export default async function setup(project: TestProject) {
     SKILLGATE_INIT_API_KEY: `${BROWSER_KEY},${OTHER_TEAM_KEY},${LAB_KEY},${CLI_KEY},${MCP_KEY},${INSTALLER_KEY},${GOVERNED_KEY},${CHARTS_KEY},${MORNING_KEY},${OAUTH_KEY}`,
     SKILLGATE_INIT_USER_EMAIL: [BROWSER_LOGIN, MEMBER_LOGIN, THROTTLED_LOGIN].map((login) => login.email).join(","),
     SKILLGATE_INIT_USER_PASSWORD: [BROWSER_LOGIN, MEMBER_LOGIN, THROTTLED_LOGIN].map((login) => login.password).join(","),
+    // The security tests play clients at different addresses behind a proxy, each browser context
+    // sending its own X-Forwarded-For: every real request comes from 127.0.0.1.
+    SKILLGATE_TRUST_PROXY: "1",
   });
   project.provide("baseUrl", server.url);
   project.provide("judgeUrl", judge.baseUrl);

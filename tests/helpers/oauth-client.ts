@@ -11,6 +11,8 @@ export class MemoryOAuthClient implements OAuthClientProvider {
   saved: OAuthTokens | undefined;
   verifier = "";
   authorizationUrl: URL | undefined;
+  /** The authorization code this client exchanged at its last sign-in (tests/helpers/oauth-flow.ts). */
+  spentCode: string | undefined;
 
   constructor(
     readonly redirectUrl: string,

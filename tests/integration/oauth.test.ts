@@ -1,8 +1,6 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { and, eq, isNotNull } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { apiKeys, oauthTokens } from "@/db/schema";
 import { ensureUser, type User } from "@/lib/auth/users";
 import { setMembership } from "@/lib/teams/teams";
@@ -10,17 +8,10 @@ import { changeRole, removeMember } from "@/lib/teams/members";
 import { consent } from "@/lib/oauth/authorizations";
 import { listConnections, revokeConnection } from "@/lib/oauth/connections";
 import { teamHistory } from "@/lib/evolution/history";
-import type { AccessLevel } from "@/lib/auth/scopes";
 import { errorOf, fetchApp, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 import { MemoryOAuthClient } from "../helpers/oauth-client";
-
-const ORIGIN = "http://skillgate.test";
-const MCP_URL = new URL(`${ORIGIN}/api/mcp`);
-const REDIRECT = "http://127.0.0.1:8976/callback";
-const RESOURCE_METADATA = `${ORIGIN}/.well-known/oauth-protected-resource/api/mcp`;
-
-type ToolAnswer = { text: string; isError: boolean };
+import { MCP_URL, ORIGIN, REDIRECT, RESOURCE_METADATA, oauthFlow } from "../helpers/oauth-flow";
 
 /** OAuth for the MCP endpoint (§12, issue 28): the MCP SDK's client signs in as a member, in process. */
 describe.each(testDbKinds)("OAuth for MCP on %s", (kind) => {
@@ -37,53 +28,7 @@ describe.each(testDbKinds)("OAuth for MCP on %s", (kind) => {
     await Promise.all(clients.splice(0).map((client) => client.close().catch(() => {})));
   });
 
-  const transportOf = (provider: MemoryOAuthClient) =>
-    new StreamableHTTPClientTransport(MCP_URL, {
-      authProvider: provider,
-      fetch: (url, init) => fetchApp(new Request(url, init)),
-    });
-
-  /** The request id the authorization endpoint sends the browser to the consent page with. */
-  async function consentRequestOf(provider: MemoryOAuthClient): Promise<string> {
-    const answer = await fetchApp(new Request(provider.authorizationUrl!));
-    expect(answer.status).toBe(302);
-    const location = new URL(answer.headers.get("location")!);
-    expect(`${location.origin}${location.pathname}`).toBe(`${ORIGIN}/oauth/consent`);
-    return location.searchParams.get("request")!;
-  }
-
-  /** Everything Claude Code does on `claude mcp add --transport http`: discovery, registration, PKCE, the member's consent, the code for tokens. */
-  async function signIn(team: string, level: AccessLevel, provider = new MemoryOAuthClient(REDIRECT)): Promise<MemoryOAuthClient> {
-    const first = new Client({ name: "oauth-test", version: "1.0.0" });
-    const transport = transportOf(provider);
-    await expect(first.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
-    const request = await consentRequestOf(provider);
-    const { redirectTo } = await consent(t.app.db, request, { userId: member.id }, { teamSlug: team, level });
-    const back = new URL(redirectTo);
-    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
-    expect(back.searchParams.get("state")).toBe(provider.authorizationUrl!.searchParams.get("state"));
-    await transport.finishAuth(back.searchParams.get("code")!);
-    return provider;
-  }
-
-  async function connected(provider: MemoryOAuthClient) {
-    const client = new Client({ name: "oauth-test", version: "1.0.0" });
-    await client.connect(transportOf(provider));
-    clients.push(client);
-    return async (name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> => {
-      const result = (await client.callTool({ name, arguments: args })) as { content: { text: string }[]; isError?: boolean };
-      return { text: result.content[0]!.text, isError: result.isError === true };
-    };
-  }
-
-  const post = (path: string, form: Record<string, string>) =>
-    fetchApp(
-      new Request(`${ORIGIN}${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams(form).toString(),
-      }),
-    );
+  const { transportOf, startSignIn, signIn, connected, post, initializeWith } = oauthFlow(t, () => member, clients);
 
   it("answers a request with no credential 401 with where its OAuth is described, and describes it", async () => {
     const res = await fetchApp(new Request(MCP_URL, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }));
@@ -127,7 +72,7 @@ describe.each(testDbKinds)("OAuth for MCP on %s", (kind) => {
     const evil = await register("http://evil.example/cb");
     expect(evil.status).toBe(400);
     expect(await evil.json()).toEqual({
-      error: "invalid_client_metadata",
+      error: "invalid_redirect_uri",
       error_description:
         "redirect URI http://evil.example/cb is neither https, nor http on this machine (localhost), nor an app's own scheme",
     });
@@ -257,8 +202,7 @@ describe.each(testDbKinds)("OAuth for MCP on %s", (kind) => {
     });
     expect(created.status).toBe(201);
     const provider = new MemoryOAuthClient(REDIRECT);
-    await expect(new Client({ name: "x", version: "1" }).connect(transportOf(provider))).rejects.toBeInstanceOf(UnauthorizedError);
-    const request = await consentRequestOf(provider);
+    const request = await startSignIn(provider);
     await expect(consent(t.app.db, request, { userId: other.id }, { teamSlug: t.beta.team.slug, level: "read" })).rejects.toThrow(
       `you are in no team called “${t.beta.team.slug}”: choose one of your teams`,
     );
@@ -295,8 +239,7 @@ describe.each(testDbKinds)("OAuth for MCP on %s", (kind) => {
 
   it("refuses a level above the member's role in the chosen team, and a team they are not in", async () => {
     const provider = new MemoryOAuthClient(REDIRECT);
-    await expect(new Client({ name: "x", version: "1" }).connect(transportOf(provider))).rejects.toBeInstanceOf(UnauthorizedError);
-    const request = await consentRequestOf(provider);
+    const request = await startSignIn(provider);
     await expect(consent(t.app.db, request, { userId: member.id }, { teamSlug: t.beta.team.slug, level: "write" })).rejects.toThrow(
       "a viewer cannot give a client write access: choose a lower level",
     );
@@ -372,22 +315,7 @@ describe.each(testDbKinds)("OAuth for MCP on %s", (kind) => {
       client_id: clientId,
     });
     expect(stolen.status).toBe(400);
-    const res = await fetchApp(
-      new Request(MCP_URL, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${next.access_token}`,
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "initialize",
-          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } },
-        }),
-      }),
-    );
+    const res = await initializeWith(next.access_token);
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toBe(
       `Bearer error="invalid_token", error_description="access token not valid, expired or revoked: refresh it, or sign in again", resource_metadata="${RESOURCE_METADATA}"`,
@@ -396,10 +324,9 @@ describe.each(testDbKinds)("OAuth for MCP on %s", (kind) => {
 
   it("refuses a verifier that does not match the code's challenge, and a token for another resource", async () => {
     const provider = new MemoryOAuthClient(REDIRECT);
-    await expect(new Client({ name: "x", version: "1" }).connect(transportOf(provider))).rejects.toBeInstanceOf(UnauthorizedError);
     const { redirectTo } = await consent(
       t.app.db,
-      await consentRequestOf(provider),
+      await startSignIn(provider),
       { userId: member.id },
       { teamSlug: t.alpha.team.slug, level: "read" },
     );
@@ -429,10 +356,10 @@ describe.each(testDbKinds)("OAuth for MCP on %s", (kind) => {
     });
   });
 
-  it("gives a code's tokens to one of 16 exchanges at once, and a refresh's to one of 16", async () => {
+  it("gives a code's tokens to one of 16 exchanges at once, and takes them back: the 15 others presented a spent code", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const provider = new MemoryOAuthClient(REDIRECT);
-    await expect(new Client({ name: "x", version: "1" }).connect(transportOf(provider))).rejects.toBeInstanceOf(UnauthorizedError);
-    const request = await consentRequestOf(provider);
+    const request = await startSignIn(provider);
     const answers = await Promise.allSettled(
       Array.from({ length: 16 }, () => consent(t.app.db, request, { userId: member.id }, { teamSlug: t.alpha.team.slug, level: "read" })),
     );
@@ -455,16 +382,25 @@ describe.each(testDbKinds)("OAuth for MCP on %s", (kind) => {
       ),
     );
     expect(exchanges.map((res) => res.status).sort()).toEqual([200, ...Array(15).fill(400)]);
-    const winner = (await exchanges.find((res) => res.status === 200)!.json()) as { refresh_token: string };
-    expect(await t.app.db.select({ id: apiKeys.id }).from(apiKeys).where(isNotNull(apiKeys.userId))).toHaveLength(1);
+    const winner = (await exchanges.find((res) => res.status === 200)!.json()) as { access_token: string };
+    const opened = await t.app.db.select({ revokedAt: apiKeys.revokedAt }).from(apiKeys).where(isNotNull(apiKeys.userId));
+    expect(opened.map((row) => row.revokedAt !== null)).toEqual([true]);
+    expect((await initializeWith(winner.access_token)).status).toBe(401);
+    expect(warn.mock.calls.filter(([line]) => String(line).startsWith("skillgate: oauth: "))).toHaveLength(1);
+    warn.mockRestore();
+  });
 
+  it("gives a refresh's tokens to one of 16 refreshes at once", async () => {
+    const provider = await signIn(t.alpha.team.slug, "read");
+    const clientId = provider.information!.client_id;
     const refreshes = await Promise.all(
       Array.from({ length: 16 }, () =>
-        post("/api/oauth/token", { grant_type: "refresh_token", refresh_token: winner.refresh_token, client_id: clientId }),
+        post("/api/oauth/token", { grant_type: "refresh_token", refresh_token: provider.saved!.refresh_token!, client_id: clientId }),
       ),
     );
     expect(refreshes.map((res) => res.status).sort()).toEqual([200, ...Array(15).fill(400)]);
     // 1 access + 1 refresh from the code, and 2 from the one refresh that won.
     expect(await t.app.db.select({ hash: oauthTokens.tokenHash }).from(oauthTokens)).toHaveLength(4);
+    expect(await t.app.db.select({ id: apiKeys.id }).from(apiKeys).where(isNotNull(apiKeys.revokedAt))).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import { signIn, signOut } from "@/lib/auth/next-auth";
 import { accountKind, ensureUser } from "@/lib/auth/users";
 import { checkPassword, throttledText } from "@/lib/auth/password-sign-in";
 import { newPasswordRefusal } from "@/lib/auth/new-password";
-import { clientAddress } from "@/lib/auth/sign-in-throttle";
+import { clientAddress } from "@/lib/client-address";
 import { isAppError } from "@/lib/errors";
 import { acceptInvitation, openInvitation } from "@/lib/teams/invitations";
 

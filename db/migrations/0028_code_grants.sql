@@ -1,0 +1,2 @@
+ALTER TABLE "oauth_authorizations" ADD COLUMN "connection_id" integer;--> statement-breakpoint
+ALTER TABLE "oauth_authorizations" ADD CONSTRAINT "oauth_authorizations_connection_id_api_keys_id_fk" FOREIGN KEY ("connection_id") REFERENCES "public"."api_keys"("id") ON DELETE set null ON UPDATE no action;
