@@ -81,7 +81,7 @@ async function bootNow(): Promise<App> {
       await recoverEvaluations(running);
       await deleteIdleMcpSessions(running.db);
       await deleteStaleSignInFailures(running.db);
-      await deleteAbandonedStaging(running.db);
+      await deleteAbandonedStaging(running.db, running.catalogs.leftoverSyncs);
       await deleteUnusedClients(running.db);
       // Raw telemetry past each team's retention (§9.1), at start and hourly after; the daily counts stay.
       if (Date.now() - telemetryTrimmedAt >= 3_600_000) {

@@ -65,6 +65,11 @@ export class CatalogCache {
   private readonly loadingFiles = new Map<string, Promise<WorkspaceFiles>>();
   /** Built-in and global skills' files, read from disk once. */
   private readonly staticFiles = new LRUCache<string, Promise<FileContent>>({ max: 4_096 });
+  /**
+   * Syncs of this instance that ended while what they staged could not be deleted (the database
+   * away): the background tick deletes it as soon as the database answers (lib/skills/sync.ts).
+   */
+  readonly leftoverSyncs = new Set<string>();
   /** The skills index (§12) per catalog state: what installers ask for first. */
   private readonly indexes = new LRUCache<string, Promise<SkillsIndex>>({ max: 256 });
 

@@ -195,7 +195,7 @@ export async function syncWorkspace(
   } finally {
     // The switch deletes what it staged in its own transaction; whatever ended the sync before it
     // committed, what was staged is deleted before the sync answers.
-    if (!switched) await discardStaging(db, syncId);
+    if (!switched) await discardStaging(db, syncId, catalogs.leftoverSyncs);
   }
 }
 
@@ -317,14 +317,6 @@ const STAGED_BYTES = 512 * 1024;
 /** A staged row that outlived its sync by this long belongs to a sync whose instance died. */
 const ABANDONED_STAGING_MS = 60 * 60 * 1000;
 
-/**
- * Syncs of this process that ended while their staged text could not be deleted (the database
- * away), by database: the tick deletes it as soon as the database answers. Kept beside the
- * function that fills it, keyed by the database handle, so two apps in one process (the tests')
- * never take each other's.
- */
-const leftovers = new WeakMap<Db, Set<string>>();
-
 /** How long a sync that failed keeps trying to delete its staged text before it answers, and how often. */
 const DISCARD_WITHIN_MS = 1_500;
 const DISCARD_EVERY_MS = 250;
@@ -333,11 +325,12 @@ const DISCARD_TRY_MS = 1_000;
 
 /**
  * Deletes what a sync staged, whatever ended it, before it answers. A sync the database failed
- * (cut off, stopped) meets the driver's breaker (db/budgeted-pg.ts) refusing every query but one
- * trial a second: the delete is tried again until a trial gets through, for at most
- * DISCARD_WITHIN_MS. Past that the database is away, and the sync is left to the tick.
+ * (cut off, stopped) meets the driver's breaker (db/budgeted-pg.ts) refusing every query until its
+ * probe, a second later, finds the server back: the delete is tried again meanwhile, for at most
+ * DISCARD_WITHIN_MS. Past that the database is away, and the sync's id is left to the tick
+ * (`leftovers`, the App's: CatalogCache.leftoverSyncs).
  */
-async function discardStaging(db: Db, syncId: string): Promise<void> {
+async function discardStaging(db: Db, syncId: string, leftovers: Set<string>): Promise<void> {
   const until = Date.now() + DISCARD_WITHIN_MS;
   for (;;) {
     try {
@@ -348,20 +341,17 @@ async function discardStaging(db: Db, syncId: string): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, DISCARD_EVERY_MS));
     }
   }
-  const ids = leftovers.get(db) ?? new Set<string>();
-  ids.add(syncId);
-  leftovers.set(db, ids);
+  leftovers.add(syncId);
 }
 
 /**
  * The tick's cleanup: the staged text of this process's syncs that ended while the database was
  * away, and staged text that outlived any sync (its instance died before its own cleanup).
  */
-export async function deleteAbandonedStaging(db: Db): Promise<void> {
-  const ids = [...(leftovers.get(db) ?? [])];
-  for (const slice of inSlices(ids)) {
+export async function deleteAbandonedStaging(db: Db, leftovers: Set<string>): Promise<void> {
+  for (const slice of inSlices([...leftovers])) {
     await db.delete(workspaceStagedVersions).where(inArray(workspaceStagedVersions.syncId, slice));
-    for (const id of slice) leftovers.get(db)?.delete(id);
+    for (const id of slice) leftovers.delete(id);
   }
   await db.delete(workspaceStagedVersions).where(lt(workspaceStagedVersions.stagedAt, new Date(Date.now() - ABANDONED_STAGING_MS)));
 }

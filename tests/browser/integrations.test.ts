@@ -16,6 +16,7 @@ import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { z } from "zod";
 import { CLI_KEY, INSTALLER_KEY } from "./server";
+import { runSkillsInstaller } from "../helpers/skills-installer";
 
 const baseUrl = inject("baseUrl");
 const api = async (route: string, init: RequestInit = {}) => {
@@ -245,19 +246,7 @@ describe("the real `skills` installer (npx skills add) through an install link",
     ),
   };
   const BOM_SKILL_MD = Buffer.from("\uFEFF---\nname: bom-notes\ndescription: Keeps a BOM. Use when an editor wrote one.\n---\n# BOM\n");
-  const installer = (args: string[], cwd: string) =>
-    new Promise<{ code: number | null; out: string }>((resolve) => {
-      const child = spawn(process.execPath, [path.resolve("node_modules/skills/bin/cli.mjs"), ...args], {
-        cwd,
-        // Its own home, no telemetry, no colours: the test reaches nothing but the app.
-        env: { ...process.env, HOME: cwd, DISABLE_TELEMETRY: "1", DO_NOT_TRACK: "1", NO_COLOR: "1", CI: "1" },
-      });
-      let out = "";
-      child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
-      child.stdin.end();
-      child.on("close", (code) => resolve({ code, out: out.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "") }));
-    });
+  const installer = runSkillsInstaller;
 
   it("lists and installs the team's skills with no key, every file byte for byte", async () => {
     const files = Object.entries({ ...FILES, "bom-notes/SKILL.md": BOM_SKILL_MD }).map(([file, content]) => ({

@@ -194,7 +194,7 @@ describe.each(testDbKinds)("a sync that would empty the workspace, or only says 
     });
     await t.app.db.insert(workspaceStagedVersions).values([staged("crashed", 2), staged("running", 0)]);
     expect(((await (await t.call("GET", "/api/v1/skills/api-review/versions")).json()).versions as unknown[]).length).toBe(1);
-    await deleteAbandonedStaging(t.app.db);
+    await deleteAbandonedStaging(t.app.db, t.app.catalogs.leftoverSyncs);
     expect((await t.app.db.select({ id: workspaceStagedVersions.syncId }).from(workspaceStagedVersions)).map((row) => row.id)).toEqual([
       "running",
     ]);
@@ -283,7 +283,7 @@ describe.each(testDbKinds)("a sync the database fails in the middle of, on %s", 
     // The tick, tried again as the instance's tick is, until the database takes it (on a server, past the breaker's moment).
     await waitFor(
       () =>
-        deleteAbandonedStaging(t.app.db).then(
+        deleteAbandonedStaging(t.app.db, t.app.catalogs.leftoverSyncs).then(
           () => true,
           () => false,
         ),
