@@ -42,6 +42,12 @@ export class KeyAuthCache {
   private readonly changesPerTeam = new Map<number, number>();
   /** Counts changes heard: a read that a change overtook is not kept, as it may hold what the change replaced. */
   private changesHeard = 0;
+  /**
+   * Reads under way, by credential: a burst of requests with one key or link that is not known
+   * yet (an installer asks for two thousand files at once) makes one read, not one each. A read
+   * begun before a change was heard is not joined: it may hold what the change replaced.
+   */
+  private readonly reading = new Map<string, { changesHeard: number; read: Promise<Credential | null> }>();
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -70,7 +76,7 @@ export class KeyAuthCache {
     const before = this.changesHeard;
     let auth: T | null;
     try {
-      auth = await read();
+      auth = await this.readOnce(id, read);
     } catch (error) {
       const known = this.lastKnown.get(id);
       if (known && this.unchanged(known) && isUnanswered(error)) return { ...(known.auth as T), staleSince: known.readAt };
@@ -83,6 +89,19 @@ export class KeyAuthCache {
       if (live && this.feed?.live) this.entries.set(id, entry);
     }
     return auth;
+  }
+
+  /** `read`, or the same read already under way for `id` since the last change heard. */
+  private readOnce<T extends Credential>(id: string, read: () => Promise<T | null>): Promise<T | null> {
+    const underWay = this.reading.get(id);
+    if (underWay && underWay.changesHeard === this.changesHeard) return underWay.read as Promise<T | null>;
+    const entry = { changesHeard: this.changesHeard, read: read() };
+    this.reading.set(id, entry);
+    const done = () => {
+      if (this.reading.get(id) === entry) this.reading.delete(id);
+    };
+    entry.read.then(done, done);
+    return entry.read as Promise<T | null>;
   }
 
   /** How many changes to the team this instance has heard: an answer kept with this number is still the team's. */

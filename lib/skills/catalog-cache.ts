@@ -50,10 +50,11 @@ export class CatalogCache {
   private readonly catalogs = new LRUCache<string, Promise<Catalog>>({ max: 256 });
   private readonly listings = new LRUCache<string, TeamListing>({ max: 1024 });
   /** A version's bytes never change, so a cached version is never stale. Bounded by size. */
-  readonly contents = new LRUCache<string, VersionContent>({
+  private readonly contents = new LRUCache<string, VersionContent>({
     maxSize: 128 * 1024 * 1024,
     sizeCalculation: (value) => value.frontmatter.length + value.body.length + 64,
   });
+  private readonly loadingContents = new Map<string, Promise<VersionContent | null>>();
   /**
    * Workspace skills' supporting files, per version: a version's files never change either, so an
    * installer's burst of file requests costs one query per skill, once (issue 38). Bounded by size.
@@ -122,6 +123,27 @@ export class CatalogCache {
         })
         .finally(() => this.loadingFiles.delete(key));
       this.loadingFiles.set(key, loading);
+    }
+    return loading;
+  }
+
+  /**
+   * The stored text of one version (`key` names the skill and version), loaded once for every
+   * request that asks at the same time: a burst of views or installs of one skill makes one query.
+   * A version that does not exist is not kept.
+   */
+  versionContent(key: string, load: () => Promise<VersionContent | null>): Promise<VersionContent | null> {
+    const cached = this.contents.get(key);
+    if (cached) return Promise.resolve(cached);
+    let loading = this.loadingContents.get(key);
+    if (!loading) {
+      loading = load()
+        .then((content) => {
+          if (content) this.contents.set(key, content);
+          return content;
+        })
+        .finally(() => this.loadingContents.delete(key));
+      this.loadingContents.set(key, loading);
     }
     return loading;
   }

@@ -85,8 +85,11 @@ async function storedContent(
     return onDisk && version === onDisk.version ? onDisk : null;
   }
   const key = skill.scope === "workspace" ? `ws:${teamId}:${skill.name}:${version}` : `learned:${skill.learnedId}:${version}`;
-  const cached = catalogs.contents.get(key);
-  if (cached) return cached;
+  return catalogs.versionContent(key, () => readVersionContent(db, teamId, skill, version));
+}
+
+/** One version's stored text, from the table of its source. */
+async function readVersionContent(db: Db, teamId: TeamId, skill: CatalogSkill, version: number): Promise<VersionContent | null> {
   const [row] =
     skill.scope === "workspace"
       ? await db
@@ -107,7 +110,6 @@ async function storedContent(
           .select({ frontmatter: learnedSkillVersions.frontmatter, body: learnedSkillVersions.body, sha256: learnedSkillVersions.sha256 })
           .from(learnedSkillVersions)
           .where(and(eq(learnedSkillVersions.skillId, learnedIdOf(skill)), eq(learnedSkillVersions.version, version)));
-  if (row) catalogs.contents.set(key, row);
   return row ?? null;
 }
 
