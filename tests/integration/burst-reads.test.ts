@@ -82,7 +82,9 @@ describe.each(testDbKinds)("a burst of installer reads on %s", (kind) => {
     try {
       const answers = await Promise.all(Array.from({ length: BURST }, () => t.call("GET", "/api/v1/skills/inst-0003")));
       expect(answers.filter((res) => res.status === 200).length).toBe(BURST);
-      expect(await answers[0]!.text()).toBe(`[skill inst-0003 | file | v1 | skills/inst-0003]\n${catalog[3 * 17]!.content.toString().split("---\n")[2]}`);
+      expect(await answers[0]!.text()).toBe(
+        `[skill inst-0003 | file | v1 | skills/inst-0003]\n${catalog[3 * 17]!.content.toString().split("---\n")[2]}`,
+      );
     } finally {
       counter.stop();
       uninstall();
