@@ -22,10 +22,13 @@ import { LARGE_CATALOG, SMALL_CATALOG, seed, skillTree, TEAM } from "./bench/see
 import { developerBatch, fullBatch, type OtlpBody } from "./bench/telemetry";
 import { demoPages, pageTimes, timeToHtml, viewsOfEverySkill } from "./bench/dashboard";
 import { syncWorkspace } from "../lib/skills/sync";
+import { burst, describeAnswers, type Burst } from "./bench/burst";
+import { installerCatalog, syncBody } from "../tests/helpers/installer-catalog";
+import { startFreezingProxy } from "../tests/helpers/freezing-proxy";
 import { createApp } from "../lib/root/app";
 
 /** Groups of rows; `BENCH_ONLY=telemetry,api` runs only those, and leaves bench/results.json as it was. */
-const GROUPS = ["render", "lexical", "evaluation", "ledger", "api", "pages", "sync", "telemetry", "dashboard"] as const;
+const GROUPS = ["render", "lexical", "evaluation", "ledger", "api", "pages", "sync", "telemetry", "dashboard", "burst"] as const;
 type Group = (typeof GROUPS)[number];
 const only = process.env.BENCH_ONLY?.split(",")
   .map((group) => group.trim())
@@ -721,6 +724,118 @@ function benchLexical(): void {
   });
 }
 
+const BURST_KEY = "sg_bench_burst_key_0000000000000001";
+const BURST_SIZE = 2_500;
+
+/** One row of a burst: how many answers were not 200 (aim 0), and the burst's latencies. */
+function burstRow(name: string, figures: Burst, notOk: (kind: string) => boolean, aim: string): void {
+  const failed = [...figures.answers].filter(([kind]) => notOk(kind)).reduce((sum, [, n]) => sum + n, 0);
+  rows.push({
+    name,
+    database: "PostgreSQL",
+    value: failed,
+    unit: `failed (${describeAnswers(figures.answers)})`,
+    p50: Math.round(figures.p50),
+    p99: Math.round(figures.p99),
+    baseline: "requests sent at once",
+    baselineValue: figures.requests,
+    ratio: failed / figures.requests,
+    aim,
+    met: failed === 0,
+  });
+}
+
+/**
+ * Issue 38: what the `skills` installer does to a server — every file of a catalog asked for at
+ * once — against a freshly started instance on PostgreSQL with the default pool, and the same burst
+ * of reads that need the database (a version of a distinct skill each). The server's statements are
+ * counted off the wire by a proxy in front of PostgreSQL.
+ */
+async function benchBurst(serverUrl: string): Promise<void> {
+  const log = (line: string) => console.log(`bench burst (PostgreSQL): ${line}`);
+  const database = await scratchDatabase("skillgate_burst", serverUrl);
+  const proxy = await startFreezingProxy(database.url);
+  const env = {
+    DATABASE_URL: proxy.url,
+    SKILLGATE_DEMO: "0",
+    SKILLGATE_RATE_LIMIT: "0",
+    SKILLGATE_INIT_TEAM: "burst",
+    SKILLGATE_INIT_API_KEY: BURST_KEY,
+  };
+  const headers = { authorization: `Bearer ${BURST_KEY}` };
+  let server: RunningServer | undefined;
+  try {
+    server = await startServer(env);
+    const catalog = installerCatalog(130);
+    const many = skillTree(BURST_SIZE, { prefix: "burst", small: true }).files.map((file) => ({
+      path: file.path,
+      content: Buffer.from(file.content),
+    }));
+    const sync = await fetch(`${server.url}/api/v1/skills/sync`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: syncBody([...catalog, ...many]),
+    });
+    if (sync.status !== 200) throw new Error(`the burst's sync answered ${sync.status}: ${await sync.text()}`);
+    const link = await fetch(`${server.url}/api/v1/install-links`, { method: "POST", headers });
+    const linkPath = new URL(((await link.json()) as { url: string }).url).pathname;
+    log(`synced ${catalog.length.toLocaleString("en-US")} installer files and ${BURST_SIZE.toLocaleString("en-US")} more skills`);
+
+    // Freshly started: nothing in memory.
+    await server.stop();
+    server = await startServer(env);
+    const fileUrls = Array.from(
+      { length: BURST_SIZE },
+      (_, i) => `${server!.url}${linkPath}/.well-known/skills/${cycled(catalog, i).path}`,
+    );
+    const cold = await burst(fileUrls, {}, () => proxy.statements);
+    burstRow(
+      `${BURST_SIZE.toLocaleString("en-US")} install-link file GETs at once, freshly started server (${catalog.length.toLocaleString("en-US")} files of 130 skills)`,
+      cold,
+      (kind) => kind !== "200",
+      "0 failed",
+    );
+    rows.push({
+      name: "the same burst: statements sent to the database",
+      database: "PostgreSQL",
+      value: cold.statements,
+      unit: "statements",
+      baseline: "distinct files asked for",
+      baselineValue: catalog.length,
+      ratio: cold.statements / catalog.length,
+      ...atMost(cold.statements / catalog.length, 1),
+    });
+    const warm = await burst(fileUrls, {}, () => proxy.statements);
+    burstRow("the same burst again, now warm", warm, (kind) => kind !== "200", "0 failed");
+    rows.push({
+      name: "the warm burst: statements sent to the database",
+      database: "PostgreSQL",
+      value: warm.statements,
+      unit: "statements",
+      baseline: "requests",
+      baselineValue: warm.requests,
+      ratio: warm.statements / warm.requests,
+      aim: "—",
+    });
+
+    // Reads that need the database, none of them known to the instance: a distinct skill each.
+    await server.stop();
+    server = await startServer(env);
+    const viewUrls = many.map((file) => `${server!.url}/api/v1/skills/${file.path.split("/")[0]}?version=1`);
+    const views = await burst(viewUrls, headers, () => proxy.statements);
+    burstRow(
+      `${BURST_SIZE.toLocaleString("en-US")} GET /api/v1/skills/<name>?version=1 at once, distinct names, freshly started server`,
+      views,
+      (kind) => kind === "503 DatabaseUnavailable" || kind.startsWith("no answer"),
+      "0 DatabaseUnavailable (Overloaded counted)",
+    );
+  } finally {
+    await server?.stop();
+    await proxy.close();
+    await database.drop();
+  }
+}
+
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 buildIfNeeded();
 if (runs("render")) benchRender();
@@ -737,8 +852,14 @@ if (runs("dashboard")) {
   await benchDashboard("PGlite");
   if (postgresUrl) await benchDashboard("PostgreSQL", postgresUrl);
 }
+// A pool to queue for exists on a server only: PGlite answers one query at a time in the process.
+if (runs("burst")) {
+  if (postgresUrl) await benchBurst(postgresUrl);
+  else console.log("bench: no BENCH_DATABASE_URL or TEST_DATABASE_URL, so no burst rows");
+}
 
-const fixed = (value: number | undefined) => (value === undefined ? "—" : value.toFixed(value >= 100 ? 0 : 2));
+const fixed = (value: number | undefined) =>
+  value === undefined ? "—" : Number.isInteger(value) ? String(value) : value.toFixed(value >= 100 ? 0 : 2);
 console.table(
   rows.map((r) => ({
     measure: r.name,

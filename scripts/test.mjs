@@ -1,6 +1,7 @@
 // `npm test`: every test — unit, integration (PGlite, and PostgreSQL when TEST_DATABASE_URL is set)
 // and browser tests in headless Chromium against the built app. Installs Chromium where it can.
 import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
 import { findChromium } from "./chromium.mjs";
 
 function tryInstallChromium() {
@@ -29,6 +30,17 @@ if (!findChromium()) {
 }
 if (!process.env.TEST_DATABASE_URL) {
   console.log("skillgate: TEST_DATABASE_URL is not set: integration tests run on PGlite only.");
+} else {
+  // The tests that own a cluster, and those behind a pooler, need binaries of their own (.ci/run installs them).
+  if (
+    !existsSync("/usr/lib/postgresql") ||
+    !readdirSync("/usr/lib/postgresql").some((v) => existsSync(`/usr/lib/postgresql/${v}/bin/initdb`))
+  )
+    console.log(
+      "skillgate: PostgreSQL's server binaries are missing: the freeze and restart tests are skipped (apt-get install postgresql).",
+    );
+  if (!existsSync("/usr/sbin/pgbouncer") && !existsSync("/usr/bin/pgbouncer"))
+    console.log("skillgate: PgBouncer is missing: the tests behind a pooler in transaction mode are skipped (apt-get install pgbouncer).");
 }
 const result = spawnSync(process.execPath, ["node_modules/vitest/vitest.mjs", "run", ...process.argv.slice(2)], { stdio: "inherit" });
 process.exit(result.status ?? 1);

@@ -2,6 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
 import { startOpenAiStub, type OpenAiStub } from "../helpers/openai-stub";
+import { pgbouncerBinary, startPgbouncer, type Pgbouncer } from "../helpers/pgbouncer";
 import { scratchDatabase } from "../helpers/scratch-database";
 import { startServer, type RunningServer } from "../helpers/server";
 import { waitFor } from "../helpers/wait";
@@ -10,14 +11,22 @@ const KEY = "sg_instances_test_key_0000000000001";
 const LIMIT_KEY = "sg_instances_test_key_0000000000002";
 const LIMIT = 400;
 
+/** How the instances reach the server: directly, or through PgBouncer in transaction mode with a direct URL beside it (issue 38). */
+const connections = [
+  { via: "directly", pooled: false },
+  ...(pgbouncerBinary() ? [{ via: "through PgBouncer in transaction mode", pooled: true }] : []),
+];
+
 /**
  * Several instances of the built app on one PostgreSQL (issue 14): a key's limit is one limit, an MCP
  * session moves between them, a change made on one is served by the other, and a run whose
- * instance is killed is finished by the other.
+ * instance is killed is finished by the other —
+ * with the instances on the server directly, and behind a pooler in transaction mode (issue 38).
  */
-describe.runIf(process.env.TEST_DATABASE_URL)("two instances on one PostgreSQL", () => {
+describe.runIf(process.env.TEST_DATABASE_URL).each(connections)("two instances on one PostgreSQL, $via", ({ pooled }) => {
   it("share a rate limit, an MCP session, a catalog change and a run the killed one was working on", async () => {
     const scratch = await scratchDatabase("skillgate_instances");
+    const bouncer: Pgbouncer | null = pooled ? await startPgbouncer(scratch.url) : null;
     // Loads systematic-debugging for prompts about a bug, nothing otherwise. It answers two case-runs'
     // prompts, then holds every answer from the third on until released: the instance that runs
     // them is killed mid-run, however fast it works.
@@ -28,7 +37,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("two instances on one PostgreSQL",
       return /bug/.test(prompt) ? { tool: "skill_view", args: { name: "systematic-debugging" } } : "No skill applies.";
     });
     const env = {
-      DATABASE_URL: scratch.url,
+      ...(bouncer ? { DATABASE_URL: bouncer.url, DATABASE_URL_UNPOOLED: scratch.url } : { DATABASE_URL: scratch.url }),
       SKILLGATE_DEMO: "0",
       SKILLGATE_INIT_TEAM: "multi,limits",
       SKILLGATE_INIT_API_KEY: `${KEY},${LIMIT_KEY}`,
@@ -131,6 +140,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("two instances on one PostgreSQL",
     } finally {
       for (const server of servers) await server.stop();
       await model.close();
+      bouncer?.stop();
       await scratch.drop();
     }
   });
