@@ -53,6 +53,15 @@ describe.runIf(process.env.TEST_DATABASE_URL).each(connections)("two instances o
       servers.push(first);
       const second = await startServer(env);
       servers.push(second);
+      if (bouncer) {
+        // Queries through the pooler; what needs a session straight to the server.
+        const name = new URL(scratch.url).pathname.slice(1);
+        const direct = new URL(scratch.url);
+        expect(second.output()).toContain(
+          `skillgate: database: DATABASE_URL (127.0.0.1:${new URL(bouncer.url).port}/${name}, pooled) for queries; ` +
+            `DATABASE_URL_UNPOOLED (${direct.hostname}:${direct.port || "5432"}/${name}) for change notifications (LISTEN), the migrations' lock and outage probes\n`,
+        );
+      }
       const headers = { authorization: `Bearer ${KEY}`, "content-type": "application/json" };
 
       // One limit for a key, whichever instance answers: requests alternate until both refuse, and
