@@ -745,6 +745,43 @@ function burstRow(name: string, figures: Burst, notOk: (kind: string) => boolean
   });
 }
 
+/** How many statements a burst sent the database, against `baseline` (one statement each, at most, when `aim`). */
+function statementsRow(name: string, figures: Burst, baseline: string, baselineValue: number, aim?: number): void {
+  const ratio = figures.statements / baselineValue;
+  rows.push({
+    name,
+    database: "PostgreSQL",
+    value: figures.statements,
+    unit: "statements",
+    baseline,
+    baselineValue,
+    ratio,
+    ...(aim === undefined ? { aim: "—" } : atMost(ratio, aim)),
+  });
+}
+
+/** The burst's catalog: the installer's 130 skills with their files, and 2,500 skills of a SKILL.md each. */
+function burstCatalog() {
+  const installer = installerCatalog(130);
+  const many = skillTree(BURST_SIZE, { prefix: "burst", small: true }).files.map((file) => ({
+    path: file.path,
+    content: Buffer.from(file.content),
+  }));
+  return { installer, many };
+}
+
+/** Syncs the catalog through `url` and makes an install link: the link's path. */
+async function seedBurst(url: string, catalog: ReturnType<typeof burstCatalog>, headers: Record<string, string>): Promise<string> {
+  const sync = await fetch(`${url}/api/v1/skills/sync`, {
+    method: "POST",
+    headers: { ...headers, "content-type": "application/json" },
+    body: syncBody([...catalog.installer, ...catalog.many]),
+  });
+  if (sync.status !== 200) throw new Error(`the burst's sync answered ${sync.status}: ${await sync.text()}`);
+  const link = await fetch(`${url}/api/v1/install-links`, { method: "POST", headers });
+  return new URL(((await link.json()) as { url: string }).url).pathname;
+}
+
 /**
  * Issue 38: what the `skills` installer does to a server — every file of a catalog asked for at
  * once — against a freshly started instance on PostgreSQL with the default pool, and the same burst
@@ -752,7 +789,6 @@ function burstRow(name: string, figures: Burst, notOk: (kind: string) => boolean
  * counted off the wire by a proxy in front of PostgreSQL.
  */
 async function benchBurst(serverUrl: string): Promise<void> {
-  const log = (line: string) => console.log(`bench burst (PostgreSQL): ${line}`);
   const database = await scratchDatabase("skillgate_burst", serverUrl);
   const proxy = await startFreezingProxy(database.url);
   const env = {
@@ -763,70 +799,46 @@ async function benchBurst(serverUrl: string): Promise<void> {
     SKILLGATE_INIT_API_KEY: BURST_KEY,
   };
   const headers = { authorization: `Bearer ${BURST_KEY}` };
+  const statements = () => proxy.statements;
+  const catalog = burstCatalog();
+  const size = BURST_SIZE.toLocaleString("en-US");
   let server: RunningServer | undefined;
+  /** A freshly started server: nothing in memory. */
+  const restarted = async () => {
+    await server?.stop();
+    server = await startServer(env);
+    return server.url;
+  };
   try {
-    server = await startServer(env);
-    const catalog = installerCatalog(130);
-    const many = skillTree(BURST_SIZE, { prefix: "burst", small: true }).files.map((file) => ({
-      path: file.path,
-      content: Buffer.from(file.content),
-    }));
-    const sync = await fetch(`${server.url}/api/v1/skills/sync`, {
-      method: "POST",
-      headers: { ...headers, "content-type": "application/json" },
-      body: syncBody([...catalog, ...many]),
-    });
-    if (sync.status !== 200) throw new Error(`the burst's sync answered ${sync.status}: ${await sync.text()}`);
-    const link = await fetch(`${server.url}/api/v1/install-links`, { method: "POST", headers });
-    const linkPath = new URL(((await link.json()) as { url: string }).url).pathname;
-    log(`synced ${catalog.length.toLocaleString("en-US")} installer files and ${BURST_SIZE.toLocaleString("en-US")} more skills`);
-
-    // Freshly started: nothing in memory.
-    await server.stop();
-    server = await startServer(env);
-    const fileUrls = Array.from(
-      { length: BURST_SIZE },
-      (_, i) => `${server!.url}${linkPath}/.well-known/skills/${cycled(catalog, i).path}`,
-    );
-    const cold = await burst(fileUrls, {}, () => proxy.statements);
+    const linkPath = await seedBurst(await restarted(), catalog, headers);
+    console.log(`bench burst (PostgreSQL): synced ${catalog.installer.length} installer files and ${size} more skills`);
+    const url = await restarted();
+    const files = Array.from({ length: BURST_SIZE }, (_, i) => `${url}${linkPath}/.well-known/skills/${cycled(catalog.installer, i).path}`);
+    const cold = await burst(files, {}, statements);
+    const ok = (kind: string) => kind !== "200";
     burstRow(
-      `${BURST_SIZE.toLocaleString("en-US")} install-link file GETs at once, freshly started server (${catalog.length.toLocaleString("en-US")} files of 130 skills)`,
+      `${size} install-link file GETs at once, freshly started server (${catalog.installer.length} files of 130 skills)`,
       cold,
-      (kind) => kind !== "200",
+      ok,
       "0 failed",
     );
-    rows.push({
-      name: "the same burst: statements sent to the database",
-      database: "PostgreSQL",
-      value: cold.statements,
-      unit: "statements",
-      baseline: "distinct files asked for",
-      baselineValue: catalog.length,
-      ratio: cold.statements / catalog.length,
-      ...atMost(cold.statements / catalog.length, 1),
-    });
-    const warm = await burst(fileUrls, {}, () => proxy.statements);
-    burstRow("the same burst again, now warm", warm, (kind) => kind !== "200", "0 failed");
-    rows.push({
-      name: "the warm burst: statements sent to the database",
-      database: "PostgreSQL",
-      value: warm.statements,
-      unit: "statements",
-      baseline: "requests",
-      baselineValue: warm.requests,
-      ratio: warm.statements / warm.requests,
-      aim: "—",
-    });
+    statementsRow("the same burst: statements sent to the database", cold, "distinct files asked for", catalog.installer.length, 1);
+    const warm = await burst(files, {}, statements);
+    burstRow("the same burst again, now warm", warm, ok, "0 failed");
+    statementsRow("the warm burst: statements sent to the database", warm, "requests", warm.requests);
 
     // Reads that need the database, none of them known to the instance: a distinct skill each.
-    await server.stop();
-    server = await startServer(env);
-    const viewUrls = many.map((file) => `${server!.url}/api/v1/skills/${file.path.split("/")[0]}?version=1`);
-    const views = await burst(viewUrls, headers, () => proxy.statements);
+    const fresh = await restarted();
+    const views = await burst(
+      catalog.many.map((file) => `${fresh}/api/v1/skills/${file.path.split("/")[0]}?version=1`),
+      headers,
+      statements,
+    );
+    const unavailable = (kind: string) => kind === "503 DatabaseUnavailable" || kind.startsWith("no answer");
     burstRow(
-      `${BURST_SIZE.toLocaleString("en-US")} GET /api/v1/skills/<name>?version=1 at once, distinct names, freshly started server`,
+      `${size} GET /api/v1/skills/<name>?version=1 at once, distinct names, freshly started server`,
       views,
-      (kind) => kind === "503 DatabaseUnavailable" || kind.startsWith("no answer"),
+      unavailable,
       "0 DatabaseUnavailable (Overloaded counted)",
     );
   } finally {

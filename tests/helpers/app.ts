@@ -43,6 +43,8 @@ export interface TestAppOptions {
   databasePooler?: (url: string) => Promise<string>;
   /** A PostgreSQL server other than TEST_DATABASE_URL's (tests/helpers/owned-cluster.ts). */
   databaseServer?: string;
+  /** The pool's size and a request's longest wait for a connection, on a server (defaults: the app's). */
+  databasePool?: { poolSize: number; queueMs: number };
   mailer?: Mailer;
 }
 
@@ -65,7 +67,7 @@ export function useTestApp(kind: TestDbKind, options: TestAppOptions = {}): Test
   };
 
   beforeAll(async () => {
-    database = await openTestDatabase(kind, { via: options.databaseVia, pooler: options.databasePooler });
+    database = await openTestDatabase(kind, { via: options.databaseVia, pooler: options.databasePooler, ...options.databasePool });
     keys = newTeamKeys();
   });
   beforeEach(async () => {
@@ -105,6 +107,7 @@ export async function startTestApp(kind: TestDbKind, options: TestAppOptions = {
     via: options.databaseVia,
     pooler: options.databasePooler,
     serverUrl: options.databaseServer,
+    ...options.databasePool,
   });
   const app = buildApp(database, options);
   const uninstall = installApp(app);
