@@ -97,7 +97,8 @@ describe.each([
       const command = form.locator('[data-testid="install-command"]');
       // Wait for this link's command, not the one before it.
       const before = (await command.count()) ? await command.textContent() : null;
-      await expect.poll(async () => ((await command.count()) ? await command.textContent() : null)).not.toBe(before);
+      // The server action and the page it renders again: more than poll's default second on a busy machine (CI saw it).
+      await expect.poll(async () => ((await command.count()) ? await command.textContent() : null), { timeout: 10_000 }).not.toBe(before);
       const token = /\/i\/(sgi_[A-Za-z0-9_-]{32})$/.exec((await command.textContent())!)![1]!;
       const row = section.locator(`tr[data-install-link="${token.slice(0, 10)}"]`);
       await row.waitFor();

@@ -62,21 +62,22 @@ describe("npm start", () => {
     const fresh = await npmStart(dataDir);
     const url = `http://localhost:${fresh.port}`;
     const lines = progress(fresh.output);
-    expect(lines.slice(0, 6)).toEqual([
+    expect(lines.slice(0, 7)).toEqual([
       `skillgate: starting the server (next start on port ${fresh.port})…`,
       `skillgate: creating the database (PGlite in ${dataDir})…`,
+      `skillgate: database: PGlite in ${dataDir} for everything`,
       `skillgate: migrating (${MIGRATIONS} of ${MIGRATIONS} migrations to apply)…`,
       "skillgate: loading skills, applying the start-up teams, keys and users…",
       "skillgate: seeding the demo team (first start only)…",
       "skillgate: taking over unfinished runs and evaluations…",
     ]);
-    expect(lines[6]).toMatch(
+    expect(lines[7]).toMatch(
       new RegExp(
         `^skillgate: database ready \\(pglite, ${dataDir}\\) in ${SECONDS}: opening ${SECONDS}, migrating ${SECONDS}, configuring ${SECONDS}, seeding ${SECONDS}, recovering ${SECONDS}$`,
       ),
     );
-    expect(lines[7]).toMatch(new RegExp(`^skillgate: ready in ${SECONDS} — sign in at ${url}/signin$`));
-    expect(lines).toHaveLength(8);
+    expect(lines[8]).toMatch(new RegExp(`^skillgate: ready in ${SECONDS} — sign in at ${url}/signin$`));
+    expect(lines).toHaveLength(9);
 
     // The sign-in lines come after every progress line, as they always were.
     const password = readFileSync(path.join(dataDir, "demo-password"), "utf8").trim();
@@ -89,24 +90,25 @@ describe("npm start", () => {
       `  try:      curl -H "Authorization: Bearer ${key}" ${url}/api/v1/listing`,
     ].join("\n");
     expect(fresh.output).toContain(`\n${signIn}\n`);
-    expect(fresh.output.indexOf(signIn)).toBeGreaterThan(fresh.output.indexOf(lines[7]!));
+    expect(fresh.output.indexOf(signIn)).toBeGreaterThan(fresh.output.indexOf(lines[8]!));
 
     const restart = await npmStart(dataDir);
     const again = progress(restart.output);
-    expect(again.slice(0, 5)).toEqual([
+    expect(again.slice(0, 6)).toEqual([
       `skillgate: starting the server (next start on port ${restart.port})…`,
       `skillgate: opening the database (PGlite in ${dataDir})…`,
+      `skillgate: database: PGlite in ${dataDir} for everything`,
       `skillgate: checking migrations (all ${MIGRATIONS} applied)…`,
       "skillgate: loading skills, applying the start-up teams, keys and users…",
       "skillgate: taking over unfinished runs and evaluations…",
     ]);
-    expect(again[5]).toMatch(
+    expect(again[6]).toMatch(
       new RegExp(
         `^skillgate: database ready \\(pglite, ${dataDir}\\) in ${SECONDS}: opening ${SECONDS}, migrating ${SECONDS}, configuring ${SECONDS}, recovering ${SECONDS}$`,
       ),
     );
-    expect(again[6]).toMatch(new RegExp(`^skillgate: ready in ${SECONDS} — sign in at http://localhost:${restart.port}/signin$`));
-    expect(again).toHaveLength(7);
+    expect(again[7]).toMatch(new RegExp(`^skillgate: ready in ${SECONDS} — sign in at http://localhost:${restart.port}/signin$`));
+    expect(again).toHaveLength(8);
     expect(restart.output).toContain(`  sign in:  http://localhost:${restart.port}/signin  as demo@skillgate.local / ${password}\n`);
   });
 });
@@ -130,16 +132,17 @@ describe("npm start on a database that holds a real team", () => {
     });
     const url = `http://localhost:${started.port}`;
     const lines = progress(started.output);
-    expect(lines.slice(0, 6)).toEqual([
+    expect(lines.slice(0, 7)).toEqual([
       `skillgate: starting the server (next start on port ${started.port})…`,
       `skillgate: opening the database (PGlite in ${dataDir})…`,
+      `skillgate: database: PGlite in ${dataDir} for everything`,
       `skillgate: checking migrations (all ${MIGRATIONS} applied)…`,
       "skillgate: loading skills, applying the start-up teams, keys and users…",
       'skillgate: not seeding the demo team: the database already holds 1 team(s) besides "demo", and the demo goes only into an empty database; ' +
         "its global skills and login are left out too (start on an empty database to see the demo; SKILLGATE_DEMO=0 silences this)",
       "skillgate: taking over unfinished runs and evaluations…",
     ]);
-    expect(lines).toHaveLength(8);
+    expect(lines).toHaveLength(9);
     expect(started.output).toContain(
       `\nSkillgate is running at ${url}\n  database: embedded PGlite in ${dataDir}\n  sign in:  ${url}/signin\n\n`,
     );
