@@ -76,6 +76,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)("query budgets on PostgreSQL", () 
 
   it("does not send a query of a request that has no time left, and says it is load", async () => {
     expect((await outcome(withDeadline(0, () => database.query("select 1", [])))).result).toBe("busy");
+    // Said as what it is, not as a wait of 0 ms (issue 38).
+    await expect(withDeadline(0, () => database.query("select 1", []))).rejects.toThrow(/^the request had no time left for the database$/);
     expect(database.health.away).toBe(false);
     expect((await outcome(database.query("select 1", []))).result).toBe("answered");
   });
