@@ -57,6 +57,41 @@ const progress = (output: string) =>
   output.split("\n").filter((line) => line.startsWith("skillgate: ") && !line.startsWith("skillgate: warning: "));
 
 describe("npm start", () => {
+  it("ends, its server with it, within 10 s of a SIGTERM sent to npm itself, as a process manager sends it", async () => {
+    const port = await freePort();
+    const env = {
+      ...process.env,
+      PORT: String(port),
+      SKILLGATE_DATA_DIR: mkdtempSync(path.join(tmpdir(), "skillgate-sigterm-")),
+      SKILLGATE_DEMO: "0",
+      DATABASE_URL: "",
+    };
+    // A process group of its own: whatever is left of it afterwards can be ended at once.
+    const npm = spawn("npm", ["start"], { env, stdio: "ignore", detached: true });
+    const live = () =>
+      fetch(`http://127.0.0.1:${port}/api/live`).then(
+        (res) => res.status,
+        () => 0,
+      );
+    try {
+      await waitUntil(live, (status) => status === 200, { what: "npm start's server to answer", timeoutMs: 80_000, intervalMs: 100 });
+      const sent = Date.now();
+      npm.kill("SIGTERM");
+      await waitUntil(live, (status) => status === 0, {
+        what: "the server to stop listening after SIGTERM to npm",
+        timeoutMs: 10_000,
+        intervalMs: 100,
+      });
+      expect(Date.now() - sent).toBeLessThan(10_000);
+    } finally {
+      try {
+        process.kill(-npm.pid!, "SIGKILL");
+      } catch {
+        // Every process of the group has ended.
+      }
+    }
+  });
+
   it("says each start-up step as it begins it, then the sign-in lines; a restart opens, checks and seeds nothing", async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "skillgate-start-up-"));
     const fresh = await npmStart(dataDir);
