@@ -63,8 +63,8 @@ function activation(session: string): string {
  * every process of the server stopped with SIGSTOP, as a machine that hangs, and 22 different
  * requests sent to each instance at the same moment — reads it holds and reads it does not, writes,
  * a sync, telemetry, MCP, health and a dashboard page. Every answer comes within 5 s, whatever else
- * arrived with it; what agents read comes from memory marked stale from the first second; writes
- * are 503 with Retry-After. SIGTERM ends an instance within 10 s while the server is frozen and
+ * arrived with it; what agents read comes from memory, marked stale from the first second
+ * whenever the database did not answer it; writes are 503 with Retry-After. SIGTERM ends an instance within 10 s while the server is frozen and
  * after it thaws, and the views it buffered are written or said to be lost.
  */
 describe.runIf(process.env.TEST_DATABASE_URL && postgresBinaries())("two instances on a PostgreSQL server that freezes", () => {
