@@ -26,17 +26,26 @@ const GSSENC_REQUEST = 80877104;
  */
 function statementsOf(onStatement: () => void): (chunk: Buffer) => void {
   let pending: Buffer = Buffer.alloc(0);
+  // Bytes of the message under way still to come: passed over, never kept (a sync's rows run to megabytes).
+  let skip = 0;
   let starting = true;
   return (chunk) => {
-    pending = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
+    const passed = Math.min(skip, chunk.length);
+    skip -= passed;
+    const rest = chunk.subarray(passed);
+    pending = pending.length > 0 ? Buffer.concat([pending, rest]) : rest;
     for (;;) {
       if (pending.length < (starting ? 8 : 5)) return;
       const length = starting ? pending.readInt32BE(0) : pending.readInt32BE(1) + 1;
-      if (pending.length < length) return;
       if (starting) {
         const code = pending.readInt32BE(4);
         starting = code === SSL_REQUEST || code === GSSENC_REQUEST;
       } else if (pending[0] === 0x51 || pending[0] === 0x45) onStatement();
+      if (pending.length < length) {
+        skip = length - pending.length;
+        pending = Buffer.alloc(0);
+        return;
+      }
       pending = pending.subarray(length);
     }
   };
