@@ -138,6 +138,23 @@ function outOfTime(breaker: OutageBreaker, busy: string): Error {
   return breaker.isAway ? new DatabaseStalled("stopped answering (a probe got no answer)") : new DatabaseBusy(busy);
 }
 
+/**
+ * Watches a wait on the server (a query's answer, a free connection) for at most `budget`: after
+ * a second it makes the breaker ask the server; at the deadline, or as soon as the server is found
+ * away, `giveUp` is called with why. Returns what ends the watch once the wait is over.
+ */
+function watchWait(breaker: OutageBreaker, budget: number, busy: string, giveUp: (why: Error) => void): () => void {
+  const suspicion = setTimeout(() => breaker.suspect(), SUSPECT_AFTER_MS);
+  suspicion.unref();
+  const deadline = timeoutAfterIo(budget, () => giveUp(outOfTime(breaker, busy)));
+  const unsubscribe = breaker.onAway(() => giveUp(new DatabaseStalled("stopped answering (a probe got no answer)")));
+  return () => {
+    clearTimeout(suspicion);
+    clearTimeout(deadline);
+    unsubscribe();
+  };
+}
+
 /** A statement that changes a row whose trigger announces a team change (migrations 0020, 0024). */
 const CHANGES_A_TEAM = /\b(update|delete\s+from)\s+"?(teams|api_keys|install_links)"?[\s(]/i;
 
@@ -203,23 +220,17 @@ function watched(
   const settle = (error: Error | undefined, result?: unknown) => {
     if (settled) return;
     settled = true;
-    clearTimeout(suspicion);
-    clearTimeout(deadline);
-    unsubscribe();
+    endWatch();
     // What fails on a connection we cut says nothing of the server.
     if (!connection.cutBy || !error) breaker.heard(error);
     deliver(error, result);
   };
   // The connection is ended (and given back to its pool as broken) before the caller hears: its
   // own errors, which come later, then find the query settled.
-  const giveUp = (error: Error) => {
+  const endWatch = watchWait(breaker, budget, `did not answer within the ${budget} ms left`, (error) => {
     connection.cut(error);
     settle(error);
-  };
-  const suspicion = setTimeout(() => breaker.suspect(), SUSPECT_AFTER_MS);
-  suspicion.unref();
-  const deadline = timeoutAfterIo(budget, () => giveUp(outOfTime(breaker, `did not answer within the ${budget} ms left`)));
-  const unsubscribe = breaker.onAway(() => giveUp(new DatabaseStalled("stopped answering (a probe got no answer)")));
+  });
   run(settle);
 }
 
@@ -324,19 +335,14 @@ export function budgetedPool<P extends PoolClass>(Base: P, breaker: OutageBreake
         let settled = false;
         const settle = () => {
           settled = true;
-          clearTimeout(suspicion);
-          clearTimeout(deadline);
-          unsubscribe();
+          endWatch();
         };
         const giveUp = (error: Error) => {
           if (settled) return;
           settle();
           reject(error);
         };
-        const suspicion = setTimeout(() => breaker.suspect(), SUSPECT_AFTER_MS);
-        suspicion.unref();
-        const deadline = timeoutAfterIo(budget, () => giveUp(outOfTime(breaker, `no database connection came free within ${budget} ms`)));
-        const unsubscribe = breaker.onAway(() => giveUp(new DatabaseStalled("stopped answering (a probe got no answer)")));
+        const endWatch = watchWait(breaker, budget, `no database connection came free within ${budget} ms`, giveUp);
         (super.connect() as Promise<{ release(error?: unknown): void }>).then(
           (client) => {
             if (settled) return client.release();
