@@ -6,7 +6,7 @@ import { teams } from "@/db/schema";
 import { renderListing, type ListingSettings, type RenderedListing } from "../listing/render";
 import { sha256Hex } from "../hash";
 import type { TeamId } from "../teams/teams";
-import { loadDrafts, loadListedCatalog, withDrafts, type Catalog, type CatalogSkill, type StaticCatalog } from "./catalog";
+import { findStaticSkill, loadDrafts, loadListedCatalog, withDrafts, type Catalog, type CatalogSkill, type StaticCatalog } from "./catalog";
 import type { StaticSkill } from "./folders";
 import type { LabelName } from "./label";
 import { loadWorkspaceFiles, readStaticFile, workspaceFilePaths, type FileContent, type WorkspaceFiles } from "./files";
@@ -81,7 +81,7 @@ export class CatalogCache {
 
   /** A built-in or global skill as read from disk. */
   staticSkill(name: string, scope: "builtin" | "global"): StaticSkill | undefined {
-    return this.statics.skills.find((skill) => skill.name === name && skill.scope === scope);
+    return findStaticSkill(this.statics, name, scope);
   }
 
   /** The whole catalog: the listed part and the drafts, each loaded again only when its own revision moved. */
@@ -111,20 +111,13 @@ export class CatalogCache {
    * database holds) and the next request at the new version.
    */
   workspaceFiles(teamId: TeamId, name: string, version: number): Promise<WorkspaceFiles> {
-    const key = `${teamId}:${name}:${version}`;
-    const cached = this.files.get(key);
-    if (cached) return Promise.resolve(cached);
-    let loading = this.loadingFiles.get(key);
-    if (!loading) {
-      loading = loadWorkspaceFiles(this.db, teamId, name)
-        .then((files) => {
-          this.files.set(`${teamId}:${name}:${files.version}`, files);
-          return files;
-        })
-        .finally(() => this.loadingFiles.delete(key));
-      this.loadingFiles.set(key, loading);
-    }
-    return loading;
+    return loadShared(
+      this.files,
+      this.loadingFiles,
+      `${teamId}:${name}:${version}`,
+      () => loadWorkspaceFiles(this.db, teamId, name),
+      (files) => `${teamId}:${name}:${files.version}`,
+    );
   }
 
   /**
@@ -133,19 +126,7 @@ export class CatalogCache {
    * A version that does not exist is not kept.
    */
   versionContent(key: string, load: () => Promise<VersionContent | null>): Promise<VersionContent | null> {
-    const cached = this.contents.get(key);
-    if (cached) return Promise.resolve(cached);
-    let loading = this.loadingContents.get(key);
-    if (!loading) {
-      loading = load()
-        .then((content) => {
-          if (content) this.contents.set(key, content);
-          return content;
-        })
-        .finally(() => this.loadingContents.delete(key));
-      this.loadingContents.set(key, loading);
-    }
-    return loading;
+    return loadShared(this.contents, this.loadingContents, key, load);
   }
 
   /** A built-in or global skill's file, read from disk once (the folder was listed at start-up). */
@@ -175,6 +156,32 @@ export class CatalogCache {
 }
 
 /** A load in flight or done, shared by every request for the same key; a failed load (database down) is not kept. */
+/**
+ * What `cache` holds under `key`, or else `load`, once for every caller that asks while it loads.
+ * A value is kept under `keepAs(value)` (`key` unless said); nothing (null) and a failed load are not kept.
+ */
+function loadShared<T>(
+  cache: LRUCache<string, NonNullable<T>>,
+  loading: Map<string, Promise<T>>,
+  key: string,
+  load: () => Promise<T>,
+  keepAs: (value: NonNullable<T>) => string = () => key,
+): Promise<T> {
+  const cached = cache.get(key);
+  if (cached) return Promise.resolve(cached);
+  let underWay = loading.get(key);
+  if (!underWay) {
+    underWay = load()
+      .then((value) => {
+        if (value !== null && value !== undefined) cache.set(keepAs(value), value);
+        return value;
+      })
+      .finally(() => loading.delete(key));
+    loading.set(key, underWay);
+  }
+  return underWay;
+}
+
 function loadOnce<T>(cache: LRUCache<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
   let value = cache.get(key);
   if (!value) {

@@ -133,6 +133,11 @@ export interface StaticCatalog {
   invalid: InvalidStaticFolder[];
 }
 
+/** A built-in or global skill as read from disk. */
+export function findStaticSkill(statics: StaticCatalog, name: string, scope: "builtin" | "global"): StaticSkill | undefined {
+  return statics.skills.find((skill) => skill.name === name && skill.scope === scope);
+}
+
 export function staticCatalogSkill(skill: StaticSkill): CatalogSkill {
   return {
     name: skill.name,

@@ -1,5 +1,5 @@
 import { sha256Hex } from "../hash";
-import type { CatalogSkill, StaticCatalog } from "./catalog";
+import { findStaticSkill, type CatalogSkill, type StaticCatalog } from "./catalog";
 
 /**
  * The skills index at `/.well-known/skills/index.json`, in the form skill installers read
@@ -26,8 +26,5 @@ export function buildSkillsIndex(active: CatalogSkill[], statics: StaticCatalog,
 function filePaths(skill: CatalogSkill, statics: StaticCatalog, workspacePaths: Map<string, string[]>): string[] {
   if (skill.scope === "workspace") return workspacePaths.get(skill.name) ?? [];
   if (skill.scope === "learned") return [];
-  return (
-    statics.skills.find((candidate) => candidate.name === skill.name && candidate.scope === skill.scope)?.files.map((file) => file.path) ??
-    []
-  );
+  return findStaticSkill(statics, skill.name, skill.scope)?.files.map((file) => file.path) ?? [];
 }
