@@ -1,6 +1,7 @@
-import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { isAppError } from "../lib/errors";
+import { isSkillName } from "../lib/skills/name";
 import { filePathProblem } from "../lib/skills/paths";
 import { packTarGz, readTarGz } from "../lib/skills/tar-gz";
 import { readDiskTree, skillFoldersIgnoredUnder } from "../lib/skills/tree";
@@ -19,8 +20,18 @@ const USAGE = `usage: skillgate <command>
                           tree when any folder is invalid, and nothing changes (for CI);
                           --dry-run prints what would change and writes nothing; a <dir>
                           with no skill folder is refused unless --allow-empty
-  pull <dir> [--learned]  write the team's workspace and learned skills into <dir>, every
-                          file with its executable bit; --learned: learned skills only
+  pull <dir> [--label <label>] [--learned]
+                          write what agents get into <dir> (an agent's skills folder, such
+                          as .claude/skills): exactly the listing's skills, each at the
+                          version served (a lead's pin; with --label, that label's), its
+                          files byte for byte with their executable bits; a folder an
+                          earlier pull wrote that is no longer served is removed, others
+                          are left alone; --learned: the learned ones only
+  pull --all [<dir>]      a lead's copy of the team's whole workspace, drafts and shadowed
+                          folders included, into <dir> (default ./skillgate-workspace):
+                          workspace/<folder> (sync it back as it is) and learned/<name>
+                          (provenance in metadata; import it elsewhere). Never into an
+                          agent's skills folder: agents must not be offered drafts
   listing                 print the skills listing agents get
   ledger <slug>           print a plan's experiment ledger
 
@@ -136,22 +147,73 @@ function hiddenSkillsHint(dir: string): string | null {
   return `${count} skill folder(s) sit under ${parent} in ${dir}, which a sync ignores (hidden folders are not content): run skillgate sync ${path.join(dir, parent.replace(/\/$/, ""))}`;
 }
 
-/** Writes every file of the export under `dir`, with its executable bit. */
-async function pull(cfg: Config, dir: string, learnedOnly: boolean, out: (line: string) => void): Promise<void> {
-  const res = await request(cfg, learnedOnly ? "/api/v1/learned-skills/export" : "/api/v1/export");
+/** What a pull asks for: what agents get (with a label, or the learned ones only), or the whole workspace. */
+type PullKind = { all: true } | { all: false; label: string | null; learnedOnly: boolean };
+
+/** Where `skillgate pull` notes the folders it wrote, so the next pull removes those no longer served and nothing else. */
+const PULL_NOTE = ".skillgate-pull.json";
+
+/**
+ * Writes the export under `dir`, every file with its executable bit. A skill's folder is written
+ * whole (a file it no longer has does not linger); a folder the last pull wrote that is no longer
+ * served goes, and nothing else in `dir` is touched.
+ */
+async function pull(cfg: Config, dir: string, kind: PullKind, out: (line: string) => void): Promise<void> {
+  if (kind.all && isAgentSkillsFolder(dir))
+    throw new UsageError(
+      `--all writes drafts and shadowed skills, which agents must not be offered: pull --all into a folder that is not an agent's skills folder (not ${dir})`,
+    );
+  const query = kind.all
+    ? "all=true"
+    : [kind.label && `label=${encodeURIComponent(kind.label)}`, kind.learnedOnly && "learned=true"].filter(Boolean).join("&");
+  const res = await request(cfg, `/api/v1/export${query ? `?${query}` : ""}`);
   const { files } = await readTarGz(new Uint8Array(await res.arrayBuffer()), 256 * 1024 * 1024);
-  const folders = new Set<string>();
   for (const file of files) {
     // The server wrote these paths, but a file outside `dir` is refused all the same.
     const problem = filePathProblem(file.path);
     if (problem) throw new Refused(`the export holds an unsafe path: ${problem}`);
+  }
+  const folders = [
+    ...new Set(files.map((file) => (kind.all ? file.path.split("/").slice(0, 2).join("/") : (file.path.split("/")[0] ?? "")))),
+  ];
+  const earlier = pulledBefore(dir);
+  for (const folder of new Set([...folders, ...earlier])) rmSync(path.join(dir, ...folder.split("/")), { recursive: true, force: true });
+  for (const file of files) {
     const target = path.join(dir, ...file.path.split("/"));
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, file.content);
     chmodSync(target, file.executable ? 0o755 : 0o644);
-    folders.add(file.path.split("/")[0] ?? "");
   }
-  out(`wrote ${folders.size} ${learnedOnly ? "learned " : ""}skill(s), ${files.length} file(s), to ${dir}`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, PULL_NOTE), `${JSON.stringify({ folders }, null, 2)}\n`);
+  const gone = earlier.filter((folder) => !folders.includes(folder));
+  const what = kind.all ? "workspace and learned " : kind.learnedOnly ? "learned " : "";
+  out(`wrote ${folders.length} ${what}skill(s), ${files.length} file(s), to ${dir}`);
+  if (gone.length > 0) out(`removed ${gone.length} no longer served: ${gone.join(", ")}`);
+}
+
+/** The folders the last pull into `dir` wrote, as it noted them; only names a pull could have written are taken. */
+function pulledBefore(dir: string): string[] {
+  let note: unknown;
+  try {
+    note = JSON.parse(readFileSync(path.join(dir, PULL_NOTE), "utf8"));
+  } catch {
+    return [];
+  }
+  const folders = (note as { folders?: unknown }).folders;
+  if (!Array.isArray(folders)) return [];
+  return folders.filter(
+    (folder): folder is string =>
+      typeof folder === "string" &&
+      folder.split("/").length <= 2 &&
+      folder.split("/").every((part) => isSkillName(part) || part === "workspace" || part === "learned"),
+  );
+}
+
+/** `.claude/skills`, `.agents/skills`, `.cursor/skills`…: a skills folder under a hidden one, where an agent looks for skills. */
+function isAgentSkillsFolder(dir: string): boolean {
+  const [parent, last] = path.resolve(dir).split(path.sep).slice(-2);
+  return (last === "skills" || last === "skill") && (parent?.startsWith(".") ?? false);
 }
 
 /** The argument of sync, pull or ledger, which `main` has already refused to run without. */
@@ -160,33 +222,56 @@ function checkedArg(arg: string | undefined): string {
   return arg;
 }
 
+/** `--label staging` or `--label=staging`: the value, and argv without it. */
+function takeOption(argv: string[], name: string): { value: string | null; rest: string[] } {
+  const at = argv.findIndex((word) => word === name || word.startsWith(`${name}=`));
+  if (at === -1) return { value: null, rest: argv };
+  const word = argv[at] ?? "";
+  const inline = word.includes("=") ? word.slice(word.indexOf("=") + 1) : null;
+  const value = inline ?? argv[at + 1] ?? "";
+  if (!value || value.startsWith("--")) throw new UsageError(`${name} needs a value, e.g. ${name} staging\n\n${USAGE}`);
+  return { value, rest: [...argv.slice(0, at), ...argv.slice(at + (inline === null ? 2 : 1))] };
+}
+
+/** What `pull` was asked for, from its flags: `--all` stands alone. */
+function pullKind(flags: Set<string>, label: string | null): PullKind {
+  if (!flags.has("--all")) return { all: false, label, learnedOnly: flags.has("--learned") };
+  if (label !== null || flags.has("--learned"))
+    throw new UsageError(`--all pulls the whole workspace: leave out --label and --learned\n\n${USAGE}`);
+  return { all: true };
+}
+
 export async function main(
   argv: string[],
   env: NodeJS.ProcessEnv,
   out: (line: string) => void,
   err: (line: string) => void,
 ): Promise<number> {
-  const flags = new Set(argv.filter((word) => word.startsWith("--")));
-  const [command, arg, ...extra] = argv.filter((word) => !word.startsWith("--"));
-  const allowed: string[] = command === "sync" ? Object.keys(SYNC_FLAGS) : command === "pull" ? ["--learned"] : [];
   try {
     if (argv.length === 0 || ["help", "--help", "-h"].includes(argv[0] ?? "")) {
       out(USAGE);
       return argv.length === 0 ? 2 : 0;
     }
+    const { value: label, rest } = argv[0] === "pull" ? takeOption(argv, "--label") : { value: null, rest: argv };
+    const flags = new Set(rest.filter((word) => word.startsWith("--")));
+    const [command, arg, ...extra] = rest.filter((word) => !word.startsWith("--"));
+    const allowed: string[] = command === "sync" ? Object.keys(SYNC_FLAGS) : command === "pull" ? ["--learned", "--all"] : [];
     if (!command) throw new UsageError(`no command\n\n${USAGE}`);
-    const needsArg = command === "sync" || command === "pull" || command === "ledger";
+    const needsArg = command === "sync" || (command === "pull" && !flags.has("--all")) || command === "ledger";
+    const mayTakeArg = needsArg || command === "pull";
     const unknownFlag = [...flags].find((flag) => !allowed.includes(flag));
-    if ((needsArg && !arg) || extra.length > 0 || (!needsArg && arg) || unknownFlag) {
+    if ((needsArg && !arg) || extra.length > 0 || (!mayTakeArg && arg) || unknownFlag) {
       throw new UsageError(`wrong arguments for "${command}"${unknownFlag ? ` (${unknownFlag})` : ""}\n\n${USAGE}`);
     }
     switch (command) {
       case "sync":
         await sync(config(env), checkedArg(arg), flags, out);
         return 0;
-      case "pull":
-        await pull(config(env), checkedArg(arg), flags.has("--learned"), out);
+      case "pull": {
+        const kind = pullKind(flags, label);
+        await pull(config(env), arg ?? "skillgate-workspace", kind, out);
         return 0;
+      }
       case "listing":
         out(await (await request(config(env), "/api/v1/listing")).text());
         return 0;

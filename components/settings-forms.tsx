@@ -323,6 +323,22 @@ export function AutoPromoteForm({ action, autoPromote }: { action: FormAction; a
   );
 }
 
+/** Whether a lead must say why with every pin, unpin, label move and rollback (§10). */
+export function RequireReasonsForm({ action, requireReasons }: { action: FormAction; requireReasons: boolean }) {
+  const [on, setOn] = useState(requireReasons);
+  const { state, pending, onSubmit } = useKeptForm(action);
+  return (
+    <form onSubmit={onSubmit} className="space-y-3" aria-label="Reasons">
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" name="requireReasons" checked={on} onChange={(event) => setOn(event.target.checked)} />
+        Ask for a reason with every pin, unpin, label move and rollback (off: a reason is optional)
+      </label>
+      <SubmitButton pending={pending}>Save</SubmitButton>
+      <ActionMessage state={state} />
+    </form>
+  );
+}
+
 /** What the team keeps of its agents' telemetry (§9.1): prompt texts or not, and how long raw events stay. */
 export function TelemetrySettingsForm({
   action,

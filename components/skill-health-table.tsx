@@ -105,8 +105,18 @@ function HealthRow({ team, row }: { team: string; row: SkillHealthRow }) {
         <span className="font-mono text-xs">{sourceLabel(row)}</span>
         {row.provenance && <div className="text-xs text-slate-500">{row.provenance}</div>}
       </td>
-      <td className="px-3 py-2 text-right tabular-nums">
+      <td className="px-3 py-2 text-right tabular-nums" data-served={row.served.why}>
         v{row.version}
+        {row.served.why === "pinned" && (
+          <div className="text-xs whitespace-nowrap text-violet-800">
+            pinned{row.served.latest !== row.version && ` · latest v${row.served.latest}`}
+          </div>
+        )}
+        {row.labels.map(({ label, version }) => (
+          <div key={label} className="text-xs whitespace-nowrap text-sky-800" data-label={label}>
+            {label} → v{version}
+          </div>
+        ))}
         {row.tier && row.tier !== "unverified" && <div className="text-xs text-teal-700">{row.tier}</div>}
       </td>
       <td className="px-3 py-2">

@@ -1,15 +1,14 @@
 "use client";
 
-import { useId, useState, useTransition } from "react";
-import type { ActionResult } from "@/lib/actions/result";
-import { ActionButton } from "@/components/action-button";
-import { ActionMessage, useActionMessageSlot } from "@/components/action-message";
+import { useId, useState } from "react";
+import type { ActionResult, Decision } from "@/lib/actions/result";
+import { DecisionButton, DecisionDialog } from "@/components/decision-dialog";
 import { buttonClass } from "@/components/ui/submit-button";
 
-/** What a lead may do with labels (§10), each absent when they may not. */
+/** What a lead may do with labels (§10), each absent when they may not, each with the lead's reason. */
 export interface LabelActions {
-  moveLabel: ((label: string, version: number) => Promise<ActionResult>) | null;
-  removeLabel: ((label: string) => Promise<ActionResult>) | null;
+  moveLabel: ((label: string, version: number, decision: Decision) => Promise<ActionResult>) | null;
+  removeLabel: ((label: string, decision: Decision) => Promise<ActionResult>) | null;
 }
 
 /** The labels on one version as chips, beside its number. */
@@ -31,40 +30,47 @@ export function RemoveLabels({
   version,
   labels,
   removeLabel,
+  reasonRequired,
 }: {
   version: number;
   labels: string[];
   removeLabel: NonNullable<LabelActions["removeLabel"]>;
+  reasonRequired: boolean;
 }) {
   return labels.map((label) => (
-    <ActionButton
+    <DecisionButton
       key={label}
       label={`Remove label ${label}`}
-      confirm={`Take label ${label} off v${version}? Readers that ask for it get the default version.`}
+      spec={{
+        question: `Take label ${label} off v${version}? Readers that ask for it get the default version.`,
+        confirm: `Remove label ${label}`,
+        reasonRequired,
+      }}
       action={removeLabel.bind(null, label)}
     />
   ));
 }
 
 /**
- * Puts a label on this version, new or moved from another version. The versions table is a GET form
- * (compare two versions), so this is no form of its own: Enter in the box acts here instead of
- * submitting the comparison.
+ * Puts a label on this version, new or moved from another version, after the lead says why in the
+ * decision's dialog. The versions table is a GET form (compare two versions), so the box is no form
+ * of its own: Enter in it opens the dialog instead of submitting the comparison.
  */
-export function LabelVersion({ version, moveLabel }: { version: number; moveLabel: NonNullable<LabelActions["moveLabel"]> }) {
-  const say = useActionMessageSlot();
+export function LabelVersion({
+  version,
+  moveLabel,
+  reasonRequired,
+}: {
+  version: number;
+  moveLabel: NonNullable<LabelActions["moveLabel"]>;
+  reasonRequired: boolean;
+}) {
   const inputId = useId();
   const [label, setLabel] = useState("");
-  const [refusal, setRefusal] = useState<ActionResult | null>(null);
-  const [pending, startTransition] = useTransition();
-  const submit = () =>
-    startTransition(async () => {
-      const outcome = await moveLabel(label.trim(), version);
-      setRefusal(outcome.ok ? null : outcome);
-      if (!outcome.ok) return;
-      setLabel("");
-      say(outcome);
-    });
+  const [deciding, setDeciding] = useState<string | null>(null);
+  const decide = () => {
+    if (label.trim()) setDeciding(label.trim());
+  };
   return (
     <div className="inline-flex flex-col items-end gap-1" data-testid={`label-v${version}`}>
       <span className="inline-flex gap-1">
@@ -79,17 +85,31 @@ export function LabelVersion({ version, moveLabel }: { version: number; moveLabe
           onKeyDown={(event) => {
             if (event.key !== "Enter") return;
             event.preventDefault();
-            if (label.trim()) submit();
+            decide();
           }}
           placeholder="staging"
           maxLength={64}
           className="w-24 rounded-md border border-slate-300 px-2 py-1 text-sm"
         />
-        <button type="button" disabled={pending || !label.trim()} onClick={submit} className={buttonClass("plain", "sm")}>
+        <button type="button" disabled={!label.trim()} onClick={decide} className={buttonClass("plain", "sm")}>
           Label v{version}
         </button>
       </span>
-      <ActionMessage state={refusal} />
+      {deciding !== null && (
+        <DecisionDialog
+          spec={{
+            question: `Put label ${deciding} on v${version}? Readers that ask for ${deciding} get v${version}.`,
+            confirm: `Label v${version}`,
+            reasonRequired,
+          }}
+          action={async (decision) => {
+            const outcome = await moveLabel(deciding, version, decision);
+            if (outcome.ok) setLabel("");
+            return outcome;
+          }}
+          onClose={() => setDeciding(null)}
+        />
+      )}
     </div>
   );
 }

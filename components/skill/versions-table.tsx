@@ -1,8 +1,8 @@
-import type { ActionResult } from "@/lib/actions/result";
+import type { ActionResult, Decision } from "@/lib/actions/result";
 import type { VersionInfo } from "@/lib/learned/history";
 import type { VersionEvidence } from "@/lib/skills/version-evidence";
 import { Table } from "@/components/ui/table";
-import { ActionButton } from "@/components/action-button";
+import { DecisionButton } from "@/components/decision-dialog";
 import { authorLabel } from "./version-caption";
 import { When } from "@/components/ui/when";
 import { LabelChips, LabelVersion, RemoveLabels, type LabelActions } from "./version-labels";
@@ -12,11 +12,11 @@ function share(part: number, whole: number): string {
   return whole === 0 ? "—" : `${part} of ${whole} · ${Math.round((part / whole) * 100)}%`;
 }
 
-/** What a lead may do to versions, each absent when they may not (§10). */
+/** What a lead may do to versions, each absent when they may not (§10), each with the lead's reason. */
 interface VersionActions extends LabelActions {
-  rollback: ((toVersion: number) => Promise<ActionResult>) | null;
-  pin: ((version: number) => Promise<ActionResult>) | null;
-  unpin: (() => Promise<ActionResult>) | null;
+  rollback: ((toVersion: number, decision: Decision) => Promise<ActionResult>) | null;
+  pin: ((version: number, decision: Decision) => Promise<ActionResult>) | null;
+  unpin: ((decision: Decision) => Promise<ActionResult>) | null;
 }
 
 /** The columns, the lead's actions second: on a phone they are on the screen, not past the evidence. */
@@ -52,6 +52,8 @@ export function VersionsTable({
   evidence,
   compare,
   pinned,
+  pinReason,
+  reasonRequired,
   ...actions
 }: {
   slug: string;
@@ -59,8 +61,12 @@ export function VersionsTable({
   versions: VersionInfo[];
   evidence: VersionEvidence[];
   compare: { from: number; to: number } | null;
-  /** The version a lead pinned for agents, if any (§10). */
+  /** The version a lead pinned for agents, if any (§10), with who pinned it, when and why. */
   pinned: number | null;
+  /** Why the lead pinned it, when they said. */
+  pinReason: string | null;
+  /** The team asks for a reason with every pin, unpin, label move and rollback. */
+  reasonRequired: boolean;
 } & VersionActions) {
   const current = versions[versions.length - 1]?.version;
   const evidenceOf = new Map(evidence.map((e) => [e.version, e]));
@@ -69,12 +75,13 @@ export function VersionsTable({
       <Table label="Every version and its evidence" testId="versions" head={HEAD}>
         {[...versions].reverse().map((v) => (
           <tr key={v.version} className="border-t border-slate-100" data-version={v.version}>
-            <VersionCell slug={slug} name={name} version={v} pinned={pinned === v.version} />
+            <VersionCell slug={slug} name={name} version={v} pinned={pinned === v.version} pinReason={pinReason} />
             <VersionActionsCell
               version={v.version}
               labels={v.labels}
-              pinned={pinned === v.version}
-              current={v.version === current}
+              pinned={pinned}
+              latest={current ?? v.version}
+              reasonRequired={reasonRequired}
               {...actions}
             />
             <CompareCell end="from" version={v.version} checked={compare?.from === v.version} />
@@ -97,7 +104,19 @@ export function VersionsTable({
 }
 
 /** The version's number, what it reverts to, whether agents are pinned to it, and its diff with the one before. */
-function VersionCell({ slug, name, version: v, pinned }: { slug: string; name: string; version: VersionInfo; pinned: boolean }) {
+function VersionCell({
+  slug,
+  name,
+  version: v,
+  pinned,
+  pinReason,
+}: {
+  slug: string;
+  name: string;
+  version: VersionInfo;
+  pinned: boolean;
+  pinReason: string | null;
+}) {
   return (
     <td className="py-1.5 pr-2 font-medium whitespace-nowrap">
       v{v.version}
@@ -107,7 +126,7 @@ function VersionCell({ slug, name, version: v, pinned }: { slug: string; name: s
           className="mt-0.5 block w-fit rounded bg-violet-100 px-1.5 py-0.5 text-xs font-normal whitespace-normal text-violet-900"
           data-testid="pinned"
         >
-          pinned: agents get this one
+          pinned: agents get this one{pinReason && <> — “{pinReason}”</>}
         </span>
       )}
       <LabelChips version={v.version} labels={v.labels} />
@@ -166,31 +185,58 @@ function VersionActionsCell({
   version,
   labels,
   pinned,
-  current,
+  latest,
+  reasonRequired,
   rollback,
   pin,
   unpin,
   moveLabel,
   removeLabel,
-}: { version: number; labels: string[]; pinned: boolean; current: boolean } & VersionActions) {
+}: {
+  version: number;
+  labels: string[];
+  /** The version a lead pinned, if any. */
+  pinned: number | null;
+  latest: number;
+  reasonRequired: boolean;
+} & VersionActions) {
+  const next = latest + 1;
   return (
     <td className="px-2 py-1.5">
       {/* On a phone the table is as narrow as it gets: the controls stack instead of widening the column. */}
       <div className="flex flex-wrap gap-1 [&_button]:whitespace-nowrap">
-        {moveLabel && <LabelVersion version={version} moveLabel={moveLabel} />}
-        {removeLabel && <RemoveLabels version={version} labels={labels} removeLabel={removeLabel} />}
-        {pin && !pinned && (
-          <ActionButton
+        {moveLabel && <LabelVersion version={version} moveLabel={moveLabel} reasonRequired={reasonRequired} />}
+        {removeLabel && <RemoveLabels version={version} labels={labels} removeLabel={removeLabel} reasonRequired={reasonRequired} />}
+        {pin && pinned !== version && (
+          <DecisionButton
             label={`Pin v${version}`}
-            confirm={`Serve v${version} to agents (skill_view and the listing) until you unpin it?`}
+            spec={{
+              question: `Pin v${version}? Agents get it (skill_view, the listing, installers, skillgate pull) until a lead unpins it.`,
+              confirm: `Pin v${version}`,
+              reasonRequired,
+            }}
             action={pin.bind(null, version)}
           />
         )}
-        {unpin && pinned && <ActionButton label="Unpin" confirm="Serve the latest version to agents again?" action={unpin} />}
-        {rollback && !current && (
-          <ActionButton
+        {unpin && pinned === version && (
+          <DecisionButton
+            label="Unpin"
+            spec={{ question: `Unpin v${version}? Agents get the latest version, v${latest}.`, confirm: "Unpin", reasonRequired }}
+            action={unpin}
+          />
+        )}
+        {rollback && version !== latest && (
+          <DecisionButton
             label={`Roll back to v${version}`}
-            confirm={`Make a new version with the content of v${version}? Nothing is deleted.`}
+            spec={{
+              question:
+                pinned === null
+                  ? `Make v${next} with the content of v${version}? Agents get it now. Nothing is deleted.`
+                  : `Make v${next} with the content of v${version} and move the pin from v${pinned} to v${next}, so agents get it now? Nothing is deleted.`,
+              confirm: `Roll back to v${version}`,
+              reasonRequired,
+              option: pinned === null ? undefined : `Keep the pin on v${pinned}: agents keep getting v${pinned}`,
+            }}
             action={rollback.bind(null, version)}
           />
         )}

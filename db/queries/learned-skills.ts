@@ -1,13 +1,14 @@
-import { and, eq, sql } from "drizzle-orm";
-import { learnedSkills, learnedSkillVersions } from "../schema";
+import { sql } from "drizzle-orm";
+import { learnedSkillVersions } from "../schema";
 
 /** Queries on the learned skills (db/schema/skills.ts) that more than one capability runs. */
 
 /**
- * Joins a learned skill to the version agents get: the pinned one while a lead pins it, else the
- * latest (docs/decisions.md, "Pins").
+ * The versions named by (skill id, version) pairs, in one condition: the versions the catalog
+ * serves (lib/skills/catalog.ts decides which; this only reads them), for a pull or a table of
+ * thousands of skills in one query.
  */
-export const servedLearnedVersion = and(
-  eq(learnedSkillVersions.skillId, learnedSkills.id),
-  eq(learnedSkillVersions.version, sql`coalesce(${learnedSkills.pinnedVersion}, ${learnedSkills.currentVersion})`),
-);
+export function learnedVersionsIn(pairs: { id: number; version: number }[]) {
+  return sql`(${learnedSkillVersions.skillId}, ${learnedSkillVersions.version}) in
+    (select id, version from jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) as pairs(id int, version int))`;
+}

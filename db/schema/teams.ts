@@ -48,6 +48,8 @@ export const teams = pgTable(
     descMax: integer("desc_max").notNull().default(60),
     loadHint: text("load_hint").notNull().default("skill_view"),
     autoPromote: boolean("auto_promote").notNull().default(true),
+    // Pins, unpins, label moves and rollbacks must say why (§10).
+    requireReasons: boolean("require_reasons").notNull().default(false),
     // Production telemetry (§9.1): prompt texts are kept only when a lead turns this on.
     storePrompts: boolean("store_prompts").notNull().default(false),
     // Days raw telemetry events are kept; the daily counts are kept for good.

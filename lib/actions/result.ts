@@ -27,3 +27,9 @@ export type ActionResult =
       /** A stale edit: the version that is there now, shown instead of overwriting it. */
       conflict?: { version: number; text: string };
     };
+
+/** A lead's decision from a page that changes what agents get (pin, unpin, label, rollback): its reason, and the one choice it offers (keep the pin). */
+export interface Decision {
+  reason: string;
+  option: boolean;
+}

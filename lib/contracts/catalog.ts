@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation, json, text, type HeaderSpec } from "./operation";
-import { isoTime, nameParams, nextCursor, pageQuery, positiveIntText } from "./fields";
+import { isoTime, nameParams, nextCursor, pageQuery, positiveIntText, servedSchema } from "./fields";
 import { labelParam } from "../skills/label";
 import { refuseWith } from "../validation";
 
@@ -28,6 +28,7 @@ const servedEntrySchema = z.strictObject({
   folder: z.string().nullable().describe("skills/<name> or global/<name> for a file skill, else null"),
   provenance: provenanceSchema.optional(),
   pinned: z.literal(true).optional().describe("a lead pinned this learned skill: version is the pinned one"),
+  served: servedSchema.describe("the version listed, and why (§10): a lead's pin, or the latest"),
 });
 
 /** A file skill's folder that breaks a hard rule (§2.1): not served as it is; an earlier valid version has its own entry. */
@@ -63,6 +64,11 @@ const viewHeaders: Record<string, HeaderSpec> = {
   ETag: { description: "the SHA-256 of this version's SKILL.md, quoted", type: "string" },
   "X-Skill-Version": { description: "the version served", type: "integer" },
   "X-Skill-Source": { description: "builtin, file, learned or draft", type: "string" },
+  "X-Skill-Served-Why": {
+    description: "why this version (§10): label (the ?label= asked for), pinned (a lead's pin), latest (no pin), requested (?version=)",
+    type: "string",
+  },
+  "X-Skill-Label": { description: "the label whose version was served, when X-Skill-Served-Why is label", type: "string", optional: true },
 };
 
 export const viewQuery = z
@@ -95,7 +101,7 @@ export const viewSkill = defineOperation({
     ),
     304: { kind: "empty", description: "the client holds this version (If-None-Match)", headers: viewHeaders },
   },
-  errors: ["InvalidName", "InvalidLabel", "InvalidQuery", "SkillNotFound", "VersionNotFound"],
+  errors: ["InvalidName", "InvalidLabel", "LabelNotFound", "InvalidQuery", "SkillNotFound", "VersionNotFound"],
 });
 
 export const CATALOG_OPERATIONS = [listSkills, viewSkill];

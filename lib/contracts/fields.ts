@@ -50,3 +50,12 @@ export const pageQuery = z.object({
 });
 
 export const nextCursor = z.string().nullable().describe("pass as cursor for the next page; null on the last");
+
+/** The version a reader gets (§10), and why: one answer shape for pin, unpin, label, rollback, promote and every reader. */
+export const servedSchema = z
+  .strictObject({
+    version: z.number().int(),
+    why: z.enum(["pinned", "latest", "label"]).describe("pinned: a lead's pin; latest: no pin; label: the reader asked for a label"),
+    label: z.string().optional().describe("the label, when why is label"),
+  })
+  .describe("the version agents get, and why");

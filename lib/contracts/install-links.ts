@@ -35,7 +35,7 @@ export const createInstallLink = defineOperation({
     label: labelParam.optional().describe("install, for every skill, the version with this label (§10), or the default where it has none"),
   }),
   responses: { 201: json(newInstallLink, "the link; its token is not shown again") },
-  errors: ["InvalidLabel"],
+  errors: ["InvalidLabel", "LabelNotFound"],
 });
 
 export const listInstallLinks = defineOperation({
@@ -62,7 +62,7 @@ export const revokeInstallLink = defineOperation({
 });
 
 const tokenParam = z.string().describe("the install link's token");
-const linkErrors = ["Unauthorized", "RateLimited", "InvalidPath"] as const;
+const linkErrors = ["Unauthorized", "RateLimited", "InvalidPath", "LabelNotFound"] as const;
 
 export const installLinkIndex = defineOperation({
   operationId: "installLinkIndex",

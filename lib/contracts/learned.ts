@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation, json } from "./operation";
-import { nameParams, sessionIdField, versionNumber } from "./fields";
+import { nameParams, servedSchema, sessionIdField, versionNumber } from "./fields";
 import { skillNameField } from "../skills/name-schema";
 
 /** Learned skills (§6): written by agents and people, promoted, archived and restored, forked, verified. */
@@ -77,8 +77,8 @@ export const promoteSkill = defineOperation({
   params: nameParams,
   responses: {
     200: json(
-      z.strictObject({ name: z.string(), version: z.number().int(), status: z.literal("active") }),
-      "now active and in the listing",
+      z.strictObject({ name: z.string(), version: z.number().int(), status: z.literal("active"), served: servedSchema }),
+      "now active and in the listing; served: what agents get",
     ),
   },
   errors: ["InvalidName", "SkillNotFound", "NameCollision", "NotADraft"],

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation, json, text, type HeaderSpec } from "./operation";
-import { positiveIntText } from "./fields";
+import { positiveIntText, servedSchema } from "./fields";
 import { refuseWith } from "../validation";
 import { labelParam } from "../skills/label";
 
@@ -59,7 +59,14 @@ export const listingJsonSchema = z.strictObject({
       scope: z.enum(["builtin", "global", "workspace", "learned"]),
       heading: z.string(),
       chars: count.describe("characters this group uses"),
-      entries: z.array(z.strictObject({ name: z.string(), description: z.string(), state: z.enum(ENTRY_STATES) })),
+      entries: z.array(
+        z.strictObject({
+          name: z.string(),
+          description: z.string(),
+          state: z.enum(ENTRY_STATES),
+          served: servedSchema.describe("the version listed, and why: the label asked for, a lead's pin, or the latest"),
+        }),
+      ),
     }),
   ),
 });
@@ -86,7 +93,7 @@ export const getListing = defineOperation({
     ],
     304: { kind: "empty", description: "unchanged (If-None-Match)", headers: figureHeaders },
   },
-  errors: ["InvalidQuery", "InvalidLabel"],
+  errors: ["InvalidQuery", "InvalidLabel", "LabelNotFound"],
 });
 
 export const LISTING_OPERATIONS = [getListing];

@@ -168,7 +168,7 @@ function requestBodyOf(operation: Operation): JsonSchema | undefined {
   const content: JsonSchema = { "application/json": { schema: schemaOf(body.schema, "input") } };
   for (const type of body.alsoAccepts ?? [])
     content[type] = { schema: { type: "string", contentMediaType: type, description: "the same tree as a tar archive, gzip'd" } };
-  return { required: true, content };
+  return { required: !body.optional, content };
 }
 
 function operationObject(operation: Operation): JsonSchema {

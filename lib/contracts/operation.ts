@@ -44,6 +44,8 @@ export interface BodySpec<Schema extends z.ZodType = z.ZodType, Parsed = unknown
   schema: Schema;
   /** Bytes accepted; 1 MiB unless the route says otherwise (§11). */
   maxBytes?: number;
+  /** The body may be left out (a DELETE with an optional reason): it then reads as `{}`. */
+  optional?: true;
   /** Media types besides JSON (e.g. a gzip tar of the same tree). */
   alsoAccepts?: "application/gzip"[];
   /**

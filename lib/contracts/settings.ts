@@ -30,6 +30,7 @@ export const teamSettingsSchema = z.strictObject({
   descMax: z.number().int(),
   loadHint: z.string(),
   autoPromote: z.boolean().describe("false: an improved evaluation waits for a lead's approval"),
+  requireReasons: z.boolean().describe("true: pinning, unpinning, moving or removing a label and rolling back must say why"),
   storePrompts: z.boolean().describe("keep the prompt texts agents send in their telemetry (§9.1); off: only that a prompt happened"),
   telemetryDays: z.number().int().describe("days raw telemetry events are kept; the daily counts are kept for good"),
 });
@@ -48,11 +49,14 @@ export const telemetrySettingsBody = z.strictObject({
 
 export const settingsPatchBody = listingSettingsBody
   .partial()
-  .extend({ autoPromote: z.boolean().optional().describe("promote an improved amendment at once (true) or wait for a lead (false)") })
+  .extend({
+    autoPromote: z.boolean().optional().describe("promote an improved amendment at once (true) or wait for a lead (false)"),
+    requireReasons: z.boolean().optional().describe("ask for a reason with every pin, unpin, label move and rollback (true)"),
+  })
   .extend(telemetrySettingsBody.partial().shape)
   .refine(
     (patch) => Object.keys(patch).length > 0,
-    "send at least one of cap, descMax, loadHint, autoPromote, storePrompts, telemetryDays",
+    "send at least one of cap, descMax, loadHint, autoPromote, requireReasons, storePrompts, telemetryDays",
   );
 export type SettingsPatch = z.infer<typeof settingsPatchBody>;
 

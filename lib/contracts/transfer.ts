@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineOperation, json } from "./operation";
 import { SYNC_MAX_BYTES, syncBody } from "./sync";
+import { labelParam } from "../skills/label";
 
 /** Export and import of learned skills as SKILL.md folders (§6.6). */
 
@@ -15,21 +16,37 @@ export const exportLearned = defineOperation({
   errors: [],
 });
 
+export const exportQuery = z.object({
+  label: labelParam
+    .optional()
+    .describe("serve, for every learned skill, the version with this label (§10), or the default where it has none; not with all"),
+  all: z
+    .enum(["true", "false"])
+    .optional()
+    .describe(
+      "true: the team's whole workspace for a lead — workspace/<folder> (shadowed ones too) and learned/<name> (drafts too, provenance in metadata) — not what agents get",
+    ),
+  learned: z.enum(["true", "false"]).optional().describe("true: only the learned skills of what agents get"),
+});
+
 export const exportSkills = defineOperation({
   operationId: "exportSkills",
   method: "GET",
   path: "/api/v1/export",
   tag: "transfer",
-  summary: "The team's workspace and learned skills as SKILL.md folders in a .tar.gz, every file with its mode (skillgate pull)",
+  summary:
+    "What agents get, as SKILL.md folders in a .tar.gz (skillgate pull): exactly the listing's skills at the versions served (pins, ?label=), byte for byte, every file with its mode. ?all=true: the team's whole workspace instead",
   scope: "read",
+  query: exportQuery,
   responses: {
     200: {
       kind: "bytes",
       mediaType: "application/gzip",
-      description: "a tar.gz of <name>/ folders: workspace skills with all their files (scripts at 755), then learned skills",
+      description:
+        "a tar.gz of <name>/ folders, each skill's SKILL.md as skill_view serves it and its supporting files (scripts at 755); with all=true, workspace/<name>/ and learned/<name>/ folders",
     },
   },
-  errors: [],
+  errors: ["InvalidLabel", "LabelNotFound", "InvalidQuery"],
 });
 
 export const importQuery = z.object({

@@ -1,17 +1,39 @@
 import { z } from "zod";
 import { defineOperation, json, text } from "./operation";
-import { isoTime, nameParams, positiveIntText, versionNumber } from "./fields";
+import { isoTime, nameParams, positiveIntText, servedSchema, versionNumber } from "./fields";
 import { TIERS } from "./learned";
 import { labelParam } from "../skills/label";
 import { skillNameParam } from "../skills/name-schema";
 
 /** A skill's versions (§6): the history, diffs, rollback and pins. */
 
+/** A lead's reason for a decision that changes what agents get (§10); required when the team's `requireReasons` is on. */
+const decisionReasonField = z
+  .string()
+  .max(2000)
+  .optional()
+  .describe("why; shown in the history and on the version. Required when the team's requireReasons setting is on");
+
+/** An optional body holding only a reason: what a DELETE that changes what agents get takes. */
+const reasonOnlyBody = { schema: z.strictObject({ reason: decisionReasonField }), optional: true as const };
+
+const rolledBackPin = {
+  served: servedSchema,
+  pinMovedFrom: z.number().int().optional().describe("set when the rollback moved a lead's pin: the version it was on"),
+};
+
 export const rollbackBody = z.strictObject({
   toVersion: versionNumber.describe("the version whose content becomes the next version"),
   expectedVersion: versionNumber
     .optional()
     .describe("the current version the rollback was decided on; a stale one is refused with VersionConflict"),
+  keepPin: z
+    .boolean()
+    .optional()
+    .describe(
+      "under a pin: true leaves the pin where it is, so agents keep the pinned version; by default the pin moves to the new version",
+    ),
+  reason: decisionReasonField,
 });
 
 export const rollbackSkill = defineOperation({
@@ -20,23 +42,26 @@ export const rollbackSkill = defineOperation({
   path: "/api/v1/skills/{name}/rollback",
   tag: "skills",
   summary:
-    "A new version with the content of toVersion (lead or admin key); nothing is deleted. When that content is already current, nothing changes",
+    "A new version with the content of toVersion (lead or admin key); nothing is deleted. When that content is already current, no version is made. Under a pin, the pin moves to the version with that content unless keepPin",
   scope: "write",
   params: nameParams,
   body: { schema: rollbackBody },
   responses: {
     200: json(
       z.union([
-        z.strictObject({ name: z.string(), version: z.number().int(), revertOf: z.number().int() }),
-        z.strictObject({ name: z.string(), version: z.number().int(), unchanged: z.literal(true) }),
+        z.strictObject({ name: z.string(), version: z.number().int(), revertOf: z.number().int(), ...rolledBackPin }),
+        z.strictObject({ name: z.string(), version: z.number().int(), unchanged: z.literal(true), ...rolledBackPin }),
       ]),
-      "the new current version, or the current one with unchanged: true when it already has that content",
+      "the new current version, or the current one with unchanged: true when it already has that content; what agents get now",
     ),
   },
-  errors: ["InvalidName", "SkillNotFound", "VersionNotFound", "VersionConflict", "BuiltInImmutable", "FileSkillReadOnly"],
+  errors: ["InvalidName", "SkillNotFound", "VersionNotFound", "VersionConflict", "ReasonRequired", "BuiltInImmutable", "FileSkillReadOnly"],
 });
 
-export const pinBody = z.strictObject({ version: versionNumber.describe("the version agents get until unpinned") });
+export const pinBody = z.strictObject({
+  version: versionNumber.describe("the version agents get until unpinned"),
+  reason: decisionReasonField,
+});
 
 export const pinSkill = defineOperation({
   operationId: "pinSkill",
@@ -47,8 +72,8 @@ export const pinSkill = defineOperation({
   scope: "admin",
   params: nameParams,
   body: { schema: pinBody },
-  responses: { 200: json(z.strictObject({ name: z.string(), pinnedVersion: z.number().int() }), "pinned") },
-  errors: ["InvalidName", "SkillNotFound", "VersionNotFound", "AlreadyArchived", "BuiltInImmutable", "FileSkillReadOnly"],
+  responses: { 200: json(z.strictObject({ name: z.string(), pinnedVersion: z.number().int(), served: servedSchema }), "pinned") },
+  errors: ["InvalidName", "SkillNotFound", "VersionNotFound", "ReasonRequired", "AlreadyArchived", "BuiltInImmutable", "FileSkillReadOnly"],
 });
 
 export const unpinSkill = defineOperation({
@@ -59,16 +84,31 @@ export const unpinSkill = defineOperation({
   summary: "Lift the pin: agents get the latest version again",
   scope: "admin",
   params: nameParams,
+  body: reasonOnlyBody,
   responses: {
-    200: json(z.strictObject({ name: z.string(), pinnedVersion: z.null(), version: z.number().int() }), "the version agents get now"),
+    200: json(
+      z.strictObject({ name: z.string(), pinnedVersion: z.null(), version: z.number().int(), served: servedSchema }),
+      "the version agents get now",
+    ),
   },
-  errors: ["InvalidName", "SkillNotFound", "NotPinned", "AlreadyArchived", "BuiltInImmutable", "FileSkillReadOnly"],
+  errors: ["InvalidName", "SkillNotFound", "NotPinned", "ReasonRequired", "AlreadyArchived", "BuiltInImmutable", "FileSkillReadOnly"],
 });
 
 const labelParams = z.object({ name: skillNameParam, label: labelParam });
-const labelErrors = ["InvalidName", "InvalidLabel", "SkillNotFound", "AlreadyArchived", "BuiltInImmutable", "FileSkillReadOnly"] as const;
+const labelErrors = [
+  "InvalidName",
+  "InvalidLabel",
+  "SkillNotFound",
+  "ReasonRequired",
+  "AlreadyArchived",
+  "BuiltInImmutable",
+  "FileSkillReadOnly",
+] as const;
 
-export const moveLabelBody = z.strictObject({ version: versionNumber.describe("the version the label marks from now on") });
+export const moveLabelBody = z.strictObject({
+  version: versionNumber.describe("the version the label marks from now on"),
+  reason: decisionReasonField,
+});
 
 export const moveLabel = defineOperation({
   operationId: "moveLabel",
@@ -81,7 +121,10 @@ export const moveLabel = defineOperation({
   params: labelParams,
   body: { schema: moveLabelBody },
   responses: {
-    200: json(z.strictObject({ name: z.string(), label: z.string(), version: z.number().int() }), "the label marks this version"),
+    200: json(
+      z.strictObject({ name: z.string(), label: z.string(), version: z.number().int(), served: servedSchema }),
+      "the label marks this version; served: what readers that ask for no label get",
+    ),
   },
   errors: [...labelErrors, "VersionNotFound"],
 });
@@ -94,10 +137,17 @@ export const removeLabel = defineOperation({
   summary: "Take a label off a learned skill: readers that ask for it get the default version (pinned, else latest)",
   scope: "admin",
   params: labelParams,
+  body: reasonOnlyBody,
   responses: {
     200: json(
-      z.strictObject({ name: z.string(), label: z.string(), version: z.null(), was: z.number().int().describe("the version it marked") }),
-      "removed",
+      z.strictObject({
+        name: z.string(),
+        label: z.string(),
+        version: z.null(),
+        was: z.number().int().describe("the version it marked"),
+        served: servedSchema,
+      }),
+      "removed; served: what readers that ask for no label get",
     ),
   },
   errors: [...labelErrors, "LabelNotFound"],

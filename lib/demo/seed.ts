@@ -89,7 +89,9 @@ export async function seedDemo(app: App, { demoDir = path.resolve("demo"), onSee
       reason: "shorter: most flaky tests pass on a retry",
     }),
   );
-  await at(3.4, () => rollbackLearned(app, teamId, lead, "flaky-test-triage", 1));
+  await at(3.4, () =>
+    rollbackLearned(app, teamId, lead, "flaky-test-triage", { toVersion: 1, reason: "the shorter version skipped the shared-state check" }),
+  );
   await at(3.2, () => syncWorkspace(app.db, app.catalogs, teamId, { files: tree.map(rewriteChangelogDescription), others: [] }));
   await recordRuns(app, teamId, (daysAgo) => daysAgo <= 4.6 && daysAgo > 1.8);
   await at(2, () => insertLearned(app, teamId, claudeCode("91bc-triage"), TRIAGE_NOTES));

@@ -39,9 +39,12 @@ export function requireJsonContentType(req: Request): void {
 }
 
 /** A JSON body as a value, not yet checked against any schema; every failure is a 4xx that says what to fix. */
-export async function readJsonValue(req: Request, maxBytes = ONE_MIB): Promise<unknown> {
+export async function readJsonValue(req: Request, maxBytes = ONE_MIB, options: { optional?: boolean } = {}): Promise<unknown> {
   requireJsonContentType(req);
-  return parseJsonValue(await readBytes(req, maxBytes));
+  const bytes = await readBytes(req, maxBytes);
+  // A body a route makes optional (a DELETE's reason) may be left out: it reads as an empty object.
+  if (options.optional && bytes.byteLength === 0) return {};
+  return parseJsonValue(bytes);
 }
 
 export function parseJsonBytes<T extends z.ZodType>(bytes: Uint8Array, schema: T): z.infer<T> {

@@ -155,7 +155,7 @@ async function answerOrLast(
 
 async function readBody(spec: BodySpec | undefined, req: Request): Promise<unknown> {
   if (!spec || spec.alsoAccepts) return undefined;
-  const value = await readJsonValue(req, spec.maxBytes);
+  const value = await readJsonValue(req, spec.maxBytes, { optional: spec.optional });
   return spec.parse ? spec.parse(value) : parseWith(spec.schema, value, "InvalidField");
 }
 

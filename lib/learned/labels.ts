@@ -3,11 +3,13 @@ import type { Db } from "@/db/client";
 import { learnedSkillLabels } from "@/db/schema";
 import { AppError, specError } from "../errors";
 import { bumpCatalogRevision } from "../skills/catalog-cache";
+import { servedChoice, type Served } from "../skills/catalog";
 import type { LabelName } from "../skills/label";
 import { parseSkillMd } from "../skills/skill-md";
 import type { TeamId } from "../teams/teams";
 import { requireLead, type Actor } from "./actor";
 import { recordEvent } from "./events";
+import { decisionReason } from "./reasons";
 import { getLearnedVersion } from "./store";
 import { partOf, writableLearned, type Deps } from "./write";
 
@@ -21,6 +23,8 @@ export interface LabelMove {
   name: string;
   label: LabelName;
   version: number;
+  /** What readers that ask for no label get: a label does not change it, and the answer says so. */
+  served: Served;
 }
 
 /** `PUT /api/v1/skills/<name>/labels/<label>`: the label now marks `version`. Putting it where it already is changes nothing. */
@@ -31,14 +35,17 @@ export async function moveLabel(
   name: string,
   label: LabelName,
   version: number,
+  reason?: string | null,
 ): Promise<LabelMove> {
   requireLead(actor, "moving a label");
-  await deps.db.transaction(async (tx) => {
+  const served = await deps.db.transaction(async (tx) => {
     const row = await writableLearned(tx, deps.catalogs.statics, teamId, name);
     const target = await getLearnedVersion(tx, row.id, version);
     if (!target) throw specError("VersionNotFound", `'${name}' has no v${version}; it is at v${row.currentVersion}`);
+    const byDefault = servedChoice(row.currentVersion, row.pinnedVersion, null);
     const was = await labelledVersion(tx, row.id, label);
-    if (was === version) return;
+    if (was === version) return byDefault;
+    const why = await decisionReason(tx, teamId, reason);
     const { description } = parseSkillMd(target.frontmatter + target.body);
     await tx
       .insert(learnedSkillLabels)
@@ -47,14 +54,15 @@ export async function moveLabel(
         target: [learnedSkillLabels.skillId, learnedSkillLabels.label],
         set: { version, description, movedAt: new Date() },
       });
-    await recordEvent(tx, teamId, name, "labelled", actor, version, { label, from: was });
+    await recordEvent(tx, teamId, name, "labelled", actor, version, { label, from: was, ...(why !== null && { reason: why }) });
     await bumpCatalogRevision(tx, teamId, partOf(row.status));
+    return byDefault;
   });
-  return { name, label, version };
+  return { name, label, version, served };
 }
 
 /** `DELETE …/labels/<label>`: readers that ask for it get the default (pinned, else latest) again. */
-export async function removeLabel(deps: Deps, teamId: TeamId, actor: Actor, name: string, label: LabelName) {
+export async function removeLabel(deps: Deps, teamId: TeamId, actor: Actor, name: string, label: LabelName, reason?: string | null) {
   requireLead(actor, "removing a label");
   return deps.db.transaction(async (tx) => {
     const row = await writableLearned(tx, deps.catalogs.statics, teamId, name);
@@ -63,9 +71,11 @@ export async function removeLabel(deps: Deps, teamId: TeamId, actor: Actor, name
       .where(and(eq(learnedSkillLabels.skillId, row.id), eq(learnedSkillLabels.label, label)))
       .returning({ version: learnedSkillLabels.version });
     if (!removed) throw new AppError("LabelNotFound", `'${name}' has no label '${label}'`);
-    await recordEvent(tx, teamId, name, "unlabelled", actor, removed.version, { label });
+    // Asked after the delete, in its transaction: a missing label is said first, a missing reason undoes the delete.
+    const why = await decisionReason(tx, teamId, reason);
+    await recordEvent(tx, teamId, name, "unlabelled", actor, removed.version, { label, ...(why !== null && { reason: why }) });
     await bumpCatalogRevision(tx, teamId, partOf(row.status));
-    return { name, label, version: null, was: removed.version };
+    return { name, label, version: null, was: removed.version, served: servedChoice(row.currentVersion, row.pinnedVersion, null) };
   });
 }
 

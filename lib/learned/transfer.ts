@@ -1,9 +1,9 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { servedLearnedVersion } from "@/db/queries/learned-skills";
-import { learnedSkills, learnedSkillVersions } from "@/db/schema";
 import { AppError, invalidSkill } from "../errors";
 import { recordListingSnapshot } from "../listing/snapshots";
+import { compareCodePoints } from "../listing/render";
+import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
+import { versionTexts } from "../skills/served-texts";
 import { composeSkillMd, parseSkillMd } from "../skills/skill-md";
 import { invalidLines, invalidTree } from "../skills/invalid-folders";
 import { planTree } from "../skills/sync";
@@ -35,35 +35,38 @@ export interface ExportedSkill {
 }
 
 /**
- * The team's live learned skills (active and drafts), each as the SKILL.md an export holds: the
- * version agents get — the pinned one while a lead pins it, else the latest — so `skillgate pull`,
- * the installers and skill_view hand out the same bytes (docs/decisions.md, "Pins").
+ * The team's live learned skills — active (shadowed ones too) and drafts — each as the SKILL.md an
+ * export holds, provenance in `metadata`: at the version agents get (the catalog's, pinned or
+ * latest), so an export, `skillgate pull --all` and skill_view hand out the same version
+ * (docs/decisions.md, "One served version").
  */
-export async function exportLearned(db: Db, teamId: TeamId): Promise<ExportedSkill[]> {
-  const rows = await db
-    .select({ skill: learnedSkills, version: learnedSkillVersions })
-    .from(learnedSkills)
-    .innerJoin(learnedSkillVersions, servedLearnedVersion)
-    .where(and(eq(learnedSkills.teamId, teamId), inArray(learnedSkills.status, ["active", "draft"])))
-    .orderBy(asc(learnedSkills.name));
-  return rows.map(({ skill, version }) => {
-    const { fields } = parseSkillMd(version.frontmatter + version.body);
-    const provenance: Record<string, string | null> = {
-      [KEYS.source]: skill.sourceKind,
-      [KEYS.ref]: skill.sourceRef,
-      [KEYS.createdAt]: skill.createdAt.toISOString(),
-      [KEYS.reason]: skill.reason,
-      [KEYS.status]: skill.status,
-      [KEYS.forkedFrom]: skill.forkedFrom,
+export async function exportLearned(db: Db, catalogs: CatalogCache, team: CatalogKey): Promise<ExportedSkill[]> {
+  const catalog = await catalogs.catalog(team);
+  const learned = [...catalog.active, ...catalog.shadowed, ...catalog.drafts]
+    .filter((skill) => skill.scope === "learned")
+    .sort((a, b) => compareCodePoints(a.name, b.name));
+  const texts = await versionTexts(db, catalogs.statics, team.id, learned);
+  return learned.flatMap((skill) => {
+    const text = texts.get(skill.name);
+    if (!text || !skill.provenance) return [];
+    const { fields } = parseSkillMd(text.frontmatter + text.body);
+    const { provenance } = skill;
+    const ours: Record<string, string | null> = {
+      [KEYS.source]: provenance.source,
+      [KEYS.ref]: provenance.ref,
+      [KEYS.createdAt]: provenance.createdAt,
+      [KEYS.reason]: provenance.reason,
+      [KEYS.status]: skill.status === "draft" ? "draft" : "active",
+      [KEYS.forkedFrom]: provenance.forkedFrom,
     };
     const metadata = { ...((fields.metadata as Record<string, string> | undefined) ?? {}) };
-    for (const [key, value] of Object.entries(provenance)) if (value !== null) metadata[key] = value;
-    return { name: skill.name, skillMd: composeSkillMd({ ...(fields as { name: string; description: string }), metadata }, version.body) };
+    for (const [key, value] of Object.entries(ours)) if (value !== null) metadata[key] = value;
+    return [{ name: skill.name, skillMd: composeSkillMd({ ...(fields as { name: string; description: string }), metadata }, text.body) }];
   });
 }
 
-export async function exportLearnedTarGz(db: Db, teamId: TeamId): Promise<Buffer> {
-  const skills = await exportLearned(db, teamId);
+export async function exportLearnedTarGz(db: Db, catalogs: CatalogCache, team: CatalogKey): Promise<Buffer> {
+  const skills = await exportLearned(db, catalogs, team);
   const files = skills.map((skill) => ({ path: `${skill.name}/SKILL.md`, content: Buffer.from(skill.skillMd), executable: false }));
   return packTarGz({ files, others: [] });
 }

@@ -5,11 +5,12 @@ import { AppError, skillNotFound, specError } from "../errors";
 import { sha256Hex } from "../hash";
 import { recordListingSnapshot } from "../listing/snapshots";
 import { bumpCatalogRevision, type CatalogCache, type CatalogPart } from "../skills/catalog-cache";
-import type { StaticCatalog } from "../skills/catalog";
+import { servedChoice, type Served, type StaticCatalog } from "../skills/catalog";
 import { composeSkillMd, parseLearnedSkillMd, parseSkillMd, type ParsedSkill } from "../skills/skill-md";
 import type { TeamId } from "../teams/teams";
 import { authorOf, provenanceOf, requireLead, requireWriteActive, type Actor } from "./actor";
 import { recordEvent, type SkillEventKind } from "./events";
+import { decisionReason } from "./reasons";
 import {
   findArchivedLearned,
   findLiveLearned,
@@ -261,59 +262,105 @@ async function advance(
 /** `POST …/promote`: the draft becomes the active learned skill, if its name is still free (§6.1). */
 export async function promoteLearned(deps: Deps, teamId: TeamId, actor: Actor, name: string) {
   requireWriteActive(actor, "promoting a draft");
-  const version = await deps.db.transaction(async (tx) => {
+  const promoted = await deps.db.transaction(async (tx) => {
     const holder = await nameHolder(tx, deps.catalogs.statics, teamId, name);
     if (holder) throw nameCollision(name, holder);
     const row = await findLiveLearned(tx, teamId, name, { lock: true });
     if (!row) throw skillNotFound(name);
-    const [promoted] = await tx
+    const [done] = await tx
       .update(learnedSkills)
       .set({ status: "active", updatedAt: new Date() })
       .where(and(eq(learnedSkills.id, row.id), eq(learnedSkills.status, "draft")))
-      .returning({ version: learnedSkills.currentVersion });
-    if (!promoted) throw specError("NotADraft", `"${name}" is already active`);
-    await recordEvent(tx, teamId, name, "promoted", actor, promoted.version);
+      .returning({ version: learnedSkills.currentVersion, pinned: learnedSkills.pinnedVersion });
+    if (!done) throw specError("NotADraft", `"${name}" is already active`);
+    await recordEvent(tx, teamId, name, "promoted", actor, done.version);
     await bumpCatalogRevision(tx, teamId, "both");
-    return promoted.version;
+    return done;
   });
   await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} promoted`);
-  return { name, version, status: "active" as const };
+  return { name, version: promoted.version, status: "active" as const, served: servedChoice(promoted.version, promoted.pinned, null) };
 }
 
-export type RolledBack = { name: string; version: number; revertOf: number } | { name: string; version: number; unchanged: true };
+export interface RollbackRequest {
+  toVersion: number;
+  /** The current version the rollback was decided on: a stale one is refused (§6.2). */
+  expectedVersion?: number;
+  /** Under a pin: leave it where it is, so agents keep the pinned version (§6.2). */
+  keepPin?: boolean;
+  reason?: string | null;
+}
+
+export type RolledBack = ({ name: string; version: number; revertOf: number } | { name: string; version: number; unchanged: true }) & {
+  /** What agents get now. */
+  served: Served;
+  /** Set when the rollback moved a lead's pin: the version it was on. */
+  pinMovedFrom?: number;
+};
 
 /**
  * `POST …/rollback`: a new version with the content of v<toVersion>; nothing is deleted (§6.2).
- * When that content is already the current one nothing changes, so a double click or a retry
- * never makes a duplicate version; `expectedVersion`, like an update's, refuses a stale rollback.
+ * When that content is already the current one no version is made, so a double click or a retry
+ * never makes a duplicate; `expectedVersion`, like an update's, refuses a stale rollback. A
+ * rollback is the lead saying "agents get this content now": a pin moves to the version that has
+ * it, unless the request keeps the pin.
  */
 export async function rollbackLearned(
   deps: Deps,
   teamId: TeamId,
   actor: Actor,
   name: string,
-  toVersion: number,
-  expectedVersion?: number,
+  request: RollbackRequest,
 ): Promise<RolledBack> {
   requireLead(actor, "rolling back");
-  const result = await deps.db.transaction(async (tx) => {
+  const { toVersion, expectedVersion } = request;
+  const done = await deps.db.transaction(async (tx) => {
     const row = await writableLearned(tx, deps.catalogs.statics, teamId, name);
     const target = await getLearnedVersion(tx, row.id, toVersion);
     if (!target) throw specError("VersionNotFound", `'${name}' has no v${toVersion}; it is at v${row.currentVersion}`);
     const current = await getLearnedVersion(tx, row.id, row.currentVersion);
     // Already there is no conflict: a retry of a rollback that went through answers what it made.
-    if (current?.sha256 === target.sha256) return { version: row.currentVersion, unchanged: true as const, listed: false };
-    if (expectedVersion !== undefined && row.currentVersion !== expectedVersion)
+    const unchanged = current?.sha256 === target.sha256;
+    const pinnedBefore = row.pinnedVersion;
+    const keep = { version: row.currentVersion, unchanged, pinnedBefore, pinnedAfter: pinnedBefore, listed: false };
+    if (unchanged && (pinnedBefore === null || pinnedBefore === row.currentVersion || request.keepPin)) return keep;
+    if (!unchanged && expectedVersion !== undefined && row.currentVersion !== expectedVersion)
       throw versionConflict(name, row.currentVersion, expectedVersion);
+    const reason = await decisionReason(tx, teamId, request.reason);
     const parsed = parseSkillMd(target.frontmatter + target.body);
-    const reason = `rollback to v${toVersion}`;
-    const version = await advance(tx, row, row.currentVersion, parsed, actor, { reason, revertOf: toVersion });
-    await recordEvent(tx, teamId, name, "rolled-back", actor, version, { revertOf: toVersion, from: row.currentVersion });
-    return { version, unchanged: false as const, listed: row.status === "active" };
+    const version = unchanged
+      ? row.currentVersion
+      : await advance(tx, row, row.currentVersion, parsed, actor, { reason: rollbackReason(toVersion, reason), revertOf: toVersion });
+    const pinnedAfter = pinnedBefore !== null && !request.keepPin ? version : pinnedBefore;
+    if (pinnedAfter !== pinnedBefore) {
+      await tx
+        .update(learnedSkills)
+        .set({ pinnedVersion: pinnedAfter, pinnedDescription: parsed.description })
+        .where(eq(learnedSkills.id, row.id));
+      // A new version bumped the revision already; a pin moved alone has not.
+      if (unchanged) await bumpCatalogRevision(tx, teamId, partOf(row.status));
+    }
+    await recordEvent(tx, teamId, name, "rolled-back", actor, version, {
+      revertOf: toVersion,
+      from: row.currentVersion,
+      ...(unchanged && { unchanged: true }),
+      ...(pinnedAfter !== pinnedBefore && { pin: { from: pinnedBefore, to: pinnedAfter } }),
+      ...(pinnedBefore !== null && pinnedAfter === pinnedBefore && { keptPin: pinnedBefore }),
+      ...(reason !== null && { reason }),
+    });
+    return { ...keep, version, pinnedAfter, listed: row.status === "active" };
   });
-  if (result.unchanged) return { name, version: result.version, unchanged: true };
-  if (result.listed) await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} rolled back`);
-  return { name, version: result.version, revertOf: toVersion };
+  if (done.listed) await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} rolled back`);
+  const answer = {
+    served: servedChoice(done.version, done.pinnedAfter, null),
+    ...(done.pinnedBefore !== null && done.pinnedAfter !== done.pinnedBefore && { pinMovedFrom: done.pinnedBefore }),
+  };
+  if (done.unchanged) return { name, version: done.version, unchanged: true, ...answer };
+  return { name, version: done.version, revertOf: toVersion, ...answer };
+}
+
+/** The reason a rollback's version carries: what it reverts to, and the lead's why when given. */
+function rollbackReason(toVersion: number, reason: string | null): string {
+  return reason === null ? `rollback to v${toVersion}` : `rollback to v${toVersion}: ${reason}`;
 }
 
 /** `DELETE /api/v1/skills/<name>`: archives; the history stays and a lead can restore it. */
@@ -359,44 +406,6 @@ export async function restoreLearned(deps: Deps, teamId: TeamId, actor: Actor, n
   });
   if (restored.status === "active") await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} restored`);
   return { name, ...restored };
-}
-
-/**
- * `POST /api/v1/skills/<name>/pin`: a lead pins the version agents get (§10). skill_view without
- * `?version` and the listing serve it (and its description) until unpinned; new versions are still
- * made, and served once the pin is lifted.
- */
-export async function pinLearned(deps: Deps, teamId: TeamId, actor: Actor, name: string, version: number) {
-  requireLead(actor, "pinning a version");
-  const active = await deps.db.transaction(async (tx) => {
-    const row = await writableLearned(tx, deps.catalogs.statics, teamId, name);
-    const target = await getLearnedVersion(tx, row.id, version);
-    if (!target) throw specError("VersionNotFound", `'${name}' has no v${version}; it is at v${row.currentVersion}`);
-    const { description } = parseSkillMd(target.frontmatter + target.body);
-    await tx.update(learnedSkills).set({ pinnedVersion: version, pinnedDescription: description }).where(eq(learnedSkills.id, row.id));
-    await recordEvent(tx, teamId, name, "pinned", actor, version, { latest: row.currentVersion });
-    await bumpCatalogRevision(tx, teamId, partOf(row.status));
-    return row.status === "active";
-  });
-  if (active) await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} pinned to v${version}`);
-  return { name, pinnedVersion: version };
-}
-
-/** `DELETE /api/v1/skills/<name>/pin`: agents get the latest version again. */
-export async function unpinLearned(deps: Deps, teamId: TeamId, actor: Actor, name: string) {
-  requireLead(actor, "unpinning a version");
-  const result = await deps.db.transaction(async (tx) => {
-    const row = await writableLearned(tx, deps.catalogs.statics, teamId, name);
-    const [pinned] = await tx.select({ version: learnedSkills.pinnedVersion }).from(learnedSkills).where(eq(learnedSkills.id, row.id));
-    if (pinned?.version == null)
-      throw new AppError("NotPinned", `'${name}' is not pinned: agents already get its latest version, v${row.currentVersion}`);
-    await tx.update(learnedSkills).set({ pinnedVersion: null, pinnedDescription: null }).where(eq(learnedSkills.id, row.id));
-    await recordEvent(tx, teamId, name, "unpinned", actor, row.currentVersion, { was: pinned.version });
-    await bumpCatalogRevision(tx, teamId, partOf(row.status));
-    return { active: row.status === "active", version: row.currentVersion };
-  });
-  if (result.active) await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} unpinned`);
-  return { name, pinnedVersion: null, version: result.version };
 }
 
 /** The part of the catalog a learned skill of this status is in: drafts never reach the listing. */

@@ -40,7 +40,7 @@ export function listingJson(listing: TeamListing, settings: ListingSettings) {
         scope: group.scope,
         heading: group.heading,
         chars: group.chars,
-        entries: group.entries.map(({ name, description, state }) => ({ name, description, state })),
+        entries: group.entries.map(({ name, description, state, served }) => ({ name, description, state, served })),
       })),
   };
 }

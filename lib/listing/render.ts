@@ -20,6 +20,15 @@ export interface ListingSkill {
   name: string;
   scope: ListingScope;
   description: string;
+  /** The version listed and why (§10), carried to the JSON form's entries; the text does not say it. */
+  served?: ListedVersion;
+}
+
+/** The version of a listed skill and why it is that one (lib/skills/catalog.ts `Served`). */
+export interface ListedVersion {
+  version: number;
+  why: string;
+  label?: string;
 }
 
 export interface ListingSettings {
@@ -45,6 +54,7 @@ export interface ListingEntry {
   /** The description as the listing shows it: line breaks flattened, cut at descMax. */
   description: string;
   state: EntryState;
+  served?: ListedVersion;
 }
 
 export interface ListingGroup {
@@ -196,8 +206,9 @@ function groupEntries(skills: ListingSkill[], descMax: number): WorkGroup[] {
     remaining: buckets[scope].length,
     entries: sortByName(buckets[scope]).map((skill): WorkEntry => {
       const { text, chars, shortened } = shortenDescription(skill.description, descMax);
-      const state = shortened ? "cut" : "full";
-      return { name: skill.name, description: text, state, group, nameChars: charsOf(skill.name), descriptionChars: chars };
+      const state: EntryState = shortened ? "cut" : "full";
+      const entry = { name: skill.name, description: text, state, group, nameChars: charsOf(skill.name), descriptionChars: chars };
+      return skill.served ? { ...entry, served: skill.served } : entry;
     }),
   }));
 }

@@ -12,6 +12,7 @@ const columns = {
   descMax: teams.descMax,
   loadHint: teams.loadHint,
   autoPromote: teams.autoPromote,
+  requireReasons: teams.requireReasons,
   storePrompts: teams.storePrompts,
   telemetryDays: teams.telemetryDays,
 };
@@ -29,6 +30,7 @@ export async function updateTeamSettings(db: Db, catalogs: CatalogCache, teamId:
       descMax: patch.descMax,
       loadHint: patch.loadHint,
       autoPromote: patch.autoPromote,
+      requireReasons: patch.requireReasons,
       storePrompts: patch.storePrompts,
       telemetryDays: patch.telemetryDays,
     })

@@ -60,8 +60,8 @@ interface ToolDefinition<S extends z.ZodObject> {
    * arguments are, as REST checks the key before the body.
    */
   scope: (args: unknown) => Scope;
-  /** A text answer, or content of other kinds (a binary file as an embedded resource). */
-  run: (args: z.infer<S>, context: ToolContext) => Promise<string | ToolContent>;
+  /** A text answer, one with facts beside it in `_meta`, or content of other kinds (a binary file as an embedded resource). */
+  run: (args: z.infer<S>, context: ToolContext) => Promise<string | TextWithMeta | ToolContent>;
   /**
    * What agents read (§14): while the database is away, the last answer to the same call, marked
    * stale in `_meta`; `whenStale` does what the fresh answer would have done besides answering.
@@ -75,6 +75,15 @@ interface ToolContext {
   actor: KeyActor;
   sessionId: string | null;
 }
+
+/** A text answer and what it is, for a client that reads more than the text: the version skill_view served and why (§10). */
+interface TextWithMeta {
+  text: string;
+  meta: Record<string, unknown>;
+}
+
+/** The `_meta` key of the version a reader got and why (§10): `{version, why, label?}`, as REST's X-Skill-Served-Why says. */
+export const SERVED_META = "skillgate/served";
 
 const tool = <S extends z.ZodObject>(definition: ToolDefinition<S>) => definition;
 const json = (value: unknown) => JSON.stringify(value);
@@ -149,8 +158,14 @@ const TOOLS = [
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     scope: () => "read",
-    run: async ({ label }, { app, auth: { team } }) =>
-      (await app.catalogs.listing({ ...team, label: label ?? null }, { ...FULL_CATALOG, loadHint: team.loadHint })).text,
+    run: async ({ label }, { app, auth: { team } }) => {
+      const key = { ...team, label: label ?? null };
+      const { text } = await app.catalogs.listing(key, { ...FULL_CATALOG, loadHint: team.loadHint });
+      if (!label) return text;
+      // The text cannot say which skills the label served: `_meta` does, by name and version; the others got their default.
+      const labelled = (await app.catalogs.catalog(key)).active.filter((skill) => skill.label).map((skill) => [skill.name, skill.version]);
+      return { text, meta: { [SERVED_META]: { label, labelled: Object.fromEntries(labelled) } } };
+    },
     servesStale: {},
   }),
   tool({
@@ -168,7 +183,8 @@ const TOOLS = [
     run: async ({ name, version, label }, { app, auth, sessionId }) => {
       if (version !== undefined && label !== undefined) throw new AppError("InvalidQuery", "give version or label, not both");
       const team = { ...auth.team, label: label ?? null };
-      return skillViewText(await viewSkill(app, { team, keyId: auth.keyId, sessionId }, name, version));
+      const content = await viewSkill(app, { team, keyId: auth.keyId, sessionId }, name, version);
+      return { text: skillViewText(content), meta: { [SERVED_META]: content.served } };
     },
     servesStale: {
       whenStale: ({ name }, { app, auth, sessionId }, kept) => {
@@ -286,12 +302,14 @@ async function callTool(call: McpCall, name: string, args: unknown): Promise<Cal
     const context = { app: call.app, auth, actor, sessionId };
     const answer = async (): Promise<CallToolResult> => {
       const content = await definition.run(input, context);
-      return { content: typeof content === "string" ? [{ type: "text", text: content }] : content };
+      if (typeof content === "string") return { content: [{ type: "text", text: content }] };
+      if (Array.isArray(content)) return { content };
+      return { content: [{ type: "text", text: content.text }], _meta: content.meta };
     };
     const result = definition.servesStale ? await answerOrLast(definition, input, context, answer) : await answer();
     const staleSince = staleSinceOf(call.app.database.health, auth);
     if (staleSince === undefined || result._meta?.[STALE_META] !== undefined) return result;
-    return { ...result, _meta: { [STALE_META]: secondsSince(staleSince) } };
+    return { ...result, _meta: { ...result._meta, [STALE_META]: secondsSince(staleSince) } };
   } catch (error) {
     // The REST route's message for the same failure (§12), an outage included; a bug is logged, not echoed.
     const known = knownError(error);
@@ -319,7 +337,7 @@ async function answerOrLast(
     if (!last) throw error;
     const kept = last.value as CallToolResult;
     definition.servesStale?.whenStale?.(input, context, kept);
-    return { ...kept, _meta: { [STALE_META]: last.staleSeconds } };
+    return { ...kept, _meta: { ...kept._meta, [STALE_META]: last.staleSeconds } };
   }
 }
 

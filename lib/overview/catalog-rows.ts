@@ -1,9 +1,10 @@
 import { lintDescription } from "../lint/lint";
-import { collisionLabel, type Catalog, type CatalogSkill } from "../skills/catalog";
+import { collisionLabel, latestVersionOf, servedOf, type Catalog, type CatalogSkill, type TeamLabels } from "../skills/catalog";
 import type { CatalogRow } from "./table";
 
 /**
- * Catalog rows per catalog version and `descMax`: linting 10,000 descriptions on every render of
+ * Catalog rows per catalog version and `descMax` (labels change the catalog's revision too, so
+ * they are of the same version): linting 10,000 descriptions on every render of
  * the overview cost more than the rest of the page. A catalog object stands for one version (the
  * catalog cache hands out the same object until the catalog changes), so it keys the cache and
  * the rows go when it does. Rows come sorted by name, so a stable sort by any column keeps names
@@ -11,15 +12,15 @@ import type { CatalogRow } from "./table";
  */
 const byCatalog = new WeakMap<Catalog, { descMax: number; rows: CatalogRow[] }>();
 
-export function catalogRows(catalog: Catalog, descMax: number): CatalogRow[] {
+export function catalogRows(catalog: Catalog, descMax: number, labels: TeamLabels): CatalogRow[] {
   const cached = byCatalog.get(catalog);
   if (cached?.descMax === descMax) return cached.rows;
-  const rows = buildRows(catalog, descMax).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const rows = buildRows(catalog, descMax, labels).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   byCatalog.set(catalog, { descMax, rows });
   return rows;
 }
 
-function buildRows(catalog: Catalog, descMax: number): CatalogRow[] {
+function buildRows(catalog: Catalog, descMax: number, labels: TeamLabels): CatalogRow[] {
   const winners = new Map(catalog.active.map((skill) => [skill.name, skill]));
   const losers = new Map<string, string[]>();
   for (const skill of catalog.shadowed) losers.set(skill.name, [...(losers.get(skill.name) ?? []), collisionLabel(skill)]);
@@ -28,6 +29,8 @@ function buildRows(catalog: Catalog, descMax: number): CatalogRow[] {
     source: skill.source,
     scope: skill.scope,
     version: skill.version,
+    served: { why: servedOf(skill).why, latest: latestVersionOf(skill) },
+    labels: skill.scope === "learned" ? (labels.get(skill.name) ?? []) : [],
     status: skill.status,
     folder: skill.folder,
     lint: lintDescription(skill.description, descMax),

@@ -1,7 +1,8 @@
-import { and, desc, eq, ne } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { servedLearnedVersion } from "@/db/queries/learned-skills";
-import { evalRuns, learnedSkills, learnedSkillVersions } from "@/db/schema";
+import { learnedVersionsIn } from "@/db/queries/learned-skills";
+import { evalRuns, learnedSkillVersions } from "@/db/schema";
+import { learnedIdOf, type Catalog } from "../skills/catalog";
 import type { ActivationMetrics } from "../activation/metrics";
 import type { Team, TeamId } from "../teams/teams";
 import { lastViewedBySkill, neverLoaded, weeklyViewTrend } from "../usage/stats";
@@ -55,8 +56,9 @@ export async function teamOverview(
 ): Promise<TeamOverview> {
   await views.flush();
   const byViews = query.sort === "views7d" ? 7 : query.sort === "views30d" ? 30 : null;
-  const [catalog, lastViewed, sums, activated, trend, listing, outcomes, tiers, runs] = await Promise.all([
+  const [catalog, labels, lastViewed, sums, activated, trend, listing, outcomes, tiers, runs] = await Promise.all([
     catalogs.catalog(team),
+    catalogs.labels(team),
     lastViewedBySkill(db, team.id),
     // Summing every skill's views is needed only to sort by them; the page's own rows read their days.
     byViews ? viewsPerSkill(db, team.id, byViews, now) : null,
@@ -64,10 +66,10 @@ export async function teamOverview(
     weeklyViewTrend(db, team.id, now),
     catalogs.listing(team, { cap: team.listingCap, descMax: team.descMax, loadHint: team.loadHint }),
     successRates(db, team.id),
-    currentTiers(db, team.id),
+    catalogs.catalog(team).then((catalog) => servedTiers(db, catalog)),
     latestRuns(db, team.id),
   ]);
-  const rows = catalogRows(catalog, team.descMax);
+  const rows = catalogRows(catalog, team.descMax, labels);
   const recall = (runs[0]?.metrics.perSkill ?? {}) as Record<string, { recall: number | null }>;
   const facts = rowFacts({ lastViewed, sums, activated, outcomes, tiers, recall });
   const page = tablePage(rows, query, facts);
@@ -158,13 +160,21 @@ function rowFacts({ lastViewed, sums, activated, outcomes, tiers, recall }: Look
   } satisfies RowReader & Record<string, unknown>;
 }
 
-async function currentTiers(db: Db, teamId: TeamId): Promise<Map<string, string>> {
+/** The tier of the version each learned skill serves (the catalog decides which: pinned, else latest), by name. */
+async function servedTiers(db: Db, catalog: Catalog): Promise<Map<string, string>> {
+  const learned = [...catalog.active, ...catalog.shadowed, ...catalog.drafts].filter((skill) => skill.scope === "learned");
+  if (learned.length === 0) return new Map();
   const rows = await db
-    .select({ name: learnedSkills.name, tier: learnedSkillVersions.tier })
-    .from(learnedSkills)
-    .innerJoin(learnedSkillVersions, servedLearnedVersion)
-    .where(and(eq(learnedSkills.teamId, teamId), ne(learnedSkills.status, "archived")));
-  return new Map(rows.map((row) => [row.name, row.tier]));
+    .select({ skillId: learnedSkillVersions.skillId, tier: learnedSkillVersions.tier })
+    .from(learnedSkillVersions)
+    .where(learnedVersionsIn(learned.map((skill) => ({ id: learnedIdOf(skill), version: skill.version }))));
+  const nameOf = new Map(learned.map((skill) => [learnedIdOf(skill), skill.name as string]));
+  return new Map(
+    rows.flatMap((row) => {
+      const name = nameOf.get(row.skillId);
+      return name === undefined ? [] : [[name, row.tier] as const];
+    }),
+  );
 }
 
 /** The two most recent finished activation runs, newest first. */

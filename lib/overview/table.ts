@@ -3,7 +3,12 @@ export interface SkillHealthRow {
   name: string;
   source: string;
   scope: string;
+  /** The version agents get (§10)… */
   version: number;
+  /** …and why: a lead's pin or the latest, with the latest when it is another. */
+  served: { why: string; latest: number };
+  /** A learned skill's labels and the versions they mark. */
+  labels: readonly { label: string; version: number }[];
   status: string;
   folder: string | null;
   /** Lint findings as a lead reads them: the rule's code and the sentence that says what to fix. */
@@ -35,7 +40,7 @@ export interface SkillHealthRow {
 /** The part of a row that changes only with the catalog (lib/overview/catalog-rows.ts). */
 export type CatalogRow = Pick<
   SkillHealthRow,
-  "name" | "source" | "scope" | "version" | "status" | "folder" | "lint" | "collision" | "provenance"
+  "name" | "source" | "scope" | "version" | "served" | "labels" | "status" | "folder" | "lint" | "collision" | "provenance"
 >;
 
 /**

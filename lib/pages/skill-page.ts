@@ -8,15 +8,28 @@ import { skillVersions, versionText, type VersionInfo } from "../learned/history
 import { sideBySide, type DiffRow } from "../learned/side-by-side";
 import { findLiveLearned, type LearnedRow } from "../learned/store";
 import type { Team } from "../teams/teams";
-import { collisionLabel, latestVersionOf } from "../skills/catalog";
+import { collisionLabel, latestVersionOf, servedOf, type Served } from "../skills/catalog";
+import { pinRecord, type PinRecord } from "../learned/pins";
 import type { CatalogCache } from "../skills/catalog-cache";
 import { listSkillFiles, type SkillFile } from "../skills/files";
 import { noEvidence, versionEvidence, type VersionEvidence } from "../skills/version-evidence";
 import { annotationLine, loadSkillContent, type SkillContent } from "../skills/view";
 import { skillInProduction, type SkillInProduction } from "./production";
 
+/** What agents get of a skill, and why, in one place (§10): the skill page's first line. */
+export interface AgentsGet {
+  /** What a reader that asks for no label gets. */
+  served: Served;
+  /** Who pinned it there, when and why, while a lead's pin holds. */
+  pin: PinRecord | null;
+  /** The skill's labels and the versions they mark, by label name. */
+  labels: { label: string; version: number }[];
+  latest: number;
+}
+
 export interface SkillDetail {
   content: SkillContent;
+  agents: AgentsGet;
   annotation: string;
   files: SkillFile[];
   lint: LintFinding[];
@@ -68,8 +81,17 @@ export async function skillDetail(
     listAmendments(db, team.id, { skill: name, limit: 100 }),
     versionEvidence(db, team.id, content.skill),
   ]);
+  const served = servedOf(content.skill);
   return {
     content,
+    agents: {
+      served,
+      pin: served.why === "pinned" ? await pinRecord(db, team.id, name, served.version) : null,
+      labels: versions
+        .flatMap((v) => v.labels.map((label) => ({ label, version: v.version })))
+        .sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0)),
+      latest: latestVersionOf(content.skill),
+    },
     annotation: annotationLine(content),
     files,
     lint: lintDescription(content.skill.description, team.descMax),

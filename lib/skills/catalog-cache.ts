@@ -6,7 +6,19 @@ import { teams } from "@/db/schema";
 import { renderListing, type ListingSettings, type RenderedListing } from "../listing/render";
 import { sha256Hex } from "../hash";
 import type { TeamId } from "../teams/teams";
-import { findStaticSkill, loadDrafts, loadListedCatalog, withDrafts, type Catalog, type CatalogSkill, type StaticCatalog } from "./catalog";
+import {
+  findStaticSkill,
+  loadDrafts,
+  loadListedCatalog,
+  loadTeamLabels,
+  requireKnownLabel,
+  servedOf,
+  withDrafts,
+  type Catalog,
+  type CatalogSkill,
+  type StaticCatalog,
+  type TeamLabels,
+} from "./catalog";
 import type { StaticSkill } from "./folders";
 import type { LabelName } from "./label";
 import { loadWorkspaceFiles, readStaticFile, workspaceFilePaths, type FileContent, type WorkspaceFiles } from "./files";
@@ -48,6 +60,7 @@ export class CatalogCache {
   private readonly listed = new LRUCache<string, Promise<Catalog>>({ max: 256 });
   private readonly drafts = new LRUCache<string, Promise<CatalogSkill[]>>({ max: 256 });
   private readonly catalogs = new LRUCache<string, Promise<Catalog>>({ max: 256 });
+  private readonly teamLabels = new LRUCache<string, Promise<TeamLabels>>({ max: 256 });
   private readonly listings = new LRUCache<string, TeamListing>({ max: 1024 });
   /** A version's bytes never change, so a cached version is never stale. Bounded by size. */
   private readonly contents = new LRUCache<string, VersionContent>({
@@ -86,10 +99,22 @@ export class CatalogCache {
 
   /** The whole catalog: the listed part and the drafts, each loaded again only when its own revision moved. */
   catalog(team: CatalogKey): Promise<Catalog> {
-    return loadOnce(this.catalogs, `${team.id}:${team.catalogRevision}:${team.draftsRevision}:${team.label ?? ""}`, async () => {
-      const [listed, drafts] = await Promise.all([this.listedCatalog(team), this.teamDrafts(team)]);
-      return withDrafts(listed, drafts);
-    });
+    const load = () =>
+      loadOnce(this.catalogs, `${team.id}:${team.catalogRevision}:${team.draftsRevision}:${team.label ?? ""}`, async () => {
+        const [listed, drafts] = await Promise.all([this.listedCatalog(team), this.teamDrafts(team)]);
+        return withDrafts(listed, drafts);
+      });
+    return team.label ? this.knownLabel(team).then(load) : load();
+  }
+
+  /** The labels on the team's live learned skills, once per catalog state (drafts have labels too, so both revisions key it). */
+  labels(team: CatalogKey): Promise<TeamLabels> {
+    return loadOnce(this.teamLabels, `${team.id}:${team.catalogRevision}:${team.draftsRevision}`, () => loadTeamLabels(this.db, team.id));
+  }
+
+  /** A reader's label (or an install link's) is on some version of one of the team's skills, or it is refused as the typo it is (§10). */
+  async knownLabel(team: CatalogKey): Promise<void> {
+    if (team.label) requireKnownLabel(await this.labels(team), team.label);
   }
 
   private listedCatalog(team: CatalogKey): Promise<Catalog> {
@@ -138,17 +163,26 @@ export class CatalogCache {
 
   /** The skills index at the team's catalog state, built once per state. */
   skillsIndex(team: CatalogKey): Promise<SkillsIndex> {
-    return loadOnce(this.indexes, `${team.id}:${team.catalogRevision}:${team.label ?? ""}`, async () =>
-      buildSkillsIndex((await this.listedCatalog(team)).active, this.statics, await workspaceFilePaths(this.db, team.id)),
-    );
+    const load = () =>
+      loadOnce(this.indexes, `${team.id}:${team.catalogRevision}:${team.label ?? ""}`, async () =>
+        buildSkillsIndex((await this.listedCatalog(team)).active, this.statics, await workspaceFilePaths(this.db, team.id)),
+      );
+    return team.label ? this.knownLabel(team).then(load) : load();
   }
 
   async listing(team: CatalogKey, settings: ListingSettings): Promise<TeamListing> {
+    if (team.label) await this.knownLabel(team);
     const key = `${team.id}:${team.catalogRevision}:${team.label ?? ""}:${settings.cap}:${settings.descMax}:${settings.loadHint}`;
     const cached = this.listings.get(key);
     if (cached) return cached;
     const catalog = await this.listedCatalog(team);
-    const rendered = renderListing(catalog.active, catalog.diagnostics, settings);
+    const listed = catalog.active.map((skill) => ({
+      name: skill.name,
+      scope: skill.scope,
+      description: skill.description,
+      served: servedOf(skill),
+    }));
+    const rendered = renderListing(listed, catalog.diagnostics, settings);
     const listing = { ...rendered, etag: `"${sha256Hex(rendered.text)}"` };
     this.listings.set(key, listing);
     return listing;

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { invalidWorkspaceFolders } from "@/db/queries/workspace-skills";
 import { AppError, skillNotFound } from "../errors";
@@ -200,6 +200,32 @@ export async function loadListedCatalog(db: Db, statics: StaticCatalog, teamId: 
   return resolveCatalog(candidates, invalid);
 }
 
+/** The labels on a team's live learned skills (§10): by skill name, each label and the version it marks. */
+export type TeamLabels = ReadonlyMap<string, readonly { label: LabelName; version: number }[]>;
+
+export async function loadTeamLabels(db: Db, teamId: TeamId): Promise<TeamLabels> {
+  const rows = await db
+    .select({ name: learnedSkills.name, label: learnedSkillLabels.label, version: learnedSkillLabels.version })
+    .from(learnedSkillLabels)
+    .innerJoin(learnedSkills, eq(learnedSkills.id, learnedSkillLabels.skillId))
+    .where(and(eq(learnedSkills.teamId, teamId), inArray(learnedSkills.status, ["active", "draft"])))
+    .orderBy(asc(learnedSkillLabels.label));
+  const labels = new Map<string, { label: LabelName; version: number }[]>();
+  for (const row of rows) labels.set(row.name, [...(labels.get(row.name) ?? []), { label: row.label as LabelName, version: row.version }]);
+  return labels;
+}
+
+/**
+ * A reader's label must be on some version of one of the team's skills (§10): one that is on none
+ * is a typo, refused with the labels the team has, instead of serving every default in silence.
+ */
+export function requireKnownLabel(labels: TeamLabels, label: LabelName): void {
+  const known = [...new Set([...labels.values()].flatMap((marks) => marks.map((mark) => mark.label)))].sort(compareCodePoints);
+  if (known.includes(label)) return;
+  const have = known.length === 0 ? "the team has no labels" : `the team's labels are ${known.join(", ")}`;
+  throw new AppError("LabelNotFound", `no skill of this team has the label '${label}'; ${have}`);
+}
+
 /** The team's learned drafts, by name. */
 export async function loadDrafts(db: Db, teamId: TeamId, label: LabelName | null = null): Promise<CatalogSkill[]> {
   return (await learnedOf(db, teamId, "draft", label)).sort((a, b) => compareCodePoints(a.name, b.name));
@@ -255,13 +281,48 @@ interface LearnedVersions {
   labelledDescription: string | null;
 }
 
-/** The version a reader gets (§10): the one with the label it asked for, else the pinned one, else the latest. */
+/** Why a reader gets the version it gets (§10): the label it asked for, a lead's pin, or the latest. */
+export type ServedWhy = "label" | "pinned" | "latest";
+
+/** The version a reader gets and why: what every answer that changes or serves it says (`"served"`). */
+export interface Served {
+  version: number;
+  why: ServedWhy;
+  /** The label, when `why` is "label". */
+  label?: LabelName;
+}
+
+/**
+ * Which version of a learned skill a reader gets — the one rule every reader and every answer
+ * uses (docs/decisions.md, "One served version"): the version with the label the reader asked for, where
+ * the skill has it; else the version a lead pinned; else the latest. Built-in and file skills
+ * have only their latest.
+ */
+export function servedChoice(latest: number, pinned: number | null, labelled: number | null): { version: number; why: ServedWhy } {
+  if (labelled !== null) return { version: labelled, why: "label" };
+  if (pinned !== null) return { version: pinned, why: "pinned" };
+  return { version: latest, why: "latest" };
+}
+
+/** What a catalog skill serves, and why. */
+export function servedOf(skill: Pick<CatalogSkill, "version" | "pinned" | "label">): Served {
+  if (skill.label) return { version: skill.version, why: "label", label: skill.label.name };
+  return { version: skill.version, why: skill.pinned ? "pinned" : "latest" };
+}
+
+/** A learned skill's row as the catalog reads it: the version and description the reader gets. */
 function servedVersion(row: LearnedVersions, label: LabelName | null): Pick<CatalogSkill, "version" | "description" | "pinned" | "label"> {
-  if (label !== null && row.labelledVersion !== null && row.labelledDescription !== null)
-    return { version: row.labelledVersion, description: row.labelledDescription, label: { name: label, latest: row.version } };
-  if (row.pinnedVersion !== null)
-    return { version: row.pinnedVersion, description: row.pinnedDescription ?? row.description, pinned: { latest: row.version } };
-  return { version: row.version, description: row.description };
+  const labelled = label !== null && row.labelledDescription !== null ? row.labelledVersion : null;
+  const choice = servedChoice(row.version, row.pinnedVersion, labelled);
+  if (choice.why === "label" && label !== null)
+    return {
+      version: choice.version,
+      description: row.labelledDescription ?? row.description,
+      label: { name: label, latest: row.version },
+    };
+  if (choice.why === "pinned")
+    return { version: choice.version, description: row.pinnedDescription ?? row.description, pinned: { latest: row.version } };
+  return { version: choice.version, description: row.description };
 }
 
 /** Every skill the team can see, in the order `GET /api/v1/skills` lists them: active, shadowed, drafts, then invalid folders. */
@@ -293,6 +354,7 @@ export function describeEntry(entry: CatalogSkill | InvalidCatalogFolder) {
     folder: entry.folder,
     ...(entry.provenance && { provenance: entry.provenance }),
     ...(entry.pinned && { pinned: true as const }),
+    served: servedOf(entry),
   };
 }
 

@@ -112,6 +112,25 @@ export async function workspaceFilePaths(db: Db, teamId: number): Promise<Map<st
   return byName;
 }
 
+/** Every workspace skill's supporting files with their bytes, by skill, in one query: what an export of the whole team writes. */
+export async function workspaceFilesByName(db: Db, teamId: number): Promise<Map<string, (SkillFile & FileContent)[]>> {
+  const rows = await db
+    .select({
+      name: workspaceSkillFiles.name,
+      path: workspaceSkillFiles.path,
+      size: workspaceSkillFiles.size,
+      executable: workspaceSkillFiles.executable,
+      content: workspaceSkillFiles.content,
+      sha256: workspaceSkillFiles.sha256,
+    })
+    .from(workspaceSkillFiles)
+    .where(eq(workspaceSkillFiles.teamId, teamId))
+    .orderBy(asc(workspaceSkillFiles.name), asc(workspaceSkillFiles.path));
+  const byName = new Map<string, (SkillFile & FileContent)[]>();
+  for (const { name, ...file } of rows) byName.set(name, [...(byName.get(name) ?? []), file]);
+  return byName;
+}
+
 /**
  * Paths are case-sensitive, as on the file systems skills come from; an agent that read
  * "see FORMS.md" in a body is told the path that exists instead of guessing again.

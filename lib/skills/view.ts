@@ -4,7 +4,7 @@ import { learnedSkillVersions, workspaceSkillVersions } from "@/db/schema";
 import { AppError, skillNotFound, specError } from "../errors";
 import type { TeamId } from "../teams/teams";
 import type { CatalogCache, CatalogKey, VersionContent } from "./catalog-cache";
-import { latestVersionOf, learnedIdOf, type CatalogSkill } from "./catalog";
+import { latestVersionOf, learnedIdOf, servedOf, type CatalogSkill, type Served } from "./catalog";
 import type { SkillView } from "../usage/rollups";
 
 /** What `skill_view` serves: one exact version of one skill (SPEC §4). */
@@ -18,6 +18,8 @@ export interface SkillContent {
   body: string;
   /** SHA-256 of the whole SKILL.md of this version: the response's ETag. */
   sha256: string;
+  /** Why this version (§10): the reader's label, a pin, the latest — or the version the reader asked for. */
+  served: Served | { version: number; why: "requested" };
 }
 
 export function annotationLine(content: SkillContent): string {
@@ -36,6 +38,12 @@ export function parseAnnotationLine(text: string): { source: string; version: nu
 /** The `skill_view` text: the annotation line, a newline, then the body byte for byte. */
 export function skillViewText(content: SkillContent): string {
   return `${annotationLine(content)}\n${content.body}`;
+}
+
+/** Why the version was served, as the headers of `skill_view` say it beside its text. */
+export function servedHeaders(content: SkillContent): Record<string, string> {
+  const { served } = content;
+  return { "x-skill-served-why": served.why, ...("label" in served && served.label && { "x-skill-label": served.label }) };
 }
 
 /** Active skills by precedence, then the team's drafts (§4). */
@@ -65,6 +73,7 @@ export async function loadSkillContent(
     skill,
     version,
     ...stored,
+    served: requestedVersion === undefined ? servedOf(skill) : { version, why: "requested" },
   };
 }
 

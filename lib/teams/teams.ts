@@ -16,6 +16,8 @@ export interface Team {
   descMax: number;
   loadHint: string;
   autoPromote: boolean;
+  /** Pins, unpins, label moves and rollbacks must say why (§10). */
+  requireReasons: boolean;
   catalogRevision: number;
   draftsRevision: number;
 }
@@ -41,6 +43,7 @@ const teamColumns = {
   descMax: teams.descMax,
   loadHint: teams.loadHint,
   autoPromote: teams.autoPromote,
+  requireReasons: teams.requireReasons,
   catalogRevision: teams.catalogRevision,
   draftsRevision: teams.draftsRevision,
 };

@@ -85,7 +85,7 @@ describe.each(testDbKinds)("the history's charts on %s", (kind) => {
     await rejectAmendment(t.app.db, team, SYSTEM, rejected.id, "too terse");
     const waiting = await amendAndEvaluate("charted", "# charted\n\nwaiting\n");
     const unchanged = await amendAndEvaluate("flat", "# flat\n\nstill no better\n");
-    await rollbackLearned(t.app, team.id, SYSTEM, "charted", 1);
+    await rollbackLearned(t.app, team.id, SYSTEM, "charted", { toVersion: 1 });
 
     const none = { "auto-promoted": 0, approved: 0, overridden: 0, "draft-promoted": 0, rejected: 0, "not-promoted": 0, "rolled-back": 0 };
     expect(decisionsByWeek(await decisionEventCounts(t.app.db, team.id))).toEqual([

@@ -61,12 +61,21 @@ describe.each(testDbKinds)("labels on %s", (kind) => {
 
   it("serves the labelled version to readers that ask for the label, the default to the rest, over REST", async () => {
     await threeVersions();
-    expect(await (await put("staging", 2)).json()).toEqual({ name: "release-notes", label: "staging", version: 2 });
+    expect(await (await put("staging", 2)).json()).toEqual({
+      name: "release-notes",
+      label: "staging",
+      version: 2,
+      served: { version: 3, why: "latest" },
+    });
     expect(await viewText("/api/v1/skills/release-notes?label=staging")).toBe("[skill release-notes | learned | v2]\n# v2\n");
     expect(await viewText("/api/v1/skills/release-notes")).toBe("[skill release-notes | learned | v3]\n# v3\n");
-    // A skill without the label gets its default; a label nobody has is the default everywhere.
+    // A skill without the label gets its default; a label no skill has is a typo, refused (issue 39, point 3).
     expect(await viewText("/api/v1/skills/deploy-guide?label=staging")).toBe("[skill deploy-guide | learned | v1]\n# deploy\n");
-    expect(await viewText("/api/v1/skills/release-notes?label=canary")).toBe("[skill release-notes | learned | v3]\n# v3\n");
+    const typo = await t.call("GET", "/api/v1/skills/release-notes?label=canary");
+    expect([typo.status, await errorOf(typo)]).toEqual([
+      404,
+      { code: "LabelNotFound", message: "no skill of this team has the label 'canary'; the team's labels are staging" },
+    ]);
 
     const staging = await viewText("/api/v1/listing?label=staging");
     expect(staging).toContain("- release-notes: Writes release notes, take 2. Use when shipping.");
@@ -80,7 +89,7 @@ describe.each(testDbKinds)("labels on %s", (kind) => {
     await t.call("POST", "/api/v1/skills/release-notes/pin", { json: { version: 1 } });
     expect(await viewText("/api/v1/skills/release-notes")).toBe("[skill release-notes | learned | v1]\n# v1\n");
     expect(await viewText("/api/v1/skills/release-notes?label=staging")).toBe("[skill release-notes | learned | v2]\n# v2\n");
-    expect(await viewText("/api/v1/skills/release-notes?label=canary")).toBe("[skill release-notes | learned | v1]\n# v1\n");
+    expect(await viewText("/api/v1/skills/deploy-guide?label=staging")).toBe("[skill deploy-guide | learned | v1]\n# deploy\n");
 
     const versions = (await (await t.call("GET", "/api/v1/skills/release-notes/versions")).json()).versions;
     expect(versions.map((v: { version: number; labels: string[] }) => [v.version, v.labels])).toEqual([
@@ -95,12 +104,13 @@ describe.each(testDbKinds)("labels on %s", (kind) => {
     await put("staging", 2);
     await put("canary", 3);
     // Putting a label where it already is changes nothing and logs nothing.
-    expect(await (await put("staging", 2)).json()).toEqual({ name: "release-notes", label: "staging", version: 2 });
-    expect(await (await put("staging", 3)).json()).toEqual({ name: "release-notes", label: "staging", version: 3 });
+    const byDefault = { version: 3, why: "latest" };
+    expect(await (await put("staging", 2)).json()).toEqual({ name: "release-notes", label: "staging", version: 2, served: byDefault });
+    expect(await (await put("staging", 3)).json()).toEqual({ name: "release-notes", label: "staging", version: 3, served: byDefault });
     expect(await viewText("/api/v1/skills/release-notes?label=staging")).toBe("[skill release-notes | learned | v3]\n# v3\n");
 
     const removed = await t.call("DELETE", "/api/v1/skills/release-notes/labels/staging");
-    expect(await removed.json()).toEqual({ name: "release-notes", label: "staging", version: null, was: 3 });
+    expect(await removed.json()).toEqual({ name: "release-notes", label: "staging", version: null, was: 3, served: byDefault });
     const again = await t.call("DELETE", "/api/v1/skills/release-notes/labels/staging");
     expect([again.status, await errorOf(again)]).toEqual([
       404,

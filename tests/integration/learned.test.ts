@@ -140,7 +140,7 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
     const refused = await t.call("POST", "/api/v1/skills/release-flow/promote", { key: writeKey });
     expect(await errorOf(refused)).toEqual({ code: "Forbidden", message: "promoting a draft needs an editor, a lead or an admin key" });
     const promoted = await t.call("POST", "/api/v1/skills/release-flow/promote");
-    expect(await promoted.json()).toEqual({ name: "release-flow", version: 1, status: "active" });
+    expect(await promoted.json()).toEqual({ name: "release-flow", version: 1, status: "active", served: { version: 1, why: "latest" } });
     expect(await errorOf(await t.call("POST", "/api/v1/skills/release-flow/promote"))).toEqual({
       code: "NotADraft",
       message: 'Error [NotADraft]: "release-flow" is already active',
@@ -160,7 +160,7 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
     );
 
     const rolled = await t.call("POST", "/api/v1/skills/release-flow/rollback", { json: { toVersion: 1 } });
-    expect(await rolled.json()).toEqual({ name: "release-flow", version: 3, revertOf: 1 });
+    expect(await rolled.json()).toEqual({ name: "release-flow", version: 3, revertOf: 1, served: { version: 3, why: "latest" } });
     expect(await (await t.call("GET", "/api/v1/skills/release-flow")).text()).toBe(
       "[skill release-flow | learned | v3]\n# release-flow\n\n1. First step.\n",
     );

@@ -25,7 +25,7 @@ describe.each(testDbKinds)("pinned versions on %s", (kind) => {
   it("serves the pinned version and its description until the pin is lifted; later edits wait behind it", async () => {
     await twoVersions();
     const pin = await t.call("POST", "/api/v1/skills/release-notes/pin", { json: { version: 1 } });
-    expect(await pin.json()).toEqual({ name: "release-notes", pinnedVersion: 1 });
+    expect(await pin.json()).toEqual({ name: "release-notes", pinnedVersion: 1, served: { version: 1, why: "pinned" } });
     expect(await (await t.call("GET", "/api/v1/skills/release-notes")).text()).toBe("[skill release-notes | learned | v1]\n# v1\n");
     expect(await (await t.call("GET", "/api/v1/skills/release-notes?version=2")).text()).toBe(
       "[skill release-notes | learned | v2]\n# v2\n",
@@ -39,7 +39,7 @@ describe.each(testDbKinds)("pinned versions on %s", (kind) => {
     expect((await t.call("GET", "/api/v1/skills/release-notes")).headers.get("x-skill-version")).toBe("1");
 
     const unpin = await t.call("DELETE", "/api/v1/skills/release-notes/pin");
-    expect(await unpin.json()).toEqual({ name: "release-notes", pinnedVersion: null, version: 3 });
+    expect(await unpin.json()).toEqual({ name: "release-notes", pinnedVersion: null, version: 3, served: { version: 3, why: "latest" } });
     expect(await (await t.call("GET", "/api/v1/skills/release-notes")).text()).toBe("[skill release-notes | learned | v3]\n# v3\n");
     expect(await (await t.call("GET", "/api/v1/listing")).text()).toContain(
       "- release-notes: Writes release notes, grouped. Use when a version ships.",

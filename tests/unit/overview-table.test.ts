@@ -7,6 +7,8 @@ const row = (name: string, change: Partial<CatalogRow> = {}): CatalogRow => ({
   source: "builtin",
   scope: "team",
   version: 1,
+  served: { why: "latest", latest: 1 },
+  labels: [],
   status: "active",
   folder: null,
   lint: [],

@@ -11,7 +11,9 @@ import { createInstallLink, listInstallLinks } from "@/lib/teams/install-links";
 /** POST /api/v1/install-links — a read-only link for `npx skills add <url>`; GET lists them. */
 export const POST = route(createInstallLinkOperation, async ({ query }, { req, app, auth }) => {
   const by = { userId: null, keyId: auth.keyId };
-  return json(await createInstallLink(app.db, auth.team.id, publicOrigin(req.headers, req.url).origin, by, query.label ?? null), 201);
+  const label = query.label ?? null;
+  await app.catalogs.knownLabel({ ...auth.team, label });
+  return json(await createInstallLink(app.db, auth.team.id, publicOrigin(req.headers, req.url).origin, by, label), 201);
 });
 
 export const GET = route(listInstallLinksOperation, async (_input, { app, auth }) => {

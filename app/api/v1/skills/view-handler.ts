@@ -2,7 +2,7 @@ import { viewSkill as viewSkillOperation } from "@/lib/contracts/catalog";
 import { notModified } from "@/lib/http/params";
 import { text } from "@/lib/http/respond";
 import { route } from "@/lib/http/route";
-import { skillViewText, viewSkill } from "@/lib/skills/view";
+import { servedHeaders, skillViewText, viewSkill } from "@/lib/skills/view";
 
 /**
  * skill_view (§4): the annotation line, then the body byte for byte; ETag = SHA-256 of that
@@ -18,6 +18,7 @@ export const viewSkillRoute = route(
       etag: `"${content.sha256}"`,
       "x-skill-version": String(content.version),
       "x-skill-source": content.annotationSource,
+      ...servedHeaders(content),
       "cache-control": "private, no-cache",
     };
     if (notModified(req, headers.etag)) return new Response(null, { status: 304, headers });

@@ -19,6 +19,9 @@ const KIND_STYLE: Record<string, string> = {
   verified: "bg-teal-100 text-teal-900",
 };
 
+/** A lead's decisions on what agents get, whose reason (§10) the line says. */
+const DECISION_REASONS = new Set(["pinned", "unpinned", "labelled", "unlabelled", "rolled-back"]);
+
 /** Events about a proposed change, not a version: they open the amendment, not a version's diff. */
 const ABOUT_AN_AMENDMENT = new Set(["amended", "evaluated", "rejected"]);
 
@@ -83,6 +86,9 @@ function EventLine({ slug, event }: { slug: string; event: HistoryEvent }) {
     status?: string;
     label?: string;
     from?: number | null;
+    was?: number;
+    pin?: { from: number | null; to: number };
+    keptPin?: number;
   };
   return (
     <li
@@ -107,7 +113,16 @@ function EventLine({ slug, event }: { slug: string; event: HistoryEvent }) {
           {typeof detail.from === "number" && ` moved from v${detail.from}`}
         </span>
       )}
+      {event.kind === "pinned" && typeof detail.from === "number" && <span>moved from v{detail.from}</span>}
+      {event.kind === "unpinned" && detail.was !== undefined && <span>was pinned to v{detail.was}</span>}
+      {detail.pin && (
+        <span>
+          pin moved {detail.pin.from !== null && <>from v{detail.pin.from} </>}to v{detail.pin.to}
+        </span>
+      )}
+      {detail.keptPin !== undefined && <span>pin kept on v{detail.keptPin}</span>}
       {detail.overrideReason && <span className="text-amber-900">reason: “{detail.overrideReason}”</span>}
+      {DECISION_REASONS.has(event.kind) && detail.reason && <span className="text-slate-800">reason: “{detail.reason}”</span>}
       {event.version !== null && event.version > 1 && !ABOUT_AN_AMENDMENT.has(event.kind) && !detail.label && (
         <Link className="text-indigo-700 underline" href={versionDiffHref(slug, event.skill, event.version)}>
           diff v{event.version - 1} → v{event.version}

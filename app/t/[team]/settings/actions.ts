@@ -41,6 +41,7 @@ export async function createInstallLinkAction(slug: string, _previous: ActionRes
   const input = { label: String(form.get("label") ?? "").trim() };
   return memberAction({ ...asLead(slug), schema: installLinkForm, input }, async (member, { label }) => {
     const { origin } = publicOrigin(await headers());
+    await member.app.catalogs.knownLabel({ ...member.team, label });
     const link = await createInstallLink(member.app.db, member.team.id, origin, { userId: member.user.id, keyId: null }, label);
     const what = label ? `Install link for label ${label} created` : "Install link created";
     return { ok: true, message: `${what}. Copy it now: it is not shown again.`, installUrl: link.url, installLinkId: link.id };
@@ -145,6 +146,19 @@ export async function autoPromoteAction(slug: string, _previous: ActionResult | 
       message: autoPromote
         ? "Auto-promotion is on: an improved amendment goes live at once."
         : "Auto-promotion is off: an improved amendment waits for a lead's approval on its evaluation page.",
+    };
+  });
+}
+
+export async function requireReasonsAction(slug: string, _previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  const requireReasons = form.get("requireReasons") === "on";
+  return memberAction({ ...asLead(slug), schema: settingsPatchBody, input: { requireReasons } }, async (member, patch) => {
+    await updateTeamSettings(member.app.db, member.app.catalogs, member.team.id, patch);
+    return {
+      ok: true,
+      message: requireReasons
+        ? "Reasons are required: every pin, unpin, label move and rollback must say why."
+        : "Reasons are optional: pins, unpins, label moves and rollbacks may say why.",
     };
   });
 }

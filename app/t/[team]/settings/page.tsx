@@ -66,7 +66,7 @@ export default async function SettingsPage({ params }: TeamPageProps) {
         <>
           <ApiKeysSection slug={slug} keys={keys} />
           <InstallLinksSection slug={slug} links={links} />
-          <PromotionSection slug={slug} autoPromote={team.autoPromote} />
+          <PromotionSection slug={slug} team={team} />
           <ListingSection slug={slug} team={team} />
           {settings && <TelemetrySection slug={slug} settings={settings} origin={publicOrigin(await headers()).origin} />}
           <PromptSetsLink slug={slug} />

@@ -7,6 +7,7 @@ import { ActionMessageSlot } from "@/components/action-message";
 import { CredentialTable, RevokeCell } from "@/components/credential-table";
 import {
   AutoPromoteForm,
+  RequireReasonsForm,
   CreateInstallLinkForm,
   CreateKeyForm,
   ListingSettingsForm,
@@ -20,6 +21,7 @@ import { ConnectTelemetry } from "@/components/connect-telemetry";
 import { Section } from "@/components/ui/section";
 import {
   autoPromoteAction,
+  requireReasonsAction,
   createInstallLinkAction,
   createKeyAction,
   revokeConnectionAction,
@@ -157,14 +159,17 @@ export function InstallLinksSection({ slug, links }: { slug: string; links: Inst
   );
 }
 
-export function PromotionSection({ slug, autoPromote }: { slug: string; autoPromote: boolean }) {
+export function PromotionSection({ slug, team }: { slug: string; team: Pick<Team, "autoPromote" | "requireReasons"> }) {
   return (
     <Section
       headingId="promotion"
       title="Promotion"
-      description="When an evaluation finds an amendment improved, it goes live at once, or waits for a lead to approve or reject it on the evaluation page. Either way it is in the history."
+      description="When an evaluation finds an amendment improved, it goes live at once, or waits for a lead to approve or reject it on the evaluation page. Either way it is in the history, as is every pin, label and rollback, with its reason."
     >
-      <AutoPromoteForm action={autoPromoteAction.bind(null, slug)} autoPromote={autoPromote} />
+      <div className="space-y-5">
+        <AutoPromoteForm action={autoPromoteAction.bind(null, slug)} autoPromote={team.autoPromote} />
+        <RequireReasonsForm action={requireReasonsAction.bind(null, slug)} requireReasons={team.requireReasons} />
+      </div>
     </Section>
   );
 }

@@ -5,7 +5,7 @@ import { exportLearnedTarGz } from "@/lib/learned/transfer";
 
 /** GET /api/v1/learned-skills/export — the team's learned skills as SKILL.md folders in a .tar.gz. */
 export const GET = route(exportLearned, async (_input, { app, auth }) => {
-  const archive = await exportLearnedTarGz(app.db, auth.team.id);
+  const archive = await exportLearnedTarGz(app.db, app.catalogs, auth.team);
   return new Response(new Uint8Array(archive), {
     headers: {
       "content-type": "application/gzip",

@@ -18,6 +18,7 @@ export function SkillHeader({ detail }: { detail: SkillDetail }) {
         <Badge>v{content.version}</Badge>
         {current && <Badge tone={current.tier === "verified" ? "good" : "plain"}>{current.tier}</Badge>}
       </div>
+      <AgentsGetLine detail={detail} />
       <p className="mt-1 text-slate-700">{content.skill.description}</p>
       <p className="mt-2 font-mono text-xs text-slate-500" data-testid="annotation">
         {detail.annotation}
@@ -27,6 +28,52 @@ export function SkillHeader({ detail }: { detail: SkillDetail }) {
       )}
     </header>
   );
+}
+
+/**
+ * What agents get and why, in one line (§10): the version a reader that asks for no label gets —
+ * pinned (by whom, when, why) or the latest — then each label and its version, then the latest
+ * when agents get another one.
+ */
+function AgentsGetLine({ detail }: { detail: SkillDetail }) {
+  const { content, agents } = detail;
+  const { served, pin, labels, latest } = agents;
+  return (
+    <p className="mt-2 text-sm font-medium text-slate-900" data-testid="agents-get">
+      Agents get v{served.version}
+      {served.why === "pinned" ? (
+        <>
+          {" "}
+          (pinned
+          {pin && (
+            <>
+              {" "}
+              by {pin.by} <When at={pin.at} />
+            </>
+          )}
+          {pin?.reason && <>: “{pin.reason}”</>})
+        </>
+      ) : (
+        <>, {whyLatest(content)}</>
+      )}
+      {labels.map(({ label, version }) => (
+        <span key={label} className="font-normal text-slate-700">
+          {" · "}
+          {label} → v{version}
+        </span>
+      ))}
+      {latest !== served.version && <span className="font-normal text-slate-700"> · latest v{latest}</span>}
+    </p>
+  );
+}
+
+/** Why the latest version is the one agents get, by where the skill comes from. */
+function whyLatest(content: SkillDetail["content"]): string {
+  if (content.annotationSource === "draft") return "a draft: not in the listing, loaded only by name";
+  if (content.annotationSource === "builtin") return "shipped with this deployment";
+  if (content.skill.scope === "global") return `read from ${content.skill.folder}`;
+  if (content.skill.scope === "workspace") return `the latest sync of ${content.skill.folder}`;
+  return "the latest";
 }
 
 function Badge({ children, tone = "plain" }: { children: React.ReactNode; tone?: "plain" | "good" }) {

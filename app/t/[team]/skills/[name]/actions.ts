@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { memberAction } from "@/lib/actions/member-action";
-import type { ActionResult } from "@/lib/actions/result";
+import type { ActionResult, Decision } from "@/lib/actions/result";
 import { amendmentBody } from "@/lib/contracts/evolution";
 import { forkSkillForm, saveSkillForm, verifyBody, type ForkSkillForm, type SaveSkillForm, type VerifyForm } from "@/lib/contracts/learned";
 import { moveLabelBody, pinBody, rollbackBody } from "@/lib/contracts/versions";
@@ -14,15 +14,8 @@ import { labelParam } from "@/lib/skills/label";
 import { versionText } from "@/lib/learned/history";
 import { findLiveLearned } from "@/lib/learned/store";
 import { verifyLearned } from "@/lib/learned/verify";
-import {
-  archiveLearned,
-  pinLearned,
-  promoteLearned,
-  restoreLearned,
-  rollbackLearned,
-  unpinLearned,
-  updateLearned,
-} from "@/lib/learned/write";
+import { pinLearned, unpinLearned } from "@/lib/learned/pins";
+import { archiveLearned, promoteLearned, restoreLearned, rollbackLearned, updateLearned, type RolledBack } from "@/lib/learned/write";
 import { membershipOf } from "@/lib/teams/teams";
 import { generateAmendment, latestContent, proposeAmendment } from "@/lib/evolution/amendments";
 import { parseSkillMd } from "@/lib/skills/skill-md";
@@ -62,32 +55,44 @@ export async function promoteAction(slug: string, name: string): Promise<ActionR
 }
 
 /** Rolls back from the version the page showed as the latest: a stale page is told, a second click changes nothing. */
-export async function rollbackAction(slug: string, name: string, expectedVersion: number, toVersion: number): Promise<ActionResult> {
-  return memberAction(
-    { ...asEditor(slug, name), schema: rollbackBody, input: { toVersion, expectedVersion } },
-    async (member, body, actor) => {
-      const rolled = await rollbackLearned(member.app, member.team.id, actor, name, body.toVersion, body.expectedVersion);
-      if ("unchanged" in rolled)
-        return {
-          ok: true,
-          message: `Nothing to roll back: v${rolled.version} already has the content of v${body.toVersion}.`,
-          version: rolled.version,
-        };
-      return { ok: true, message: `Rolled back: v${rolled.version} has the content of v${body.toVersion}.`, version: rolled.version };
-    },
-  );
+export async function rollbackAction(
+  slug: string,
+  name: string,
+  expectedVersion: number,
+  toVersion: number,
+  decision: Decision,
+): Promise<ActionResult> {
+  const input = { toVersion, expectedVersion, keepPin: decision.option, reason: decision.reason };
+  return memberAction({ ...asEditor(slug, name), schema: rollbackBody, input }, async (member, body, actor) => {
+    const rolled = await rollbackLearned(member.app, member.team.id, actor, name, body);
+    return { ok: true, message: rolledBackMessage(rolled, body.toVersion), version: rolled.version };
+  });
 }
 
-export async function pinAction(slug: string, name: string, version: number): Promise<ActionResult> {
-  return memberAction({ ...asEditor(slug, name), schema: pinBody, input: { version } }, async (member, body, actor) => {
-    await pinLearned(member.app, member.team.id, actor, name, body.version);
+/** What a rollback did, and what agents get now: the content rolled back to, or the pinned version they keep. */
+function rolledBackMessage(rolled: RolledBack, toVersion: number): string {
+  const made =
+    "unchanged" in rolled
+      ? `Nothing to roll back: v${rolled.version} already has the content of v${toVersion}`
+      : `Rolled back: v${rolled.version} has the content of v${toVersion}`;
+  if (rolled.pinMovedFrom !== undefined)
+    return `${made}; the pin moved from v${rolled.pinMovedFrom} to v${rolled.version}, so agents get it now.`;
+  if (rolled.served.why === "pinned") return `${made}. Agents keep v${rolled.served.version}: it stays pinned.`;
+  return "unchanged" in rolled ? `${made}.` : `${made}; agents get it now.`;
+}
+
+export async function pinAction(slug: string, name: string, version: number, decision: Decision): Promise<ActionResult> {
+  const input = { version, reason: decision.reason };
+  return memberAction({ ...asEditor(slug, name), schema: pinBody, input }, async (member, body, actor) => {
+    await pinLearned(member.app, member.team.id, actor, name, body.version, body.reason);
     return { ok: true, message: `Pinned: agents get v${body.version} until you unpin it.`, version: body.version };
   });
 }
 
-export async function unpinAction(slug: string, name: string): Promise<ActionResult> {
-  return memberAction({ ...asEditor(slug, name), ...nothing }, async (member, _input, actor) => {
-    const { version } = await unpinLearned(member.app, member.team.id, actor, name);
+export async function unpinAction(slug: string, name: string, decision: Decision): Promise<ActionResult> {
+  const schema = z.strictObject({ reason: z.string().max(2000) });
+  return memberAction({ ...asEditor(slug, name), schema, input: { reason: decision.reason } }, async (member, body, actor) => {
+    const { version } = await unpinLearned(member.app, member.team.id, actor, name, body.reason);
     return { ok: true, message: `Unpinned: agents get the latest version, v${version}.`, version };
   });
 }
@@ -95,9 +100,16 @@ export async function unpinAction(slug: string, name: string): Promise<ActionRes
 const labelForm = moveLabelBody.extend({ label: labelParam });
 
 /** Puts a label on a version (§10), from the versions table: a new label or one moved from another version. */
-export async function moveLabelAction(slug: string, name: string, label: string, version: number): Promise<ActionResult> {
-  return memberAction({ ...asEditor(slug, name), schema: labelForm, input: { label, version } }, async (member, body, actor) => {
-    await moveLabel(member.app, member.team.id, actor, name, body.label, body.version);
+export async function moveLabelAction(
+  slug: string,
+  name: string,
+  label: string,
+  version: number,
+  decision: Decision,
+): Promise<ActionResult> {
+  const input = { label, version, reason: decision.reason };
+  return memberAction({ ...asEditor(slug, name), schema: labelForm, input }, async (member, body, actor) => {
+    await moveLabel(member.app, member.team.id, actor, name, body.label, body.version, body.reason);
     return {
       ok: true,
       message: `Label ${body.label} is on v${body.version}: readers that ask for it get that version.`,
@@ -106,10 +118,10 @@ export async function moveLabelAction(slug: string, name: string, label: string,
   });
 }
 
-export async function removeLabelAction(slug: string, name: string, label: string): Promise<ActionResult> {
-  const schema = z.strictObject({ label: labelParam });
-  return memberAction({ ...asEditor(slug, name), schema, input: { label } }, async (member, body, actor) => {
-    const { was } = await removeLabel(member.app, member.team.id, actor, name, body.label);
+export async function removeLabelAction(slug: string, name: string, label: string, decision: Decision): Promise<ActionResult> {
+  const schema = z.strictObject({ label: labelParam, reason: z.string().max(2000) });
+  return memberAction({ ...asEditor(slug, name), schema, input: { label, reason: decision.reason } }, async (member, body, actor) => {
+    const { was } = await removeLabel(member.app, member.team.id, actor, name, body.label, body.reason);
     return { ok: true, message: `Label ${body.label} taken off v${was}: readers that ask for it get the default version.` };
   });
 }

@@ -82,7 +82,7 @@ export default async function SkillPage({ params, searchParams }: TeamPageProps<
           name={name}
           detail={detail}
           latest={latest}
-          mayChange={learned !== null && isLead}
+          lead={learned !== null && isLead ? { reasonRequired: team.requireReasons } : null}
           diffView={diffViewChoice(path, query, "diff")}
         />
         <ProductionSection

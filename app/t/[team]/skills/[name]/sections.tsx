@@ -153,17 +153,18 @@ export function VersionsSection({
   name,
   detail,
   latest,
-  mayChange,
+  lead,
   diffView,
 }: {
   slug: string;
   name: string;
   detail: SkillDetail;
   latest: number;
-  /** A lead, on a learned skill: may pin, unpin and roll back. */
-  mayChange: boolean;
+  /** Set for a lead on a learned skill, who may pin, unpin, label and roll back: whether the team asks for a reason with each. */
+  lead: { reasonRequired: boolean } | null;
   diffView: DiffViewChoice;
 }) {
+  const mayChange = lead !== null;
   const { compare, content } = detail;
   const compareTo = compare && detail.versions.find((v) => v.version === compare.to);
   return (
@@ -177,6 +178,8 @@ export function VersionsSection({
           compare={compare ? { from: compare.from, to: compare.to } : null}
           rollback={mayChange ? rollbackAction.bind(null, slug, name, latest) : null}
           pinned={content.skill.pinned ? content.skill.version : null}
+          pinReason={detail.agents.pin?.reason ?? null}
+          reasonRequired={lead?.reasonRequired ?? false}
           pin={mayChange ? pinAction.bind(null, slug, name) : null}
           unpin={mayChange ? unpinAction.bind(null, slug, name) : null}
           moveLabel={mayChange ? moveLabelAction.bind(null, slug, name) : null}

@@ -6,11 +6,11 @@ import * as labels from "@/lib/learned/labels";
 
 /** PUT /api/v1/skills/<name>/labels/<label> — put a label on a version; DELETE takes it off (§10). */
 export const PUT = route(moveLabel, async ({ params, body }, { app, auth, actor }) =>
-  json(await labels.moveLabel(app, auth.team.id, actor, params.name, params.label, body.version)),
+  json(await labels.moveLabel(app, auth.team.id, actor, params.name, params.label, body.version, body.reason)),
 );
 
-export const DELETE = route(removeLabel, async ({ params }, { app, auth, actor }) =>
-  json(await labels.removeLabel(app, auth.team.id, actor, params.name, params.label)),
+export const DELETE = route(removeLabel, async ({ params, body }, { app, auth, actor }) =>
+  json(await labels.removeLabel(app, auth.team.id, actor, params.name, params.label, body.reason)),
 );
 
 export const { GET, POST, PATCH, HEAD, OPTIONS } = otherMethods({ PUT, DELETE });

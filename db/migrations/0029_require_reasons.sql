@@ -1,0 +1,1 @@
+ALTER TABLE "teams" ADD COLUMN "require_reasons" boolean DEFAULT false NOT NULL;
