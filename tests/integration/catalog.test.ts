@@ -118,6 +118,7 @@ describe.each(testDbKinds)("the catalog on %s", (kind) => {
       description: "Writes deploy notes. Use when shipping.",
       status: "active",
       folder: "skills/deploy-notes",
+      served: { version: 1, why: "latest" },
     });
     expect(byKey["ci-green-gate/shadowed"]).toMatchObject({ source: "file", scope: "workspace", folder: "skills/ci-green-gate" });
     expect(byKey["ci-green-gate/active"]).toMatchObject({ source: "file", scope: "global", folder: "global/ci-green-gate" });
@@ -442,6 +443,7 @@ describe.each(testDbKinds)("learned skills and drafts in the catalog on %s", (ki
       status: "draft",
       folder: null,
       provenance: { source: "agent", ref: "s1", reason: "a test", createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), forkedFrom: null },
+      served: { version: 1, why: "latest" },
     });
   });
 

@@ -238,7 +238,9 @@ describe("the OpenAPI document", () => {
     const view = doc.paths["/api/v1/skills/{name}"]!.get! as { responses: Record<string, { content?: Record<string, unknown> }> };
     expect(Object.keys(view.responses["200"]!.content!)).toEqual(["text/plain"]);
     expect(view.responses["404"]!.content!["application/json"]).toMatchObject({
-      schema: { properties: { error: { properties: { code: { type: "string", enum: ["SkillNotFound", "VersionNotFound"] } } } } },
+      schema: {
+        properties: { error: { properties: { code: { type: "string", enum: ["LabelNotFound", "SkillNotFound", "VersionNotFound"] } } } },
+      },
     });
     const listing = doc.paths["/api/v1/listing"]!.get! as { responses: Record<string, { content?: Record<string, unknown> }> };
     expect(Object.keys(listing.responses["200"]!.content!)).toEqual(["text/plain", "application/json"]);

@@ -245,8 +245,11 @@ describe.each(testDbKinds)("one state change at a time on %s", (kind) => {
     );
     expect(await statuses(results)).toEqual(Array(16).fill(200));
     const bodies = await Promise.all(results.map((res) => res.json()));
-    expect(bodies.filter((body) => "revertOf" in body)).toEqual([{ name: "raced-rollback", version: 3, revertOf: 1 }]);
-    expect(bodies.filter((body) => "unchanged" in body)).toEqual(Array(15).fill({ name: "raced-rollback", version: 3, unchanged: true }));
+    const served = { version: 3, why: "latest" };
+    expect(bodies.filter((body) => "revertOf" in body)).toEqual([{ name: "raced-rollback", version: 3, revertOf: 1, served }]);
+    expect(bodies.filter((body) => "unchanged" in body)).toEqual(
+      Array(15).fill({ name: "raced-rollback", version: 3, unchanged: true, served }),
+    );
     expect(await events("raced-rollback", "rolled-back")).toBe(1);
     const [row] = await t.app.db.select().from(learnedSkills).where(eq(learnedSkills.name, "raced-rollback"));
     expect(row!.currentVersion).toBe(3);
@@ -265,10 +268,11 @@ describe.each(testDbKinds)("one state change at a time on %s", (kind) => {
     ]);
     expect(await events("stale-rollback", "rolled-back")).toBe(0);
     const current = await t.call("POST", "/api/v1/skills/stale-rollback/rollback", { json: { toVersion: 1, expectedVersion: 2 } });
-    expect(await current.json()).toEqual({ name: "stale-rollback", version: 3, revertOf: 1 });
+    const served = { version: 3, why: "latest" };
+    expect(await current.json()).toEqual({ name: "stale-rollback", version: 3, revertOf: 1, served });
     // The same request again (a retry, a double click) finds it done: no conflict, nothing new.
     const retried = await t.call("POST", "/api/v1/skills/stale-rollback/rollback", { json: { toVersion: 1, expectedVersion: 2 } });
-    expect([retried.status, await retried.json()]).toEqual([200, { name: "stale-rollback", version: 3, unchanged: true }]);
+    expect([retried.status, await retried.json()]).toEqual([200, { name: "stale-rollback", version: 3, unchanged: true, served }]);
     expect(await events("stale-rollback", "rolled-back")).toBe(1);
   });
 

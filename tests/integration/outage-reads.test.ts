@@ -120,7 +120,8 @@ describe.each(testDbKinds)("reads while the %s database is away", (kind) => {
     ];
     const freshTools = new Map<string, ToolResult>();
     for (const [name, args] of toolCalls) freshTools.set(name, (await mcp.callTool({ name, arguments: args })) as ToolResult);
-    expect(freshTools.get("skill_view")!._meta).toBeUndefined();
+    // A fresh answer says what was served and why (§10), and nothing of being stale.
+    expect(freshTools.get("skill_view")!._meta).toEqual({ "skillgate/served": { version: 1, why: "latest" } });
 
     await takeDatabaseAway();
 
@@ -137,6 +138,7 @@ describe.each(testDbKinds)("reads while the %s database is away", (kind) => {
       expect(result.isError ?? false, name).toBe(false);
       expect(result.content, name).toEqual(freshTools.get(name)!.content);
       expect(result._meta?.["skillgate/stale"], name).toEqual(expect.any(Number));
+      expect(result._meta?.["skillgate/served"], name).toEqual(freshTools.get(name)!._meta?.["skillgate/served"]);
     }
 
     // What this instance never read, and every write: 503 over REST, REST's message over MCP.
