@@ -6,7 +6,7 @@ import { AppError, invalidSkill } from "../errors";
 import { recordListingSnapshot } from "../listing/snapshots";
 import { composeSkillMd, parseSkillMd } from "../skills/skill-md";
 import { invalidLines, invalidTree } from "../skills/invalid-folders";
-import { planTree } from "../skills/sync";
+import { planTree } from "../skills/tree-plan";
 import { filterTree, type Tree } from "../skills/tree";
 import { packTarGz } from "../skills/tar-gz";
 import type { TeamId } from "../teams/teams";
