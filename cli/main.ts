@@ -1,10 +1,10 @@
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { isAppError } from "../lib/errors";
 import { isSkillName } from "../lib/skills/name";
 import { filePathProblem } from "../lib/skills/paths";
 import { packTarGz, readTarGz } from "../lib/skills/tar-gz";
-import { readDiskTree, skillFoldersIgnoredUnder } from "../lib/skills/tree";
+import { readDiskTree } from "../lib/skills/tree";
 
 /**
  * `skillgate`: the team's skills from a terminal or CI. Reads SKILLGATE_URL and SKILLGATE_API_KEY.
@@ -38,15 +38,7 @@ const USAGE = `usage: skillgate <command>
 environment: SKILLGATE_URL (e.g. https://skillgate.example.com), SKILLGATE_API_KEY`;
 
 class UsageError extends Error {}
-class Refused extends Error {
-  /** The API's error code, when the refusal came in its envelope. */
-  constructor(
-    message: string,
-    readonly code?: string,
-  ) {
-    super(message);
-  }
-}
+class Refused extends Error {}
 
 interface Config {
   url: string;
@@ -70,13 +62,12 @@ async function request(cfg: Config, route: string, init: RequestInit = {}): Prom
   if (!res.ok) {
     const body = await res.text();
     let message = body;
-    let code: string | undefined;
     try {
-      ({ message, code } = (JSON.parse(body) as { error: { message: string; code: string } }).error);
+      ({ message } = (JSON.parse(body) as { error: { message: string } }).error);
     } catch {
       // not the error envelope: show what came back
     }
-    throw new Refused(`${res.status}: ${message}`, code);
+    throw new Refused(`${res.status}: ${message}`);
   }
   return res;
 }
@@ -91,7 +82,10 @@ interface SyncAnswer {
 
 const SYNC_FLAGS = { "--strict": "strict", "--dry-run": "dryRun", "--allow-empty": "allowEmpty" } as const;
 
-/** Sends `dir` as `tar -C dir .` would: the server's filter decides what is content, for every way a tree arrives. */
+/**
+ * Sends `dir` as `tar -C dir .` would: the server's filter decides what is content, for every way a
+ * tree arrives, and a refusal (a tree with no skill folder says where they are) is its message.
+ */
 async function sync(cfg: Config, dir: string, flags: Set<string>, out: (line: string) => void): Promise<void> {
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${dir} is not a folder`);
   const query = Object.entries(SYNC_FLAGS)
@@ -102,21 +96,14 @@ async function sync(cfg: Config, dir: string, flags: Set<string>, out: (line: st
     method: "POST",
     headers: { "content-type": "application/gzip" },
     body: new Uint8Array(await packTarGz(readDiskTree(dir))),
-  }).catch((error: unknown) => {
-    // The CLI sends an ignored folder without its content, so only it can say where the skills are.
-    const where = error instanceof Refused && error.code === "EmptyTree" ? hiddenSkillsHint(dir) : null;
-    throw where ? new Refused(`${error instanceof Error ? error.message : String(error)}\n${where}`) : error;
   });
   const result = (await res.json()) as SyncAnswer;
   for (const kind of ["added", "updated", "unchanged", "removed"] as const) {
     if (result.changes[kind].length > 0) out(`${kind}: ${result.changes[kind].join(", ")}`);
   }
   if (result.ignored.length > 0) out(`ignored: ${result.ignored.join(", ")}`);
-  // A dry run's diagnostics are the catalog's as it is; what it says of the tree is its invalid folders.
-  const diagnostics = result.dryRun
-    ? result.invalid.flatMap(({ folder, errors }) => errors.map((error) => `[invalid] ${folder}: ${error}`))
-    : result.diagnostics;
-  for (const line of diagnostics) out(line);
+  // A dry run's diagnostics are those the tree would give: the same lines the sync then prints.
+  for (const line of result.diagnostics) out(line);
   const served = result.changes.added.length + result.changes.updated.length + result.changes.unchanged.length;
   const invalid = result.invalid.length > 0 ? `; ${result.invalid.length} invalid, not served as they are` : "";
   out(
@@ -124,27 +111,6 @@ async function sync(cfg: Config, dir: string, flags: Set<string>, out: (line: st
       ? `dry run: would sync ${served} skill folder(s)${invalid}; nothing written`
       : `synced ${served} skill folder(s)${invalid}`,
   );
-}
-
-/**
- * Where the skill folders under hidden folders of `dir` are (a repository keeps them in
- * `.claude/skills/`), as the line that says what to sync instead; null when there are none.
- */
-function hiddenSkillsHint(dir: string): string | null {
-  const paths: string[] = [];
-  const walk = (folder: string, depth: number) => {
-    if (depth > 4) return;
-    for (const entry of readdirSync(path.join(dir, folder), { withFileTypes: true })) {
-      const rel = folder ? `${folder}/${entry.name}` : entry.name;
-      if (entry.isDirectory() && entry.name !== ".git" && entry.name !== "node_modules") walk(rel, depth + 1);
-      else if (entry.isFile() && entry.name === "SKILL.md") paths.push(rel);
-    }
-  };
-  walk("", 0);
-  const { count, parents } = skillFoldersIgnoredUnder(paths);
-  const [parent] = parents;
-  if (!parent) return null;
-  return `${count} skill folder(s) sit under ${parent} in ${dir}, which a sync ignores (hidden folders are not content): run skillgate sync ${path.join(dir, parent.replace(/\/$/, ""))}`;
 }
 
 /** What a pull asks for: what agents get (with a label, or the learned ones only), or the whole workspace. */

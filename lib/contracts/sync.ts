@@ -30,7 +30,9 @@ export const syncQuery = z.object({
   dryRun: z
     .enum(["true", "false"])
     .optional()
-    .describe("true: answer what the sync would add, update, remove, refuse and ignore, and write nothing"),
+    .describe(
+      "true: answer the body the sync would answer (the catalog the tree would make, its diagnostics, changes, invalid and ignored), and write nothing",
+    ),
 });
 
 export const syncSkills = defineOperation({
@@ -51,9 +53,20 @@ export const syncSkills = defineOperation({
         skills: z.array(catalogEntrySchema),
         diagnostics,
         changes: z.strictObject({ added: names, updated: names, unchanged: names, removed: names }),
-        invalid: z.array(z.strictObject({ folder: z.string(), errors: z.array(z.string()).min(1) })),
+        invalid: z
+          .array(
+            z.strictObject({
+              folder: z.string().describe("the folder as it is named in the tree sent"),
+              errors: z.array(z.string()).min(1),
+            }),
+          )
+          .describe("folders that break a hard rule, each with every error"),
         ignored: z.array(z.string()).describe("what of the tree is not skill content; an ignored folder ends with /"),
-        dryRun: z.boolean().describe("true when nothing was written: changes are what the sync would do, skills the catalog as it is"),
+        dryRun: z
+          .boolean()
+          .describe(
+            "true when nothing was written: skills, diagnostics and changes are what the sync would answer, the catalog the tree would make",
+          ),
       }),
       "the catalog as the sync left it, what changed, what is invalid and what was ignored",
     ),

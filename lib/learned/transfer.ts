@@ -6,7 +6,7 @@ import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import { versionTexts } from "../skills/served-texts";
 import { composeSkillMd, parseSkillMd } from "../skills/skill-md";
 import { invalidLines, invalidTree } from "../skills/invalid-folders";
-import { planTree } from "../skills/sync";
+import { planTree } from "../skills/tree-plan";
 import { filterTree, type Tree } from "../skills/tree";
 import { packTarGz } from "../skills/tar-gz";
 import type { TeamId } from "../teams/teams";

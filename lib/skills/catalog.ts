@@ -23,8 +23,10 @@ export interface InvalidCatalogFolder {
   /** The folder's name, which may not be a valid skill name. */
   name: string;
   scope: "global" | "workspace";
-  /** `global/<folder>` or `skills/<folder>`. */
+  /** `global/<folder>` or `skills/<folder>`: the label its skill has (§2), in `GET /api/v1/skills` and on the dashboard. */
   folder: string;
+  /** Where the folder is, as its `[invalid]` lines name it: `<folder>` in the tree the team synced, `global/<folder>`. */
+  path: string;
   errors: string[];
 }
 
@@ -89,6 +91,9 @@ export function collisionLabel(skill: Pick<CatalogSkill, "source" | "folder">): 
 
 const PRECEDENCE: Record<ListingScope, number> = { builtin: 0, global: 1, workspace: 2, learned: 3 };
 
+/** Group by group, names in code point order: how the listing orders skills. */
+const listingOrder = (a: CatalogSkill, b: CatalogSkill) => PRECEDENCE[a.scope] - PRECEDENCE[b.scope] || compareCodePoints(a.name, b.name);
+
 /** Pure: decides winners and losers among active candidates of every source; drafts join the result later (`withDrafts`). */
 export function resolveCatalog(candidates: CatalogSkill[], invalid: InvalidCatalogFolder[] = []): Catalog {
   const byName = new Map<string, [CatalogSkill, ...CatalogSkill[]]>();
@@ -109,10 +114,11 @@ export function resolveCatalog(candidates: CatalogSkill[], invalid: InvalidCatal
       diagnostics.push(`[collision] ${name} (${collisionLabel(loser)}) shadowed by ${collisionLabel(winner)}`);
     }
   }
-  active.sort((a, b) => PRECEDENCE[a.scope] - PRECEDENCE[b.scope] || compareCodePoints(a.name, b.name));
+  active.sort(listingOrder);
   const warnings = [
-    ...invalid.flatMap((folder) => invalidLines(folder.folder, folder.errors)),
-    ...candidates.flatMap((skill) => skill.warnings),
+    ...invalid.flatMap((folder) => invalidLines(folder.path, folder.errors)),
+    // In listing order, not the order rows came in: a dry run and the sync it previews say the same.
+    ...[...candidates].sort(listingOrder).flatMap((skill) => skill.warnings),
   ];
   return { active, shadowed, drafts: [], invalid, diagnostics, warnings, named: namedSkills(active, []) };
 }
@@ -180,7 +186,7 @@ export async function loadListedCatalog(db: Db, statics: StaticCatalog, teamId: 
       source: "file",
       scope: "workspace",
       version: row.version,
-      folder: `skills/${row.name}`,
+      folder: workspaceFolderLabel(row.name),
       status: "active",
       warnings: row.warnings,
       learnedId: null,
@@ -189,15 +195,29 @@ export async function loadListedCatalog(db: Db, statics: StaticCatalog, teamId: 
   }
   candidates.push(...learned);
   const invalid: InvalidCatalogFolder[] = [
-    ...statics.invalid.map((folder) => ({ name: folder.name, scope: "global" as const, folder: folder.folder, errors: folder.errors })),
-    ...workspaceInvalid.map((row) => ({
-      name: row.name,
-      scope: "workspace" as const,
-      folder: workspaceFolderLabel(row.name),
-      errors: row.errors,
+    ...statics.invalid.map((folder) => ({
+      name: folder.name,
+      scope: "global" as const,
+      folder: folder.folder,
+      path: folder.folder,
+      errors: folder.errors,
     })),
+    ...invalidFoldersOfWorkspace(workspaceInvalid),
   ];
   return resolveCatalog(candidates, invalid);
+}
+
+/** The workspace's invalid folders as the catalog holds them, by name: each named as in the tree sent, labelled `skills/<folder>`. */
+export function invalidFoldersOfWorkspace(folders: { name: string; errors: string[] }[]): InvalidCatalogFolder[] {
+  return folders
+    .map((folder) => ({
+      name: folder.name,
+      scope: "workspace" as const,
+      folder: workspaceFolderLabel(folder.name),
+      path: folder.name,
+      errors: folder.errors,
+    }))
+    .sort((a, b) => compareCodePoints(a.name, b.name));
 }
 
 /** The labels on a team's live learned skills (§10): by skill name, each label and the version it marks. */

@@ -1,6 +1,10 @@
 import { invalidSkill, type AppError } from "../errors";
 
-/** The label a folder of the workspace tree has everywhere: `skills/<folder>`. */
+/**
+ * The label of a workspace folder's skill: `skills/<folder>`, as the collision lines (§2), the
+ * annotation of `skill_view` (§4), `GET /api/v1/skills` and the dashboard show it. An `[invalid]`
+ * line names the folder as it is in the tree sent instead (`<folder>`): that is where to fix it.
+ */
 export const workspaceFolderLabel = (name: string) => `skills/${name}`;
 
 /** `[invalid] <folder>: <error>`, one line per error (§2.1). */

@@ -16,122 +16,27 @@ import {
 import { AppError } from "../errors";
 import { invalidLines, invalidTree, workspaceFolderLabel } from "./invalid-folders";
 import { sha256Hex } from "../hash";
-import { decodeUtf8 } from "../text";
 import type { TeamId } from "../teams/teams";
 import { recordListingSnapshot } from "../listing/snapshots";
 import { bumpCatalogRevision, type CatalogCache, type CatalogKey } from "./catalog-cache";
-import type { Catalog } from "./catalog";
-import type { SkillName } from "./name";
-import { readSkillMd, type ParsedSkill } from "./skill-md";
-import { SKILL_FOLDER_MAX_BYTES, SUPPORTING_FILE_MAX_BYTES } from "./paths";
-import { filterTree, skillFoldersIgnoredUnder, type Tree, type TreeFile } from "./tree";
+import { invalidFoldersOfWorkspace, resolveCatalog, withDrafts, type Catalog, type CatalogSkill } from "./catalog";
+import { describeSkillsBelow, skillLocations } from "./skill-locations";
+import { filterTree, type Tree } from "./tree";
+import { planTree, type SyncFolder, type TreePlan } from "./tree-plan";
 
 /**
  * Workspace sync (§2.1, §11.1): the request is the team's whole tree of skill folders. It is
- * filtered (one filter for every way in), every folder is checked, then the tree is applied in
+ * filtered (one filter for every way in), every folder is checked (tree-plan.ts), then the tree is applied in
  * one transaction: a valid folder whose content changed gets a new version, an unchanged one keeps
  * its version, an invalid one is recorded with every error (its last valid version, if any, keeps
  * serving), and a folder not in the tree is removed.
  */
-
-export interface SyncFolder {
-  name: SkillName;
-  parsed: ParsedSkill;
-  skillMd: string;
-  files: { path: string; content: Uint8Array; executable: boolean; sha256: string }[];
-  treeSha256: string;
-}
-
-/** A folder that breaks a hard rule: not served as it is, every error reported. */
-export interface InvalidFolder {
-  /** The folder's name in the tree (a skill's name when it is valid). */
-  name: string;
-  errors: string[];
-  /** Whether it holds a SKILL.md at all: a folder without one is not a skill folder (a repository's `src/`, say). */
-  hasSkillMd: boolean;
-}
-
-export interface TreePlan {
-  folders: SyncFolder[];
-  invalid: InvalidFolder[];
-}
 
 export interface SyncSummary {
   added: string[];
   updated: string[];
   unchanged: string[];
   removed: string[];
-}
-
-/** Groups filtered files into skill folders and checks each: valid ones to apply, invalid ones with all their errors. */
-export async function planTree(files: TreeFile[]): Promise<TreePlan> {
-  const byFolder = new Map<string, Map<string, TreeFile>>();
-  for (const file of files) {
-    const slash = file.path.indexOf("/");
-    if (slash === -1) throw new Error(`"${file.path}" reached the plan unfiltered: files at the root are ignored`);
-    const folder = file.path.slice(0, slash);
-    const inner = file.path.slice(slash + 1);
-    const entries = byFolder.get(folder) ?? new Map<string, TreeFile>();
-    if (entries.has(inner)) throw new AppError("InvalidPath", `invalid path: "${file.path}" appears twice`);
-    entries.set(inner, file);
-    byFolder.set(folder, entries);
-  }
-  const plan: TreePlan = { folders: [], invalid: [] };
-  for (const [i, [folder, entries]] of [...byFolder.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).entries()) {
-    // Parsing and hashing a large tree is CPU work: other requests get their turn every few hundred folders.
-    if (i > 0 && i % 250 === 0) await new Promise((resolve) => setImmediate(resolve));
-    checkFileAndFolder(folder, entries);
-    const planned = planFolder(folder, entries);
-    if ("errors" in planned) plan.invalid.push(planned);
-    else plan.folders.push(planned);
-  }
-  return plan;
-}
-
-/** `x/a` and `x/a/b` cannot both be: a path is a file or a folder, as on any disk the tree came from. */
-function checkFileAndFolder(folder: string, entries: Map<string, TreeFile>): void {
-  for (const path of entries.keys()) {
-    for (let slash = path.indexOf("/"); slash !== -1; slash = path.indexOf("/", slash + 1)) {
-      const parent = path.slice(0, slash);
-      if (entries.has(parent)) {
-        throw new AppError(
-          "InvalidPath",
-          `invalid path: "${folder}/${parent}" is a file, and "${folder}/${path}" puts a file inside it; a path is a file or a folder, not both`,
-        );
-      }
-    }
-  }
-}
-
-function planFolder(folder: string, entries: Map<string, TreeFile>): SyncFolder | InvalidFolder {
-  const errors: string[] = [];
-  const skillMdFile = entries.get("SKILL.md");
-  const skillMd = skillMdFile ? decodeUtf8(skillMdFile.content) : null;
-  let parsed: ParsedSkill | null = null;
-  if (!skillMdFile) errors.push(`folder "${folder}" has no SKILL.md; every skill folder needs one`);
-  else if (skillMd === null) errors.push(`${folder}/SKILL.md is not valid UTF-8`);
-  else {
-    const reading = readSkillMd(skillMd, folder);
-    parsed = reading.skill;
-    errors.push(...reading.errors);
-  }
-  let total = skillMdFile?.content.byteLength ?? 0;
-  const files = [...entries.entries()]
-    .filter(([path]) => path !== "SKILL.md")
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([path, file]) => {
-      if (file.content.byteLength > SUPPORTING_FILE_MAX_BYTES) {
-        errors.push(`${folder}/${path} is ${file.content.byteLength} bytes; a supporting file may be at most 5 MiB`);
-      }
-      total += file.content.byteLength;
-      return { path, content: file.content, executable: file.executable, sha256: sha256Hex(file.content) };
-    });
-  if (total > SKILL_FOLDER_MAX_BYTES) errors.push(`folder "${folder}" is ${total} bytes; a skill folder may be at most 20 MiB`);
-  if (errors.length > 0 || parsed === null || skillMd === null) return { name: folder, errors, hasSkillMd: skillMdFile !== undefined };
-  // The executable bit is content: flipping it is a new version. Plain files hash as they always have.
-  const lines = files.map((file) => `${file.path} ${file.sha256}${file.executable ? " +x" : ""}`);
-  const treeSha256 = sha256Hex([`SKILL.md ${sha256Hex(skillMd)}`, ...lines].join("\n"));
-  return { name: parsed.name, parsed, skillMd, files, treeSha256 };
 }
 
 export interface SyncOptions {
@@ -145,9 +50,10 @@ export interface SyncOptions {
 
 export interface SyncResult {
   changes: SyncSummary;
+  /** Each invalid folder as it is named in the tree sent (`<folder>`), with every error. */
   invalid: { folder: string; errors: string[] }[];
   ignored: string[];
-  /** The catalog as the sync left it (as it is, for a dry run). */
+  /** The catalog as the sync left it (as the tree would leave it, for a dry run). */
   catalog: Catalog;
   dryRun: boolean;
 }
@@ -164,25 +70,33 @@ export async function syncWorkspace(
   options: SyncOptions = {},
 ): Promise<SyncResult> {
   const { files, ignored } = filterTree(tree);
-  const plan = await planTree(files);
-  const invalid = plan.invalid.map((folder) => ({ folder: workspaceFolderLabel(folder.name), errors: folder.errors }));
+  const sent = tree.files.map((file) => file.path);
+  const plan = await planTree(files, sent);
+  const invalid = plan.invalid.map((folder) => ({ folder: folder.name, errors: folder.errors }));
   if (options.strict && invalid.length > 0) {
     throw invalidTree(
       invalid.flatMap(({ folder, errors }) => invalidLines(folder, errors)),
       invalid.length,
     );
   }
-  const emptyTree = isEmptyTree(plan) && !options.allowEmpty ? skillFoldersIgnoredUnder(tree.files.map((file) => file.path)) : null;
+  const emptyTree = isEmptyTree(plan) && !options.allowEmpty ? { hint: whereSkillsAre(sent) } : null;
   if (options.dryRun) {
-    const { summary } = compareWithWorkspace(plan, await readWorkspace(db, teamId));
-    if (emptyTree && summary.removed.length > 0) throw emptyTreeRefusal(summary.removed.length, emptyTree);
+    const workspace = await readWorkspace(db, teamId);
+    const comparison = compareWithWorkspace(plan, workspace);
+    if (emptyTree && comparison.summary.removed.length > 0) throw emptyTreeRefusal(comparison.summary.removed.length, emptyTree.hint);
     const revision = singleRow(
       await db
         .select({ id: teams.id, catalogRevision: teams.catalogRevision, draftsRevision: teams.draftsRevision })
         .from(teams)
         .where(eq(teams.id, teamId)),
     );
-    return { changes: summary, invalid, ignored, catalog: await catalogs.catalog({ ...revision, id: teamId }), dryRun: true };
+    const now = await catalogs.catalog({ ...revision, id: teamId });
+    const latest = await latestVersions(
+      db,
+      teamId,
+      comparison.toWrite.map((folder) => folder.name),
+    );
+    return { changes: comparison.summary, invalid, ignored, catalog: catalogAfter(now, plan, comparison, latest), dryRun: true };
   }
   const syncId = randomUUID();
   let switched = false;
@@ -204,16 +118,63 @@ function isEmptyTree(plan: TreePlan): boolean {
   return plan.folders.length === 0 && plan.invalid.every((folder) => !folder.hasSkillMd);
 }
 
+/**
+ * Where the skill folders of a tree that has none at its top are, from every path sent (hidden
+ * folders too: the CLI sends their SKILL.md files for this); "" when it holds no SKILL.md at all.
+ */
+function whereSkillsAre(sent: readonly string[]): string {
+  if (sent.includes("SKILL.md")) {
+    return " Its SKILL.md sits at the top of the tree, so the tree is one skill folder: sync the folder that holds it instead.";
+  }
+  const locations = skillLocations(sent);
+  return locations.length > 0 ? ` Its ${describeSkillsBelow(locations)}` : "";
+}
+
 /** `409 EmptyTree`: a tree with no skill folder would remove every workspace skill; the sender most likely sent the wrong folder. */
-function emptyTreeRefusal(removed: number, hidden: { count: number; parents: string[] }): AppError {
-  const where =
-    hidden.count > 0
-      ? ` Its ${hidden.count} SKILL.md file(s) sit under ${hidden.parents.slice(0, 3).join(", ")}, which the filter ignores (hidden folders are not content): sync that folder itself, e.g. skillgate sync <repository>/${hidden.parents[0]}.`
-      : "";
+function emptyTreeRefusal(removed: number, hint: string): AppError {
   return new AppError(
     "EmptyTree",
-    `the tree holds no skill folder (a folder with a SKILL.md), so this sync would remove all ${removed} workspace skill folder(s); nothing changed.${where} To empty the workspace on purpose, send ?allowEmpty=true (skillgate sync --allow-empty).`,
+    `the tree holds no skill folder (a folder with a SKILL.md), so this sync would remove all ${removed} workspace skill folder(s); nothing changed.${hint} To empty the workspace on purpose, send ?allowEmpty=true (skillgate sync --allow-empty).`,
   );
+}
+
+/**
+ * The catalog the sync would leave (a dry run answers the sync's own body, §11.1): the built-in,
+ * global and learned skills of `now` resolved with the workspace the tree makes — a changed or new
+ * folder at its next version, an unchanged one and an invalid one's last valid version as they
+ * are, a folder not in the tree gone — and the tree's invalid folders. Nothing is written.
+ */
+function catalogAfter(now: Catalog, plan: TreePlan, { toWrite }: Comparison, latest: Map<string, number>): Catalog {
+  const asCandidate = (skill: CatalogSkill): CatalogSkill => ({ ...skill, status: "active" });
+  const resolved = [...now.active, ...now.shadowed];
+  const workspace = new Map(resolved.filter((skill) => skill.scope === "workspace").map((skill) => [skill.name as string, skill]));
+  const written = new Set(toWrite.map((folder) => folder.name as string));
+  const candidates = resolved.filter((skill) => skill.scope !== "workspace").map(asCandidate);
+  for (const folder of plan.folders) {
+    const kept = written.has(folder.name) ? undefined : workspace.get(folder.name);
+    candidates.push(kept ? asCandidate(kept) : workspaceSkill(folder, (latest.get(folder.name) ?? 0) + 1));
+  }
+  for (const folder of plan.invalid) {
+    const lastValid = workspace.get(folder.name);
+    if (lastValid) candidates.push(asCandidate(lastValid));
+  }
+  const invalid = [...now.invalid.filter((folder) => folder.scope !== "workspace"), ...invalidFoldersOfWorkspace(plan.invalid)];
+  return withDrafts(resolveCatalog(candidates, invalid), now.drafts);
+}
+
+function workspaceSkill(folder: SyncFolder, version: number): CatalogSkill {
+  return {
+    name: folder.name,
+    description: folder.parsed.description,
+    source: "file",
+    scope: "workspace",
+    version,
+    folder: workspaceFolderLabel(folder.name),
+    status: "active",
+    warnings: folder.parsed.warnings,
+    learnedId: null,
+    provenance: null,
+  };
 }
 
 /** What the workspace serves now: each folder's version and tree, and the errors of each invalid folder. */
@@ -360,7 +321,7 @@ function applyTree(
   db: Db,
   teamId: TeamId,
   plan: TreePlan,
-  sync: { syncId: string; staged: Staged; emptyTree: { count: number; parents: string[] } | null },
+  sync: { syncId: string; staged: Staged; emptyTree: { hint: string } | null },
 ): Promise<Applied> {
   return db.transaction(async (tx) => {
     // Concurrent syncs of one team apply one after the other, each a whole tree.
@@ -371,7 +332,7 @@ function applyTree(
       .for("update");
     const locked = singleRow(rows);
     const { summary, toWrite, gone, newErrors } = compareWithWorkspace(plan, await readWorkspace(tx, teamId));
-    if (sync.emptyTree && summary.removed.length > 0) throw emptyTreeRefusal(summary.removed.length, sync.emptyTree);
+    if (sync.emptyTree && summary.removed.length > 0) throw emptyTreeRefusal(summary.removed.length, sync.emptyTree.hint);
     // Staged text is used when it holds this tree; a folder another sync changed after this one
     // staged (or left alone), from memory. Either way numbered here, after what is there now.
     const ready = toWrite.filter((folder) => sync.staged.get(folder.name) === folder.treeSha256);
@@ -445,15 +406,10 @@ async function numberStaged(
 async function insertVersions(tx: Db, teamId: TeamId, folders: SyncFolder[]): Promise<{ folder: SyncFolder; version: number }[]> {
   const written: { folder: SyncFolder; version: number }[] = [];
   for (const slice of inSizedSlices(folders, (folder) => folder.skillMd.length * 2)) {
-    const names = slice.map((folder) => folder.name);
-    const latest = new Map(
-      (
-        await tx
-          .select({ name: workspaceSkillVersions.name, latest: max(workspaceSkillVersions.version) })
-          .from(workspaceSkillVersions)
-          .where(and(eq(workspaceSkillVersions.teamId, teamId), inArray(workspaceSkillVersions.name, names)))
-          .groupBy(workspaceSkillVersions.name)
-      ).map((row) => [row.name, row.latest ?? 0]),
+    const latest = await latestVersions(
+      tx,
+      teamId,
+      slice.map((folder) => folder.name),
     );
     const versions = slice.map((folder) => ({ folder, version: (latest.get(folder.name) ?? 0) + 1 }));
     await tx.insert(workspaceSkillVersions).values(
@@ -470,6 +426,20 @@ async function insertVersions(tx: Db, teamId: TeamId, folders: SyncFolder[]): Pr
     written.push(...versions);
   }
   return written;
+}
+
+/** The latest version of each of these names, removed folders' versions included: numbering never reuses one. */
+async function latestVersions(db: Db, teamId: TeamId, names: string[]): Promise<Map<string, number>> {
+  const latest = new Map<string, number>();
+  for (const slice of inSlices(names)) {
+    const rows = await db
+      .select({ name: workspaceSkillVersions.name, latest: max(workspaceSkillVersions.version) })
+      .from(workspaceSkillVersions)
+      .where(and(eq(workspaceSkillVersions.teamId, teamId), inArray(workspaceSkillVersions.name, slice)))
+      .groupBy(workspaceSkillVersions.name);
+    for (const row of rows) latest.set(row.name, row.latest ?? 0);
+  }
+  return latest;
 }
 
 /** Points each skill at its new version, with its description and supporting files. */

@@ -2,6 +2,7 @@ import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import { AppError } from "../errors";
 import { filePathProblem } from "./paths";
+import { NEVER_HOLDS_SKILLS } from "./skill-locations";
 
 /**
  * A tree of skill folders as it arrives — JSON files, a .tar.gz, or a folder the CLI read —
@@ -85,44 +86,32 @@ export function filterTree(tree: Tree): FilteredTree {
 
 /**
  * A folder on disk as a tree, as `tar -C dir .` would send it: files with their executable bit,
- * links as links (never followed). A folder the filter ignores is sent as the bare folder, not
- * its content: `.git/` or `node_modules/` can be large, and the server names it as ignored anyway.
+ * links as links (never followed). A folder the filter ignores is sent as the bare folder, not its
+ * content (`.git/` or `node_modules/` can be large, and the server names it as ignored anyway),
+ * except for where its SKILL.md files are: each goes as an empty file, so the server can say
+ * where the skill folders of a tree sent from the wrong folder are (`.claude/skills/`). Never
+ * their content: an ignored folder is not the team's to send.
  */
 export function readDiskTree(dir: string): Tree {
   const tree: Tree = { files: [], others: [] };
-  const walk = (relative: string) => {
+  const walk = (relative: string, ignored: boolean) => {
     const entries = readdirSync(path.join(dir, relative), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
     for (const entry of entries) {
       const rel = relative ? `${relative}/${entry.name}` : entry.name;
       const full = path.join(dir, rel);
-      if (entry.isSymbolicLink()) tree.others.push({ path: rel, kind: "link", target: readlinkSync(full) });
+      if (ignored) {
+        if (entry.isDirectory() && !NEVER_HOLDS_SKILLS.has(entry.name)) walk(rel, true);
+        else if (entry.isFile() && entry.name === "SKILL.md") tree.files.push({ path: rel, content: new Uint8Array(), executable: false });
+      } else if (entry.isSymbolicLink()) tree.others.push({ path: rel, kind: "link", target: readlinkSync(full) });
       else if (entry.isDirectory()) {
         tree.others.push({ path: rel, kind: "folder" });
-        if (ignoredPart(rel, true) === null) walk(rel);
+        if (!NEVER_HOLDS_SKILLS.has(entry.name)) walk(rel, ignoredPart(rel, true) !== null);
       } else if (entry.isFile()) {
         const executable = (lstatSync(full).mode & 0o111) !== 0;
         tree.files.push({ path: rel, content: readFileSync(full), executable });
       } else tree.others.push({ path: rel, kind: "link" });
     }
   };
-  walk("");
+  walk("", false);
   return tree;
-}
-
-/**
- * Where the `SKILL.md` files a filter left out sit (`.claude/skills/` of a repository): the folder
- * that holds each skill folder, the most common first, with how many there are. What a sender most
- * likely meant to sync, said when a tree holds no skill folder of its own.
- */
-export function skillFoldersIgnoredUnder(paths: readonly string[]): { count: number; parents: string[] } {
-  const parents = new Map<string, number>();
-  let count = 0;
-  for (const path of paths) {
-    const segments = path.split("/");
-    if (segments.at(-1) !== "SKILL.md" || segments.length < 3 || ignoredPart(path) === null) continue;
-    count += 1;
-    const parent = `${segments.slice(0, -2).join("/")}/`;
-    parents.set(parent, (parents.get(parent) ?? 0) + 1);
-  }
-  return { count, parents: [...parents].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).map(([parent]) => parent) };
 }

@@ -87,13 +87,13 @@ describe("the skillgate CLI against the running app", () => {
     expect([strict.code, strict.stdout, strict.stderr]).toEqual([
       1,
       "",
-      `skillgate: 400: invalid skill: 1 folder(s) break hard rules, so nothing changed:\n[invalid] skills/bad-skill: ${why}\n`,
+      `skillgate: 400: invalid skill: 1 folder(s) break hard rules, so nothing changed:\n[invalid] bad-skill: ${why}\n`,
     ]);
     const lenient = await cli("sync", repo);
     expect([lenient.code, lenient.stderr]).toEqual([0, ""]);
     expect(lenient.stdout).toBe(
       "unchanged: deploy-notes, review-guide\nignored: .git/, README.md, review-guide/README.md\n" +
-        `[invalid] skills/bad-skill: ${why}\nsynced 2 skill folder(s); 1 invalid, not served as they are\n`,
+        `[invalid] bad-skill: ${why}\nsynced 2 skill folder(s); 1 invalid, not served as they are\n`,
     );
     const skills = (await (await api("/api/v1/skills")).json()).skills.filter((s: { scope: string }) => s.scope === "workspace");
     expect(skills.map((s: { name: string; version: number | null; status: string }) => [s.name, s.version, s.status])).toEqual([
@@ -141,8 +141,8 @@ describe("the skillgate CLI against the running app", () => {
       1,
       "",
       "skillgate: 409: the tree holds no skill folder (a folder with a SKILL.md), so this sync would remove all 3 workspace skill folder(s); nothing changed. " +
-        "To empty the workspace on purpose, send ?allowEmpty=true (skillgate sync --allow-empty).\n" +
-        `1 skill folder(s) sit under .claude/skills/ in ${root}, which a sync ignores (hidden folders are not content): run skillgate sync ${root}/.claude/skills\n`,
+        "Its 1 skill folder(s) sit deeper than a sync reads (the folders at the top of the tree): 1 in .claude/skills/. Sync .claude/skills/ itself instead. " +
+        "To empty the workspace on purpose, send ?allowEmpty=true (skillgate sync --allow-empty).\n",
     ]);
     const dry = await cli("sync", path.join(root, ".claude/skills"), "--dry-run");
     expect([dry.code, dry.stderr, dry.stdout]).toEqual([

@@ -107,12 +107,12 @@ describe.each(testDbKinds)("hostile input on %s", (kind) => {
       "the frontmatter of bomb/SKILL.md cannot be read: Excessive alias count indicates a resource exhaustion attack; write the values out instead of repeating aliases";
     const res = await t.call("POST", "/api/v1/skills/sync", { json: { files } });
     expect(res.status).toBe(200);
-    expect((await res.json()).invalid).toEqual([{ folder: "skills/bomb", errors: [why] }]);
+    expect((await res.json()).invalid).toEqual([{ folder: "bomb", errors: [why] }]);
     const strict = await t.call("POST", "/api/v1/skills/sync?strict=true", { json: { files } });
     expect(strict.status).toBe(400);
     expect(await errorOf(strict)).toEqual({
       code: "InvalidSkill",
-      message: `invalid skill: 1 folder(s) break hard rules, so nothing changed:\n[invalid] skills/bomb: ${why}`,
+      message: `invalid skill: 1 folder(s) break hard rules, so nothing changed:\n[invalid] bomb: ${why}`,
     });
   });
 

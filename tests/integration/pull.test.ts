@@ -60,7 +60,7 @@ describe.each(testDbKinds)("skillgate pull on %s", (kind) => {
   const cli = async (...argv: string[]) => {
     const out: string[] = [];
     const err: string[] = [];
-    const env = { SKILLGATE_URL: bridge.url, SKILLGATE_API_KEY: t.alpha.key };
+    const env: NodeJS.ProcessEnv = { ...process.env, SKILLGATE_URL: bridge.url, SKILLGATE_API_KEY: t.alpha.key };
     const code = await main(
       argv,
       env,
@@ -75,7 +75,9 @@ describe.each(testDbKinds)("skillgate pull on %s", (kind) => {
       .sort();
   /** The names in the full catalog's text (`- name: description`), as agents read them. */
   const listedNames = async (query = "") =>
-    [...(await (await t.call("GET", `/api/v1/listing?full=true${query}`)).text()).matchAll(/^- ([a-z0-9-]+)/gm)].map((m) => m[1]).sort();
+    [...(await (await t.call("GET", `/api/v1/listing?full=true${query}`)).text()).matchAll(/^- ([a-z0-9-]+)/gm)]
+      .map((m) => m[1] ?? "")
+      .sort();
 
   it("writes exactly the listing's skills at their served versions, each SKILL.md byte for byte as skill_view serves it", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "skillgate-pull-"));

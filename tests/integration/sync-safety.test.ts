@@ -44,8 +44,7 @@ function writeRepository(): string {
 
 const EMPTY_TREE_MESSAGE =
   "the tree holds no skill folder (a folder with a SKILL.md), so this sync would remove all 3 workspace skill folder(s); nothing changed. " +
-  "Its 3 SKILL.md file(s) sit under .claude/skills/, which the filter ignores (hidden folders are not content): " +
-  "sync that folder itself, e.g. skillgate sync <repository>/.claude/skills/. " +
+  "Its 3 skill folder(s) sit deeper than a sync reads (the folders at the top of the tree): 3 in .claude/skills/. Sync .claude/skills/ itself instead. " +
   "To empty the workspace on purpose, send ?allowEmpty=true (skillgate sync --allow-empty).";
 
 describe.each(testDbKinds)("a sync that would empty the workspace, or only says what it would do, on %s", (kind) => {
@@ -133,11 +132,19 @@ describe.each(testDbKinds)("a sync that would empty the workspace, or only says 
     expect(body).toMatchObject({
       dryRun: true,
       changes: { added: ["incident-notes"], updated: ["api-review"], unchanged: ["db-migrations"], removed: ["release-notes"] },
-      invalid: [{ folder: "skills/broken", errors: ['description of "broken" is required'] }],
+      invalid: [{ folder: "broken", errors: ['description of "broken" is required'] }],
       ignored: ["README.md"],
     });
-    // The catalog as it is: the dry run changed nothing of it.
-    expect(body.skills.filter((s: { scope: string }) => s.scope === "workspace").map((s: { name: string }) => s.name)).toEqual(SKILLS);
+    // The catalog the tree would make (issue 39); the team's own is untouched.
+    type Entry = { scope: string; name: string; status: string; version: number | null };
+    const workspace = (skills: Entry[]) => skills.filter((s) => s.scope === "workspace").map((s) => `${s.name} ${s.status} v${s.version}`);
+    expect(workspace(body.skills)).toEqual([
+      "api-review active v2",
+      "db-migrations active v1",
+      "incident-notes active v1",
+      "broken invalid vnull",
+    ]);
+    expect(workspace((await (await t.call("GET", "/api/v1/skills")).json()).skills)).toEqual(SKILLS.map((name) => `${name} active v1`));
     expect(await written()).toEqual(before);
     // The real sync does what the dry run said.
     const real = await (await syncJson(tree)).json();

@@ -63,20 +63,20 @@ function tarOf(dir: string): Buffer {
 const IGNORED = [".DS_Store", ".git/", ".gitignore", "LICENSE", "README.md", "node_modules/", "pdf-tools/.gitignore", "pdf-tools/forms.md"];
 const INVALID = [
   {
-    folder: "skills/broken",
+    folder: "broken",
     errors: ['name "Broken" may hold only lowercase letters, digits and hyphens', 'description of "Broken" is required'],
   },
-  { folder: "skills/no-skill-md", errors: ['folder "no-skill-md" has no SKILL.md; every skill folder needs one'] },
+  { folder: "no-skill-md", errors: ['folder "no-skill-md" has no SKILL.md; every skill folder needs one'] },
   {
-    folder: "skills/unclosed",
+    folder: "unclosed",
     errors: ['the frontmatter of unclosed/SKILL.md is never closed: end it with a "---" line before the body'],
   },
 ];
 const INVALID_LINES = [
-  '[invalid] skills/broken: name "Broken" may hold only lowercase letters, digits and hyphens',
-  '[invalid] skills/broken: description of "Broken" is required',
-  '[invalid] skills/no-skill-md: folder "no-skill-md" has no SKILL.md; every skill folder needs one',
-  '[invalid] skills/unclosed: the frontmatter of unclosed/SKILL.md is never closed: end it with a "---" line before the body',
+  '[invalid] broken: name "Broken" may hold only lowercase letters, digits and hyphens',
+  '[invalid] broken: description of "Broken" is required',
+  '[invalid] no-skill-md: folder "no-skill-md" has no SKILL.md; every skill folder needs one',
+  '[invalid] unclosed: the frontmatter of unclosed/SKILL.md is never closed: end it with a "---" line before the body',
 ];
 const CLAUDE_API_WARNINGS = [
   "[warning] claude-api: description is 1068 characters; the Agent Skills spec allows 1024 (kept)",
@@ -229,8 +229,8 @@ describe.each(testDbKinds)("a workspace folder that turns invalid on %s", (kind)
     expect(broken.status).toBe(200);
     const brokenBody = await broken.json();
     expect(brokenBody.changes).toEqual({ added: [], updated: [], unchanged: [], removed: [] });
-    expect(brokenBody.invalid).toEqual([{ folder: "skills/deploy", errors: ['description of "deploy" is required'] }]);
-    expect(brokenBody.diagnostics).toEqual(['[invalid] skills/deploy: description of "deploy" is required']);
+    expect(brokenBody.invalid).toEqual([{ folder: "deploy", errors: ['description of "deploy" is required'] }]);
+    expect(brokenBody.diagnostics).toEqual(['[invalid] deploy: description of "deploy" is required']);
     expect(await (await t.call("GET", "/api/v1/skills/deploy")).text()).toBe("[skill deploy | file | v1 | skills/deploy]\n# v1\n");
     const skills = await (await t.call("GET", "/api/v1/skills")).json();
     expect(
