@@ -26,4 +26,6 @@ export type ActionResult =
       message: string;
       /** A stale edit: the version that is there now, shown instead of overwriting it. */
       conflict?: { version: number; text: string };
+      /** A re-proposed amendment whose change does not apply to the current text: the model may write it again. */
+      mergeConflict?: true;
     };
