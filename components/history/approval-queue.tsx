@@ -54,10 +54,10 @@ export function ApprovalQueue({
       ) : (
         <>
           <p className="mb-3 mt-1 text-sm text-amber-950">
-            Judged improved; auto-promotion is off, so nothing goes live until a lead approves.{" "}
-            {actions.isLead ? "Approve or reject each here, or open its evaluation first." : "Ask a lead of the team to decide."}
-            {outdated > 0 &&
-              ` ${outdated} out of date, not counted: the skill has moved on since, so re-propose it against its current version.`}
+            {total > 0
+              ? `Judged improved; auto-promotion is off, so nothing goes live until a lead approves. ${actions.isLead ? "Approve or reject each here, or open its evaluation first." : "Ask a lead of the team to decide."}`
+              : "Nothing waits that a lead can approve."}
+            {outdated > 0 && ` ${outdatedWords(outdated)}`}
           </p>
           <ul className="space-y-3">
             {entries.map((entry) => (
@@ -77,6 +77,13 @@ export function ApprovalQueue({
       )}
     </section>
   );
+}
+
+/** What the queue says of those out of date: not counted, and what to do with them. */
+function outdatedWords(outdated: number): string {
+  return outdated === 1
+    ? "1 judged improved is out of date, not counted: its skill has moved on since, so re-propose it against the current version (or reject it)."
+    : `${outdated} judged improved are out of date, not counted: their skills have moved on since, so re-propose them against the current versions (or reject them).`;
 }
 
 function QueueEntry({ slug, entry, actions }: { slug: string; entry: AmendmentEntry; actions: QueueActions }) {

@@ -201,7 +201,10 @@ function OutdatedDecisions({
   return (
     <td className="space-y-1 py-1.5 text-right">
       {may.propose && (
-        <ReproposeButton amendmentId={a.id} current={current} hasModel={may.hasModel} repropose={actions.repropose.bind(null, a.id)} />
+        // As wide as the forms beside it, so a refusal said under the button reads as a paragraph.
+        <div className="ml-auto w-64">
+          <ReproposeButton amendmentId={a.id} current={current} hasModel={may.hasModel} repropose={actions.repropose.bind(null, a.id)} />
+        </div>
       )}
       {may.isLead && a.status === "awaiting-approval" && (
         <details className="text-left">
