@@ -42,6 +42,12 @@ export const errorStatus = {
   NotADraft: 409,
   AlreadyArchived: 409,
   AmendmentStateChanged: 409,
+  // An amendment written against a version the skill has moved past (§8.4): it can only be re-proposed.
+  AmendmentOutdated: 409,
+  // Re-proposing one that is not out of date: it is written against the latest version already.
+  NotOutdated: 409,
+  // Its change does not apply to the current text: the same lines (or the description) changed since.
+  MergeConflict: 409,
   EmptyTree: 409,
   RunNotRunning: 409,
   VersionConflict: 409,

@@ -8,6 +8,7 @@ import { AmendmentStateLine } from "@/components/history/amendment-state";
 import { ApprovalForms, ReasonForm } from "@/components/history/approval-forms";
 import { ActionButton } from "@/components/action-button";
 import { GenerateAmendmentButton } from "@/components/skill/generate-amendment-button";
+import { ReproposeButton } from "@/components/history/repropose-button";
 import { Table } from "@/components/ui/table";
 
 type ReasonAction = (amendmentId: number, previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
@@ -19,6 +20,8 @@ export interface AmendmentActions {
   reject: ReasonAction;
   /** Overrides the state the row showed, and nothing it has become since. */
   override: OverrideAction;
+  /** Re-proposes an out-of-date amendment against the current version; `regenerate` has the model write it again. */
+  repropose: (amendmentId: number, regenerate: boolean) => Promise<ActionResult>;
   generate: (() => Promise<ActionResult>) | null;
 }
 
@@ -30,6 +33,7 @@ const OVERRIDABLE = new Set(["pending", "evaluated", "rejected"]);
  * The skill's amendments, each with its state and the decisions on it (a rejection says who, when
  * and why). What can be done depends on the state: evaluate one pending or evaluated; a lead
  * approves or rejects one awaiting approval, or overrides anything else not live, with a reason.
+ * One the skill has moved past is out of date: it can only be re-proposed (or rejected).
  */
 export function AmendmentsPanel({
   slug,
@@ -63,7 +67,7 @@ export function AmendmentsPanel({
           slug={slug}
           amendments={amendments}
           actions={actions}
-          may={{ evaluate: canEdit && hasModel, isLead, appliesHere }}
+          may={{ evaluate: canEdit && hasModel, propose: canEdit, hasModel, isLead, appliesHere }}
         />
       )}
     </div>
@@ -73,6 +77,9 @@ export function AmendmentsPanel({
 /** What this person may do to amendments, by their role, the model and the skill's source. */
 interface May {
   evaluate: boolean;
+  /** Re-propose an out-of-date amendment: an editor's, as proposing is. */
+  propose: boolean;
+  hasModel: boolean;
   isLead: boolean;
   appliesHere: boolean;
 }
@@ -121,7 +128,7 @@ function AmendmentRow({ slug, amendment: a, children }: { slug: string; amendmen
           #{a.id}
         </Link>
       </td>
-      <td className="py-1.5">v{a.baseVersion}</td>
+      <td className="py-1.5">v{a.base}</td>
       <td className="py-1.5">{a.author}</td>
       <td className="py-1.5 text-slate-700">{a.rationale}</td>
       <td className="py-1.5">
@@ -134,7 +141,7 @@ function AmendmentRow({ slug, amendment: a, children }: { slug: string; amendmen
         )}
       </td>
       <td className="max-w-xs py-1.5 text-xs">
-        <AmendmentStateLine entry={a} />
+        <AmendmentStateLine slug={slug} entry={a} />
       </td>
       {children}
     </tr>
@@ -143,6 +150,7 @@ function AmendmentRow({ slug, amendment: a, children }: { slug: string; amendmen
 
 /** The last cell of a row: what can be done to the amendment in its state, by this person. */
 function Decisions({ amendment: a, actions, may }: { amendment: AmendmentEntry; actions: AmendmentActions; may: May }) {
+  if (a.outdated && a.current !== null) return <OutdatedDecisions amendment={a} current={a.current} actions={actions} may={may} />;
   return (
     <td className="space-y-1 py-1.5 text-right">
       {may.evaluate && EVALUABLE.has(a.status) && (
@@ -170,6 +178,43 @@ function Decisions({ amendment: a, actions, may }: { amendment: AmendmentEntry; 
               label={`Put #${a.id} live although it is ${a.status}, saying why (a manual override):`}
               button="Override and put live"
               action={actions.override.bind(null, a.id, a.status)}
+            />
+          </div>
+        </details>
+      )}
+    </td>
+  );
+}
+
+/** An out-of-date amendment can no longer be evaluated, approved or overridden as it is: it is re-proposed against the current version, or a lead rejects it. */
+function OutdatedDecisions({
+  amendment: a,
+  current,
+  actions,
+  may,
+}: {
+  amendment: AmendmentEntry;
+  current: number;
+  actions: AmendmentActions;
+  may: May;
+}) {
+  return (
+    <td className="space-y-1 py-1.5 text-right">
+      {may.propose && (
+        // As wide as the forms beside it, so a refusal said under the button reads as a paragraph.
+        <div className="ml-auto w-64">
+          <ReproposeButton amendmentId={a.id} current={current} hasModel={may.hasModel} repropose={actions.repropose.bind(null, a.id)} />
+        </div>
+      )}
+      {may.isLead && a.status === "awaiting-approval" && (
+        <details className="text-left">
+          <summary className="cursor-pointer text-xs font-medium text-amber-900">Reject</summary>
+          <div className="mt-2 w-64">
+            <ReasonForm
+              name={`Reject amendment #${a.id}`}
+              label="Reject it, saying why"
+              button="Reject"
+              action={actions.reject.bind(null, a.id)}
             />
           </div>
         </details>

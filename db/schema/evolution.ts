@@ -1,8 +1,8 @@
-import { bigserial, doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { bigserial, doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { teams, users } from "./teams";
 
 /** An amendment's states (§8.4). */
-export const AMENDMENT_STATES = ["pending", "evaluating", "evaluated", "awaiting-approval", "promoted", "rejected"] as const;
+export const AMENDMENT_STATES = ["pending", "evaluating", "evaluated", "awaiting-approval", "promoted", "rejected", "superseded"] as const;
 export type AmendmentState = (typeof AMENDMENT_STATES)[number];
 
 /** One run of a skill (§8.1): the skill's history and the source of its test cases. */
@@ -65,6 +65,9 @@ export const amendments = pgTable(
     rejectedSession: text("rejected_session"),
     rejectedAt: timestamp("rejected_at", { withTimezone: true }),
     rejectionReason: text("rejection_reason"),
+    // Re-proposing an out-of-date amendment (§8.4) makes a new one against the current version: each links the other.
+    reproposedFrom: integer("reproposed_from").references((): AnyPgColumn => amendments.id, { onDelete: "set null" }),
+    supersededBy: integer("superseded_by").references((): AnyPgColumn => amendments.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("amendments_team_skill_idx").on(t.teamId, t.skillName), index("amendments_team_status_idx").on(t.teamId, t.status, t.id)],

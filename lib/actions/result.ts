@@ -26,6 +26,8 @@ export type ActionResult =
       message: string;
       /** A stale edit: the version that is there now, shown instead of overwriting it. */
       conflict?: { version: number; text: string };
+      /** A re-proposed amendment whose change does not apply to the current text: the model may write it again. */
+      mergeConflict?: true;
     };
 
 /** A lead's decision from a page that changes what agents get (pin, unpin, label, rollback): its reason, and the one choice it offers (keep the pin). */

@@ -139,7 +139,9 @@ export const amendmentSchema = z.strictObject({
   skill: z.string(),
   status: z
     .enum(AMENDMENT_STATES)
-    .describe("pending → evaluating → promoted | awaiting-approval | evaluated; awaiting-approval → promoted | rejected (§8.4)"),
+    .describe(
+      "pending → evaluating → promoted | awaiting-approval | evaluated; awaiting-approval → promoted | rejected; re-proposed when out of date → superseded (§8.4)",
+    ),
   verdict: z.enum(VERDICTS).nullable().describe("of its latest finished evaluation"),
   delta: z.number().nullable().describe("of its latest finished evaluation: mean of amended − original case scores"),
   createdAt: isoTime,
@@ -150,7 +152,15 @@ export const amendmentSchema = z.strictObject({
   reason: z.string().nullable().describe("the reason given with that decision"),
   rejection: decisionSchema.nullable().describe("its rejection, kept after any later override"),
   author: z.string().describe("who proposed it"),
-  baseVersion: z.number().int().describe("the version of the skill it was written against"),
+  outdated: z
+    .boolean()
+    .describe(
+      "not decided yet, and the skill has moved past the version it was written against: it cannot be approved or promoted, only re-proposed (§8.4)",
+    ),
+  base: z.number().int().describe("the version of the skill it was written against"),
+  current: z.number().int().nullable().describe("the skill's latest version now; null when the skill is gone"),
+  reproposedFrom: z.number().int().nullable().describe("the out-of-date amendment this one was re-proposed from"),
+  supersededBy: z.number().int().nullable().describe("the amendment that replaced this one when it was re-proposed"),
   origin: z.enum(["person", "agent", "generated"]),
   rationale: z.string(),
   description: z.string().nullable().describe("the proposed description; null when it keeps the current one"),
@@ -288,7 +298,7 @@ export const promoteAmendment = defineOperation({
       "the skill's new version",
     ),
   },
-  errors: ["AmendmentNotFound", "ReasonRequired", "AmendmentStateChanged", "VersionConflict", "BuiltInImmutable", "FileSkillReadOnly"],
+  errors: ["AmendmentNotFound", "ReasonRequired", "AmendmentStateChanged", "AmendmentOutdated", "BuiltInImmutable", "FileSkillReadOnly"],
 });
 
 export const approveAmendment = defineOperation({
@@ -305,7 +315,7 @@ export const approveAmendment = defineOperation({
       "the skill's new version",
     ),
   },
-  errors: ["AmendmentNotFound", "AmendmentStateChanged", "VersionConflict", "BuiltInImmutable", "FileSkillReadOnly"],
+  errors: ["AmendmentNotFound", "AmendmentStateChanged", "AmendmentOutdated", "BuiltInImmutable", "FileSkillReadOnly"],
 });
 
 export const rejectAmendmentBody = z.strictObject({ reason: z.string().min(1).max(5000).describe("why it is not going live") });
@@ -321,6 +331,49 @@ export const rejectAmendment = defineOperation({
   body: { schema: rejectAmendmentBody },
   responses: { 200: json(z.strictObject({ id: z.number().int(), status: z.literal("rejected") }), "rejected") },
   errors: ["AmendmentNotFound", "AmendmentStateChanged", "ReasonRequired"],
+});
+
+export const reproposeAmendmentBody = z.strictObject({
+  regenerate: z
+    .boolean()
+    .optional()
+    .describe("have the configured model write the change again against the current version, from the skill's recorded failures"),
+});
+
+export const reproposeAmendment = defineOperation({
+  operationId: "reproposeAmendment",
+  longWork: true,
+  method: "POST",
+  path: "/api/v1/amendments/{id}/repropose",
+  tag: "evolution",
+  summary:
+    "Re-propose an out-of-date amendment against the skill's current version: its change merged three-way onto the current text, or written again by the model; it becomes superseded by the new pending one",
+  description:
+    'A change that does not apply cleanly (the same lines, or the description, changed since) is a 409 MergeConflict naming them, and nothing is written; send {"regenerate": true} to have the model write it again.',
+  scope: "write",
+  params: idParams,
+  body: { schema: reproposeAmendmentBody },
+  responses: {
+    201: json(
+      z.strictObject({
+        id: z.number().int().describe("the new amendment"),
+        status: z.literal("pending"),
+        base: z.number().int().describe("the version it is written against: the skill's latest"),
+        reproposedFrom: z.number().int().describe("the out-of-date amendment, now superseded"),
+      }),
+      "re-proposed",
+    ),
+  },
+  errors: [
+    "AmendmentNotFound",
+    "AmendmentStateChanged",
+    "NotOutdated",
+    "MergeConflict",
+    "SkillNotFound",
+    "InvalidSkill",
+    "NoModel",
+    "ModelFailed",
+  ],
 });
 
 export const getEvaluation = defineOperation({
@@ -346,5 +399,6 @@ export const EVOLUTION_OPERATIONS = [
   promoteAmendment,
   approveAmendment,
   rejectAmendment,
+  reproposeAmendment,
   getEvaluation,
 ];

@@ -25,7 +25,7 @@ export async function amendmentChange(db: Db, catalogs: CatalogCache, team: Cata
   const amendment = await getAmendment(db, team.id, id);
   const [texts, [entry], judged] = await Promise.all([
     amendmentTexts(db, catalogs, team, amendment),
-    listAmendments(db, team.id, { ids: [id] }),
+    listAmendments({ db, catalogs }, team, { ids: [id] }),
     db
       .select({
         id: evaluations.id,

@@ -24,6 +24,12 @@ export const MOVES = {
   reject: { from: ["awaiting-approval"], to: "rejected" },
   /** A lead puts live what was not judged improved, with a reason: a manual override. */
   override: { from: ["pending", "evaluated", "rejected"], to: "promoted" },
+  /**
+   * An editor, a write key or an agent re-proposes one the skill has moved past (§8.4): a new
+   * pending amendment takes its place. Not while it is being judged; a rejected one too, so a lead
+   * who changes their mind after the skill moved on has a way to put it live.
+   */
+  repropose: { from: ["pending", "evaluated", "awaiting-approval", "rejected"], to: "superseded" },
 } as const satisfies Record<string, { from: readonly AmendmentState[]; to: AmendmentState | readonly AmendmentState[] }>;
 
 export type Move = keyof typeof MOVES;
@@ -36,6 +42,7 @@ const MOVE_WORDS: Record<Move, string> = {
   approve: "approving it",
   reject: "rejecting it",
   override: "promoting it",
+  repropose: "re-proposing it",
 };
 
 /** `409 AmendmentStateChanged`: the move found the amendment in another state than it starts from. */

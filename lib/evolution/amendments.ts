@@ -4,7 +4,6 @@ import type { Db } from "@/db/client";
 import { singleRow } from "@/db/rows";
 import { amendments, apiKeys, evaluations, users, type AmendmentState } from "@/db/schema";
 import { AppError, specError } from "../errors";
-import { checkStorableText } from "../validation";
 import { authorName, authorOf, isConnection, namedAuthor, type Actor } from "../learned/actor";
 import { recordEvent } from "../learned/events";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
@@ -13,9 +12,10 @@ import { loadSkillContent, resolveSkill, type SkillContent } from "../skills/vie
 import { latestVersionOf } from "../skills/catalog";
 import type { TeamId } from "../teams/teams";
 import { requireModel, type ConfiguredModel } from "./model";
-import { askForProposal, proposalRefused } from "./proposal";
+import { askForChange, proposalRefused } from "./proposal";
 import { selectTestCases } from "./observations";
 import type { Verdict } from "./verdict";
+import { currencyOf, latestVersions, type Currency } from "./outdated";
 
 /** Amendments (§8.2): proposed changes with no authority of their own. */
 
@@ -65,36 +65,62 @@ export async function proposeAmendment(
   actor: Actor,
   name: string,
   input: AmendmentInput,
-  origin: "person" | "agent" | "generated" = actor.kind === "person" ? "person" : "agent",
+  origin: AmendmentOrigin = actor.kind === "person" ? "person" : "agent",
 ): Promise<{ id: number; status: "pending" }> {
   if (input.description === undefined && input.body === undefined)
     throw new AppError("InvalidField", "send a new description, a new body or both");
   if (input.rationale.trim() === "") throw new AppError("InvalidField", 'field "rationale": say why this change should help');
   const base = await latestContent(db, catalogs, team, name);
-  // The amended text must be a valid skill now, not only when someone tries to apply it.
-  parseSkillMd(amendedText(base, input));
+  checkAmendedText(base, input);
+  const id = await db.transaction((tx) => insertAmendment(tx, team.id, actor, base, input, origin));
+  return { id, status: "pending" as const };
+}
+
+export type AmendmentOrigin = AmendmentRow["origin"];
+
+/** The amended text must be a valid skill now, not only when someone tries to apply it. */
+export function checkAmendedText(base: SkillContent, change: AmendmentInput): void {
+  parseSkillMd(amendedText(base, change));
+}
+
+/**
+ * Writes a pending amendment against `base` and its `amended` event, inside the caller's
+ * transaction; `reproposedFrom` names the out-of-date amendment it replaces.
+ */
+export async function insertAmendment(
+  tx: Db,
+  teamId: TeamId,
+  actor: Actor,
+  base: SkillContent,
+  input: AmendmentInput,
+  origin: AmendmentOrigin,
+  reproposedFrom: number | null = null,
+): Promise<number> {
   const author = authorOf(actor);
-  return db.transaction(async (tx) => {
-    const rows = await tx
-      .insert(amendments)
-      .values({
-        teamId: team.id,
-        skillName: name,
-        skillSource: base.skill.source,
-        baseVersion: base.version,
-        description: input.description ?? null,
-        body: input.body ?? null,
-        rationale: input.rationale,
-        origin,
-        authorUserId: author.userId,
-        authorKeyId: author.keyId,
-        sessionId: author.sessionId,
-      })
-      .returning({ id: amendments.id });
-    const { id } = singleRow(rows);
-    await recordEvent(tx, team.id, name, "amended", actor, base.version, { amendmentId: id, origin });
-    return { id, status: "pending" as const };
+  const rows = await tx
+    .insert(amendments)
+    .values({
+      teamId,
+      skillName: base.name,
+      skillSource: base.skill.source,
+      baseVersion: base.version,
+      description: input.description ?? null,
+      body: input.body ?? null,
+      rationale: input.rationale,
+      origin,
+      authorUserId: author.userId,
+      authorKeyId: author.keyId,
+      sessionId: author.sessionId,
+      reproposedFrom,
+    })
+    .returning({ id: amendments.id });
+  const { id } = singleRow(rows);
+  await recordEvent(tx, teamId, base.name, "amended", actor, base.version, {
+    amendmentId: id,
+    origin,
+    ...(reproposedFrom === null ? {} : { reproposedFrom }),
   });
+  return id;
 }
 
 /** Asks the configured model for an amendment that addresses the skill's recent failures; a failure of the model writes nothing. */
@@ -108,39 +134,20 @@ export async function generateAmendment(
 ): Promise<{ id: number; status: "pending" }> {
   const judge = requireModel(model);
   const content = await latestContent(db, catalogs, team, name);
-  const failures = (await selectTestCases(db, team.id, name)).filter((o) => o.outcome !== "success");
+  const failures = await recentFailures(db, team.id, name);
   if (failures.length === 0)
     throw new AppError("Unprocessable", `"${name}" has no recorded failures to learn from; record observations first`);
-  const proposal = await askForProposal(
-    judge,
-    "You improve agent skills: written procedures an AI agent follows. Change only what the recorded failures show is wrong or missing.",
-    [
-      "## Current SKILL.md",
-      content.frontmatter + content.body,
-      "",
-      "## Recent failures",
-      ...failures.map(
-        (f, i) =>
-          `${i + 1}. [${f.outcome}${f.errorType ? `, ${f.errorType}` : ""}] ${f.task}${f.feedback ? `\n   feedback: ${f.feedback}` : ""}`,
-      ),
-    ].join("\n"),
-  );
-  const current = (parseSkillMd(content.frontmatter + content.body).fields as { description: string }).description;
-  const description = proposal.description.trim() === current ? undefined : proposal.description.trim();
+  const change = await askForChange(judge, content, failures);
   try {
-    checkStorableText(proposal);
-    return await proposeAmendment(
-      db,
-      catalogs,
-      team,
-      actor,
-      name,
-      { description, body: proposal.body, rationale: proposal.rationale },
-      "generated",
-    );
+    return await proposeAmendment(db, catalogs, team, actor, name, change, "generated");
   } catch (error) {
     throw proposalRefused(error) ?? error;
   }
+}
+
+/** The recorded runs a generated amendment learns from: the failures (and partial runs) among the skill's test cases. */
+export async function recentFailures(db: Db, teamId: TeamId, name: string) {
+  return (await selectTestCases(db, teamId, name)).filter((o) => o.outcome !== "success");
 }
 
 export interface AmendmentFilter {
@@ -159,8 +166,8 @@ export interface AmendmentDecision {
   reason: string | null;
 }
 
-/** An amendment as every list shows it (§8.4): its state, its latest verdict, and the lead's decisions on it. */
-export interface AmendmentEntry {
+/** An amendment as every list shows it (§8.4): its state, whether it is out of date, its latest verdict, and the lead's decisions on it. */
+export interface AmendmentEntry extends Currency {
   id: number;
   skill: string;
   status: AmendmentState;
@@ -176,7 +183,9 @@ export interface AmendmentEntry {
   /** Its rejection, which stays after any override. */
   rejection: AmendmentDecision | null;
   author: string;
-  baseVersion: number;
+  /** The out-of-date amendment it was re-proposed from, and the one that replaced it once it was re-proposed itself. */
+  reproposedFrom: number | null;
+  supersededBy: number | null;
   origin: "person" | "agent" | "generated";
   rationale: string;
   /** The proposed description and body; null where it leaves them as they are. */
@@ -193,15 +202,28 @@ const deciderUser = alias(users, "decider_user");
 const rejecterKey = alias(apiKeys, "rejecter_key");
 const rejecterUser = alias(users, "rejecter_user");
 
-/** A team's amendments, newest first, filtered by state and skill (`GET /api/v1/amendments`, a lead's queue). */
-export async function listAmendments(db: Db, teamId: TeamId, filter: AmendmentFilter = {}): Promise<AmendmentEntry[]> {
+/** What reading amendments needs: the database, and the catalog that says where each skill is now. */
+export interface AmendmentReader {
+  db: Db;
+  catalogs: CatalogCache;
+}
+
+/** A team's amendments, newest first, filtered by state and skill (`GET /api/v1/amendments`, a lead's queue), each saying whether it is out of date. */
+export async function listAmendments(deps: AmendmentReader, team: CatalogKey, filter: AmendmentFilter = {}): Promise<AmendmentEntry[]> {
   if (filter.ids?.length === 0) return [];
-  const rows = await amendmentRows(db, teamId, filter);
-  const judged = await evaluationsOf(
-    db,
-    rows.map((row) => row.amendment.id),
-  );
-  return rows.map((row) => amendmentEntry(row, judged));
+  const rows = await amendmentRows(deps.db, team.id, filter);
+  const [judged, latest] = await Promise.all([
+    evaluationsOf(
+      deps.db,
+      rows.map((row) => row.amendment.id),
+    ),
+    latestVersions(
+      deps.catalogs,
+      team,
+      rows.map((row) => row.amendment.skillName),
+    ),
+  ]);
+  return rows.map((row) => amendmentEntry(row, judged, latest.get(row.amendment.skillName) ?? null));
 }
 
 /** The amendments with the names of who wrote, decided and rejected them. */
@@ -259,7 +281,11 @@ async function evaluationsOf(db: Db, amendmentIds: number[]) {
     .orderBy(desc(evaluations.id));
 }
 
-function amendmentEntry(row: AmendmentRowWithNames, judged: Awaited<ReturnType<typeof evaluationsOf>>): AmendmentEntry {
+function amendmentEntry(
+  row: AmendmentRowWithNames,
+  judged: Awaited<ReturnType<typeof evaluationsOf>>,
+  current: number | null,
+): AmendmentEntry {
   const a = row.amendment;
   const latest = judged.find((e) => e.amendmentId === a.id) ?? null;
   const finished = judged.find((e) => e.amendmentId === a.id && e.status === "finished") ?? null;
@@ -298,7 +324,9 @@ function amendmentEntry(row: AmendmentRowWithNames, judged: Awaited<ReturnType<t
         }
       : null,
     author: named(a.authorUserId, row.authorEmail, a.authorKeyId, [row.authorKeyName, row.authorKeyIsConnection], a.sessionId),
-    baseVersion: a.baseVersion,
+    ...currencyOf(a, current),
+    reproposedFrom: a.reproposedFrom,
+    supersededBy: a.supersededBy,
     origin: a.origin,
     rationale: a.rationale,
     description: a.description,
@@ -307,20 +335,43 @@ function amendmentEntry(row: AmendmentRowWithNames, judged: Awaited<ReturnType<t
   };
 }
 
-/** How many amendments wait for a lead's approval: the navigation's count. */
-export async function awaitingApprovalCount(db: Db, teamId: TeamId): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
+/**
+ * How many amendments wait for a lead's approval and can still be approved (the navigation's
+ * count), and how many wait but are out of date: those can only be re-proposed (§8.4).
+ */
+export async function awaitingApprovalCounts(deps: AmendmentReader, team: CatalogKey): Promise<{ approvable: number; outdated: number }> {
+  const groups = await deps.db
+    .select({ skill: amendments.skillName, base: amendments.baseVersion, n: count() })
     .from(amendments)
-    .where(and(eq(amendments.teamId, teamId), eq(amendments.status, "awaiting-approval")));
-  return row?.n ?? 0;
+    .where(and(eq(amendments.teamId, team.id), eq(amendments.status, "awaiting-approval")))
+    .groupBy(amendments.skillName, amendments.baseVersion);
+  const latest = await latestVersions(
+    deps.catalogs,
+    team,
+    groups.map((group) => group.skill),
+  );
+  const counts = { approvable: 0, outdated: 0 };
+  for (const group of groups) {
+    const { outdated } = currencyOf({ status: "awaiting-approval", baseVersion: group.base }, latest.get(group.skill) ?? null);
+    counts[outdated ? "outdated" : "approvable"] += group.n;
+  }
+  return counts;
 }
 
-/** A lead's queue: how many amendments await approval, and the newest of them. */
-export async function awaitingApproval(db: Db, teamId: TeamId, limit: number): Promise<{ total: number; entries: AmendmentEntry[] }> {
-  const [total, entries] = await Promise.all([
-    awaitingApprovalCount(db, teamId),
-    listAmendments(db, teamId, { status: "awaiting-approval", limit }),
+/** The navigation's count: amendments a lead can approve now. */
+export async function awaitingApprovalCount(deps: AmendmentReader, team: CatalogKey): Promise<number> {
+  return (await awaitingApprovalCounts(deps, team)).approvable;
+}
+
+/** A lead's queue: how many amendments await approval (and how many of those are out of date), and the newest of them. */
+export async function awaitingApproval(
+  deps: AmendmentReader,
+  team: CatalogKey,
+  limit: number,
+): Promise<{ total: number; outdated: number; entries: AmendmentEntry[] }> {
+  const [counts, entries] = await Promise.all([
+    awaitingApprovalCounts(deps, team),
+    listAmendments(deps, team, { status: "awaiting-approval", limit }),
   ]);
-  return { total, entries };
+  return { total: counts.approvable, outdated: counts.outdated, entries };
 }

@@ -14,6 +14,8 @@ import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import { amendmentTexts, getAmendment, type AmendmentRow } from "./amendments";
 import { amendmentStateChanged, moveAmendment, MOVES } from "./amendment-states";
 import { applyAmendmentIn } from "./promote";
+import { amendmentOutdated } from "./outdated";
+import { findLiveLearned } from "../learned/store";
 import { recordListingSnapshot } from "../listing/snapshots";
 import type { StaticCatalog } from "../skills/catalog";
 import { failureMessage } from "./failure-message";
@@ -233,6 +235,10 @@ async function settle(
   if (verdict !== "improved") return evaluated(`not promoted: the verdict is ${verdict}; a lead can override with a written reason`);
   if (amendment.skillSource !== "learned")
     return evaluated(`${amendment.skillSource} skills change in the repository: apply the patch and sync`);
+  // Out of date (§8.4): the skill moved past its base while it was judged, so it can neither go live nor wait for approval.
+  const live = await findLiveLearned(tx, team.id, amendment.skillName);
+  if (live && live.currentVersion !== amendment.baseVersion)
+    return evaluated(`not promoted: ${pageMessage(amendmentOutdated(amendment, live.currentVersion))}`);
   if (!team.autoPromote) {
     await moveAmendment(tx, team.id, amendment.id, "finish", "awaiting-approval");
     return { promotedVersion: null, promotionNote: "awaiting a lead's approval: auto-promotion is off for this team" };

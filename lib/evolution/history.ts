@@ -1,7 +1,8 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { apiKeys, evaluations, skillEvents, users } from "@/db/schema";
-import { listAmendments } from "./amendments";
+import { listAmendments, type AmendmentReader } from "./amendments";
+import type { CatalogKey } from "../skills/catalog-cache";
 import type { TeamId } from "../teams/teams";
 import { SKILL_EVENT_KINDS } from "../learned/events";
 import { authorName, isConnection, namedAuthor } from "../learned/actor";
@@ -67,14 +68,14 @@ export async function decisionEventCounts(db: Db, teamId: TeamId): Promise<Decis
 }
 
 /** The team's evaluations, newest first, each with its amendment as every list shows it: its state now and the decisions on it. */
-export async function teamEvaluations(db: Db, teamId: TeamId, skill?: string) {
-  const rows = await db
+export async function teamEvaluations(deps: AmendmentReader, team: CatalogKey, skill?: string) {
+  const rows = await deps.db
     .select()
     .from(evaluations)
-    .where(and(eq(evaluations.teamId, teamId), skill ? eq(evaluations.skillName, skill) : undefined))
+    .where(and(eq(evaluations.teamId, team.id), skill ? eq(evaluations.skillName, skill) : undefined))
     .orderBy(desc(evaluations.id))
     .limit(100);
-  const entries = await listAmendments(db, teamId, { ids: [...new Set(rows.map((row) => row.amendmentId))] });
+  const entries = await listAmendments(deps, team, { ids: [...new Set(rows.map((row) => row.amendmentId))] });
   const byId = new Map(entries.map((entry) => [entry.id, entry]));
   return rows.map((row) => ({ ...row, amendment: byId.get(row.amendmentId) ?? null }));
 }

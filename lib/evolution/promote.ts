@@ -5,12 +5,13 @@ import { isAppError, specError } from "../errors";
 import { authorOf, requireLead, type Actor } from "../learned/actor";
 import { recordEvent } from "../learned/events";
 import { changeLearnedIn } from "../learned/write";
-import { nameHolder, notLearned } from "../learned/store";
+import { findLiveLearned, nameHolder, notLearned } from "../learned/store";
 import { recordListingSnapshot } from "../listing/snapshots";
 import type { StaticCatalog } from "../skills/catalog";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import { getAmendment, type AmendmentRow } from "./amendments";
 import { amendmentStateChanged, moveAmendment, MOVES } from "./amendment-states";
+import { amendmentOutdated, latestVersions } from "./outdated";
 
 /**
  * A lead's decisions on an amendment (§8.4, §10): approve one judged improved, reject it with a
@@ -46,6 +47,7 @@ export async function promoteAmendment(
   const amendment = await getAmendment(deps.db, team.id, amendmentId);
   if (amendment.status === "awaiting-approval") {
     requireLead(actor, "approving an amendment");
+    await refuseOutdated(deps, team, amendment);
     return decideToPromote(deps, team, actor, amendment, "approve", reason?.trim() || null);
   }
   return overrideAmendment(deps, team, actor, amendment, reason ?? "", amendment.status);
@@ -73,6 +75,8 @@ export async function overrideAmendment(
   const holder = await nameHolder(deps.db, deps.catalogs.statics, team.id, amendment.skillName);
   if (holder) throw notLearned(amendment.skillName, holder);
   requireLead(actor, `promoting an amendment that is ${state} (a manual override)`);
+  // Overriding puts it live as it was written: over the newer version, never.
+  await refuseOutdated(deps, team, amendment);
   const why = reason.trim();
   if (why === "") {
     throw specError(
@@ -88,8 +92,18 @@ export async function approveAmendment(deps: PromotionDeps, team: CatalogKey, ac
   requireLead(actor, "approving an amendment");
   const amendment = await getAmendment(deps.db, team.id, amendmentId);
   if (amendment.status !== "awaiting-approval") throw amendmentStateChanged(amendmentId, amendment.status, "approve");
+  await refuseOutdated(deps, team, amendment);
   const { name, version, evaluationId } = await decideToPromote(deps, team, actor, amendment, "approve", null);
   return { id: amendmentId, name, version, evaluationId };
+}
+
+/**
+ * An amendment goes live only on the version it was written against (§8.4). Said before anything is
+ * written; the promotion's own conditional update of the skill's version is what no race gets past.
+ */
+async function refuseOutdated(deps: PromotionDeps, team: CatalogKey, amendment: AmendmentRow): Promise<void> {
+  const current = (await latestVersions(deps.catalogs, team, [amendment.skillName])).get(amendment.skillName) ?? null;
+  if (current !== null && current !== amendment.baseVersion) throw amendmentOutdated(amendment, current);
 }
 
 /** `POST /api/v1/amendments/<id>/reject`: a lead refuses an amendment awaiting approval, saying why; it never goes live unless a lead later overrides. */
@@ -210,10 +224,8 @@ export async function applyAmendmentIn(
     });
   } catch (error) {
     if (!isAppError(error) || error.code !== "VersionConflict") throw error;
-    // The client sent no version: say what moved and what to do.
-    throw specError(
-      "VersionConflict",
-      `amendment #${amendment.id} was written against v${amendment.baseVersion} of "${amendment.skillName}", which has changed since; propose it again against the current version`,
-    );
+    // The skill moved past the amendment's base since it was read: the amendment is out of date.
+    const live = await findLiveLearned(tx, team.id, amendment.skillName);
+    throw amendmentOutdated(amendment, live?.currentVersion ?? amendment.baseVersion);
   }
 }

@@ -1,7 +1,10 @@
 import { generateObject, JSONParseError, NoObjectGeneratedError, RetryError, TypeValidationError } from "ai";
 import { z } from "zod";
 import { AppError, isAppError, type ErrorCode } from "../errors";
-import { describeIssue } from "../validation";
+import type { observations } from "@/db/schema";
+import { checkStorableText, describeIssue } from "../validation";
+import { parseSkillMd } from "../skills/skill-md";
+import type { SkillContent } from "../skills/view";
 import { failureMessage } from "./failure-message";
 import type { ConfiguredModel } from "./model";
 
@@ -24,6 +27,73 @@ export const PROPOSAL_TIMEOUT_MS = 60_000;
 export const PROPOSAL_FAILED: ErrorCode = "ModelFailed";
 
 const MISFIT = "the model's answer did not fit: ";
+
+/** A recorded run the model learns from. */
+type RecordedRun = Pick<typeof observations.$inferSelect, "outcome" | "errorType" | "task" | "feedback">;
+
+/** A change proposed earlier that the model writes again against the current version: its rationale and what it proposed. */
+export interface EarlierChange {
+  id: number;
+  baseVersion: number;
+  rationale: string;
+  description: string | null;
+  body: string | null;
+}
+
+/** What an amendment proposes: a new body, a description where it changes, and why. */
+export interface ProposedChange {
+  description?: string;
+  body: string;
+  rationale: string;
+}
+
+/**
+ * Asks the model for a change to the skill's `current` text that addresses its recorded failures;
+ * with `earlier`, the model writes that change again for the current text (it no longer applies
+ * to it as it stands). An answer that is no storable text is the model's misfit.
+ */
+export async function askForChange(
+  model: ConfiguredModel,
+  current: SkillContent,
+  failures: RecordedRun[],
+  earlier?: EarlierChange,
+): Promise<ProposedChange> {
+  const proposal = await askForProposal(
+    model,
+    "You improve agent skills: written procedures an AI agent follows. Change only what the recorded failures show is wrong or missing.",
+    [
+      "## Current SKILL.md",
+      current.frontmatter + current.body,
+      "",
+      "## Recent failures",
+      ...(failures.length === 0 ? ["(none recorded)"] : failures.map(failureLine)),
+      ...(earlier ? earlierLines(earlier, current.version) : []),
+    ].join("\n"),
+  );
+  try {
+    checkStorableText(proposal);
+  } catch (error) {
+    throw proposalRefused(error) ?? error;
+  }
+  const description = (parseSkillMd(current.frontmatter + current.body).fields as { description: string }).description;
+  const proposed = proposal.description.trim();
+  return { description: proposed === description ? undefined : proposed, body: proposal.body, rationale: proposal.rationale };
+}
+
+function failureLine(f: RecordedRun, i: number): string {
+  return `${i + 1}. [${f.outcome}${f.errorType ? `, ${f.errorType}` : ""}] ${f.task}${f.feedback ? `\n   feedback: ${f.feedback}` : ""}`;
+}
+
+function earlierLines(earlier: EarlierChange, version: number): string[] {
+  return [
+    "",
+    `## A change proposed earlier (amendment #${earlier.id}, written against v${earlier.baseVersion})`,
+    `It no longer applies to v${version}, which changed since. Write its intent again for the current SKILL.md above, keeping what changed since.`,
+    `Its rationale: ${earlier.rationale}`,
+    ...(earlier.description === null ? [] : [`Its description: ${earlier.description}`]),
+    ...(earlier.body === null ? [] : ["Its body:", earlier.body]),
+  ];
+}
 
 /**
  * Asks the model for a proposal. Whatever goes wrong becomes an AppError a person can act on:

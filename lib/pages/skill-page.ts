@@ -78,7 +78,7 @@ export async function skillDetail(
         ),
       ),
     listObservations(db, team.id, name, { limit: 50, ...observed }),
-    listAmendments(db, team.id, { skill: name, limit: 100 }),
+    listAmendments({ db, catalogs }, team, { skill: name, limit: 100 }),
     versionEvidence(db, team.id, content.skill),
   ]);
   const served = servedOf(content.skill);

@@ -379,7 +379,7 @@ describe("the dashboard in Chromium", () => {
     await page.locator('[data-testid="events"] a:has-text("evaluation #")').last().click();
     await page.waitForURL(/\/t\/demo\/history\/evaluations\/\d+$/);
     expect(await page.textContent('[data-testid="moved-on"]')).toBe(
-      "flaky-test-triage has moved on from v1 to v3 since: this amendment can no longer be put live. Propose it again against v3 to have it judged.",
+      "flaky-test-triage has moved on from v1 to v3 since this amendment was written: it can no longer be approved or put live as it is. Re-proposed, its change is applied to the text of v3 as a new amendment to evaluate.",
     );
     expect(await page.locator('form[aria-label="Override"]').count()).toBe(0);
     // The amendment's author is named as version rows and events name theirs.

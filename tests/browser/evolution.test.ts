@@ -201,7 +201,7 @@ describe("evaluations in Chromium", () => {
     const listed = await api("/api/v1/skills/staged-release/amendments");
     expect(listed.amendments[0]).toMatchObject({
       origin: "person",
-      baseVersion: 2,
+      base: 2,
       rationale: "support was surprised twice",
       status: "pending",
     });

@@ -260,7 +260,11 @@ describe.each(testDbKinds)("an amendment's moves on %s", (kind) => {
       reason: null,
       rejection: null,
       author: "key test",
-      baseVersion: 1,
+      outdated: false,
+      base: 1,
+      current: 1,
+      reproposedFrom: null,
+      supersededBy: null,
     });
     expect(queue.nextCursor).toBeNull();
     const first = await (await t.call("GET", "/api/v1/amendments?limit=2")).json();
@@ -314,7 +318,7 @@ describe.each(testDbKinds)("an amendment's moves on %s", (kind) => {
     expect(report).toMatchObject({
       verdict: "improved",
       promotedVersion: null,
-      promotionNote: `not promoted: amendment #${id} was written against v1 of "raced", which has changed since; propose it again against the current version`,
+      promotionNote: `not promoted: amendment #${id} was written against v1 of "raced", which is at v2 now; re-propose it against v2`,
     });
     expect([(await stateOf(id)).status, await currentVersion(), await eventsOf(id)]).toEqual(["evaluated", 2, ["amended", "evaluated"]]);
   });
@@ -324,7 +328,7 @@ describe.each(testDbKinds)("an amendment's moves on %s", (kind) => {
     expect((await t.call("POST", "/api/v1/skills/raced/pin", { json: { version: 1 } })).status).toBe(200);
     const id = await amend("# raced\n\nsecond, and a third step\n");
     const [entry] = (await (await t.call("GET", "/api/v1/skills/raced/amendments")).json()).amendments;
-    expect([entry.id, entry.baseVersion]).toEqual([id, 2]);
+    expect([entry.id, entry.base, entry.current, entry.outdated]).toEqual([id, 2, 2, false]);
     expect(await evaluate(id)).toMatchObject({ verdict: "improved", promotedVersion: 3 });
     // Agents keep the pinned version; the amendment is the latest, waiting behind the pin.
     expect((await t.call("GET", "/api/v1/skills/raced")).headers.get("x-skill-version")).toBe("1");

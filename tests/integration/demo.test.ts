@@ -120,10 +120,10 @@ describe.each(testDbKinds)("the demo team's story on %s", (kind) => {
     const [amendment] = await db.select().from(amendments).where(eq(amendments.id, evaluation!.amendmentId));
     expect([amendment!.status, daysAgo(amendment!.createdAt)]).toEqual(["promoted", 1.8]);
     // With auto-promotion turned off since, the seed amendment was judged improved and waits for the lead.
-    const queue = await listAmendments(db, team.id, { status: "awaiting-approval" });
+    const queue = await listAmendments(t.app, team, { status: "awaiting-approval" });
     expect(
-      queue.map((a) => [a.skill, a.baseVersion, a.verdict, daysAgo(new Date(a.createdAt)), daysAgo(new Date(a.evaluatedAt!))]),
-    ).toEqual([["flaky-test-triage", 3, "improved", 0.8, 0.7]]);
+      queue.map((a) => [a.skill, a.base, a.outdated, a.verdict, daysAgo(new Date(a.createdAt)), daysAgo(new Date(a.evaluatedAt!))]),
+    ).toEqual([["flaky-test-triage", 3, false, "improved", 0.8, 0.7]]);
     expect(queue[0]!.delta).toBeCloseTo(0.133, 3);
     expect((await findTeam(db, DEMO_TEAM))!.autoPromote).toBe(false);
 

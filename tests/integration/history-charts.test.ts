@@ -104,7 +104,7 @@ describe.each(testDbKinds)("the history's charts on %s", (kind) => {
     // Another team's decisions are its own.
     expect(await decisionEventCounts(t.app.db, t.beta.team.id)).toEqual([]);
 
-    const bars = evaluationBars(await teamEvaluations(t.app.db, team.id));
+    const bars = evaluationBars(await teamEvaluations(t.app, team));
     expect(bars.map((bar) => [bar.id, bar.skill, bar.verdict, bar.outcome])).toEqual([
       [auto.evaluationId, "charted", "improved", "promoted"],
       [neutral.evaluationId, "flat", "neutral", "overridden"],

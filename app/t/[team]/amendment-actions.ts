@@ -4,12 +4,14 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { memberAction } from "@/lib/actions/member-action";
 import type { ActionResult } from "@/lib/actions/result";
-import { rejectAmendmentBody } from "@/lib/contracts/evolution";
+import { rejectAmendmentBody, reproposeAmendmentBody } from "@/lib/contracts/evolution";
 import type { Role } from "@/lib/auth/scopes";
 import { getAmendment } from "@/lib/evolution/amendments";
 import { MOVES } from "@/lib/evolution/amendment-states";
 import { startEvaluation } from "@/lib/evolution/evaluate";
 import { approveAmendment, overrideAmendment, rejectAmendment } from "@/lib/evolution/promote";
+import { reproposeAmendment, REGENERATE_HINT } from "@/lib/evolution/repropose";
+import { isAppError, pageMessage } from "@/lib/errors";
 
 /**
  * Every move a person makes on an amendment (§8.4), wherever it is listed: the skill page, the
@@ -95,4 +97,31 @@ export async function overrideAmendmentAction(
       version: promoted.version,
     };
   });
+}
+
+/**
+ * Re-proposes an out-of-date amendment against the skill's current version: merged, or with
+ * `regenerate` written again by the model. A change that does not apply cleanly is said as it is,
+ * marked so the page can offer the model (when one is configured).
+ */
+export async function reproposeAmendmentAction(slug: string, id: number, regenerate: boolean): Promise<ActionResult> {
+  const input = { amendmentId: id, regenerate };
+  return memberAction(
+    { ...on(slug, "editor"), schema: reproposeAmendmentBody.extend({ amendmentId }), input },
+    async (member, checked, actor) => {
+      try {
+        const made = await reproposeAmendment(member.app, member.team, actor, checked.amendmentId, { regenerate: checked.regenerate });
+        return {
+          ok: true,
+          message: `Re-proposed amendment #${checked.amendmentId} against v${made.base}${regenerate ? ", written again by the model," : ""} as amendment #${made.id}: evaluate it to have it judged.`,
+        };
+      } catch (error) {
+        if (!isAppError(error) || error.code !== "MergeConflict") throw error;
+        const next = member.app.model
+          ? "Regenerate it with the model, or propose a new amendment by hand."
+          : "Propose a new amendment by hand.";
+        return { ok: false, message: pageMessage(error).replace(REGENERATE_HINT, next), mergeConflict: true };
+      }
+    },
+  );
 }

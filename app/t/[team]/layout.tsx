@@ -17,7 +17,7 @@ export default async function TeamLayout({ children, params }: { children: React
   await connection();
   const { team: slug } = await params;
   const { app, user, teams, membership } = await visitorOf(slug);
-  const awaiting = membership ? await awaitingApprovalCount(app.db, membership.team.id) : 0;
+  const awaiting = membership ? await awaitingApprovalCount(app, membership.team) : 0;
   const links = teams.map((m) => ({ slug: m.team.slug, name: m.team.name }));
   return (
     <div className="min-h-screen">

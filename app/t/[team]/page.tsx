@@ -21,13 +21,13 @@ export default async function OverviewPage({ params, searchParams }: TeamPagePro
   const query = parseTableQuery(await searchParams);
   const [{ table, headline, invalid, diagnostics, unlisted }, awaiting] = await Promise.all([
     teamOverview(app, team, query),
-    awaitingApproval(app.db, team.id, 5),
+    awaitingApproval(app, team, 5),
   ]);
   return (
     <div className="space-y-6">
       <PageHeader title={team.name} description="Skill health: what agents see, what they load, and what needs attention." />
       <HeadlineFigures headline={headline} />
-      <TeamApprovalQueue slug={slug} awaiting={awaiting} autoPromote={team.autoPromote} isLead={roleAtLeast(role, "lead")} />
+      <TeamApprovalQueue slug={slug} awaiting={awaiting} autoPromote={team.autoPromote} role={role} hasModel={app.model !== null} />
       {invalid.length > 0 && <InvalidFolders invalid={invalid} />}
       {diagnostics.length > 0 && (
         <section className="rounded-lg border border-amber-200 bg-amber-50 p-4" aria-label="Diagnostics">

@@ -1,34 +1,43 @@
 import { ActionMessageSlot } from "@/components/action-message";
 import { ApprovalQueue } from "@/components/history/approval-queue";
 import type { AmendmentEntry } from "@/lib/evolution/amendments";
-import { approveAmendmentAction, rejectAmendmentAction } from "./amendment-actions";
+import { roleAtLeast, type Role } from "@/lib/auth/scopes";
+import { approveAmendmentAction, rejectAmendmentAction, reproposeAmendmentAction } from "./amendment-actions";
 
 /**
  * The team's queue of amendments awaiting a lead's approval, as the overview and the history show
- * it: whenever something waits, or auto-promotion is off (so an empty queue says so).
+ * it: whenever something waits (out of date or not), or auto-promotion is off (so an empty queue says so).
  */
 export function TeamApprovalQueue({
   slug,
   awaiting,
   autoPromote,
-  isLead,
+  role,
+  hasModel,
 }: {
   slug: string;
-  awaiting: { total: number; entries: AmendmentEntry[] };
+  awaiting: { total: number; outdated: number; entries: AmendmentEntry[] };
   autoPromote: boolean;
-  isLead: boolean;
+  role: Role;
+  hasModel: boolean;
 }) {
   // The slot stays when the queue goes (the last amendment decided): it says what the lead did.
   return (
     <ActionMessageSlot>
-      {(awaiting.total > 0 || !autoPromote) && (
+      {(awaiting.total > 0 || awaiting.outdated > 0 || !autoPromote) && (
         <ApprovalQueue
           slug={slug}
           entries={awaiting.entries}
           total={awaiting.total}
-          isLead={isLead}
-          approve={approveAmendmentAction.bind(null, slug)}
-          reject={rejectAmendmentAction.bind(null, slug)}
+          outdated={awaiting.outdated}
+          actions={{
+            isLead: roleAtLeast(role, "lead"),
+            canPropose: roleAtLeast(role, "editor"),
+            hasModel,
+            approve: approveAmendmentAction.bind(null, slug),
+            reject: rejectAmendmentAction.bind(null, slug),
+            repropose: reproposeAmendmentAction.bind(null, slug),
+          }}
         />
       )}
     </ActionMessageSlot>

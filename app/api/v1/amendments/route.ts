@@ -8,7 +8,7 @@ import { route } from "@/lib/http/route";
 /** GET /api/v1/amendments?status=&skill= — the team's amendments, newest first; ?status=awaiting-approval is a lead's queue. */
 export const GET = route(listTeamAmendments, async ({ query }, { app, auth }) => {
   const { status, skill, ...pageQuery } = query;
-  const page = await pageById(pageQuery, (filter) => listAmendments(app.db, auth.team.id, { ...filter, status, skill }));
+  const page = await pageById(pageQuery, (filter) => listAmendments(app, auth.team, { ...filter, status, skill }));
   return json({ amendments: page.items, nextCursor: page.nextCursor });
 });
 

@@ -62,7 +62,7 @@ function EvaluationRow({ slug, evaluation: e }: { slug: string; evaluation: Eval
         <Link className="text-indigo-700 underline" href={`/t/${slug}/history/amendments/${e.amendmentId}`}>
           #{e.amendmentId}
         </Link>{" "}
-        {e.amendment && <AmendmentStateLine entry={e.amendment} />}
+        {e.amendment && <AmendmentStateLine slug={slug} entry={e.amendment} />}
       </td>
       <td className="py-1.5 text-right tabular-nums">{e.delta === null ? "—" : e.delta.toFixed(3)}</td>
       <td className="px-2 py-1.5 text-right tabular-nums">

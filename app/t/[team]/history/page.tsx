@@ -7,7 +7,6 @@ import { IMPROVED_ABOVE } from "@/lib/evolution/verdict";
 import { PromotionDecisionsChart } from "@/components/history/promotion-decisions-chart";
 import { EvaluationDeltasChart } from "@/components/history/evaluation-deltas-chart";
 import { awaitingApproval } from "@/lib/evolution/amendments";
-import { roleAtLeast } from "@/lib/auth/scopes";
 import { PageHeader } from "@/components/ui/page-header";
 import { Section } from "@/components/ui/section";
 import { TeamApprovalQueue } from "../team-approval-queue";
@@ -26,8 +25,8 @@ export default async function HistoryPage({ params, searchParams }: TeamPageProp
   const [events, decisions, evaluations, awaiting] = await Promise.all([
     teamHistory(app.db, team.id, { skill, kind }),
     decisionEventCounts(app.db, team.id),
-    teamEvaluations(app.db, team.id, skill),
-    awaitingApproval(app.db, team.id, 100),
+    teamEvaluations(app, team, skill),
+    awaitingApproval(app, team, 100),
   ]);
   const weeks = decisionsByWeek(decisions);
   const bars = evaluationBars(evaluations);
@@ -38,7 +37,7 @@ export default async function HistoryPage({ params, searchParams }: TeamPageProp
         description="Every change to a skill and the evidence behind it. Evaluations are a judged comparison, not a re-execution."
       />
 
-      <TeamApprovalQueue slug={slug} awaiting={awaiting} autoPromote={team.autoPromote} isLead={roleAtLeast(role, "lead")} />
+      <TeamApprovalQueue slug={slug} awaiting={awaiting} autoPromote={team.autoPromote} role={role} hasModel={app.model !== null} />
 
       <Section
         headingId="decisions-chart"

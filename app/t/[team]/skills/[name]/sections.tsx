@@ -31,7 +31,13 @@ import {
   unpinAction,
   verifyAction,
 } from "./actions";
-import { approveAmendmentAction, evaluateAmendmentAction, overrideAmendmentAction, rejectAmendmentAction } from "../../amendment-actions";
+import {
+  approveAmendmentAction,
+  evaluateAmendmentAction,
+  overrideAmendmentAction,
+  rejectAmendmentAction,
+  reproposeAmendmentAction,
+} from "../../amendment-actions";
 
 type Query = Record<string, string | string[] | undefined>;
 
@@ -264,6 +270,7 @@ export function AmendmentsSection({
             approve: approveAmendmentAction.bind(null, slug),
             reject: rejectAmendmentAction.bind(null, slug),
             override: overrideAmendmentAction.bind(null, slug),
+            repropose: reproposeAmendmentAction.bind(null, slug),
             generate: canEdit ? generateAmendmentAction.bind(null, slug, name) : null,
           }}
         />

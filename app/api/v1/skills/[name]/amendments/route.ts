@@ -12,7 +12,7 @@ export const POST = route(proposeAmendmentOperation, async ({ params, body }, { 
 
 /** GET /api/v1/skills/<name>/amendments — the skill's amendments, newest first, with their state and decisions. */
 export const GET = route(listAmendmentsOperation, async ({ params, query }, { app, auth }) => {
-  const page = await pageById(query, (filter) => listAmendments(app.db, auth.team.id, { ...filter, skill: params.name }));
+  const page = await pageById(query, (filter) => listAmendments(app, auth.team, { ...filter, skill: params.name }));
   return json({ amendments: page.items, nextCursor: page.nextCursor });
 });
 

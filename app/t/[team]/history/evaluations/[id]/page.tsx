@@ -1,4 +1,3 @@
-import { unlessCode } from "@/lib/errors";
 import { ActionMessageSlot } from "@/components/action-message";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
@@ -8,15 +7,22 @@ import { LiveRefresh } from "@/components/history/live-refresh";
 import { AmendmentChangeView } from "@/components/history/amendment-change";
 import { diffViewChoice } from "@/components/diff/view-choice";
 import { amendmentChange } from "@/lib/evolution/amendment-change";
-import { latestVersionOf } from "@/lib/skills/catalog";
-import { resolveSkill } from "@/lib/skills/view";
 import { roleAtLeast } from "@/lib/auth/scopes";
 import { MOVES } from "@/lib/evolution/amendment-states";
 import { plottedCases } from "@/lib/evolution/case-plot";
 import { CasePlotChart } from "@/components/history/case-plot-chart";
 import { Section } from "@/components/ui/section";
 import { notFoundOn404, type TeamPageProps } from "../../../team-page";
-import { ApprovalSection, CasesSection, EvaluationHeader, JudgingProgress, OverrideSection, PatchSection, ResultFigures } from "./sections";
+import {
+  ApprovalSection,
+  CasesSection,
+  EvaluationHeader,
+  JudgingProgress,
+  OverrideSection,
+  PatchSection,
+  ReproposeSection,
+  ResultFigures,
+} from "./sections";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   return { title: `Evaluation #${(await params).id}` };
@@ -36,9 +42,10 @@ export default async function EvaluationPage({ params, searchParams }: TeamPageP
     report.status !== "running" &&
     amendment.skillSource === "learned" &&
     (MOVES.override.from as readonly string[]).includes(amendment.status);
-  // An amendment applies only to the version it was written against (§8.4): once the skill has moved on, it can only be proposed again.
-  const skill = overridable ? await resolveSkill(app.catalogs, team, amendment.skillName).catch(unlessCode("SkillNotFound")) : null;
-  const latest = skill ? latestVersionOf(skill) : null;
+  // An amendment applies only to the version it was written against (§8.4): once the skill has moved on, it can only be re-proposed.
+  const { current } = change.entry;
+  const movedOn =
+    current !== null && current !== amendment.baseVersion && (MOVES.repropose.from as readonly string[]).includes(amendment.status);
   const plotted = plottedCases(report.cases);
   // The slot is above every section: approving or overriding takes its own section away.
   return (
@@ -49,10 +56,21 @@ export default async function EvaluationPage({ params, searchParams }: TeamPageP
         {running && <JudgingProgress report={report} />}
         <ResultFigures slug={slug} report={report} />
         {report.error && <p className="rounded-md bg-red-50 p-3 text-sm text-red-800">{report.error}</p>}
-        {amendment.status === "awaiting-approval" && (
+        {amendment.status === "awaiting-approval" && !movedOn && (
           <ApprovalSection slug={slug} amendmentId={report.amendmentId} isLead={isLead} role={role} />
         )}
-        {overridable && <OverrideSection slug={slug} report={report} amendment={amendment} latest={latest} isLead={isLead} />}
+        {movedOn && (
+          <ReproposeSection
+            slug={slug}
+            amendment={amendment}
+            current={current}
+            canPropose={roleAtLeast(role, "editor")}
+            hasModel={app.model !== null}
+          />
+        )}
+        {overridable && !movedOn && (
+          <OverrideSection slug={slug} report={report} amendment={amendment} gone={current === null} isLead={isLead} />
+        )}
         <AmendmentChangeView
           change={change}
           diffView={diffViewChoice(`/t/${slug}/history/evaluations/${id}`, await searchParams, "amendment-change")}

@@ -10,7 +10,13 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Section } from "@/components/ui/section";
 import { Stat } from "@/components/ui/stat";
 import { Table } from "@/components/ui/table";
-import { approveAmendmentAction, overrideAmendmentAction, rejectAmendmentAction } from "../../../amendment-actions";
+import {
+  approveAmendmentAction,
+  overrideAmendmentAction,
+  rejectAmendmentAction,
+  reproposeAmendmentAction,
+} from "../../../amendment-actions";
+import { ReproposeButton } from "@/components/history/repropose-button";
 import { versionDiffHref } from "../../../team-page";
 
 type Report = Awaited<ReturnType<typeof evaluationReport>>;
@@ -35,7 +41,7 @@ export function EvaluationHeader({ slug, report, change }: { slug: string; repor
       }
     >
       <p className="mt-1 text-sm" data-testid="amendment-status">
-        Amendment: <AmendmentStateLine entry={change.entry} />
+        Amendment: <AmendmentStateLine slug={slug} entry={change.entry} />
       </p>
       <p className="mt-2 rounded-md bg-indigo-50 px-3 py-2 text-sm font-medium text-indigo-900" data-testid="judged-note">
         This is {JUDGED_NOT_RUN}: a judge model ({report.modelId}, prompt {report.promptVersion}) read each recorded task and scored how the
@@ -121,24 +127,22 @@ export function OverrideSection({
   slug,
   report,
   amendment,
-  latest,
+  gone,
   isLead,
 }: {
   slug: string;
   report: Report;
   amendment: AmendmentChange["amendment"];
-  /** The skill's latest version now, or null when it is gone from the catalog. */
-  latest: number | null;
+  /** The skill is gone from the catalog. */
+  gone: boolean;
   isLead: boolean;
 }) {
   const rejected = amendment.status === "rejected";
   return (
     <Section headingId="override" title={rejected ? "Override the rejection" : "Override the verdict"}>
-      {latest !== amendment.baseVersion ? (
-        <p className="text-sm text-slate-600" data-testid="moved-on">
-          {latest === null
-            ? `${amendment.skillName} is no longer in the catalog: this amendment cannot be put live.`
-            : `${amendment.skillName} has moved on from v${amendment.baseVersion} to v${latest} since: this amendment can no longer be put live. Propose it again against v${latest} to have it judged.`}
+      {gone ? (
+        <p className="text-sm text-slate-600" data-testid="gone">
+          {amendment.skillName} is no longer in the catalog: this amendment cannot be put live.
         </p>
       ) : isLead ? (
         <ReasonForm
@@ -153,6 +157,43 @@ export function OverrideSection({
         />
       ) : (
         <p className="text-sm text-slate-600">Only a lead can put it live anyway, with a written reason (a manual override).</p>
+      )}
+    </Section>
+  );
+}
+
+/**
+ * The skill moved past the version the amendment was written against (§8.4): it can no longer be
+ * approved or put live as it is, only re-proposed against the current version.
+ */
+export function ReproposeSection({
+  slug,
+  amendment,
+  current,
+  canPropose,
+  hasModel,
+}: {
+  slug: string;
+  amendment: AmendmentChange["amendment"];
+  current: number;
+  canPropose: boolean;
+  hasModel: boolean;
+}) {
+  return (
+    <Section headingId="repropose" title="Out of date">
+      <p className="mb-3 text-sm text-slate-700" data-testid="moved-on">
+        {amendment.skillName} has moved on from v{amendment.baseVersion} to v{current} since this amendment was written: it can no longer be
+        approved or put live as it is. Re-proposed, its change is applied to the text of v{current} as a new amendment to evaluate.
+      </p>
+      {canPropose ? (
+        <ReproposeButton
+          amendmentId={amendment.id}
+          current={current}
+          hasModel={hasModel}
+          repropose={reproposeAmendmentAction.bind(null, slug, amendment.id)}
+        />
+      ) : (
+        <p className="text-sm text-slate-600">Viewers cannot re-propose it: ask an editor or a lead of the team.</p>
       )}
     </Section>
   );
