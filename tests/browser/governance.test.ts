@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, signInAt } from "../helpers/browser";
+import { launchBrowser, signInAt, decide } from "../helpers/browser";
 import { BROWSER_LOGIN, GOVERNED_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
@@ -77,8 +77,8 @@ describe("governed promotion in Chromium", () => {
 
   it("lets a lead pin the version agents get from the skill page, and unpin it", async () => {
     await page.goto(`${baseUrl}/t/governed/skills/incident-review`);
-    page.on("dialog", (dialog) => void dialog.accept());
     await page.locator('tr[data-version="1"]').locator("text=Pin v1").click();
+    await decide(page);
     await page.locator('tr[data-version="1"] [data-testid="pinned"]').waitFor();
     expect(await page.textContent('tr[data-version="1"] [data-testid="pinned"]')).toBe("pinned: agents get this one");
     // The Pin button is gone once it has worked; the top of the Versions section still says what it did.
@@ -88,6 +88,7 @@ describe("governed promotion in Chromium", () => {
     const pinned = await api("/api/v1/skills/incident-review");
     expect(await pinned.text()).toBe("[skill incident-review | learned | v1]\n# Review\n\n1. Write what happened.\n");
     await page.locator('tr[data-version="1"]').locator("text=Unpin").click();
+    await decide(page);
     await page.locator('[data-testid="pinned"]').waitFor({ state: "detached" });
     expect((await api("/api/v1/skills/incident-review")).headers.get("x-skill-version")).toBe("2");
   });

@@ -165,40 +165,55 @@ describe("the skillgate CLI against the running app", () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it("pulls the workspace and learned skills with every file and bit; --learned pulls learned skills only, identical to the export", async () => {
-    await api("/api/v1/skills", {
-      method: "POST",
-      body: JSON.stringify({
-        name: "cli-learned",
-        description: "Learned for the CLI. Use when pulling.",
-        body: "# Learned\r\n  keep   \n",
-        reason: "pull test",
-      }),
-    });
+  it("pulls what agents get with every file and bit, no draft; --learned the learned ones; --all the whole workspace for a lead", async () => {
+    const learn = (name: string, status: "active" | "draft") =>
+      api("/api/v1/skills", {
+        method: "POST",
+        body: JSON.stringify({
+          name,
+          description: "Learned for the CLI. Use when pulling.",
+          body: "# Learned\r\n  keep   \n",
+          reason: "pull test",
+          status,
+        }),
+      });
+    expect((await learn("cli-learned", "active")).status).toBe(201);
+    expect((await learn("cli-draft", "draft")).status).toBe(201);
+    const listed = [...(await (await api("/api/v1/listing?full=true")).text()).matchAll(/^- ([a-z0-9-]+)/gm)].map((m) => m[1]).sort();
     const out = mkdtempSync(path.join(tmpdir(), "skillgate-pull-"));
     const pulled = await cli("pull", out);
-    expect([pulled.code, pulled.stdout]).toEqual([0, `wrote 3 skill(s), 4 file(s), to ${out}\n`]);
-    expect(readdirSync(out).sort()).toEqual(["cli-learned", "deploy-notes", "review-guide"]);
+    const written = readdirSync(out).filter((entry) => entry !== ".skillgate-pull.json");
+    const files = readdirSync(out, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name !== ".skillgate-pull.json");
+    expect([pulled.code, pulled.stdout]).toEqual([0, `wrote ${listed.length} skill(s), ${files.length} file(s), to ${out}\n`]);
+    expect(written.sort()).toEqual(listed);
+    expect(written).toContain("cli-learned");
+    expect(written).not.toContain("cli-draft");
     for (const file of ["deploy-notes/SKILL.md", "deploy-notes/scripts/notes.sh", "review-guide/SKILL.md"]) {
       expect(readFileSync(path.join(out, file)), file).toEqual(readFileSync(path.join(repo, file)));
     }
     expect(statSync(path.join(out, "deploy-notes/scripts/notes.sh")).mode & 0o777).toBe(0o755);
     expect(statSync(path.join(out, "deploy-notes/SKILL.md")).mode & 0o777).toBe(0o644);
+    // What agents get is the SKILL.md skill_view serves, with no provenance added.
+    expect(readFileSync(path.join(out, "cli-learned/SKILL.md"), "utf8")).toBe(
+      "---\nname: cli-learned\ndescription: Learned for the CLI. Use when pulling.\n---\n# Learned\r\n  keep   \n",
+    );
 
     const learnedOnly = mkdtempSync(path.join(tmpdir(), "skillgate-pull-learned-"));
     const learned = await cli("pull", learnedOnly, "--learned");
     expect([learned.code, learned.stdout]).toEqual([0, `wrote 1 learned skill(s), 1 file(s), to ${learnedOnly}\n`]);
-    expect(readdirSync(learnedOnly)).toEqual(["cli-learned"]);
-    const file = readFileSync(path.join(learnedOnly, "cli-learned", "SKILL.md"), "utf8");
-    expect(file.endsWith("---\n# Learned\r\n  keep   \n")).toBe(true);
+    expect(readdirSync(learnedOnly).sort()).toEqual([".skillgate-pull.json", "cli-learned"]);
+
+    const whole = mkdtempSync(path.join(tmpdir(), "skillgate-pull-all-"));
+    const all = await cli("pull", "--all", whole);
+    expect(all.code).toBe(0);
+    expect(readdirSync(path.join(whole, "learned")).sort()).toEqual(["cli-draft", "cli-learned"]);
+    const file = readFileSync(path.join(whole, "learned/cli-learned/SKILL.md"), "utf8");
     expect(file).toContain("  skillgate.reason: pull test\n");
-    expect(readFileSync(path.join(out, "cli-learned", "SKILL.md"), "utf8")).toBe(file);
-    // Pulled files import elsewhere and export again byte for byte.
-    const reexported = await (await api("/api/v1/learned-skills/export")).arrayBuffer();
+    // The whole workspace's learned folders are the learned export, which imports elsewhere and exports again byte for byte.
+    const exported = await (await api("/api/v1/learned-skills/export")).arrayBuffer();
     const { readTarGz } = await import("@/lib/skills/tar-gz");
-    const {
-      files: [entry],
-    } = await readTarGz(new Uint8Array(reexported), 1 << 20);
+    const { files: entries } = await readTarGz(new Uint8Array(exported), 1 << 20);
+    const entry = entries.find((candidate) => candidate.path === "cli-learned/SKILL.md");
     expect(Buffer.from(entry!.content).toString("utf8")).toBe(file);
   });
 });

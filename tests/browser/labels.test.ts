@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, signInAt } from "../helpers/browser";
+import { decide, launchBrowser, signInAt } from "../helpers/browser";
 import { BROWSER_LOGIN, LAB_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
@@ -50,6 +50,7 @@ describe.each([
     expect(bounds && bounds.x >= 0 && bounds.x + bounds.width <= width).toBe(true);
     await box.fill("staging");
     await box.press("Enter");
+    expect(await decide(page)).toBe("Put label staging on v1? Readers that ask for staging get v1.");
     await page.locator('tr[data-version="1"] [data-label="staging"]').waitFor();
     expect(new URL(page.url()).search).toBe("");
     expect(await labelsIn(page, 1)).toEqual(["staging"]);
@@ -61,28 +62,34 @@ describe.each([
   it("moves the label to v2 with the button, and the history says from where", async () => {
     await page.locator('[data-testid="label-v2"] input').fill("staging");
     await page.locator('[data-testid="label-v2"] button').click();
+    await decide(page, { reason: "v2 tags the release" });
     await page.locator('tr[data-version="2"] [data-label="staging"]').waitFor();
     expect(await labelsIn(page, 1)).toEqual([]);
     expect(await servedVersion(skill, "?label=staging")).toBe("2");
     await page.goto(`${baseUrl}/t/lab/history?skill=${skill}`);
     const line = page.locator('[data-event="labelled"]').first();
     expect(await line.textContent()).toContain("label staging moved from v1");
+    expect(await line.textContent()).toContain("reason: “v2 tags the release”");
   });
 
   it("refuses a label that breaks the naming rules and says why, writing nothing", async () => {
     await page.goto(`${baseUrl}/t/lab/skills/${skill}`);
     await page.locator('[data-testid="label-v1"] input').fill("Not A Label");
     await page.locator('[data-testid="label-v1"] button').click();
-    const refusal = page.locator('[data-testid="label-v1"] [role="alert"]');
+    await decide(page);
+    // The refusal is said in the dialog, beside what the lead wrote; cancelling keeps the box as it was.
+    const refusal = page.locator('dialog[open] [role="alert"]');
     await refusal.waitFor();
     expect(await refusal.textContent()).toContain('label "Not A Label" may hold only lowercase letters, digits and hyphens');
+    await page.locator("dialog[open]").locator("text=Cancel").click();
+    await page.locator("dialog[open]").waitFor({ state: "detached" });
     expect(await labelsIn(page, 1)).toEqual([]);
     expect(await page.locator('[data-testid="label-v1"] input').inputValue()).toBe("Not A Label");
   });
 
   it("takes the label off; a reader asking for it gets the default again", async () => {
-    page.once("dialog", (dialog) => void dialog.accept());
     await page.locator('tr[data-version="2"]').locator("text=Remove label staging").click();
+    await decide(page);
     await page.locator('tr[data-version="2"] [data-label="staging"]').waitFor({ state: "detached" });
     expect(await servedVersion(skill, "?label=staging")).toBe("2");
     const labels = (await (await api("GET", `/api/v1/skills/${skill}/versions`)).json()) as { versions: { labels: string[] }[] };

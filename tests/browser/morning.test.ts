@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, seriousViolations, signInAt } from "../helpers/browser";
+import { launchBrowser, seriousViolations, signInAt, decide } from "../helpers/browser";
 import { BROWSER_LOGIN, MORNING_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
@@ -99,24 +99,25 @@ describe("a lead's morning in Chromium", () => {
 
   it("pins v1, labels v2 staging, unpins, and rolls back to v1", async () => {
     await page.goto(`${baseUrl}/t/morning/skills/${SKILL}`);
-    const accept = (dialog: { accept(): Promise<void> }) => void dialog.accept();
-    page.on("dialog", accept);
     await page.locator('tr[data-version="1"]').locator("text=Pin v1").click();
+    await decide(page);
     await page.locator('tr[data-version="1"] [data-testid="pinned"]').waitFor();
     expect(await servedVersion()).toBe("1");
 
     await page.locator('[data-testid="label-v2"] input').fill("staging");
     await page.locator('[data-testid="label-v2"] button').click();
+    await decide(page);
     await page.locator('tr[data-version="2"] [data-label="staging"]').waitFor();
     expect(await servedVersion("?label=staging")).toBe("2");
 
     await page.locator('tr[data-version="1"]').locator("text=Unpin").click();
+    await decide(page);
     await page.locator('[data-testid="pinned"]').waitFor({ state: "detached" });
     await page.locator('tr[data-version="1"]').locator("text=Roll back to v1").click();
+    await decide(page);
     await page.locator('tr[data-version="3"]').waitFor();
     expect(await servedVersion()).toBe("3");
     expect(await servedVersion("?label=staging")).toBe("2");
-    page.off("dialog", accept);
   });
 
   it("invites a member from the settings page", async () => {

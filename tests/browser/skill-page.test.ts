@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, signInAt } from "../helpers/browser";
+import { launchBrowser, signInAt, decide } from "../helpers/browser";
 import { BROWSER_LOGIN, LAB_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
@@ -84,6 +84,7 @@ describe("the skill page in Chromium", () => {
     expect(view).toBe("[skill deploy-guide | learned | v2]\n# Deploy guide\n\n1. Tag the release.\n2. Run the smoke tests.\n3. Deploy.\n");
 
     await page.locator('tr[data-version="1"]').locator("text=Roll back to v1").click();
+    expect(await decide(page)).toBe("Make v3 with the content of v1? Agents get it now. Nothing is deleted.");
     await page.waitForSelector('[data-testid="annotation"]:has-text("v3")');
     expect(await (await api("/api/v1/skills/deploy-guide")).text()).toBe(
       "[skill deploy-guide | learned | v3]\n# Deploy guide\n\n1. Tag the release.\n2. Deploy.\n",

@@ -72,12 +72,17 @@ interface Violation {
 /** axe-core's serious and critical findings on the page at `url`, one line each (none is the aim on every page). */
 export async function seriousViolations(page: Page, url: string): Promise<string[]> {
   await page.goto(url);
+  return seriousViolationsHere(page);
+}
+
+/** The same for the page as it is now: a dialog open, a form filled. */
+export async function seriousViolationsHere(page: Page): Promise<string[]> {
   await page.addScriptTag({ content: AXE_SOURCE });
   const violations = (await page.evaluate(async () => {
     const result = await (window as unknown as { axe: { run: () => Promise<{ violations: unknown[] }> } }).axe.run();
     return result.violations;
   })) as Violation[];
-  const path = new URL(url).pathname;
+  const path = new URL(page.url()).pathname;
   return violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map(
@@ -87,4 +92,19 @@ export async function seriousViolations(page: Page, url: string): Promise<string
           .slice(0, 3)
           .join(", ")}`,
     );
+}
+
+/**
+ * A lead's decision in the dialog that a Pin, Unpin, Label or Roll back button opened: the reason,
+ * the dialog's one choice (keep the pin) ticked when asked, then the button that decides. Answers
+ * the question the dialog asked.
+ */
+export async function decide(page: Page, choice: { reason?: string; option?: boolean } = {}): Promise<string> {
+  const dialog = page.locator("dialog[open]");
+  await dialog.waitFor();
+  const question = (await dialog.locator("p").first().textContent()) ?? "";
+  if (choice.reason !== undefined) await dialog.locator('textarea[name="reason"]').fill(choice.reason);
+  if (choice.option) await dialog.locator('input[type="checkbox"]').check();
+  await dialog.locator('button[type="submit"]').click();
+  return question;
 }

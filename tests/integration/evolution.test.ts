@@ -344,6 +344,7 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
       descMax: 60,
       loadHint: "skill_view",
       autoPromote: false,
+      requireReasons: false,
       storePrompts: false,
       telemetryDays: 30,
     });
