@@ -307,31 +307,31 @@ export function WithdrawInvitationButton({ action, email }: { action: () => Prom
   return <RowButton action={action} confirm={`Withdraw the invitation of ${email}? Its link stops working at once.`} label="Withdraw" />;
 }
 
-/** The team's auto-promotion switch (§10). */
-export function AutoPromoteForm({ action, autoPromote }: { action: FormAction; autoPromote: boolean }) {
-  const [on, setOn] = useState(autoPromote);
+/**
+ * One of the team's on/off settings (§10) — auto-promotion, reasons for decisions — as a checkbox
+ * and a Save: `name` is the field the action reads, `label` what the box says.
+ */
+export function SettingSwitchForm({
+  action,
+  name,
+  title,
+  label,
+  on: initial,
+}: {
+  action: FormAction;
+  name: string;
+  /** The form's accessible name. */
+  title: string;
+  label: string;
+  on: boolean;
+}) {
+  const [on, setOn] = useState(initial);
   const { state, pending, onSubmit } = useKeptForm(action);
   return (
-    <form onSubmit={onSubmit} className="space-y-3" aria-label="Auto-promotion">
+    <form onSubmit={onSubmit} className="space-y-3" aria-label={title}>
       <label className="flex items-center gap-2 text-sm">
-        <input type="checkbox" name="autoPromote" checked={on} onChange={(event) => setOn(event.target.checked)} />
-        Promote an amendment judged improved at once (off: it waits for a lead&apos;s approval)
-      </label>
-      <SubmitButton pending={pending}>Save</SubmitButton>
-      <ActionMessage state={state} />
-    </form>
-  );
-}
-
-/** Whether a lead must say why with every pin, unpin, label move and rollback (§10). */
-export function RequireReasonsForm({ action, requireReasons }: { action: FormAction; requireReasons: boolean }) {
-  const [on, setOn] = useState(requireReasons);
-  const { state, pending, onSubmit } = useKeptForm(action);
-  return (
-    <form onSubmit={onSubmit} className="space-y-3" aria-label="Reasons">
-      <label className="flex items-center gap-2 text-sm">
-        <input type="checkbox" name="requireReasons" checked={on} onChange={(event) => setOn(event.target.checked)} />
-        Ask for a reason with every pin, unpin, label move and rollback (off: a reason is optional)
+        <input type="checkbox" name={name} checked={on} onChange={(event) => setOn(event.target.checked)} />
+        {label}
       </label>
       <SubmitButton pending={pending}>Save</SubmitButton>
       <ActionMessage state={state} />

@@ -1,11 +1,10 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { apiKeys, evaluations, skillEvents, users } from "@/db/schema";
+import { evaluations, skillEvents } from "@/db/schema";
 import { listAmendments, type AmendmentReader } from "./amendments";
 import type { CatalogKey } from "../skills/catalog-cache";
 import type { TeamId } from "../teams/teams";
-import { SKILL_EVENT_KINDS } from "../learned/events";
-import { authorName, isConnection, namedAuthor } from "../learned/actor";
+import { eventAuthor, eventsWithAuthors, SKILL_EVENT_KINDS } from "../learned/events";
 import { DECISION_EVENT_KINDS, type DecisionEventCount } from "./promotion-decisions";
 
 /** The promotion history (§8.4, §10): the team's event log, newest first, with who did each thing. */
@@ -27,11 +26,7 @@ export async function teamHistory(
   teamId: TeamId,
   filter: { skill?: string; kind?: string; limit?: number } = {},
 ): Promise<HistoryEvent[]> {
-  const rows = await db
-    .select({ event: skillEvents, email: users.email, keyName: apiKeys.name, keyIsConnection: isConnection(apiKeys) })
-    .from(skillEvents)
-    .leftJoin(users, eq(users.id, skillEvents.actorUserId))
-    .leftJoin(apiKeys, eq(apiKeys.id, skillEvents.actorKeyId))
+  const rows = await eventsWithAuthors(db)
     .where(
       and(
         eq(skillEvents.teamId, teamId),
@@ -41,16 +36,14 @@ export async function teamHistory(
     )
     .orderBy(desc(skillEvents.at), desc(skillEvents.id))
     .limit(filter.limit ?? 200);
-  return rows.map(({ event, email, keyName, keyIsConnection }) => ({
-    id: event.id,
-    at: event.at.toISOString(),
-    skill: event.skillName,
-    kind: event.kind,
-    version: event.version,
-    actor: authorName(
-      namedAuthor({ userId: event.actorUserId, email, keyId: event.actorKeyId, keyName, keyIsConnection, session: event.sessionId }),
-    ),
-    detail: event.detail,
+  return rows.map((row) => ({
+    id: row.event.id,
+    at: row.event.at.toISOString(),
+    skill: row.event.skillName,
+    kind: row.event.kind,
+    version: row.event.version,
+    actor: eventAuthor(row),
+    detail: row.event.detail,
   }));
 }
 

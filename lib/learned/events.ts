@@ -1,7 +1,8 @@
+import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { skillEvents } from "@/db/schema";
+import { apiKeys, skillEvents, users } from "@/db/schema";
 import type { TeamId } from "../teams/teams";
-import { authorOf, type Actor, type Author } from "./actor";
+import { authorName, authorOf, isConnection, namedAuthor, type Actor, type Author } from "./actor";
 
 /** Every kind of event the history holds (§8.4, §10), in the order a skill's life meets them. */
 export const SKILL_EVENT_KINDS = [
@@ -46,4 +47,21 @@ export async function recordEvent(
     sessionId: author.sessionId,
     detail,
   });
+}
+
+/** Events with what names their author — the person's email, the key's name — for a `where` to narrow: the history, the pin's record. */
+export function eventsWithAuthors(db: Db) {
+  return db
+    .select({ event: skillEvents, email: users.email, keyName: apiKeys.name, keyIsConnection: isConnection(apiKeys) })
+    .from(skillEvents)
+    .leftJoin(users, eq(users.id, skillEvents.actorUserId))
+    .leftJoin(apiKeys, eq(apiKeys.id, skillEvents.actorKeyId));
+}
+
+/** Who made an event, in words (`authorName`), from a row of `eventsWithAuthors`. */
+export function eventAuthor(row: Awaited<ReturnType<ReturnType<typeof eventsWithAuthors>["execute"]>>[number]): string {
+  const { event, email, keyName, keyIsConnection } = row;
+  return authorName(
+    namedAuthor({ userId: event.actorUserId, email, keyId: event.actorKeyId, keyName, keyIsConnection, session: event.sessionId }),
+  );
 }

@@ -5,7 +5,7 @@ import { specError } from "../errors";
 import { learnedIdOf } from "../skills/catalog";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import { loadSkillContent, resolveSkill } from "../skills/view";
-import { labelsOf } from "./labels";
+import { labelsOf } from "./served";
 import { listLearnedVersions } from "./store";
 import { isConnection, namedAuthor, type NamedAuthor } from "./actor";
 import { boundedUnifiedPatch } from "./line-diff";

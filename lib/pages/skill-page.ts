@@ -9,7 +9,7 @@ import { sideBySide, type DiffRow } from "../learned/side-by-side";
 import { findLiveLearned, type LearnedRow } from "../learned/store";
 import type { Team } from "../teams/teams";
 import { collisionLabel, latestVersionOf, servedOf, type Served } from "../skills/catalog";
-import { pinRecord, type PinRecord } from "../learned/pins";
+import { pinRecord, type PinRecord } from "../learned/served";
 import type { CatalogCache } from "../skills/catalog-cache";
 import { listSkillFiles, type SkillFile } from "../skills/files";
 import { noEvidence, versionEvidence, type VersionEvidence } from "../skills/version-evidence";

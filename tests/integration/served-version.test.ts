@@ -320,7 +320,7 @@ describe.each(testDbKinds)("the served version on %s", (kind) => {
   it("pins with the pin's author, time and reason kept for the skill page's line", async () => {
     await threeVersions();
     await t.call("POST", "/api/v1/skills/release-notes/pin", { json: { version: 2, reason: "hold v2" } });
-    const { pinRecord } = await import("@/lib/learned/pins");
+    const { pinRecord } = await import("@/lib/learned/served");
     const record = await pinRecord(t.app.db, t.alpha.team.id, "release-notes", 2);
     expect([record?.version, record?.by, record?.reason]).toEqual([2, "key test", "hold v2"]);
     await t.call("POST", "/api/v1/skills/release-notes/rollback", { json: { toVersion: 1, reason: "v1 it is" } });

@@ -6,8 +6,7 @@ import type { Team } from "@/lib/teams/teams";
 import { ActionMessageSlot } from "@/components/action-message";
 import { CredentialTable, RevokeCell } from "@/components/credential-table";
 import {
-  AutoPromoteForm,
-  RequireReasonsForm,
+  SettingSwitchForm,
   CreateInstallLinkForm,
   CreateKeyForm,
   ListingSettingsForm,
@@ -167,8 +166,20 @@ export function PromotionSection({ slug, team }: { slug: string; team: Pick<Team
       description="When an evaluation finds an amendment improved, it goes live at once, or waits for a lead to approve or reject it on the evaluation page. Either way it is in the history, as is every pin, label and rollback, with its reason."
     >
       <div className="space-y-5">
-        <AutoPromoteForm action={autoPromoteAction.bind(null, slug)} autoPromote={team.autoPromote} />
-        <RequireReasonsForm action={requireReasonsAction.bind(null, slug)} requireReasons={team.requireReasons} />
+        <SettingSwitchForm
+          action={autoPromoteAction.bind(null, slug)}
+          name="autoPromote"
+          title="Auto-promotion"
+          label="Promote an amendment judged improved at once (off: it waits for a lead's approval)"
+          on={team.autoPromote}
+        />
+        <SettingSwitchForm
+          action={requireReasonsAction.bind(null, slug)}
+          name="requireReasons"
+          title="Reasons"
+          label="Ask for a reason with every pin, unpin, label move and rollback (off: a reason is optional)"
+          on={team.requireReasons}
+        />
       </div>
     </Section>
   );

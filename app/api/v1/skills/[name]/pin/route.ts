@@ -2,7 +2,7 @@ import { pinSkill, unpinSkill } from "@/lib/contracts/versions";
 import { otherMethods } from "@/lib/http/methods";
 import { json } from "@/lib/http/respond";
 import { route } from "@/lib/http/route";
-import { pinLearned, unpinLearned } from "@/lib/learned/pins";
+import { pinLearned, unpinLearned } from "@/lib/learned/served";
 
 /** POST /api/v1/skills/<name>/pin — pin the version agents get; DELETE lifts the pin. */
 export const POST = route(pinSkill, async ({ params, body }, { app, auth, actor }) =>

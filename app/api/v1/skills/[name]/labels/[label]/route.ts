@@ -2,7 +2,7 @@ import { moveLabel, removeLabel } from "@/lib/contracts/versions";
 import { otherMethods } from "@/lib/http/methods";
 import { json } from "@/lib/http/respond";
 import { route } from "@/lib/http/route";
-import * as labels from "@/lib/learned/labels";
+import * as labels from "@/lib/learned/served";
 
 /** PUT /api/v1/skills/<name>/labels/<label> — put a label on a version; DELETE takes it off (§10). */
 export const PUT = route(moveLabel, async ({ params, body }, { app, auth, actor }) =>
