@@ -213,6 +213,7 @@ describe.each(testDbKinds)("production usage (%s)", (kind) => {
       descMax: 60,
       loadHint: "skill_view",
       autoPromote: true,
+      requireReasons: false,
       storePrompts: true,
       telemetryDays: 7,
     });
