@@ -87,11 +87,13 @@ describe.each([
     expect(await page.locator('[data-testid="label-v1"] input').inputValue()).toBe("Not A Label");
   });
 
-  it("takes the label off; a reader asking for it gets the default again", async () => {
+  it("takes the label off; a reader still asking for it is told no skill of the team has it", async () => {
     await page.locator('tr[data-version="2"]').locator("text=Remove label staging").click();
     await decide(page);
     await page.locator('tr[data-version="2"] [data-label="staging"]').waitFor({ state: "detached" });
-    expect(await servedVersion(skill, "?label=staging")).toBe("2");
+    // No other skill of the lab team carries staging (the other width's skill is labelled canary).
+    const asked = await api("GET", `/api/v1/skills/${skill}?label=staging`);
+    expect([asked.status, ((await asked.json()) as { error: { code: string } }).error.code]).toEqual([404, "LabelNotFound"]);
     const labels = (await (await api("GET", `/api/v1/skills/${skill}/versions`)).json()) as { versions: { labels: string[] }[] };
     expect(labels.versions.map((v) => v.labels)).toEqual([[], []]);
   });

@@ -111,7 +111,7 @@ describe("the MCP endpoint with the official MCP client", () => {
     });
     expect(await tool("skill_manage", { action: "promote", name: "mcp-made" })).toEqual({
       ok: true,
-      text: '{"name":"mcp-made","version":2,"status":"active"}',
+      text: '{"name":"mcp-made","version":2,"status":"active","served":{"version":2,"why":"latest"}}',
     });
     expect(await tool("skill_manage", { action: "lint", description: "This skill helps you." })).toEqual(
       await rest("POST", "/api/v1/lint", { description: "This skill helps you." }),
