@@ -11,6 +11,8 @@ import type { StaticCatalog } from "../skills/catalog";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import { getAmendment, type AmendmentRow } from "./amendments";
 import { amendmentStateChanged, moveAmendment, MOVES } from "./amendment-states";
+import { enqueueEvents } from "../webhooks/outbox";
+import { decisionEvents } from "./webhook-events";
 
 /**
  * A lead's decisions on an amendment (§8.4, §10): approve one judged improved, reject it with a
@@ -120,6 +122,7 @@ export async function rejectAmendment(
       .set({ promotionNote: `rejected: ${why}` })
       .where(and(eq(evaluations.amendmentId, amendmentId), eq(evaluations.status, "finished")));
     await recordEvent(tx, team.id, amendment.skillName, "rejected", actor, amendment.baseVersion, { amendmentId, reason: why });
+    await enqueueEvents(tx, team.id, decisionEvents(amendment, "rejected", actor, why, null));
     return { id: amendmentId, status: "rejected" as const };
   });
 }
@@ -167,6 +170,7 @@ async function decideToPromote(
         })
         .where(eq(evaluations.id, latest.id));
     }
+    await enqueueEvents(tx, team.id, decisionEvents(amendment, kind, actor, reason, applied.version));
     return { version: applied.version, latest };
   });
   await recordListingSnapshot(deps.db, deps.catalogs, team.id, `amendment #${amendment.id} ${kind}`);

@@ -10,6 +10,7 @@ import { composeSkillMd, parseLearnedSkillMd, parseSkillMd, type ParsedSkill } f
 import type { TeamId } from "../teams/teams";
 import { authorOf, provenanceOf, requireLead, requireWriteActive, type Actor } from "./actor";
 import { recordEvent, type SkillEventKind } from "./events";
+import { enqueueEvent } from "../webhooks/outbox";
 import {
   findArchivedLearned,
   findLiveLearned,
@@ -273,6 +274,10 @@ export async function promoteLearned(deps: Deps, teamId: TeamId, actor: Actor, n
       .returning({ version: learnedSkills.currentVersion });
     if (!promoted) throw specError("NotADraft", `"${name}" is already active`);
     await recordEvent(tx, teamId, name, "promoted", actor, promoted.version);
+    await enqueueEvent(tx, teamId, {
+      event: "skill.promoted",
+      data: { skill: name, version: promoted.version, from: "draft", amendment: null },
+    });
     await bumpCatalogRevision(tx, teamId, "both");
     return promoted.version;
   });
@@ -309,6 +314,10 @@ export async function rollbackLearned(
     const reason = `rollback to v${toVersion}`;
     const version = await advance(tx, row, row.currentVersion, parsed, actor, { reason, revertOf: toVersion });
     await recordEvent(tx, teamId, name, "rolled-back", actor, version, { revertOf: toVersion, from: row.currentVersion });
+    await enqueueEvent(tx, teamId, {
+      event: "skill.rolled_back",
+      data: { skill: name, version, revertOf: toVersion, from: row.currentVersion },
+    });
     return { version, unchanged: false as const, listed: row.status === "active" };
   });
   if (result.unchanged) return { name, version: result.version, unchanged: true };

@@ -25,6 +25,8 @@ import type { SkillName } from "./name";
 import { readSkillMd, type ParsedSkill } from "./skill-md";
 import { SKILL_FOLDER_MAX_BYTES, SUPPORTING_FILE_MAX_BYTES } from "./paths";
 import { filterTree, skillFoldersIgnoredUnder, type Tree, type TreeFile } from "./tree";
+import { enqueueEvent } from "../webhooks/outbox";
+import { syncFinished } from "../webhooks/events";
 
 /**
  * Workspace sync (§2.1, §11.1): the request is the team's whole tree of skill folders. It is
@@ -391,6 +393,7 @@ function applyTree(
       }
     }
     const revision = changed > 0 ? await bumpCatalogRevision(tx, teamId, "listed") : { ...locked, id: teamId };
+    if (changed > 0) await enqueueEvent(tx, teamId, syncFinished(summary, plan.invalid.length));
     return { changes: summary, revision, changed };
   });
 }
