@@ -42,14 +42,12 @@ describe.each(testDbKinds)("webhook deliveries on %s", (kind) => {
       json: { files: names.map((name) => ({ path: `${name}/SKILL.md`, content: skillMd(name, `Does ${name}. Use when testing.`) })) },
     });
   const deliveries = (webhookId: number) =>
-    t
-      .call("GET", `/api/v1/webhooks/${webhookId}/deliveries`)
-      .then(
-        (res) =>
-          res.json() as Promise<{
-            deliveries: { status: string; attempts: { statusCode: number | null; answer: string | null; error: string | null }[] }[];
-          }>,
-      );
+    t.call("GET", `/api/v1/webhooks/${webhookId}/deliveries`).then(
+      (res) =>
+        res.json() as Promise<{
+          deliveries: { status: string; attempts: { statusCode: number | null; answer: string | null; error: string | null }[] }[];
+        }>,
+    );
 
   it("sends the event as JSON signed over the timestamp and raw body, which the receiver verifies", async () => {
     const hook = await register(["sync.finished"]);

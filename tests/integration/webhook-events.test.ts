@@ -1,7 +1,4 @@
-import type { AddressInfo } from "node:net";
 import { and, eq, sql } from "drizzle-orm";
-import { simpleParser } from "mailparser";
-import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { skillActivationDays, typedOnlySkills, webhookAttempts, webhookDeliveries } from "@/db/schema";
 import { createApiKey } from "@/lib/auth/api-keys";
@@ -13,6 +10,7 @@ import { announceTypedOnly } from "@/lib/usage/typed-only";
 import { setMailEvents } from "@/lib/webhooks/mail-subscriptions";
 import { useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
+import { startSmtp } from "../helpers/smtp-server";
 import { httpBridge } from "../helpers/http-bridge";
 import { judgeJson, mockJudge, taskOf } from "../helpers/judge";
 import { claudeCodeLogs, type LogSender } from "../helpers/telemetry";
@@ -39,37 +37,6 @@ const ALL_EVENTS = [
 function judgeFor(prompt: string): string {
   if (prompt.includes("worse")) return judgeJson({ original: [0.8, 0.8, 0.8], amended: [0.4, 0.4, 0.4] }, "worse");
   return judgeJson({ original: [0.4, 0.5, 0.6], amended: [0.8, 0.7, 0.6] }, `clearer for ${taskOf(prompt)}`);
-}
-
-interface Mail {
-  to: string;
-  subject: string;
-  text: string;
-}
-
-/** A real SMTP server on a free port: what nodemailer delivers, parsed as a mail client would. */
-function startSmtp() {
-  const received: Mail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          const to = Array.isArray(mail.to) ? mail.to[0] : mail.to;
-          received.push({ to: to?.text ?? "", subject: mail.subject ?? "", text: mail.text ?? "" });
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  return {
-    received,
-    listen: () =>
-      new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.server.address() as AddressInfo).port))),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
 }
 
 describe.each(testDbKinds)("webhook events on %s", (kind) => {
@@ -258,6 +225,7 @@ describe.each(testDbKinds)("webhook events on %s", (kind) => {
     );
     expect(smtp.received).toEqual([
       {
+        from: "Skillgate <skillgate@example.com>",
         to: "lead@example.com",
         subject: "[Skillgate alpha] mailed was rolled back from v2: v3 has the content of v1.",
         text:
