@@ -1,9 +1,8 @@
 import { and, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { singleRow } from "@/db/rows";
-import { skillActivationDays, teams, typedOnlySkills } from "@/db/schema";
+import { skillActivationDays, typedOnlySkills } from "@/db/schema";
 import type { CatalogCache } from "../skills/catalog-cache";
-import type { TeamId } from "../teams/teams";
+import { getTeam, type TeamId } from "../teams/teams";
 import { enqueueEvents } from "../webhooks/outbox";
 import { ACTIVATION_DAYS, activationsBySkill, typedOnly } from "./activations";
 import { daysBefore } from "./rollups";
@@ -33,13 +32,7 @@ export async function announceTypedOnly(deps: { db: Db; catalogs: CatalogCache }
 async function announceForTeam({ db, catalogs }: { db: Db; catalogs: CatalogCache }, teamId: TeamId, now: Date): Promise<void> {
   // Read before the transaction: the catalog cache reads on its own connection, which on the
   // embedded database would wait for the transaction to end.
-  const team = singleRow(
-    await db
-      .select({ id: teams.id, catalogRevision: teams.catalogRevision, draftsRevision: teams.draftsRevision })
-      .from(teams)
-      .where(eq(teams.id, teamId)),
-  );
-  const catalog = await catalogs.catalog({ ...team, id: teamId });
+  const catalog = await catalogs.catalog(await getTeam(db, teamId));
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${TYPED_ONLY_LOCK}, ${teamId}::int)`);
     const activated = await activationsBySkill(tx, teamId, now);

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { isIP } from "node:net";
+import { isLinkLocal } from "./address";
 import { WEBHOOK_EVENTS } from "./events";
 
 /** What a webhook's URL and events may be: the API, the settings page and the tests check with these. */
@@ -18,6 +20,8 @@ export function webhookUrlProblem(value: string): string | null {
     return "may not carry a user name or password: Skillgate signs every delivery (X-Skillgate-Signature), so the receiver can check it instead";
   }
   if (url.hash) return "may not have a #fragment: a receiver never sees it";
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (isIP(host) && isLinkLocal(host)) return `may not be a link-local address (${host}): cloud metadata answers there`;
   return null;
 }
 

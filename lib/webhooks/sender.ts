@@ -7,6 +7,7 @@ import { logUnexpected } from "../log";
 import type { Mailer } from "../mail/mailer";
 import { linkOrigin } from "../public-url";
 import type { InstanceWork } from "../jobs/work";
+import { forbiddenReceiver } from "./address";
 import { itemUrl } from "./events";
 import { eventMail, slackMessage } from "./messages";
 import { claimDue, recordAttempt, releaseDeliveryLeases, type AttemptOutcome, type DueDelivery, type RetrySchedule } from "./queue";
@@ -115,6 +116,9 @@ export class WebhookSender {
       // Cut short by the shutdown: no attempt to record; the lease ends at close.
       if (this.closing.signal.aborted) return;
       await recordAttempt(this.db, due, outcome, this.options);
+      // The embedded database answers without I/O: a run of deliveries that need none (refused at
+      // once) would otherwise keep the event loop from requests.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
@@ -126,6 +130,8 @@ export class WebhookSender {
         : { id: due.eventId, event: due.event.event, time: due.createdAt.toISOString(), team: due.team, data: due.event.data, url };
     const body = JSON.stringify(payload);
     const started = performance.now();
+    const forbidden = await forbiddenReceiver(new URL(to.url));
+    if (forbidden) return { ok: false, statusCode: null, answer: null, error: forbidden, ms: elapsed(started) };
     const { signal, done } = this.deadline();
     try {
       const res = await fetch(to.url, {

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { webhookAttempts, webhookDeliveries } from "@/db/schema";
+import { webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
 import { rereadEnv } from "@/lib/env";
 import { verifySignature } from "@/lib/webhooks/signature";
 import { anotherInstance, useTestApp } from "../helpers/app";
@@ -263,5 +263,34 @@ describe.each(testDbKinds)("webhook retries on %s", (kind) => {
       .where(eq(webhookDeliveries.id, row.id));
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(receiver.received).toHaveLength(2);
+  });
+
+  it("does not send to a link-local address, and says why beside the delivery", async () => {
+    const [hook] = await t.app.db
+      .insert(webhooks)
+      .values({
+        teamId: t.alpha.team.id,
+        url: "http://169.254.169.254/latest/meta-data/",
+        events: ["sync.finished"],
+        format: "json",
+        secret: "whsec_x",
+      })
+      .returning();
+    const sync = await t.call("POST", "/api/v1/skills/sync", {
+      json: { files: [{ path: "metadata/SKILL.md", content: skillMd("metadata", "Does metadata. Use when testing.") }] },
+    });
+    expect(sync.status).toBe(200);
+    const listed = await waitUntil(
+      async () => (await t.call("GET", `/api/v1/webhooks/${hook!.id}/deliveries`)).json(),
+      (page) => (page.deliveries[0]?.attempts.length ?? 0) >= 1,
+      { what: "the refused attempt" },
+    );
+    expect(listed.deliveries[0].attempts).toHaveLength(1);
+    expect(listed.deliveries[0].status).toBe("pending");
+    expect(listed.deliveries[0].attempts[0]).toMatchObject({
+      statusCode: null,
+      answer: null,
+      error: "169.254.169.254 is a link-local address (169.254.169.254), where cloud metadata answers: Skillgate does not send there",
+    });
   });
 });

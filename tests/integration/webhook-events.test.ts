@@ -225,7 +225,7 @@ describe.each(testDbKinds)("webhook events on %s", (kind) => {
     );
     expect(smtp.received).toEqual([
       {
-        from: "Skillgate <skillgate@example.com>",
+        from: '"Skillgate" <skillgate@example.com>',
         to: "lead@example.com",
         subject: "[Skillgate alpha] mailed was rolled back from v2: v3 has the content of v1.",
         text:

@@ -85,6 +85,14 @@ describe.each(testDbKinds)("webhooks through the API on %s", (kind) => {
       ],
       [{ url: "https://example.com/in#top", events: ["sync.finished"] }, 'field "url": may not have a #fragment: a receiver never sees it'],
       [{ url: `https://example.com/${"a".repeat(2048)}`, events: ["sync.finished"] }, 'field "url": must be at most 2048 characters'],
+      [
+        { url: "http://169.254.169.254/latest/meta-data/", events: ["sync.finished"] },
+        'field "url": may not be a link-local address (169.254.169.254): cloud metadata answers there',
+      ],
+      [
+        { url: "http://[fe80::1]/in", events: ["sync.finished"] },
+        'field "url": may not be a link-local address (fe80::1): cloud metadata answers there',
+      ],
       [{ url: "https://example.com/in", events: [] }, `field "events": choose at least one event: ${EVENT_LIST}`],
       [
         { url: "https://example.com/in", events: ["sync.finished", "skill.deleted"] },

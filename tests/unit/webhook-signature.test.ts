@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { forbiddenReceiver, isLinkLocal } from "@/lib/webhooks/address";
 import { eventSentence, slackMessage } from "@/lib/webhooks/messages";
 import { newWebhookSecret, signatureHeader, verifySignature } from "@/lib/webhooks/signature";
 
@@ -59,5 +60,22 @@ describe("a delivery's signature (issue 39)", () => {
     expect(slackMessage("r&d", event, "https://x.example/t/r%26d/skills/a-b")).toEqual({
       text: "[r&amp;d] a-b was rolled back from v2: v3 has the content of v1. <https://x.example/t/r%26d/skills/a-b|Open in Skillgate>",
     });
+  });
+});
+
+describe("where a webhook may send (issue 39)", () => {
+  it("never to a link-local address, where cloud metadata answers; private and loopback addresses are a team's own", async () => {
+    expect(
+      ["169.254.169.254", "169.254.0.1", "::ffff:169.254.169.254", "fe80::1", "FEBF::2", "fd00:ec2::254"].filter(isLinkLocal),
+    ).toHaveLength(6);
+    expect(["127.0.0.1", "10.0.0.5", "192.168.1.1", "::1", "fd12::1", "8.8.8.8", "170.254.1.1"].filter(isLinkLocal)).toEqual([]);
+    expect(await forbiddenReceiver(new URL("http://169.254.169.254/latest/meta-data/"))).toBe(
+      "169.254.169.254 is a link-local address (169.254.169.254), where cloud metadata answers: Skillgate does not send there",
+    );
+    expect(await forbiddenReceiver(new URL("http://[fe80::1]:8080/"))).toBe(
+      "fe80::1 is a link-local address (fe80::1), where cloud metadata answers: Skillgate does not send there",
+    );
+    expect(await forbiddenReceiver(new URL("http://localhost:9/hook"))).toBeNull();
+    expect(await forbiddenReceiver(new URL("https://no-such-host.invalid/hook"))).toBeNull();
   });
 });
