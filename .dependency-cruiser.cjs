@@ -7,7 +7,7 @@
 const LAYERS = [
   ["foundations", "^(db/|lib/[^/]+\\.(ts|mjs)$|lib/(mail|security)/)"],
   ["jobs", "^lib/jobs/"],
-  ["capabilities", "^lib/(skills|listing|learned|ledger|evolution|activation|usage|telemetry|teams|auth|oauth|lint|overview)/"],
+  ["capabilities", "^lib/(skills|listing|learned|ledger|evolution|activation|usage|telemetry|teams|auth|oauth|lint|overview|webhooks)/"],
   ["contracts", "^lib/contracts/"],
   ["delivery", "^lib/(http|mcp|actions|pages)/"],
   ["root", "^lib/(root|demo)/"],

@@ -22,7 +22,7 @@ const ACCESS: { scope: Scope; label: string }[] = [
 const FIELD = "mt-1 block rounded-md border border-slate-300 px-2 py-1";
 
 /** The green panel of a secret shown once, with what to know before using it; gone once what it shows is revoked (`live` false). */
-function ShownOnce({
+export function ShownOnce({
   title,
   testId,
   live,

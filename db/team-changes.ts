@@ -4,6 +4,14 @@ export const TEAM_CHANGES_CHANNEL = "skillgate_team_changes";
 /** Marks a barrier token on the channel (`TeamChangeFeed.caughtUp`): never a team's id. */
 const BARRIER_PREFIX = "barrier:";
 
+/**
+ * The notice a transaction sends on the channel when it puts deliveries in the webhook outbox
+ * (lib/webhooks/outbox.ts): not a team change. It arrives on every instance once the transaction
+ * commits, and wakes their senders, so a delivery goes out at once without the request that made
+ * it waiting on anything.
+ */
+export const OUTBOX_NOTICE = "outbox";
+
 /** A team whose row or keys changed, or "all": changes may have gone unheard (the listening connection dropped or came back). */
 export type TeamChange = number | "all";
 
@@ -14,6 +22,7 @@ export type TeamChange = number | "all";
  */
 export class TeamChangeFeed {
   private readonly listeners = new Set<(change: TeamChange) => void>();
+  private readonly outboxListeners = new Set<() => void>();
   private listening = false;
   /** Barrier tokens this instance sent and waits to hear (`caughtUp`). */
   private readonly awaited = new Map<string, () => void>();
@@ -26,6 +35,12 @@ export class TeamChangeFeed {
   subscribe(listener: (change: TeamChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Calls `listener` whenever a committed transaction put deliveries in the outbox (`OUTBOX_NOTICE`). */
+  onOutbox(listener: () => void): () => void {
+    this.outboxListeners.add(listener);
+    return () => this.outboxListeners.delete(listener);
   }
 
   /**
@@ -53,9 +68,13 @@ export class TeamChangeFeed {
     }
   }
 
-  /** A notice's payload: the id of the team that changed, or a barrier token. */
+  /** A notice's payload: the id of the team that changed, a barrier token, or the outbox's notice. */
   noticed(payload: string | undefined): void {
     if (payload?.startsWith(BARRIER_PREFIX)) return this.awaited.get(payload)?.();
+    if (payload === OUTBOX_NOTICE) {
+      for (const listener of this.outboxListeners) listener();
+      return;
+    }
     const id = Number(payload);
     this.emit(Number.isSafeInteger(id) ? id : "all");
   }

@@ -8,3 +8,4 @@ export * from "./mcp";
 export * from "./usage";
 export * from "./telemetry";
 export * from "./oauth";
+export * from "./webhooks";

@@ -20,6 +20,10 @@ export type ActionResult =
       installLinkId?: number;
       /** A new invitation's one-time link, shown once. */
       inviteUrl?: string;
+      /** A new webhook's signing secret, shown once. */
+      secret?: string;
+      /** Which webhook `secret` signs: its panel goes once that webhook is deleted. */
+      webhookId?: number;
     }
   | {
       ok: false;

@@ -14,6 +14,7 @@ import { LEARNED_OPERATIONS } from "./learned";
 import { SYNC_OPERATIONS } from "./sync";
 import { VERSION_OPERATIONS } from "./versions";
 import { TRANSFER_OPERATIONS } from "./transfer";
+import { WEBHOOK_OPERATIONS } from "./webhooks";
 
 /** Every operation of the API, in the order the OpenAPI document lists them. */
 export const OPERATIONS: readonly Operation[] = [
@@ -32,4 +33,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...INSTALL_LINK_OPERATIONS,
   ...MEMBER_OPERATIONS,
   ...SETTINGS_OPERATIONS,
+  ...WEBHOOK_OPERATIONS,
 ] as Operation[];

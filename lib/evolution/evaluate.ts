@@ -23,6 +23,8 @@ import { JUDGE_PROMPT_VERSION, judgeCase } from "./judge";
 import { requireModel, type ModelWorkDeps } from "./model";
 import { selectTestCases } from "./observations";
 import { caseChange, verdictOf, type JudgedCase, type Verdict } from "./verdict";
+import { enqueueEvents } from "../webhooks/outbox";
+import { evaluationEvents } from "./webhook-events";
 
 /** What an evaluation needs of its team. */
 export type EvaluationTeam = CatalogKey & { slug: string; autoPromote: boolean };
@@ -209,6 +211,7 @@ async function finish(
     const { autoPromote } = singleRow(await tx.select({ autoPromote: teams.autoPromote }).from(teams).where(eq(teams.id, team.id)));
     const outcome = await settle(tx, deps.catalogs.statics, { ...team, autoPromote }, startedBy, amendment, evaluationId, result.verdict);
     await tx.update(evaluations).set(outcome).where(eq(evaluations.id, evaluationId));
+    await enqueueEvents(tx, team.id, await evaluationEvents(tx, amendment, evaluationId, result, outcome.promotedVersion));
     return outcome.promotedVersion;
   });
   if (promoted !== null) await recordListingSnapshot(deps.db, deps.catalogs, team.id, `amendment #${amendment.id} promoted`);

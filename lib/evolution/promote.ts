@@ -12,6 +12,8 @@ import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import { getAmendment, type AmendmentRow } from "./amendments";
 import { amendmentStateChanged, moveAmendment, MOVES } from "./amendment-states";
 import { amendmentOutdated, latestVersions } from "./outdated";
+import { enqueueEvents } from "../webhooks/outbox";
+import { decisionEvents } from "./webhook-events";
 
 /**
  * A lead's decisions on an amendment (§8.4, §10): approve one judged improved, reject it with a
@@ -134,6 +136,7 @@ export async function rejectAmendment(
       .set({ promotionNote: `rejected: ${why}` })
       .where(and(eq(evaluations.amendmentId, amendmentId), eq(evaluations.status, "finished")));
     await recordEvent(tx, team.id, amendment.skillName, "rejected", actor, amendment.baseVersion, { amendmentId, reason: why });
+    await enqueueEvents(tx, team.id, decisionEvents(amendment, "rejected", actor, why, null));
     return { id: amendmentId, status: "rejected" as const };
   });
 }
@@ -181,6 +184,7 @@ async function decideToPromote(
         })
         .where(eq(evaluations.id, latest.id));
     }
+    await enqueueEvents(tx, team.id, decisionEvents(amendment, kind, actor, reason, applied.version));
     return { version: applied.version, latest };
   });
   await recordListingSnapshot(deps.db, deps.catalogs, team.id, `amendment #${amendment.id} ${kind}`);

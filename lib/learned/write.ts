@@ -11,6 +11,7 @@ import type { TeamId } from "../teams/teams";
 import { authorOf, provenanceOf, requireLead, requireWriteActive, type Actor } from "./actor";
 import { recordEvent, type SkillEventKind } from "./events";
 import { decisionReason } from "./reasons";
+import { enqueueEvent } from "../webhooks/outbox";
 import {
   findArchivedLearned,
   findLiveLearned,
@@ -274,6 +275,10 @@ export async function promoteLearned(deps: Deps, teamId: TeamId, actor: Actor, n
       .returning({ version: learnedSkills.currentVersion, pinned: learnedSkills.pinnedVersion });
     if (!done) throw specError("NotADraft", `"${name}" is already active`);
     await recordEvent(tx, teamId, name, "promoted", actor, done.version);
+    await enqueueEvent(tx, teamId, {
+      event: "skill.promoted",
+      data: { skill: name, version: done.version, from: "draft", amendment: null },
+    });
     await bumpCatalogRevision(tx, teamId, "both");
     return done;
   });
@@ -346,6 +351,10 @@ export async function rollbackLearned(
       ...(pinnedAfter !== pinnedBefore && { pin: { from: pinnedBefore, to: pinnedAfter } }),
       ...(pinnedBefore !== null && pinnedAfter === pinnedBefore && { keptPin: pinnedBefore }),
       ...(reason !== null && { reason }),
+    });
+    await enqueueEvent(tx, teamId, {
+      event: "skill.rolled_back",
+      data: { skill: name, version, revertOf: toVersion, from: row.currentVersion, served: servedChoice(version, pinnedAfter, null) },
     });
     return { ...keep, version, pinnedAfter, listed: row.status === "active" };
   });

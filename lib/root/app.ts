@@ -14,6 +14,7 @@ import { SignInThrottle } from "../auth/sign-in-throttle";
 import { REGISTRATIONS_PER_HOUR } from "../oauth/clients";
 import { KeyAuthCache } from "../auth/key-cache";
 import { LastAnswers } from "../http/last-answers";
+import { WebhookSender, webhookOptions, type WebhookOptions } from "../webhooks/sender";
 
 /**
  * Everything a request needs that lives as long as the process: the database, the skills read
@@ -44,6 +45,8 @@ export interface App {
   mailer: Mailer | null;
   /** This instance's id and background timers (leases on runs). */
   work: InstanceWork;
+  /** Sends what the webhook outbox holds: to receivers, and mail to leads who asked (§10 "Webhooks"). */
+  webhooks: WebhookSender;
   /** Write buffered views once each response is sent, not only on the interval (serverless). */
   flushViewsAfterResponse: boolean;
   close(): Promise<void>;
@@ -64,6 +67,8 @@ export interface AppOptions {
   /** How many expired runs (and evaluations) one tick takes over (default 4). */
   claimsPerTick?: number;
   flushViewsAfterResponse?: boolean;
+  /** Timings of webhook deliveries (lib/webhooks/sender.ts); tests shorten them. */
+  webhooks?: Partial<WebhookOptions>;
 }
 
 /** ASVS level 2 (V3.3.2): 30 idle minutes, 12 hours in all. */
@@ -88,6 +93,8 @@ export function createApp(options: AppOptions): App {
   const views = new ViewRecorder(database.db, options.viewBatch, work.outages);
   const keys = new KeyAuthCache(database, database.teamChanges);
   const lastAnswers = new LastAnswers();
+  const webhooks = new WebhookSender(database.db, work, options.mailer ?? null, webhookOptions(work.leaseMs, options.webhooks));
+  webhooks.start(database.teamChanges);
   return {
     database,
     db: database.db,
@@ -103,9 +110,11 @@ export function createApp(options: AppOptions): App {
     judgeConcurrency: options.judgeConcurrency ?? 4,
     mailer: options.mailer ?? null,
     work,
+    webhooks,
     flushViewsAfterResponse: options.flushViewsAfterResponse ?? false,
     close: async () => {
       work.stopAll();
+      await webhooks.close();
       keys.close();
       lastAnswers.clear();
       await releaseLeases(database.db, work).catch(() => {

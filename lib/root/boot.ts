@@ -19,6 +19,7 @@ import { deleteExpiredSessions } from "../auth/dashboard-sessions";
 import { deleteIdleMcpSessions } from "../mcp/sessions";
 import { deleteStaleSignInFailures } from "../auth/sign-in-throttle";
 import { deleteUnusedClients } from "../oauth/clients";
+import { announceTypedOnly } from "../usage/typed-only";
 
 /**
  * Opens, migrates and seeds the database, builds the App and starts its background ticks: long
@@ -73,9 +74,10 @@ async function bootNow(): Promise<App> {
     // over, now and whenever a lease runs out; work a live instance holds is left to it (issue 14).
     // The same tick forgets what has expired: idle MCP sessions, sign-in failures past their window,
     // the staged text of a sync whose instance died before its switch, OAuth clients that never
-    // connected within a day.
+    // connected within a day. Once a minute it tells leads of skills newly used only by /name.
     const running = app;
     let telemetryTrimmedAt = 0;
+    let typedOnlyAt = 0;
     const tick = async () => {
       await recoverRuns(running);
       await recoverEvaluations(running);
@@ -87,6 +89,10 @@ async function bootNow(): Promise<App> {
       if (Date.now() - telemetryTrimmedAt >= 3_600_000) {
         await trimTelemetry(running.db);
         telemetryTrimmedAt = Date.now();
+      }
+      if (Date.now() - typedOnlyAt >= 60_000) {
+        await announceTypedOnly(running);
+        typedOnlyAt = Date.now();
       }
     };
     await tick();

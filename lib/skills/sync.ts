@@ -23,6 +23,8 @@ import { invalidFoldersOfWorkspace, resolveCatalog, withDrafts, type Catalog, ty
 import { describeSkillsBelow, skillLocations } from "./skill-locations";
 import { filterTree, type Tree } from "./tree";
 import { planTree, type SyncFolder, type TreePlan } from "./tree-plan";
+import { enqueueEvent } from "../webhooks/outbox";
+import { syncFinished } from "../webhooks/events";
 
 /**
  * Workspace sync (§2.1, §11.1): the request is the team's whole tree of skill folders. It is
@@ -352,6 +354,7 @@ function applyTree(
       }
     }
     const revision = changed > 0 ? await bumpCatalogRevision(tx, teamId, "listed") : { ...locked, id: teamId };
+    if (changed > 0) await enqueueEvent(tx, teamId, syncFinished(summary, plan.invalid.length));
     return { changes: summary, revision, changed };
   });
 }

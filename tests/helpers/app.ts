@@ -10,6 +10,7 @@ import { openTestDatabase, resetDatabase, type TestDbKind } from "./db";
 import { checkResponse } from "./contract-check";
 import type { Mailer } from "@/lib/mail/mailer";
 import { dispatch } from "./router";
+import type { WebhookOptions } from "@/lib/webhooks/sender";
 
 export interface TestTeam {
   team: Team;
@@ -46,6 +47,11 @@ export interface TestAppOptions {
   /** The pool's size and a request's longest wait for a connection, on a server (defaults: the app's). */
   databasePool?: { poolSize: number; queueMs: number };
   mailer?: Mailer;
+  /**
+   * Webhook timings. By default the sender wakes only on the outbox's notices, never on a tick: a
+   * test that counts statements sees none it did not cause.
+   */
+  webhooks?: Partial<WebhookOptions>;
 }
 
 export const FIXTURES = path.resolve("tests/fixtures");
@@ -143,6 +149,7 @@ function buildApp(database: Database, options: TestAppOptions): App {
     judgeConcurrency: options.judgeConcurrency ?? 4,
     mailer: options.mailer ?? null,
     claimsPerTick: options.claimsPerTick,
+    webhooks: { tickMs: 0, ...options.webhooks },
   });
 }
 

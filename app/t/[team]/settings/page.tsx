@@ -1,4 +1,6 @@
 import type { Metadata } from "next";
+import type { Db } from "@/db/client";
+import type { TeamId } from "@/lib/teams/teams";
 import { headers } from "next/headers";
 import { listApiKeys } from "@/lib/auth/api-keys";
 import { requireMember } from "@/lib/pages/member";
@@ -10,9 +12,12 @@ import { pendingInvitations } from "@/lib/teams/invitations";
 import { teamSettings } from "@/lib/listing/settings";
 import { publicOrigin } from "@/lib/http/origin";
 import { listConnections } from "@/lib/oauth/connections";
+import { listWebhooks, listDeliveries } from "@/lib/webhooks/webhooks";
+import { mailEventsOf } from "@/lib/webhooks/mail-subscriptions";
 import { PageHeader } from "@/components/ui/page-header";
 import type { TeamPageProps } from "../team-page";
 import { MembersSection } from "./members";
+import { WebhooksSection } from "./webhooks";
 import {
   ApiKeysSection,
   ConnectionsSection,
@@ -38,6 +43,8 @@ export default async function SettingsPage({ params }: TeamPageProps) {
     isLead ? teamSettings(app.db, team.id) : Promise.resolve(null),
     listConnections(app.db, team.id, { userId: member.user.id, role: member.role }),
   ]);
+  const webhooks = isLead ? await teamWebhooks(app.db, team.id) : { hooks: [], readAt: new Date(0) };
+  const mail = isLead && app.mailer ? await mailEventsOf(app.db, team.id, member.user.id) : null;
   const sessions = isLead
     ? await sessionsOf(
         app.db,
@@ -66,6 +73,7 @@ export default async function SettingsPage({ params }: TeamPageProps) {
         <>
           <ApiKeysSection slug={slug} keys={keys} />
           <InstallLinksSection slug={slug} links={links} />
+          <WebhooksSection slug={slug} hooks={webhooks.hooks} readAt={webhooks.readAt} mail={mail} />
           <PromotionSection slug={slug} team={team} />
           <ListingSection slug={slug} team={team} />
           {settings && <TelemetrySection slug={slug} settings={settings} origin={publicOrigin(await headers()).origin} />}
@@ -74,4 +82,13 @@ export default async function SettingsPage({ params }: TeamPageProps) {
       )}
     </div>
   );
+}
+
+/** Each webhook with its latest deliveries, newest first, and when they were read. */
+async function teamWebhooks(db: Db, teamId: TeamId) {
+  const hooks = await listWebhooks(db, teamId);
+  const withDeliveries = await Promise.all(
+    hooks.map(async (hook) => ({ ...hook, deliveries: await listDeliveries(db, teamId, hook.id, { limit: 10 }) })),
+  );
+  return { hooks: withDeliveries, readAt: new Date() };
 }
