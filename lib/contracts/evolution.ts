@@ -10,6 +10,7 @@ import {
   pageQuery,
   parseOneOrBatch,
   positiveIntText,
+  servedSchema,
   sessionIdField,
   versionNumber,
 } from "./fields";
@@ -294,7 +295,13 @@ export const promoteAmendment = defineOperation({
   body: { schema: promoteAmendmentBody },
   responses: {
     200: json(
-      z.strictObject({ name: z.string(), version: z.number().int(), evaluationId: z.number().int().nullable(), override: z.boolean() }),
+      z.strictObject({
+        name: z.string(),
+        version: z.number().int(),
+        evaluationId: z.number().int().nullable(),
+        override: z.boolean(),
+        served: servedSchema.describe("what agents get now: the promoted version, or the one a lead pinned"),
+      }),
       "the skill's new version",
     ),
   },
@@ -311,7 +318,13 @@ export const approveAmendment = defineOperation({
   params: idParams,
   responses: {
     200: json(
-      z.strictObject({ id: z.number().int(), name: z.string(), version: z.number().int(), evaluationId: z.number().int().nullable() }),
+      z.strictObject({
+        id: z.number().int(),
+        name: z.string(),
+        version: z.number().int(),
+        evaluationId: z.number().int().nullable(),
+        served: servedSchema.describe("what agents get now: the approved version, or the one a lead pinned"),
+      }),
       "the skill's new version",
     ),
   },

@@ -7,7 +7,7 @@ import { recordEvent } from "../learned/events";
 import { changeLearnedIn } from "../learned/write";
 import { findLiveLearned, nameHolder, notLearned } from "../learned/store";
 import { recordListingSnapshot } from "../listing/snapshots";
-import type { StaticCatalog } from "../skills/catalog";
+import type { Served, StaticCatalog } from "../skills/catalog";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import { getAmendment, type AmendmentRow } from "./amendments";
 import { amendmentStateChanged, moveAmendment, MOVES } from "./amendment-states";
@@ -32,6 +32,8 @@ export interface Promoted {
   version: number;
   evaluationId: number | null;
   override: boolean;
+  /** What agents get now: the promoted version, or the one a lead pinned (§10). */
+  served: Served;
 }
 
 /**
@@ -95,8 +97,8 @@ export async function approveAmendment(deps: PromotionDeps, team: CatalogKey, ac
   const amendment = await getAmendment(deps.db, team.id, amendmentId);
   if (amendment.status !== "awaiting-approval") throw amendmentStateChanged(amendmentId, amendment.status, "approve");
   await refuseOutdated(deps, team, amendment);
-  const { name, version, evaluationId } = await decideToPromote(deps, team, actor, amendment, "approve", null);
-  return { id: amendmentId, name, version, evaluationId };
+  const { name, version, evaluationId, served } = await decideToPromote(deps, team, actor, amendment, "approve", null);
+  return { id: amendmentId, name, version, evaluationId, served };
 }
 
 /**
@@ -164,7 +166,7 @@ async function decideToPromote(
   reason: string | null,
 ): Promise<Promoted> {
   const kind = move === "override" ? "overridden" : "approved";
-  const { version, latest } = await deps.db.transaction(async (tx) => {
+  const { version, latest, served } = await deps.db.transaction(async (tx) => {
     await moveAmendment(tx, team.id, amendment.id, move, "promoted", decision(kind, actor, reason, new Date()), [amendment.status]);
     // Read after the move: no evaluation of this amendment can finish any more, so this is the one it rests on.
     const latest = await latestVerdict(tx, amendment.id);
@@ -185,10 +187,10 @@ async function decideToPromote(
         .where(eq(evaluations.id, latest.id));
     }
     await enqueueEvents(tx, team.id, decisionEvents(amendment, kind, actor, reason, applied.version));
-    return { version: applied.version, latest };
+    return { version: applied.version, latest, served: applied.served };
   });
   await recordListingSnapshot(deps.db, deps.catalogs, team.id, `amendment #${amendment.id} ${kind}`);
-  return { name: amendment.skillName, version, evaluationId: latest?.id ?? null, override: kind === "overridden" };
+  return { name: amendment.skillName, version, evaluationId: latest?.id ?? null, override: kind === "overridden", served };
 }
 
 /** The amendment's latest finished evaluation: the one a promotion links to. */
@@ -215,7 +217,7 @@ export async function applyAmendmentIn(
   evaluationId: number | null,
   event: "promoted" | "overridden" | "approved",
   detail: Record<string, unknown> = {},
-): Promise<{ version: number }> {
+): Promise<{ version: number; served: Served }> {
   try {
     return await changeLearnedIn(tx, statics, team.id, actor, amendment.skillName, {
       description: amendment.description ?? undefined,

@@ -173,6 +173,8 @@ export interface LearnedChanged {
   changed: boolean;
   /** Whether the skill is in the listing (its snapshot is then due once the change commits). */
   listed: boolean;
+  /** What agents get after it: the new version, or the one a lead pinned. */
+  served: Served;
 }
 
 /** `PUT /api/v1/skills/<name>`: a new version, only against the current one (§6.2). */
@@ -207,7 +209,8 @@ export async function changeLearnedIn(
   const fields = before.fields as { name: string; description: string };
   const text = composeSkillMd({ ...fields, description: change.description ?? row.description }, change.body ?? current.body);
   const listed = row.status === "active";
-  if (text === current.frontmatter + current.body) return { name, version: row.currentVersion, changed: false, listed };
+  if (text === current.frontmatter + current.body)
+    return { name, version: row.currentVersion, changed: false, listed, served: servedChoice(row.currentVersion, row.pinnedVersion, null) };
   const version = await advance(tx, row, expectedVersion, parseLearnedSkillMd(text, before), actor, {
     reason: change.reason ?? null,
     revertOf: null,
@@ -217,7 +220,7 @@ export async function changeLearnedIn(
     reason: change.reason ?? undefined,
     ...change.eventDetail,
   });
-  return { name, version, changed: true, listed };
+  return { name, version, changed: true, listed, served: servedChoice(version, row.pinnedVersion, null) };
 }
 
 async function expectedVersionOf(tx: Db, row: LearnedRow, expected: LearnedChange["expected"]): Promise<number> {

@@ -185,7 +185,13 @@ describe.each(testDbKinds)("an amendment's moves on %s", (kind) => {
       );
       expect(statuses(results)).toEqual([200, ...Array(RACERS - 1).fill(409)]);
       const winner = results.find((res) => res.status === 200)!;
-      expect(await winner.json()).toEqual({ name: "raced", version: before + 1, evaluationId: null, override: true });
+      expect(await winner.json()).toEqual({
+        name: "raced",
+        version: before + 1,
+        evaluationId: null,
+        override: true,
+        served: { version: before + 1, why: "latest" },
+      });
       for (const res of results.filter((r) => r.status === 409)) {
         expect(await errorOf(res)).toEqual({
           code: "AmendmentStateChanged",

@@ -316,7 +316,13 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
     const ok = await t.call("POST", `/api/v1/amendments/${amendment.id}/promote`, {
       json: { reason: "the failed case is a known flaky runner" },
     });
-    expect(await ok.json()).toEqual({ name: "stale-skill", version: 2, evaluationId: amendment.evaluation.id, override: true });
+    expect(await ok.json()).toEqual({
+      name: "stale-skill",
+      version: 2,
+      evaluationId: amendment.evaluation.id,
+      override: true,
+      served: { version: 2, why: "latest" },
+    });
     const [event] = await t.app.db.select().from(skillEvents).where(eq(skillEvents.kind, "overridden"));
     expect(event!.detail).toMatchObject({
       overrideReason: "the failed case is a known flaky runner",

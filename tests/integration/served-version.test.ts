@@ -161,6 +161,21 @@ describe.each(testDbKinds)("the served version on %s", (kind) => {
     expect(await promoted.json()).toEqual({ name: "triage-notes", version: 1, status: "active", served: { version: 1, why: "latest" } });
   });
 
+  it("answers an amendment put live under a pin with the pinned version agents keep", async () => {
+    await threeVersions();
+    await t.call("POST", "/api/v1/skills/release-notes/pin", { json: { version: 2 } });
+    const proposed = await t.call("POST", "/api/v1/skills/release-notes/amendments", {
+      json: { body: "# v4\n", rationale: "a fourth take" },
+    });
+    const { id } = await proposed.json();
+    const promoted = await t.call("POST", `/api/v1/amendments/${id}/promote`, { json: { reason: "ship it as it is" } });
+    expect([promoted.status, await promoted.json()]).toEqual([
+      200,
+      { name: "release-notes", version: 4, evaluationId: null, override: true, served: { version: 2, why: "pinned" } },
+    ]);
+    expect(await (await view()).text()).toBe("[skill release-notes | learned | v2]\n# v2\n");
+  });
+
   it("says which version a reader got and why: label, pinned, latest or requested, on REST, MCP and the listing's JSON", async () => {
     await threeVersions();
     await t.call("PUT", "/api/v1/skills/release-notes/labels/staging", { json: { version: 2 } });

@@ -51,7 +51,7 @@ export async function approveAmendmentAction(slug: string, id: number): Promise<
     const approved = await approveAmendment(member.app, member.team, actor, input.amendmentId);
     return {
       ok: true,
-      message: `Approved amendment #${input.amendmentId}: ${approved.name} v${approved.version} is live.`,
+      message: `Approved amendment #${input.amendmentId}: ${approved.name} v${approved.version} ${whatAgentsGet(approved)}.`,
       version: approved.version,
     };
   });
@@ -79,6 +79,13 @@ const overrideInput = z.strictObject({
   reason: z.string().trim().min(1, "say why you put it live against its verdict"),
 });
 
+/** Whether agents get the version an amendment made, or the one a lead pinned (§10): a pin holds what goes live. */
+function whatAgentsGet(promoted: { version: number; served: { version: number } }): string {
+  return promoted.served.version === promoted.version
+    ? "is live"
+    : `is made, but agents keep v${promoted.served.version}, which is pinned: unpin it to put v${promoted.version} live`;
+}
+
 /** A lead puts live what was not judged improved (pending, evaluated, rejected, as the page showed it), with the reason recorded in the history. */
 export async function overrideAmendmentAction(
   slug: string,
@@ -93,7 +100,10 @@ export async function overrideAmendmentAction(
     const promoted = await overrideAmendment(member.app, member.team, actor, amendment, checked.reason, checked.seen);
     return {
       ok: true,
-      message: `Overridden: amendment #${checked.amendmentId} put ${promoted.name} v${promoted.version} live, with your reason in the history.`,
+      message:
+        promoted.served.version === promoted.version
+          ? `Overridden: amendment #${checked.amendmentId} put ${promoted.name} v${promoted.version} live, with your reason in the history.`
+          : `Overridden: amendment #${checked.amendmentId} made ${promoted.name} v${promoted.version}, but agents keep v${promoted.served.version}, which is pinned: unpin it to put v${promoted.version} live. Your reason is in the history.`,
       version: promoted.version,
     };
   });
