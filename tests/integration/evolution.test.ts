@@ -377,7 +377,13 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
     );
 
     const approved = await t.call("POST", `/api/v1/amendments/${first.id}/approve`);
-    expect(await approved.json()).toEqual({ id: first.id, name: "manual-skill", version: 2, evaluationId: report.id });
+    expect(await approved.json()).toEqual({
+      id: first.id,
+      name: "manual-skill",
+      version: 2,
+      evaluationId: report.id,
+      served: { version: 2, why: "latest" },
+    });
     expect((await t.call("GET", "/api/v1/skills/manual-skill")).headers.get("x-skill-version")).toBe("2");
     expect(await (await t.call("GET", `/api/v1/evaluations/${report.id}`)).json()).toMatchObject({
       promotedVersion: 2,
