@@ -1,10 +1,9 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { and, eq } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { learnedSkillLabels, skillEvents } from "@/db/schema";
 import { createApiKey } from "@/lib/auth/api-keys";
-import { errorOf, fetchApp, useTestApp } from "../helpers/app";
+import { errorOf, useTestApp } from "../helpers/app";
+import { useMcpClients } from "../helpers/mcp-client";
 import { testDbKinds } from "../helpers/db";
 
 /**
@@ -14,10 +13,7 @@ import { testDbKinds } from "../helpers/db";
  */
 describe.each(testDbKinds)("labels on %s", (kind) => {
   const t = useTestApp(kind);
-  const clients: Client[] = [];
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((client) => client.close()));
-  });
+  const mcp = useMcpClients("labels-test");
 
   /** release-notes at v1, v2 and v3, each with its own description; deploy-guide at v1 only. */
   const threeVersions = async () => {
@@ -44,20 +40,6 @@ describe.each(testDbKinds)("labels on %s", (kind) => {
   const put = (label: string, version: number, key?: string) =>
     t.call("PUT", `/api/v1/skills/release-notes/labels/${label}`, { json: { version }, ...(key && { key }) });
   const viewText = async (url: string) => (await t.call("GET", url)).text();
-
-  async function mcp(key: string) {
-    const client = new Client({ name: "labels-test", version: "1.0.0" });
-    const transport = new StreamableHTTPClientTransport(new URL("http://skillgate.test/api/mcp"), {
-      requestInit: { headers: { authorization: `Bearer ${key}` } },
-      fetch: (url, init) => fetchApp(new Request(url, init)),
-    });
-    await client.connect(transport);
-    clients.push(client);
-    return async (name: string, args: Record<string, unknown>) => {
-      const result = (await client.callTool({ name, arguments: args })) as { content: { text: string }[]; isError?: boolean };
-      return { text: result.content[0]?.text, isError: result.isError === true };
-    };
-  }
 
   it("serves the labelled version to readers that ask for the label, the default to the rest, over REST", async () => {
     await threeVersions();
@@ -180,10 +162,12 @@ describe.each(testDbKinds)("labels on %s", (kind) => {
     expect(await call("skill_view", { name: "release-notes", label: "staging" })).toEqual({
       text: "[skill release-notes | learned | v2]\n# v2\n",
       isError: false,
+      meta: { "skillgate/served": { version: 2, why: "label", label: "staging" } },
     });
     expect(await call("skill_view", { name: "release-notes" })).toEqual({
       text: "[skill release-notes | learned | v3]\n# v3\n",
       isError: false,
+      meta: { "skillgate/served": { version: 3, why: "latest" } },
     });
     const listed = await call("skill_list", { label: "staging" });
     expect(listed.text).toBe(await viewText("/api/v1/listing?full=true&label=staging"));

@@ -1,9 +1,8 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { and, eq } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { learnedSkills, learnedSkillVersions, skillEvents } from "@/db/schema";
-import { errorOf, fetchApp, useTestApp } from "../helpers/app";
+import { errorOf, useTestApp } from "../helpers/app";
+import { useMcpClients } from "../helpers/mcp-client";
 import { testDbKinds } from "../helpers/db";
 
 /**
@@ -13,10 +12,6 @@ import { testDbKinds } from "../helpers/db";
  */
 describe.each(testDbKinds)("the served version on %s", (kind) => {
   const t = useTestApp(kind);
-  const clients: Client[] = [];
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((client) => client.close()));
-  });
 
   /** release-notes at v1, v2 and v3, each body and description its own. */
   const threeVersions = async () => {
@@ -44,21 +39,8 @@ describe.each(testDbKinds)("the served version on %s", (kind) => {
       .filter((event) => kinds.includes(event.kind))
       .map((event) => [event.kind, event.version, event.detail]);
 
-  async function mcp() {
-    const client = new Client({ name: "served-version-test", version: "1.0.0" });
-    const transport = new StreamableHTTPClientTransport(new URL("http://skillgate.test/api/mcp"), {
-      requestInit: { headers: { authorization: `Bearer ${t.alpha.key}` } },
-      fetch: (url, init) => fetchApp(new Request(url, init)),
-    });
-    await client.connect(transport);
-    clients.push(client);
-    return async (name: string, args: Record<string, unknown>) =>
-      (await client.callTool({ name, arguments: args })) as {
-        content: { text: string }[];
-        isError?: boolean;
-        _meta?: Record<string, unknown>;
-      };
-  }
+  const connect = useMcpClients("served-version-test");
+  const mcp = () => connect(t.alpha.key);
 
   it("moves the pin with a rollback, so agents get the content rolled back to, on REST and MCP", async () => {
     await threeVersions();
@@ -82,7 +64,7 @@ describe.each(testDbKinds)("the served version on %s", (kind) => {
     ]);
     const call = await mcp();
     const viewed = await call("skill_view", { name: "release-notes" });
-    expect([viewed.content[0]?.text, viewed._meta?.["skillgate/served"]]).toEqual([
+    expect([viewed.text, viewed.meta?.["skillgate/served"]]).toEqual([
       "[skill release-notes | learned | v4]\n# v1\n",
       { version: 4, why: "pinned" },
     ]);
@@ -204,12 +186,12 @@ describe.each(testDbKinds)("the served version on %s", (kind) => {
 
     const call = await mcp();
     const labelled = await call("skill_view", { name: "release-notes", label: "staging" });
-    expect([labelled.content[0]?.text, labelled._meta?.["skillgate/served"]]).toEqual([
+    expect([labelled.text, labelled.meta?.["skillgate/served"]]).toEqual([
       "[skill release-notes | learned | v2]\n# v2\n",
       { version: 2, why: "label", label: "staging" },
     ]);
     const list = await call("skill_list", { label: "staging" });
-    expect(list._meta?.["skillgate/served"]).toEqual({ label: "staging", labelled: { "release-notes": 2 } });
+    expect(list.meta?.["skillgate/served"]).toEqual({ label: "staging", labelled: { "release-notes": 2 } });
   });
 
   it("refuses a label that is on no version of any skill of the team, naming the labels it has, on every reader", async () => {
@@ -244,7 +226,7 @@ describe.each(testDbKinds)("the served version on %s", (kind) => {
       ["skill_list", { label: "stagin" }],
     ] as const) {
       const result = await call(tool, args);
-      expect([result.isError, result.content[0]?.text], tool).toEqual([true, message]);
+      expect([result.isError, result.text], tool).toEqual([true, message]);
     }
     // Another team's labels are not this team's.
     const beta = await t.call("GET", "/api/v1/listing?label=staging", { key: t.beta.key });
