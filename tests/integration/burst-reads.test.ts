@@ -93,4 +93,36 @@ describe.each(testDbKinds)("a burst of installer reads on %s", (kind) => {
     // The key, the catalog (four tables), the body: views are buffered, written later in one batch.
     expect(counter.count).toBeLessThanOrEqual(8 + (kind === "postgres" ? DEFAULT_POOL_SIZE : 0));
   });
+  it("reads the team's labels once for a burst of labelled skill_view on a cold instance, a typo's burst included", async () => {
+    await setUp();
+    const must = async (res: Promise<Response>) => expect((await res).status).toBeLessThan(300);
+    await must(
+      t.call("POST", "/api/v1/skills", {
+        json: { name: "burst-notes", description: "Notes. Use when bursting.", body: "# v1\n", status: "active" },
+      }),
+    );
+    await must(t.call("PUT", "/api/v1/skills/burst-notes", { json: { body: "# v2\n", expectedVersion: 1 } }));
+    await must(t.call("PUT", "/api/v1/skills/burst-notes/labels/canary", { json: { version: 1 } }));
+    const cold = anotherInstance(t.app);
+    const uninstall = installApp(cold);
+    const counter = countStatements(cold.db);
+    try {
+      const [labelled, typos] = await Promise.all([
+        Promise.all(Array.from({ length: BURST }, () => t.call("GET", "/api/v1/skills/burst-notes?label=canary"))),
+        Promise.all(Array.from({ length: BURST }, () => t.call("GET", "/api/v1/skills/burst-notes?label=canray"))),
+      ]);
+      expect(labelled.map((res) => res.status)).toEqual(Array(BURST).fill(200));
+      expect([await labelled[0]!.text(), labelled[0]!.headers.get("x-skill-served-why")]).toEqual([
+        "[skill burst-notes | learned | v1]\n# v1\n",
+        "label",
+      ]);
+      expect(typos.map((res) => res.status)).toEqual(Array(BURST).fill(404));
+    } finally {
+      counter.stop();
+      uninstall();
+      await cold.close();
+    }
+    // The key, the team's labels, the labelled catalog (four tables), the body: once each, not once a request.
+    expect(counter.count).toBeLessThanOrEqual(9 + (kind === "postgres" ? DEFAULT_POOL_SIZE : 0));
+  });
 });
