@@ -4,6 +4,7 @@ import { learnedSkillLabels, skillEvents } from "@/db/schema";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { errorOf, useTestApp } from "../helpers/app";
 import { useMcpClients } from "../helpers/mcp-client";
+import { learnedAtVersions } from "../helpers/skills";
 import { testDbKinds } from "../helpers/db";
 
 /**
@@ -17,20 +18,7 @@ describe.each(testDbKinds)("labels on %s", (kind) => {
 
   /** release-notes at v1, v2 and v3, each with its own description; deploy-guide at v1 only. */
   const threeVersions = async () => {
-    const created = await t.call("POST", "/api/v1/skills", {
-      json: { name: "release-notes", description: "Writes release notes. Use when shipping.", body: "# v1\n", status: "active" },
-    });
-    expect(created.status).toBe(201);
-    for (const version of [2, 3]) {
-      const updated = await t.call("PUT", "/api/v1/skills/release-notes", {
-        json: {
-          description: `Writes release notes, take ${version}. Use when shipping.`,
-          body: `# v${version}\n`,
-          expectedVersion: version - 1,
-        },
-      });
-      expect(updated.status).toBe(200);
-    }
+    await learnedAtVersions(t.call, "release-notes", 3);
     const other = await t.call("POST", "/api/v1/skills", {
       json: { name: "deploy-guide", description: "Deploys the service. Use when releasing.", body: "# deploy\n", status: "active" },
     });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { learnedSkills, learnedSkillVersions, skillEvents } from "@/db/schema";
 import { errorOf, useTestApp } from "../helpers/app";
 import { useMcpClients } from "../helpers/mcp-client";
+import { learnedAtVersions } from "../helpers/skills";
 import { testDbKinds } from "../helpers/db";
 
 /**
@@ -14,22 +15,7 @@ describe.each(testDbKinds)("the served version on %s", (kind) => {
   const t = useTestApp(kind);
 
   /** release-notes at v1, v2 and v3, each body and description its own. */
-  const threeVersions = async () => {
-    const created = await t.call("POST", "/api/v1/skills", {
-      json: { name: "release-notes", description: "Writes release notes, take 1. Use when shipping.", body: "# v1\n", status: "active" },
-    });
-    expect(created.status).toBe(201);
-    for (const version of [2, 3]) {
-      const updated = await t.call("PUT", "/api/v1/skills/release-notes", {
-        json: {
-          description: `Writes release notes, take ${version}. Use when shipping.`,
-          body: `# v${version}\n`,
-          expectedVersion: version - 1,
-        },
-      });
-      expect(updated.status).toBe(200);
-    }
-  };
+  const threeVersions = () => learnedAtVersions(t.call, "release-notes", 3);
   const view = (query = "") => t.call("GET", `/api/v1/skills/release-notes${query}`);
   const pinnedVersion = async () =>
     (await t.app.db.select({ pinned: learnedSkills.pinnedVersion }).from(learnedSkills).where(eq(learnedSkills.name, "release-notes")))[0]
