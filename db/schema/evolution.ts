@@ -1,4 +1,17 @@
-import { bigserial, doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import {
+  bigserial,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  type AnyPgColumn,
+} from "drizzle-orm/pg-core";
 import { teams, users } from "./teams";
 
 /** An amendment's states (§8.4). */
@@ -26,9 +39,20 @@ export const observations = pgTable(
     feedback: text("feedback"),
     sessionId: text("session_id"),
     keyId: integer("key_id"),
+    /** `api` for a run someone recorded; `telemetry` for a prompt whose tools failed while the skill was loaded. */
+    source: text("source", { enum: ["api", "telemetry"] })
+      .notNull()
+      .default("api"),
+    /** The prompt a telemetry observation is of: one observation per skill per failing prompt. */
+    promptId: text("prompt_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("observations_team_skill_time_idx").on(t.teamId, t.skillName, t.createdAt)],
+  (t) => [
+    index("observations_team_skill_time_idx").on(t.teamId, t.skillName, t.createdAt),
+    uniqueIndex("observations_telemetry_prompt_key")
+      .on(t.teamId, t.skillName, t.sessionId, t.promptId)
+      .where(sql`source = 'telemetry'`),
+  ],
 );
 
 /** A proposed change to a skill (§8.2). It has no authority until an evaluation earns it one. */

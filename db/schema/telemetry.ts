@@ -1,4 +1,4 @@
-import { bigint, date, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, boolean, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { teams } from "./teams";
 
 /*
@@ -13,20 +13,27 @@ const team = () =>
     .references(() => teams.id, { onDelete: "cascade" });
 
 /**
- * One event an agent reported: a skill activation or a prompt. `event_key` is what the agent
- * makes unique (its session and event sequence, or a span's trace and span id), so a batch an
- * exporter sends again after a time-out inserts nothing the second time.
+ * One event an agent reported: a skill activation, a prompt, a tool result, an API request or a
+ * tool a person rejected. `event_key` is what the agent makes unique (its session and event
+ * sequence, or a span's trace and span id), so a batch an exporter sends again after a time-out
+ * inserts nothing the second time. `at` is in the key because the table is partitioned by day
+ * (docs/telemetry.md): a copy sent again says the same time, so it is still the same row.
  */
 export const telemetryEvents = pgTable(
   "telemetry_events",
   {
     teamId: team(),
     eventKey: text("event_key").notNull(),
-    kind: text("kind", { enum: ["activation", "prompt"] }).notNull(),
+    kind: text("kind", { enum: ["activation", "prompt", "tool_result", "api_request", "tool_rejection"] }).notNull(),
     at: timestamp("at", { withTimezone: true }).notNull(),
     sessionId: text("session_id"),
     promptId: text("prompt_id"),
-    /** The skill's name as the agent reported it; `custom_skill` when it hid the name. */
+    /** The event's place in its session (`event.sequence`). */
+    sequence: bigint("sequence", { mode: "number" }),
+    /**
+     * The skill's name as the agent reported it (`custom_skill` when it hid the name); on an API
+     * request, the skill loaded while it was made.
+     */
     skillName: text("skill_name"),
     trigger: text("trigger", { enum: ["proactive", "slash", "nested"] }),
     skillSource: text("skill_source"),
@@ -34,13 +41,79 @@ export const telemetryEvents = pgTable(
     person: text("person"),
     /** Only when the team's `store_prompts` was on when it arrived. */
     promptText: text("prompt_text"),
+    /** A tool result's or a rejection's tool. */
+    toolName: text("tool_name"),
+    success: boolean("success"),
+    durationMs: bigint("duration_ms", { mode: "number" }),
+    /** A failed tool's error; like prompt texts, only when the team's `store_prompts` was on. */
+    errorText: text("error_text"),
+    costUsd: doublePrecision("cost_usd"),
+    tokens: bigint("tokens", { mode: "number" }),
   },
   (t) => [
-    primaryKey({ columns: [t.teamId, t.eventKey] }),
+    primaryKey({ columns: [t.teamId, t.eventKey, t.at] }),
     index("telemetry_events_team_time_idx").on(t.teamId, t.at),
-    // A prompt's activations, for prompt sets built from production.
+    // A prompt's events: prompt sets built from production, and a prompt's figures settled again.
     index("telemetry_events_team_prompt_idx").on(t.teamId, t.promptId),
   ],
+);
+
+/**
+ * What one prompt did per skill loaded in it (docs/telemetry.md, "Attribution"): its tool calls,
+ * failures, rejections, tokens and cost while that skill was the one loaded, and the prompt's wall
+ * time. `skill_name` '' holds what ran while no skill was loaded. Each batch settles the prompts it
+ * touched again from their raw events, so an event arriving late or out of order moves its figures
+ * to the right skill; kept for good, like the other rollups, so a version's figures outlive the raw
+ * events.
+ */
+export const productionPrompts = pgTable(
+  "production_prompts",
+  {
+    teamId: team(),
+    sessionId: text("session_id").notNull(),
+    promptId: text("prompt_id").notNull(),
+    skillName: text("skill_name").notNull(),
+    /** The version agents got when the skill was activated; null for a skill the catalog does not hold. */
+    version: integer("version"),
+    /** Whether any skill was loaded in the prompt: '' rows of prompts with none are the no-skill baseline. */
+    loaded: boolean("loaded").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+    person: text("person"),
+    activations: integer("activations").notNull(),
+    toolCalls: integer("tool_calls").notNull(),
+    toolFailures: integer("tool_failures").notNull(),
+    rejections: integer("rejections").notNull(),
+    costUsd: doublePrecision("cost_usd").notNull(),
+    tokens: bigint("tokens", { mode: "number" }).notNull(),
+    /** From the prompt's first event to its last. */
+    promptMs: bigint("prompt_ms", { mode: "number" }).notNull(),
+    /** `[{tool, failures, error}]`: the tools that failed and the first error each said (null unless stored). */
+    failing: jsonb("failing").$type<FailingTool[]>().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.teamId, t.sessionId, t.promptId, t.skillName] }),
+    index("production_prompts_team_day_idx").on(t.teamId, t.day),
+    index("production_prompts_team_skill_idx").on(t.teamId, t.skillName, t.version),
+  ],
+);
+
+export interface FailingTool {
+  tool: string;
+  failures: number;
+  error: string | null;
+}
+
+/** Tools whose failures while a skill is loaded make no observation of it (a lead's choice: docs/telemetry.md). */
+export const mutedTools = pgTable(
+  "muted_tools",
+  {
+    teamId: team(),
+    skillName: text("skill_name").notNull(),
+    toolName: text("tool_name").notNull(),
+    mutedAt: timestamp("muted_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.skillName, t.toolName] })],
 );
 
 /**

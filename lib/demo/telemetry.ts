@@ -156,7 +156,7 @@ export function demoTelemetry(now: number): TelemetryEvent[] {
       const at = new Date(now - k * DAY - (30 + ((i * 397) % 1140)) * MINUTE);
       const promptSeq = next();
       const base = { sessionId: session, promptId: `${session}:${promptSeq}`, person: DEMO_PEOPLE[person] ?? null };
-      events.push({ kind: "prompt", key: `seq:${session}:${promptSeq}`, at, ...base, text: ask.prompt });
+      events.push({ kind: "prompt", key: `seq:${session}:${promptSeq}`, at, ...base, sequence: promptSeq, text: ask.prompt });
       for (const [skillName, trigger] of ask.skills) {
         const seq = next();
         events.push({
@@ -164,6 +164,7 @@ export function demoTelemetry(now: number): TelemetryEvent[] {
           key: `seq:${session}:${seq}`,
           at: new Date(at.getTime() + seq * 1000),
           ...base,
+          sequence: seq,
           skillName,
           trigger,
           skillSource: SOURCE[skillName] ?? "projectSettings",

@@ -3,9 +3,11 @@ import type { Trigger } from "../usage/activations";
 import type { AnyValue, Int64, KeyValue, LogsRequest, TracesRequest } from "./otlp-messages";
 
 /**
- * What Skillgate takes from agents' OpenTelemetry (§9.1), as plain values: skill activations and
- * prompts. Everything else an agent sends (API requests, tool results, costs) is counted as
- * ignored and dropped here, before anything is written. Pure: no database, no clock but `now`.
+ * What Skillgate takes from agents' OpenTelemetry (docs/telemetry.md), as plain values: skill
+ * activations, prompts, and what happened while a skill may be loaded — tool results, API requests
+ * (tokens and cost) and tools a person rejected. Everything else an agent sends (API errors,
+ * assistant responses, accepted tool decisions) is counted as ignored and dropped here, before
+ * anything is written. Pure: no database, no clock but `now`.
  */
 
 /** Claude Code's `invocation_trigger` values. */
@@ -18,6 +20,8 @@ interface EventBase {
   sessionId: string | null;
   promptId: string | null;
   person: string | null;
+  /** Claude Code's `event.sequence`: the order of a session's events, which times to the millisecond cannot always tell. */
+  sequence: number | null;
 }
 export interface Activation extends EventBase {
   kind: "activation";
@@ -30,7 +34,31 @@ export interface Prompt extends EventBase {
   /** Only when the agent sent it (Claude Code: `OTEL_LOG_USER_PROMPTS=1`); kept only with the team's `storePrompts`. */
   text: string | null;
 }
-export type TelemetryEvent = Activation | Prompt;
+/** `claude_code.tool_result`: one tool call and whether it worked. */
+export interface ToolResult extends EventBase {
+  kind: "tool_result";
+  toolName: string;
+  success: boolean;
+  durationMs: number | null;
+  /** What the tool said when it failed; stored only with the team's `storePrompts`, like prompts. */
+  error: string | null;
+}
+/** `claude_code.api_request`: one model call, with what it cost and the skill loaded while it was made. */
+export interface ApiRequest extends EventBase {
+  kind: "api_request";
+  /** `skill.name`: Claude Code names the loaded skill on the calls made while it is. */
+  skillName: string | null;
+  costUsd: number;
+  /** Input, output, cache-read and cache-creation tokens together. */
+  tokens: number;
+  durationMs: number | null;
+}
+/** `claude_code.tool_decision` with `decision` reject by a person (not by a configured rule). */
+export interface ToolRejection extends EventBase {
+  kind: "tool_rejection";
+  toolName: string;
+}
+export type TelemetryEvent = Activation | Prompt | ToolResult | ApiRequest | ToolRejection;
 
 export interface Mapped {
   events: TelemetryEvent[];
@@ -54,6 +82,9 @@ export function eventsOfLogs(request: LogsRequest, now: Date): Mapped {
         const at = eventTime(attributes.get("event.timestamp"), [record.timeUnixNano, record.observedTimeUnixNano], now);
         if (name === "skill_activated") addActivation(mapped, attributes, at);
         else if (name === "user_prompt") addPrompt(mapped, attributes, at);
+        else if (name === "tool_result") addToolResult(mapped, attributes, at);
+        else if (name === "api_request") addApiRequest(mapped, attributes, at);
+        else if (name === "tool_decision") addToolDecision(mapped, attributes, at);
         else mapped.ignored++;
       }
     }
@@ -89,6 +120,7 @@ export function eventsOfSpans(request: TracesRequest, now: Date, jsonIds?: strin
           sessionId: text(attributes.get("session.id") ?? attributes.get("gen_ai.conversation.id"), 200),
           promptId: text(attributes.get("prompt.id"), 200),
           person: personOf(attributes),
+          sequence: null,
           skillName: skill,
           trigger: "proactive",
           skillSource: text(attributes.get("gen_ai.agent.name") ?? attributes.get("service.name"), 200),
@@ -116,11 +148,7 @@ function addActivation(mapped: Mapped, attributes: Attributes, at: Date): void {
   if (!trigger) return refuse(mapped, `skill_activated with an unknown invocation_trigger (${said ?? "none"})`);
   mapped.events.push({
     kind: "activation",
-    key: sequenceKey(attributes) ?? contentKey("activation", attributes, at.getTime()),
-    at,
-    sessionId: text(attributes.get("session.id"), 200),
-    promptId: text(attributes.get("prompt.id"), 200),
-    person: personOf(attributes),
+    ...base("activation", attributes, at),
     skillName,
     trigger,
     skillSource: text(attributes.get("skill.source"), 200),
@@ -132,14 +160,87 @@ function addPrompt(mapped: Mapped, attributes: Attributes, at: Date): void {
   const said = text(attributes.get("prompt"), 100_000);
   mapped.events.push({
     kind: "prompt",
+    ...base("prompt", attributes, at),
     key: sequenceKey(attributes) ?? (promptId ? `prompt:${promptId}` : contentKey("prompt", attributes, at.getTime())),
-    at,
-    sessionId: text(attributes.get("session.id"), 200),
-    promptId,
-    person: personOf(attributes),
     // Claude Code sends a placeholder instead of the text unless told to send prompts.
     text: said && said !== "<REDACTED>" ? said : null,
   });
+}
+
+function addToolResult(mapped: Mapped, attributes: Attributes, at: Date): void {
+  const toolName = text(attributes.get("tool_name"), 200);
+  const success = flag(attributes.get("success"));
+  if (!toolName || success === null) return refuse(mapped, "tool_result without tool_name or success");
+  mapped.events.push({
+    kind: "tool_result",
+    ...base("tool_result", attributes, at),
+    toolName,
+    success,
+    durationMs: whole(attributes.get("duration_ms")),
+    error: success ? null : text(attributes.get("error"), 2000),
+  });
+}
+
+function addApiRequest(mapped: Mapped, attributes: Attributes, at: Date): void {
+  const tokens = ["input_tokens", "output_tokens", "cache_read_tokens", "cache_creation_tokens"].reduce(
+    (sum, key) => sum + (whole(attributes.get(key)) ?? 0),
+    0,
+  );
+  mapped.events.push({
+    kind: "api_request",
+    ...base("api_request", attributes, at),
+    skillName: text(attributes.get("skill.name"), 200),
+    costUsd: amount(attributes.get("cost_usd")) ?? 0,
+    tokens,
+    durationMs: whole(attributes.get("duration_ms")),
+  });
+}
+
+/**
+ * Only a person's rejection is kept: an accepted call shows up as its tool result, and a rule in
+ * the settings rejecting one says nothing about the skill (`source` is `config` then).
+ */
+function addToolDecision(mapped: Mapped, attributes: Attributes, at: Date): void {
+  const toolName = text(attributes.get("tool_name"), 200);
+  const byPerson = String(attributes.get("source") ?? "").startsWith("user");
+  if (!toolName || attributes.get("decision") !== "reject" || !byPerson) {
+    mapped.ignored++;
+    return;
+  }
+  mapped.events.push({ kind: "tool_rejection", ...base("tool_decision", attributes, at), toolName });
+}
+
+/** What every event says of where it belongs: its key, time, session, prompt, person and place in the session. */
+function base(kind: string, attributes: Attributes, at: Date): EventBase {
+  return {
+    key: sequenceKey(attributes) ?? contentKey(kind, attributes, at.getTime()),
+    at,
+    sessionId: text(attributes.get("session.id"), 200),
+    promptId: text(attributes.get("prompt.id"), 200),
+    person: personOf(attributes),
+    sequence: whole(attributes.get("event.sequence")),
+  };
+}
+
+/** A whole number an agent sent as a number or as text; null for anything else or out of range. */
+function whole(value: string | number | boolean | undefined): number | null {
+  const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  return typeof number === "number" && Number.isFinite(number) && number >= 0 && number <= Number.MAX_SAFE_INTEGER
+    ? Math.round(number)
+    : null;
+}
+
+/** An amount of money an agent sent as a number or as text; null for anything else. */
+function amount(value: string | number | boolean | undefined): number | null {
+  const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  return typeof number === "number" && Number.isFinite(number) && number >= 0 && number < 1e9 ? number : null;
+}
+
+/** Claude Code sends `success` as text ("true"/"false"); another exporter may send a boolean. */
+function flag(value: string | number | boolean | undefined): boolean | null {
+  if (value === true || value === "true") return true;
+  if (value === false || value === "false") return false;
+  return null;
 }
 
 /** Claude Code numbers the events of a session: the same session and sequence is the same event, sent again. */
@@ -160,7 +261,7 @@ function personOf(attributes: Attributes): string | null {
 }
 
 /** The events Skillgate uses, by Claude Code's name without its `claude_code.` prefix. */
-const USED_EVENTS = ["skill_activated", "user_prompt"] as const;
+const USED_EVENTS = ["skill_activated", "user_prompt", "tool_result", "api_request", "tool_decision"] as const;
 type UsedEvent = (typeof USED_EVENTS)[number];
 
 /**

@@ -157,6 +157,7 @@ function historyEvent(g: number, now: Date): Activation {
     sessionId,
     promptId: `${sessionId}-${Math.floor((g % 20) / 4)}`,
     person: `dev-${developer}@example.com`,
+    sequence,
     skillName: name,
     trigger: g % 20 < 14 ? "proactive" : g % 20 < 19 ? "slash" : "nested",
     skillSource: "projectSettings",

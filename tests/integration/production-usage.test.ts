@@ -175,6 +175,7 @@ describe.each(testDbKinds)("production usage (%s)", (kind) => {
               sessionId: `carol-${i}`,
               promptId: `c-${i}`,
               person: "carol@example.com",
+              sequence: 1,
               skillName: "writing-plans",
               trigger: "proactive",
               skillSource: null,
