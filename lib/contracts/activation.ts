@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { skillNameProblem } from "../skills/name";
 import { defineOperation, json } from "./operation";
-import { idParam, idParams, isoTime, parseOneOrBatch, sessionIdField, versionNumber } from "./fields";
+import { idParam, idParams, isoTime, parseOneOrBatch, productionSchema, sessionIdField, versionNumber } from "./fields";
 import { skillNameField } from "../skills/name-schema";
 import { promptSetBody, promptSetReplaceBody } from "../activation/prompt-set-input";
 
@@ -260,6 +260,11 @@ export const usageReportSchema = z.strictObject({
       people: z.number().int().describe("people whose agents activated it in 30 days"),
       typedOnly: z.boolean().describe("activated only by people typing /name: its description does not make the model choose it"),
       proactivePer100Prompts: z.number().nullable().describe("proactive activations per 100 of the team's prompts in 30 days"),
+      production: productionSchema,
+      loadedThenFailing: z
+        .boolean()
+        .describe("tools fail more often while it is loaded than in prompts with no skill, beyond both 95% intervals"),
+      costly: z.boolean().describe("its prompts cost at least twice what prompts with no skill loaded cost"),
     }),
   ),
   neverLoaded: z.array(z.string()).describe("listed skills no session loaded and no agent activated in 30 days"),
@@ -268,6 +273,14 @@ export const usageReportSchema = z.strictObject({
     .array(z.strictObject({ name: z.string(), activations: z.number().int() }))
     .describe("names agents activated that the catalog does not hold, most activated first"),
   prompts: z.number().int().describe("prompts the agents reported in 30 days"),
+  production: z
+    .strictObject({
+      total: productionSchema,
+      noSkill: productionSchema.describe("prompts in which no skill was loaded: the baseline"),
+      beforeSkill: productionSchema.describe("what ran before the first skill was loaded, in prompts that loaded one"),
+      outsideRegistry: productionSchema.describe("skills the catalog does not hold"),
+    })
+    .describe("30 days; the skills' toolCalls, toolFailures, rejections, costUsd and tokens plus these three parts add up to total"),
   coLoaded: z
     .array(z.strictObject({ a: z.string(), b: z.string(), sessions: z.number().int(), share: z.number() }))
     .describe("pairs loaded together in one session"),

@@ -85,6 +85,8 @@ export const observationSchema = z.strictObject({
   failedToolCalls: z.array(z.string()).nullable(),
   feedback: z.string().nullable(),
   sessionId: z.string().nullable(),
+  source: z.enum(["api", "telemetry"]).describe("api: a run someone recorded; telemetry: a prompt whose tools failed while it was loaded"),
+  promptId: z.string().nullable().describe("the agent's prompt.id, for a telemetry observation"),
   createdAt: isoTime,
 });
 
@@ -95,6 +97,7 @@ export const observationQuery = z.object({
   since: z.iso.datetime({ offset: true }).optional(),
   until: z.iso.datetime({ offset: true }).optional(),
   limit: positiveIntText(500).optional().describe("1–500 (default 100)"),
+  source: z.enum(["api", "telemetry"]).optional().describe("only recorded runs, or only failures from the agents' telemetry"),
 });
 
 export const listObservations = defineOperation({
@@ -401,9 +404,63 @@ export const getEvaluation = defineOperation({
   errors: ["EvaluationNotFound"],
 });
 
+const toolParams = z.object({
+  name: nameParams.shape.name,
+  tool: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[^\u0000-\u001f\u007f]+$/, "is not a tool name (no control characters)")
+    .describe("a tool's name as the agent reports it: Bash, Read, mcp__server__tool"),
+});
+const mutedToolsSchema = z.strictObject({
+  name: z.string(),
+  mutedTools: z.array(z.string()).describe("tools whose failures while it is loaded make no observation, in name order"),
+});
+
+export const listMutedTools = defineOperation({
+  operationId: "listMutedTools",
+  method: "GET",
+  path: "/api/v1/skills/{name}/muted-tools",
+  tag: "evolution",
+  summary: "Tools whose failures while the skill is loaded make no observation of it",
+  scope: "read",
+  params: nameParams,
+  responses: { 200: json(mutedToolsSchema, "in name order") },
+  errors: ["InvalidName", "SkillNotFound"],
+});
+
+export const muteTool = defineOperation({
+  operationId: "muteTool",
+  method: "PUT",
+  path: "/api/v1/skills/{name}/muted-tools/{tool}",
+  tag: "evolution",
+  summary:
+    "Mute a tool for a skill (lead or admin key): its failures while the skill is loaded (say, Bash running the agent's own tests) no longer make observations. Figures still count them",
+  scope: "admin",
+  params: toolParams,
+  responses: { 200: json(mutedToolsSchema, "muted (muting again changes nothing)") },
+  errors: ["InvalidName", "SkillNotFound"],
+});
+
+export const unmuteTool = defineOperation({
+  operationId: "unmuteTool",
+  method: "DELETE",
+  path: "/api/v1/skills/{name}/muted-tools/{tool}",
+  tag: "evolution",
+  summary: "Unmute a tool for a skill (lead or admin key): its failures make observations again",
+  scope: "admin",
+  params: toolParams,
+  responses: { 200: json(mutedToolsSchema, "unmuted (a tool that was not muted changes nothing)") },
+  errors: ["InvalidName", "SkillNotFound"],
+});
+
 export const EVOLUTION_OPERATIONS = [
   recordObservations,
   listObservations,
+  listMutedTools,
+  muteTool,
+  unmuteTool,
   proposeAmendment,
   listAmendments,
   listTeamAmendments,

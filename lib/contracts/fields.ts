@@ -59,3 +59,23 @@ export const servedSchema = z
     label: z.string().optional().describe("the label, when why is label"),
   })
   .describe("the version agents get, and why");
+
+/** A proportion with its 95% Wilson interval. */
+const rateSchema = z.strictObject({ value: z.number(), low: z.number(), high: z.number() });
+
+/** What the agents did while a skill was loaded (docs/telemetry.md, "Production figures"). */
+export const productionSchema = z
+  .strictObject({
+    prompts: z.number().int().describe("prompts in which it was loaded (for noSkill: prompts with no skill loaded)"),
+    toolCalls: z.number().int(),
+    toolFailures: z.number().int(),
+    failureRate: rateSchema.nullable().describe("toolFailures / toolCalls with its 95% Wilson interval; null with no tool call"),
+    rejections: z.number().int().describe("tool calls a person rejected"),
+    costUsd: z.number(),
+    tokens: z.number().int().describe("input, output, cache-read and cache-creation tokens"),
+    medianPromptMs: z.number().int().nullable().describe("median wall time of those prompts; null with none, or for a sum of parts"),
+  })
+  .describe("tool calls, failures, cost and time while loaded, from the agents' telemetry");
+
+/** Whether one failure rate is above another beyond both intervals; "n too small" below the minimum sample. */
+export const comparisonSchema = z.enum(["higher", "lower", "no clear difference", "n too small"]);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation, json, text } from "./operation";
-import { isoTime, nameParams, positiveIntText, servedSchema, versionNumber } from "./fields";
+import { comparisonSchema, isoTime, nameParams, positiveIntText, productionSchema, servedSchema, versionNumber } from "./fields";
 import { TIERS } from "./learned";
 import { labelParam } from "../skills/label";
 import { skillNameParam } from "../skills/name-schema";
@@ -185,7 +185,24 @@ export const listVersions = defineOperation({
   summary: "Every version with author, time, reason, parent, revertOf and tier",
   scope: "read",
   params: nameParams,
-  responses: { 200: json(z.strictObject({ versions: z.array(versionInfoSchema) }), "oldest first") },
+  responses: {
+    200: json(
+      z.strictObject({
+        versions: z.array(
+          versionInfoSchema.extend({
+            production: productionSchema.describe("while this version was loaded, everything the rollup holds"),
+            failingTools: z
+              .array(z.strictObject({ tool: z.string(), failures: z.number().int(), error: z.string().nullable() }))
+              .describe("the tools that failed while it was loaded, most failures first; error only when the team stores prompts"),
+            failureRateVsPrevious: comparisonSchema.nullable().describe("against the version before it; null for the first"),
+            failureRateVsNoSkill: comparisonSchema.describe("against prompts with no skill loaded"),
+          }),
+        ),
+        noSkill: productionSchema.describe("prompts in which no skill was loaded: the baseline"),
+      }),
+      "oldest first",
+    ),
+  },
   errors: ["InvalidName", "SkillNotFound"],
 });
 

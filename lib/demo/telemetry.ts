@@ -196,6 +196,6 @@ export async function seedTelemetry(app: App, teamId: TeamId): Promise<void> {
   await updateTeamSettings(app.db, app.catalogs, teamId, { storePrompts: true });
   const now = Date.now();
   for (const events of inSlices(demoTelemetry(now), 500)) {
-    await ingestTelemetry(app.db, teamId, { events, ignored: 0, refused: { count: 0, reasons: [] } }, new Date(now));
+    await ingestTelemetry(app.db, teamId, { events, ignored: 0, refused: { count: 0, reasons: [] } }, app.catalogs.staticNames, new Date(now));
   }
 }

@@ -68,6 +68,7 @@ export interface ObservationFilter {
   since?: Date;
   until?: Date;
   limit?: number;
+  source?: "api" | "telemetry";
 }
 
 export async function listObservations(db: Db, teamId: TeamId, skill: string, filter: ObservationFilter = {}) {
@@ -79,6 +80,7 @@ export async function listObservations(db: Db, teamId: TeamId, skill: string, fi
     filter.version ? eq(observations.version, filter.version) : undefined,
     filter.since ? gte(observations.createdAt, filter.since) : undefined,
     filter.until ? lte(observations.createdAt, filter.until) : undefined,
+    filter.source ? eq(observations.source, filter.source) : undefined,
   );
   return db
     .select()

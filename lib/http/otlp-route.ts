@@ -41,7 +41,7 @@ async function receive(signal: Signal, req: Request): Promise<Response> {
     const bytes = await readOtlpBody(req);
     const now = new Date();
     const mapped = mapBatch(signal, bytes, encoding, now);
-    await ingestTelemetry(app.db, auth.team.id, mapped, now);
+    await ingestTelemetry(app.db, auth.team.id, mapped, app.catalogs.staticNames, now);
     const { count, reasons } = mapped.refused;
     return exportResponse(signal, encoding, count > 0 ? { count, message: reasons.join("; ") } : null);
   } catch (error) {

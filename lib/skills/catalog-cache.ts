@@ -87,10 +87,15 @@ export class CatalogCache {
   /** The skills index (§12) per catalog state: what installers ask for first. */
   private readonly indexes = new LRUCache<string, Promise<SkillsIndex>>({ max: 256 });
 
+  /** The names of the built-in and global skills: every team has them, at v1. */
+  readonly staticNames: ReadonlySet<string>;
+
   constructor(
     private readonly db: Db,
     readonly statics: StaticCatalog,
-  ) {}
+  ) {
+    this.staticNames = new Set(statics.skills.map((skill) => skill.name));
+  }
 
   /** A built-in or global skill as read from disk. */
   staticSkill(name: string, scope: "builtin" | "global"): StaticSkill | undefined {

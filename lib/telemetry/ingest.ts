@@ -3,6 +3,7 @@ import type { Db } from "@/db/client";
 import type { TeamId } from "../teams/teams";
 import { utcDay } from "../usage/rollups";
 import type { Mapped, TelemetryEvent } from "./events";
+import { settlePrompts, type PromptKey, type StaticNames } from "./settle";
 
 /** What one batch did: how many of its events were new to Skillgate (the rest were sent before). */
 export interface Ingested {
@@ -23,36 +24,46 @@ const TELEMETRY_LOCK = 7_310_026;
  * the same row per skill per day as the activations. Records and ignored records count on the day they arrived;
  * activations and prompts on the day they happened.
  */
-export async function ingestTelemetry(db: Db, teamId: TeamId, mapped: Mapped, now = new Date()): Promise<Ingested> {
+export async function ingestTelemetry(db: Db, teamId: TeamId, mapped: Mapped, statics: StaticNames, now = new Date()): Promise<Ingested> {
   const records = mapped.events.length + mapped.ignored + mapped.refused.count;
-  const result = await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     // One batch of a team at a time: the people rollups read each person's last day before the
-    // batch, which a batch of the same team committing in between would make stale.
+    // batch, which a batch of the same team committing in between would make stale; and a prompt
+    // is settled from all its events, which a batch committing in between could leave out.
     await tx.execute(sql`select pg_advisory_xact_lock(${TELEMETRY_LOCK}, ${teamId}::int)`);
-    return tx.execute(batchStatement(teamId, mapped, records, now));
+    const result = await tx.execute(batchStatement(teamId, mapped, records, now));
+    const [row] = (result as unknown as { rows: { added: number; touched: PromptKey[] | null }[] }).rows;
+    // Only prompts this batch added to: a copy sent again adds nothing, and settles nothing.
+    await settlePrompts(tx, teamId, row?.touched ?? [], statics);
+    return { added: Number(row?.added ?? 0) };
   });
-  const [row] = (result as unknown as { rows: { added: number }[] }).rows;
-  return { added: Number(row?.added ?? 0) };
 }
 
 /** The statement of one batch: the events, then every rollup of the rows it inserted. */
 function batchStatement(teamId: TeamId, mapped: Mapped, records: number, now: Date) {
   return sql`
     with incoming as (
-      select key, kind, to_timestamp(at / 1000.0) as at, session, prompt, skill, trig, source, person, body
+      select key, kind, to_timestamp(at / 1000.0) as at, session, prompt, seq, skill, trig, source, person, body,
+             tool, success, ms, error, cost, tokens
       from json_to_recordset(${eventRows(mapped.events)}::json)
-        as r(key text, kind text, at double precision, session text, prompt text, skill text, trig text, source text, person text, body text)
+        as r(key text, kind text, at double precision, session text, prompt text, seq bigint, skill text, trig text, source text,
+             person text, body text, tool text, success boolean, ms bigint, error text, cost double precision, tokens bigint)
     ),
     inserted as (
-      insert into telemetry_events (team_id, event_key, kind, at, session_id, prompt_id, skill_name, trigger, skill_source, person, prompt_text)
-      select ${teamId}::int, key, kind, at, session, prompt, skill, trig, source, person,
-             case when (select store_prompts from teams where id = ${teamId}::int) then body end
+      insert into telemetry_events (team_id, event_key, kind, at, session_id, prompt_id, sequence, skill_name, trigger, skill_source,
+                                    person, prompt_text, tool_name, success, duration_ms, error_text, cost_usd, tokens)
+      select ${teamId}::int, key, kind, at, session, prompt, seq, skill, trig, source, person,
+             case when (select store_prompts from teams where id = ${teamId}::int) then body end,
+             tool, success, ms,
+             -- A tool's error can quote what it worked on, as a prompt does: kept only as prompts are.
+             case when (select store_prompts from teams where id = ${teamId}::int) then error end,
+             cost, tokens
       from incoming
       -- Past the retention an event's copy would be trimmed, and a copy sent again then counted twice.
       where at >= ${now.toISOString()}::timestamptz - make_interval(days => (select telemetry_days from teams where id = ${teamId}::int))
       order by key
       on conflict do nothing
-      returning kind, at, skill_name, trigger, person
+      returning kind, at, skill_name, trigger, person, session_id, prompt_id
     ),
     ${peopleRollups(teamId)}
     activated as (
@@ -94,7 +105,10 @@ function batchStatement(teamId: TeamId, mapped: Mapped, records: number, now: Da
             prompts = telemetry_days.prompts + excluded.prompts,
             ignored = telemetry_days.ignored + excluded.ignored
     )
-    select count(*)::int as added from inserted`;
+    select count(*)::int as added,
+           (select json_agg(distinct jsonb_build_object('sessionId', session_id, 'promptId', prompt_id)) from inserted
+            where session_id is not null and prompt_id is not null) as touched
+    from inserted`;
 }
 
 /**
@@ -134,11 +148,18 @@ function eventRows(events: readonly TelemetryEvent[]): string {
       at: event.at.getTime(),
       session: event.sessionId,
       prompt: event.promptId,
-      skill: event.kind === "activation" ? event.skillName : null,
+      seq: event.sequence,
+      skill: event.kind === "activation" || event.kind === "api_request" ? event.skillName : null,
       trig: event.kind === "activation" ? event.trigger : null,
       source: event.kind === "activation" ? event.skillSource : null,
       person: event.person,
       body: event.kind === "prompt" ? event.text : null,
+      tool: event.kind === "tool_result" || event.kind === "tool_rejection" ? event.toolName : null,
+      success: event.kind === "tool_result" ? event.success : null,
+      ms: event.kind === "tool_result" || event.kind === "api_request" ? event.durationMs : null,
+      error: event.kind === "tool_result" ? event.error : null,
+      cost: event.kind === "api_request" ? event.costUsd : null,
+      tokens: event.kind === "api_request" ? event.tokens : null,
     })),
   );
 }

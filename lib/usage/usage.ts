@@ -3,6 +3,7 @@ import type { Db } from "@/db/client";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import { daysBefore, type UtcDay } from "./rollups";
 import { neverLoaded, usageBySkill } from "./stats";
+import { costly, loadedThenFailing, NO_PRODUCTION, sumProduction, teamProduction, type Production } from "./production";
 import {
   activationsBySkill,
   per100Prompts,
@@ -29,6 +30,12 @@ export interface SkillUsageRow {
   people: number;
   typedOnly: boolean;
   proactivePer100Prompts: number | null;
+  /** What the agents did while it was loaded, 30 days (./production.ts). */
+  production: Production;
+  /** Tools fail more often while it is loaded than in prompts with no skill, beyond both intervals. */
+  loadedThenFailing: boolean;
+  /** Its prompts cost at least twice what prompts with no skill cost. */
+  costly: boolean;
 }
 
 export interface CoLoadedPair {
@@ -50,19 +57,22 @@ export interface UsageDeps {
 
 export async function usageReport({ db, catalogs, views }: UsageDeps, team: CatalogKey, now = new Date()) {
   await views.flush();
-  const [usage, activated, prompts, pairs, catalog] = await Promise.all([
+  const [usage, activated, prompts, pairs, catalog, produced] = await Promise.all([
     usageBySkill(db, team.id, now),
     activationsBySkill(db, team.id, now),
     promptsInWindow(db, team.id, now),
     coLoaded(db, team.id, daysBefore(now, 29)),
     catalogs.catalog(team),
+    teamProduction(db, team.id, daysBefore(now, 29)),
   ]);
-  // Views are of skills the catalog serves; activations are of whatever the agents loaded.
-  const names = new Set([...usage.keys(), ...[...activated.keys()].filter((name) => catalog.named.has(name))]);
+  // Views are of skills the catalog serves; activations and production are of whatever the agents loaded.
+  const held = (name: string) => catalog.named.has(name);
+  const names = new Set([...usage.keys(), ...[...activated.keys(), ...produced.bySkill.keys()].filter(held)]);
   const skills: SkillUsageRow[] = [...names]
     .map((name) => {
       const viewed = usage.get(name);
       const { people = 0, ...activations } = activated.get(name) ?? { proactive: 0, slash: 0, nested: 0 };
+      const production = produced.bySkill.get(name) ?? NO_PRODUCTION;
       return {
         name,
         views7d: viewed?.views7d ?? 0,
@@ -73,6 +83,9 @@ export async function usageReport({ db, catalogs, views }: UsageDeps, team: Cata
         people,
         typedOnly: typedOnly(activations),
         proactivePer100Prompts: per100Prompts(activations.proactive, prompts),
+        production,
+        loadedThenFailing: loadedThenFailing(production, produced.noSkill),
+        costly: costly(production, produced.noSkill),
       };
     })
     .sort((x, y) => loads(y) - loads(x) || (x.name < y.name ? -1 : 1));
@@ -83,6 +96,14 @@ export async function usageReport({ db, catalogs, views }: UsageDeps, team: Cata
     coLoaded: pairs,
     ...unlistedActivations(activated, catalog),
     prompts,
+    // The parts add up to the total: the skills above, names outside the catalog, what ran before a
+    // skill was loaded, and prompts with none (docs/telemetry.md, "Figures reconcile").
+    production: {
+      total: produced.total,
+      noSkill: produced.noSkill,
+      beforeSkill: produced.beforeSkill,
+      outsideRegistry: sumProduction([...produced.bySkill].filter(([name]) => !held(name)).map(([, figures]) => figures)),
+    },
   };
 }
 

@@ -126,7 +126,8 @@ export async function activationHistory(db: Database["db"], teamId: TeamId, coun
     const events: Activation[] = [];
     for (let g = from; g < Math.min(from + batch, count); g++) events.push(historyEvent(g, now));
     const mapped: Mapped = { events, ignored: 0, refused: { count: 0, reasons: [] } };
-    added += (await ingestTelemetry(db, teamId, mapped, now)).added;
+    // The bench's skills are synced ones: no built-in among them.
+    added += (await ingestTelemetry(db, teamId, mapped, new Set(), now)).added;
   }
   if (added !== count) throw new Error(`ingest stored ${added} of ${count} activations; the rows would not measure what they say`);
 }

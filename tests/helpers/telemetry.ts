@@ -42,9 +42,44 @@ export interface UserPrompt {
   at?: Date;
 }
 
+/** `claude_code.tool_result`: Claude Code sends `success` as text, and `error` only when the tool failed. */
+export interface ToolResult {
+  promptId: string;
+  tool: string;
+  success: boolean;
+  error?: string;
+  durationMs?: number;
+  at?: Date;
+}
+
+/** `claude_code.api_request`: tokens and cost of one model call, and the skill loaded while it was made. */
+export interface ApiRequest {
+  promptId: string;
+  costUsd: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens?: number;
+  cacheCreationTokens?: number;
+  skill?: string;
+  durationMs?: number;
+  at?: Date;
+}
+
+/** `claude_code.tool_decision`: `source` says who decided (config, user_temporary, user_permanent, user_reject, user_abort). */
+export interface ToolDecision {
+  promptId: string;
+  tool: string;
+  decision: "accept" | "reject";
+  source: string;
+  at?: Date;
+}
+
 export interface LogSender {
   skillActivated(session: ClaudeCodeSession, event: SkillActivated): void;
   userPrompt(session: ClaudeCodeSession, event: UserPrompt): void;
+  toolResult(session: ClaudeCodeSession, event: ToolResult): void;
+  apiRequest(session: ClaudeCodeSession, event: ApiRequest): void;
+  toolDecision(session: ClaudeCodeSession, event: ToolDecision): void;
   /** Any other Claude Code event (api_request, tool_result…), which Skillgate ignores. */
   other(session: ClaudeCodeSession, name: string, attributes?: Record<string, string | number>): void;
   /** Sends what is buffered; resolves once the server answered. */
@@ -117,6 +152,44 @@ export function claudeCodeLogs({ endpoint, key, protocol = "http/protobuf", gzip
           prompt_length: (event.prompt ?? "x".repeat(40)).length,
           ...(event.prompt ? { prompt: event.prompt } : {}),
         },
+        event.at,
+      ),
+    toolResult: (session, event) =>
+      emit(
+        session,
+        "tool_result",
+        {
+          "prompt.id": event.promptId,
+          tool_name: event.tool,
+          tool_use_id: `toolu_${session.sequence + 1}`,
+          success: String(event.success),
+          duration_ms: event.durationMs ?? 40,
+          ...(event.error === undefined ? {} : { error: event.error }),
+        },
+        event.at,
+      ),
+    apiRequest: (session, event) =>
+      emit(
+        session,
+        "api_request",
+        {
+          "prompt.id": event.promptId,
+          model: "claude-sonnet-4-5",
+          cost_usd: event.costUsd,
+          duration_ms: event.durationMs ?? 1500,
+          input_tokens: event.inputTokens,
+          output_tokens: event.outputTokens,
+          cache_read_tokens: event.cacheReadTokens ?? 0,
+          cache_creation_tokens: event.cacheCreationTokens ?? 0,
+          ...(event.skill === undefined ? {} : { "skill.name": event.skill }),
+        },
+        event.at,
+      ),
+    toolDecision: (session, event) =>
+      emit(
+        session,
+        "tool_decision",
+        { "prompt.id": event.promptId, tool_name: event.tool, decision: event.decision, source: event.source },
         event.at,
       ),
     other: (session, name, attributes = {}) => emit(session, name, attributes),

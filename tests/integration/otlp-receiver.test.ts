@@ -607,7 +607,7 @@ describe.each(testDbKinds)("the OTLP receiver, on %s", (kind) => {
     expect(await events()).toEqual([]);
   });
 
-  it("ignores events it does not use and counts them, with no partial success", async () => {
+  it("stores tool results and API requests, ignores and counts accepted tool decisions and API errors, with no partial success", async () => {
     const key = await keyWith(["telemetry"]);
     const sender = logs(key, { protocol: "http/json" });
     const s = session("session-noise", BEN);
@@ -628,9 +628,11 @@ describe.each(testDbKinds)("the OTLP receiver, on %s", (kind) => {
     expect(exchange!.status).toBe(200);
     expect(exchange!.answer.toString("utf8")).toBe("{}");
     expect((await events()).map((event) => [event.key, event.skill, event.trigger])).toEqual([
+      ["seq:session-noise:1", null, null],
       ["seq:session-noise:2", "writing-plans", "nested"],
+      ["seq:session-noise:3", null, null],
     ]);
-    expect(await receivedDays()).toEqual([{ day: today(), records: 5, prompts: 0, ignored: 4 }]);
+    expect(await receivedDays()).toEqual([{ day: today(), records: 5, prompts: 0, ignored: 2 }]);
   });
 
   it.each(["http/protobuf", "http/json"] as const)(

@@ -71,6 +71,17 @@ describe.each(testDbKinds)("production usage (%s)", (kind) => {
         people: 2,
         typedOnly: false,
         proactivePer100Prompts: 33.3,
+        production: expect.objectContaining({
+          prompts: 2,
+          toolCalls: 0,
+          toolFailures: 0,
+          failureRate: null,
+          rejections: 0,
+          costUsd: 0,
+          tokens: 0,
+        }),
+        loadedThenFailing: false,
+        costly: false,
       },
       {
         name: "writing-plans",
@@ -82,6 +93,17 @@ describe.each(testDbKinds)("production usage (%s)", (kind) => {
         people: 1,
         typedOnly: true,
         proactivePer100Prompts: 0,
+        production: expect.objectContaining({
+          prompts: 2,
+          toolCalls: 0,
+          toolFailures: 0,
+          failureRate: null,
+          rejections: 0,
+          costUsd: 0,
+          tokens: 0,
+        }),
+        loadedThenFailing: false,
+        costly: false,
       },
       {
         name: "test-driven-development",
@@ -93,6 +115,17 @@ describe.each(testDbKinds)("production usage (%s)", (kind) => {
         people: 1,
         typedOnly: false,
         proactivePer100Prompts: 0,
+        production: expect.objectContaining({
+          prompts: 1,
+          toolCalls: 0,
+          toolFailures: 0,
+          failureRate: null,
+          rejections: 0,
+          costUsd: 0,
+          tokens: 0,
+        }),
+        loadedThenFailing: false,
+        costly: false,
       },
     ]);
     expect(usage.unnamed).toBe(1);
@@ -166,24 +199,29 @@ describe.each(testDbKinds)("production usage (%s)", (kind) => {
     // One person's 16 days arriving at once, straight into the receiver's writer: each batch moves the same last day.
     await Promise.all(
       Array.from({ length: 16 }, (_, i) =>
-        ingestTelemetry(t.app.db, t.alpha.team.id, {
-          events: [
-            {
-              kind: "activation",
-              key: `seq:carol-${i}:1`,
-              at: daysAgo(2 + i),
-              sessionId: `carol-${i}`,
-              promptId: `c-${i}`,
-              person: "carol@example.com",
-              sequence: 1,
-              skillName: "writing-plans",
-              trigger: "proactive",
-              skillSource: null,
-            },
-          ],
-          ignored: 0,
-          refused: { count: 0, reasons: [] },
-        }),
+        ingestTelemetry(
+          t.app.db,
+          t.alpha.team.id,
+          {
+            events: [
+              {
+                kind: "activation",
+                key: `seq:carol-${i}:1`,
+                at: daysAgo(2 + i),
+                sessionId: `carol-${i}`,
+                promptId: `c-${i}`,
+                person: "carol@example.com",
+                sequence: 1,
+                skillName: "writing-plans",
+                trigger: "proactive",
+                skillSource: null,
+              },
+            ],
+            ignored: 0,
+            refused: { count: 0, reasons: [] },
+          },
+          t.app.catalogs.staticNames,
+        ),
       ),
     );
     expect(await usage()).toBe(19);

@@ -92,6 +92,7 @@ describe("Claude Code's log events (§9.1)", () => {
           sessionId: "session-1",
           promptId: "prompt-1",
           person: "ana@example.com",
+          sequence: 7,
           skillName: "writing-plans",
           trigger: "proactive",
           skillSource: "projectSettings",
@@ -112,6 +113,7 @@ describe("Claude Code's log events (§9.1)", () => {
           sessionId: "session-1",
           promptId: "prompt-1",
           person: "ana@example.com",
+          sequence: 3,
           text: null,
         },
       ],
@@ -119,6 +121,70 @@ describe("Claude Code's log events (§9.1)", () => {
       refused: { count: 0, reasons: [] },
     });
     expect(prompt(prompted({ prompt: "why does the login test flake?" })).text).toBe("why does the login test flake?");
+  });
+
+  it("maps tool_result, api_request and a person's tool rejection with what each says; a configured rejection or an acceptance is ignored", () => {
+    const record = (name: string, extra: Record<string, Plain>): LogRecord => ({
+      body: { stringValue: `claude_code.${name}` },
+      attributes: attributes({ ...STANDARD, "event.name": name, "prompt.id": "prompt-1", ...extra }),
+    });
+    const mapped = map([
+      record("tool_result", { "event.sequence": 9, tool_name: "Bash", success: "false", duration_ms: "812", error: "Exit code 3" }),
+      record("tool_result", { "event.sequence": 10, tool_name: "Read", success: true, duration_ms: 4, error: "ignored when it worked" }),
+      record("api_request", {
+        "event.sequence": 11,
+        model: "claude-sonnet-4-5",
+        cost_usd: "0.0123",
+        duration_ms: 1840,
+        input_tokens: 1200,
+        output_tokens: 310,
+        cache_read_tokens: "50",
+        cache_creation_tokens: 40,
+        "skill.name": "writing-plans",
+      }),
+      record("tool_decision", { "event.sequence": 12, tool_name: "Edit", decision: "reject", source: "user_reject" }),
+      record("tool_decision", { "event.sequence": 13, tool_name: "Edit", decision: "reject", source: "config" }),
+      record("tool_decision", { "event.sequence": 14, tool_name: "Edit", decision: "accept", source: "user_temporary" }),
+      record("tool_result", { "event.sequence": 15, tool_name: "Bash" }),
+    ]);
+    const base = { at: new Date(AT), sessionId: "session-1", promptId: "prompt-1", person: "ana@example.com" };
+    expect(mapped).toEqual({
+      events: [
+        {
+          kind: "tool_result",
+          key: "seq:session-1:9",
+          ...base,
+          sequence: 9,
+          toolName: "Bash",
+          success: false,
+          durationMs: 812,
+          error: "Exit code 3",
+        },
+        {
+          kind: "tool_result",
+          key: "seq:session-1:10",
+          ...base,
+          sequence: 10,
+          toolName: "Read",
+          success: true,
+          durationMs: 4,
+          error: null,
+        },
+        {
+          kind: "api_request",
+          key: "seq:session-1:11",
+          ...base,
+          sequence: 11,
+          skillName: "writing-plans",
+          costUsd: 0.0123,
+          tokens: 1600,
+          durationMs: 1840,
+        },
+        { kind: "tool_rejection", key: "seq:session-1:12", ...base, sequence: 12, toolName: "Edit" },
+      ],
+      ignored: 2,
+      refused: { count: 1, reasons: ["tool_result without tool_name or success"] },
+    });
   });
 
   it("treats Claude Code's <REDACTED> placeholder as no text", () => {
@@ -164,8 +230,8 @@ describe("Claude Code's log events (§9.1)", () => {
         attributes: attributes({ ...STANDARD, "event.name": name }),
       });
       const mapped = map([
-        other("api_request"),
-        other("tool_result"),
+        other("assistant_response"),
+        { ...other("tool_decision"), attributes: attributes({ ...STANDARD, tool_name: "Bash", decision: "accept", source: "config" }) },
         other("tool_decision"),
         other("api_error"),
         activated(),
@@ -346,6 +412,7 @@ describe("GenAI spans (§9.1)", () => {
           sessionId: "conversation-1",
           promptId: null,
           person: "ben@example.com",
+          sequence: null,
           skillName: "writing-plans",
           trigger: "proactive",
           skillSource: "other-agent",

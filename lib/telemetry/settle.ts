@@ -1,0 +1,207 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import type { TeamId } from "../teams/teams";
+import { utcDay } from "../usage/rollups";
+import { attributePrompt, NO_SKILL, type PromptFigures, type StoredEvent } from "./attribution";
+
+/**
+ * A prompt's production figures, settled again each time a batch brings events of it
+ * (docs/telemetry.md, "Attribution"): its stored events are read back whole, attributed
+ * (./attribution.ts), and its rows in `production_prompts` replaced. Order of arrival does not
+ * matter: a tool result that came a batch before its skill's activation moves to that skill when
+ * the activation arrives. A prompt whose tools failed while a skill was loaded becomes one
+ * observation of that skill (source `telemetry`), unless a lead muted every tool that failed.
+ * Runs inside the batch's transaction, under the team's lock.
+ */
+
+export interface PromptKey {
+  sessionId: string;
+  promptId: string;
+}
+
+/** Names that are skills of every team (built-in and global): their one version is v1. */
+export type StaticNames = ReadonlySet<string>;
+
+interface EventRow {
+  session_id: string;
+  prompt_id: string;
+  kind: StoredEvent["kind"];
+  at: string | Date;
+  sequence: string | number | null;
+  skill_name: string | null;
+  tool_name: string | null;
+  success: boolean | null;
+  error_text: string | null;
+  cost_usd: number | null;
+  tokens: string | number | null;
+  person: string | null;
+  prompt_text: string | null;
+}
+
+export async function settlePrompts(tx: Db, teamId: TeamId, prompts: readonly PromptKey[], statics: StaticNames): Promise<void> {
+  if (prompts.length === 0) return;
+  const keys = JSON.stringify(prompts.map((key) => ({ s: key.sessionId, p: key.promptId })));
+  const read = await tx.execute(sql`
+    select e.session_id, e.prompt_id, e.kind, e.at, e.sequence, e.skill_name, e.tool_name, e.success, e.error_text,
+           e.cost_usd, e.tokens, e.person, e.prompt_text
+    from json_to_recordset(${keys}::json) as k(s text, p text)
+    join telemetry_events e on e.team_id = ${teamId}::int and e.session_id = k.s and e.prompt_id = k.p`);
+  const byPrompt = new Map<string, EventRow[]>();
+  for (const row of (read as unknown as { rows: EventRow[] }).rows) {
+    const id = JSON.stringify([row.session_id, row.prompt_id]);
+    byPrompt.set(id, [...(byPrompt.get(id) ?? []), row]);
+  }
+  const settled = [...byPrompt.values()].map((rows) => ({
+    key: { sessionId: rows[0]!.session_id, promptId: rows[0]!.prompt_id },
+    text: rows.find((row) => row.kind === "prompt" && row.prompt_text !== null)?.prompt_text ?? null,
+    figures: attributePrompt(rows.map(storedEvent)),
+  }));
+  const versions = await versionsLive(tx, teamId, settled, statics);
+  await tx.execute(writeStatement(teamId, prompts, settled, versions));
+}
+
+function storedEvent(row: EventRow): StoredEvent {
+  return {
+    kind: row.kind,
+    at: new Date(row.at),
+    sequence: row.sequence === null ? null : Number(row.sequence),
+    skillName: row.skill_name,
+    toolName: row.tool_name,
+    success: row.success,
+    errorText: row.error_text,
+    costUsd: row.cost_usd === null ? null : Number(row.cost_usd),
+    tokens: row.tokens === null ? null : Number(row.tokens),
+    person: row.person,
+  };
+}
+
+interface Settled {
+  key: PromptKey;
+  text: string | null;
+  figures: PromptFigures;
+}
+
+/**
+ * The version agents got of each skill when it was loaded: the version served now (a learned
+ * skill's pin, else its latest; a file skill's latest), or, for a prompt from before that version
+ * was made (a batch that arrived late), the newest version made by then. Built-in and global
+ * skills have v1; a name the team's catalog does not hold has none.
+ */
+async function versionsLive(tx: Db, teamId: TeamId, settled: readonly Settled[], statics: StaticNames): Promise<Map<string, number>> {
+  const asked = settled.flatMap(({ figures }) =>
+    figures.parts.filter((part) => part.skillName !== NO_SKILL).map((part) => ({ n: part.skillName, t: part.from.getTime() })),
+  );
+  const found = new Map<string, number>();
+  if (asked.length === 0) return found;
+  const result = await tx.execute(sql`
+    select a.n, a.t,
+      coalesce(
+        (select least(ws.current_version, coalesce(
+            (select max(v.version) from workspace_skill_versions v
+             where v.team_id = ws.team_id and v.name = ws.name and v.created_at <= to_timestamp(a.t / 1000.0)), ws.current_version))
+         from workspace_skills ws where ws.team_id = ${teamId}::int and ws.name = a.n),
+        (select least(coalesce(ls.pinned_version, ls.current_version), coalesce(
+            (select max(v.version) from learned_skill_versions v
+             where v.skill_id = ls.id and v.created_at <= to_timestamp(a.t / 1000.0)), ls.current_version))
+         from learned_skills ls where ls.team_id = ${teamId}::int and ls.name = a.n and ls.status = 'active')
+      ) as version
+    from json_to_recordset(${JSON.stringify(asked)}::json) as a(n text, t double precision)`);
+  for (const row of (result as unknown as { rows: { n: string; t: number; version: number | null }[] }).rows) {
+    const version = row.version ?? (statics.has(row.n) ? 1 : null);
+    if (version !== null) found.set(versionKey(row.n, Number(row.t)), Number(version));
+  }
+  return found;
+}
+
+const versionKey = (name: string, at: number) => `${at}:${name}`;
+
+/** One statement: the prompts' old rows out, their settled rows in, and an observation per skill per failing prompt. */
+function writeStatement(teamId: TeamId, prompts: readonly PromptKey[], settled: readonly Settled[], versions: Map<string, number>) {
+  const rows = settled.flatMap(({ key, figures }) =>
+    figures.parts.map((part) => ({
+      s: key.sessionId,
+      p: key.promptId,
+      skill: part.skillName,
+      version: versions.get(versionKey(part.skillName, part.from.getTime())) ?? null,
+      loaded: figures.loaded,
+      day: utcDay(figures.at),
+      at: figures.at.getTime(),
+      person: figures.person,
+      activations: part.activations,
+      calls: part.toolCalls,
+      failures: part.toolFailures,
+      rejections: part.rejections,
+      cost: part.costUsd,
+      tokens: part.tokens,
+      ms: figures.promptMs,
+      failing: part.failing,
+    })),
+  );
+  const observed = settled.flatMap(({ key, text, figures }) =>
+    figures.parts
+      .filter((part) => part.toolFailures > 0 && part.skillName !== NO_SKILL)
+      .flatMap((part) => {
+        const version = versions.get(versionKey(part.skillName, part.from.getTime()));
+        if (version === undefined) return [];
+        return [
+          {
+            s: key.sessionId,
+            p: key.promptId,
+            skill: part.skillName,
+            version,
+            at: part.from.getTime(),
+            task: text ?? `A prompt in session ${key.sessionId} (the team does not store prompt texts)`,
+            called: part.toolsCalled,
+            ms: figures.promptMs,
+            failing: part.failing,
+          },
+        ];
+      }),
+  );
+  const keys = JSON.stringify(prompts.map((key) => ({ s: key.sessionId, p: key.promptId })));
+  return sql`
+    with incoming as (
+      select * from json_to_recordset(${JSON.stringify(rows)}::json)
+        as r(s text, p text, skill text, version int, loaded boolean, day text, at double precision, person text, activations int,
+             calls int, failures int, rejections int, cost double precision, tokens bigint, ms bigint, failing jsonb)
+    ),
+    -- A skill the prompt no longer has a part of (its events moved to another): its row goes.
+    cleared as (
+      delete from production_prompts pp using json_to_recordset(${keys}::json) as k(s text, p text)
+      where pp.team_id = ${teamId}::int and pp.session_id = k.s and pp.prompt_id = k.p
+        and not exists (select 1 from incoming i where i.s = pp.session_id and i.p = pp.prompt_id and i.skill = pp.skill_name)
+    ),
+    written as (
+      insert into production_prompts (team_id, session_id, prompt_id, skill_name, version, loaded, day, at, person, activations,
+                                      tool_calls, tool_failures, rejections, cost_usd, tokens, prompt_ms, failing)
+      select ${teamId}::int, s, p, skill, version, loaded, day::date, to_timestamp(at / 1000.0), person, activations,
+             calls, failures, rejections, cost, tokens, ms, failing
+      from incoming
+      on conflict (team_id, session_id, prompt_id, skill_name) do update
+        set version = excluded.version, loaded = excluded.loaded, day = excluded.day, at = excluded.at, person = excluded.person,
+            activations = excluded.activations, tool_calls = excluded.tool_calls, tool_failures = excluded.tool_failures,
+            rejections = excluded.rejections, cost_usd = excluded.cost_usd, tokens = excluded.tokens,
+            prompt_ms = excluded.prompt_ms, failing = excluded.failing
+    ),
+    candidates as (
+      select o.*, f.tool, f.failures, f.error, f.ord
+      from json_to_recordset(${JSON.stringify(observed)}::json)
+        as o(s text, p text, skill text, version int, at double precision, task text, called json, ms bigint, failing json)
+      cross join lateral rows from (json_to_recordset(o.failing) as (tool text, failures int, error text)) with ordinality as f(tool, failures, error, ord)
+      where not exists (
+        select 1 from muted_tools m where m.team_id = ${teamId}::int and m.skill_name = o.skill and m.tool_name = f.tool)
+    )
+    insert into observations (team_id, skill_name, version, task, category, outcome, error_type, duration_ms, tools_called,
+                              failed_tool_calls, feedback, session_id, source, prompt_id, created_at)
+    select ${teamId}::int, skill, version, min(task), 'production', 'failure', 'tool-failure', min(ms),
+           array(select json_array_elements_text(min(called::text)::json)),
+           array_agg(tool order by ord),
+           string_agg(tool || ' failed ' || failures || (case when failures = 1 then ' time' else ' times' end)
+                      || coalesce(': ' || error, ''), '; ' order by ord),
+           s, 'telemetry', p, to_timestamp(min(at) / 1000.0)
+    from candidates
+    group by s, p, skill, version
+    on conflict (team_id, skill_name, session_id, prompt_id) where source = 'telemetry' do update
+      set failed_tool_calls = excluded.failed_tool_calls, tools_called = excluded.tools_called,
+          feedback = excluded.feedback, duration_ms = excluded.duration_ms`;
+}
