@@ -102,7 +102,7 @@ export function attributePrompt(events: readonly StoredEvent[]): PromptFigures {
 function inOrder(events: readonly StoredEvent[]): StoredEvent[] {
   const numbered = events.every((event) => event.sequence !== null);
   return [...events].sort((a, b) =>
-    numbered ? a.sequence! - b.sequence! : a.at.getTime() - b.at.getTime() || (a.sequence ?? 0) - (b.sequence ?? 0),
+    numbered ? (a.sequence ?? 0) - (b.sequence ?? 0) : a.at.getTime() - b.at.getTime() || (a.sequence ?? 0) - (b.sequence ?? 0),
   );
 }
 

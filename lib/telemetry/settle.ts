@@ -46,13 +46,15 @@ export async function settlePrompts(tx: Db, teamId: TeamId, prompts: readonly Pr
            e.cost_usd, e.tokens, e.person, e.prompt_text
     from json_to_recordset(${keys}::json) as k(s text, p text)
     join telemetry_events e on e.team_id = ${teamId}::int and e.session_id = k.s and e.prompt_id = k.p`);
-  const byPrompt = new Map<string, EventRow[]>();
+  const byPrompt = new Map<string, { key: PromptKey; rows: EventRow[] }>();
   for (const row of (read as unknown as { rows: EventRow[] }).rows) {
     const id = JSON.stringify([row.session_id, row.prompt_id]);
-    byPrompt.set(id, [...(byPrompt.get(id) ?? []), row]);
+    const prompt = byPrompt.get(id) ?? { key: { sessionId: row.session_id, promptId: row.prompt_id }, rows: [] };
+    prompt.rows.push(row);
+    byPrompt.set(id, prompt);
   }
-  const settled = [...byPrompt.values()].map((rows) => ({
-    key: { sessionId: rows[0]!.session_id, promptId: rows[0]!.prompt_id },
+  const settled = [...byPrompt.values()].map(({ key, rows }) => ({
+    key,
     text: rows.find((row) => row.kind === "prompt" && row.prompt_text !== null)?.prompt_text ?? null,
     figures: attributePrompt(rows.map(storedEvent)),
   }));
@@ -115,9 +117,9 @@ async function versionsLive(tx: Db, teamId: TeamId, settled: readonly Settled[],
 
 const versionKey = (name: string, at: number) => `${at}:${name}`;
 
-/** One statement: the prompts' old rows out, their settled rows in, and an observation per skill per failing prompt. */
-function writeStatement(teamId: TeamId, prompts: readonly PromptKey[], settled: readonly Settled[], versions: Map<string, number>) {
-  const rows = settled.flatMap(({ key, figures }) =>
+/** Each prompt's parts as `production_prompts` rows. */
+function productionRows(settled: readonly Settled[], versions: Map<string, number>) {
+  return settled.flatMap(({ key, figures }) =>
     figures.parts.map((part) => ({
       s: key.sessionId,
       p: key.promptId,
@@ -137,7 +139,11 @@ function writeStatement(teamId: TeamId, prompts: readonly PromptKey[], settled: 
       failing: part.failing,
     })),
   );
-  const observed = settled.flatMap(({ key, text, figures }) =>
+}
+
+/** Each skill whose tools failed in a prompt, with the version then live: a candidate observation (muted tools are left out in SQL). */
+function observationRows(settled: readonly Settled[], versions: Map<string, number>) {
+  return settled.flatMap(({ key, text, figures }) =>
     figures.parts
       .filter((part) => part.toolFailures > 0 && part.skillName !== NO_SKILL)
       .flatMap((part) => {
@@ -158,6 +164,12 @@ function writeStatement(teamId: TeamId, prompts: readonly PromptKey[], settled: 
         ];
       }),
   );
+}
+
+/** One statement: the prompts' old rows out, their settled rows in, and an observation per skill per failing prompt. */
+function writeStatement(teamId: TeamId, prompts: readonly PromptKey[], settled: readonly Settled[], versions: Map<string, number>) {
+  const rows = productionRows(settled, versions);
+  const observed = observationRows(settled, versions);
   const keys = JSON.stringify(prompts.map((key) => ({ s: key.sessionId, p: key.promptId })));
   return sql`
     with incoming as (

@@ -103,7 +103,7 @@ export function sumProduction(parts: readonly Production[]): Production {
     rejections: sum((p) => p.rejections),
     costUsd: sum((p) => p.costUsd),
     tokens: sum((p) => p.tokens),
-    medianPromptMs: parts.length === 1 ? parts[0]!.medianPromptMs : null,
+    medianPromptMs: parts.length === 1 ? (parts[0]?.medianPromptMs ?? null) : null,
   };
 }
 
@@ -224,7 +224,8 @@ export function withProduction<V extends { version: number }>(
   return versions.map((version, i) => {
     const mine = byVersion.find((row) => row.version === version.version);
     const production = mine?.production ?? NO_PRODUCTION;
-    const before = i === 0 ? null : (byVersion.find((row) => row.version === versions[i - 1]!.version)?.production ?? NO_PRODUCTION);
+    const previous = i === 0 ? undefined : versions[i - 1];
+    const before = previous === undefined ? null : (byVersion.find((row) => row.version === previous.version)?.production ?? NO_PRODUCTION);
     return {
       ...version,
       production,
