@@ -7,6 +7,7 @@ import { utcDay } from "@/lib/usage/rollups";
 import { errorOf, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 import { httpBridge, type HttpBridge } from "../helpers/http-bridge";
+import { mockJudge } from "../helpers/judge";
 import { learnedAtVersions } from "../helpers/skills";
 import { claudeCodeLogs, type ClaudeCodeSession, type LogSender, type Person } from "../helpers/telemetry";
 
@@ -415,5 +416,43 @@ describe.each(testDbKinds)("production evidence from Claude Code's telemetry, on
       name: "release-notes",
       mutedTools: [],
     });
+  });
+});
+
+describe.each(testDbKinds)("an amendment generated from production failures, on %s", (kind) => {
+  const generator = mockJudge(() =>
+    JSON.stringify({
+      description: "Writes release notes. Use when shipping.",
+      body: "# release notes\n\n1. Find the changelog first: CHANGELOG.md may not exist; try NEWS.md and the git log.\n",
+      rationale: "the agent read a CHANGELOG.md that does not exist",
+    }),
+  );
+  const t = useTestApp(kind, { model: generator });
+  let bridge: HttpBridge;
+  beforeEach(async () => {
+    bridge = await httpBridge();
+  });
+  afterEach(async () => bridge.close());
+
+  it("starts from what failed in production: the prompt, the tools and their errors", async () => {
+    await learnedAtVersions(t.call, "release-notes", 1);
+    await updateTeamSettings(t.app.db, t.app.catalogs, t.alpha.team.id, { storePrompts: true });
+    const key = (await createApiKey(t.app.db, { teamId: t.alpha.team.id, name: "telemetry", scopes: ["telemetry"] })).key;
+    const sender = claudeCodeLogs({ endpoint: `${bridge.url}/api/otlp`, key });
+    const s = session("prod");
+    sender.userPrompt(s, { promptId: "p1", prompt: "write the release notes for 4.2" });
+    sender.skillActivated(s, { skill: "release-notes", trigger: "claude-proactive", promptId: "p1" });
+    sender.toolResult(s, { promptId: "p1", tool: "Read", success: false, error: "File does not exist: CHANGELOG.md" });
+    await sender.flush();
+    await sender.close();
+
+    const res = await t.call("POST", "/api/v1/skills/release-notes/amendments/generate");
+    expect(res.status).toBe(201);
+    const prompt = JSON.stringify(generator.model.doGenerateCalls.at(-1)!.prompt);
+    expect(prompt).toContain(
+      JSON.stringify(
+        "1. [failure, tool-failure] write the release notes for 4.2\n   feedback: Read failed 1 time: File does not exist: CHANGELOG.md",
+      ).slice(1, -1),
+    );
   });
 });
