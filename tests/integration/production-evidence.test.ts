@@ -390,6 +390,10 @@ describe.each(testDbKinds)("production evidence from Claude Code's telemetry, on
       code: "SkillNotFound",
       message: "Error [SkillNotFound]: No skill named 'no-such-skill'. Use skill_list to see available skills.",
     });
+    const tooLong = await t.call("PUT", `/api/v1/skills/release-notes/muted-tools/${"x".repeat(201)}`);
+    expect(tooLong.status).toBe(400);
+    const control = await t.call("PUT", "/api/v1/skills/release-notes/muted-tools/Ba%07sh");
+    expect([control.status, (await errorOf(control)).code]).toEqual([400, "InvalidPath"]);
     const muted = await Promise.all(Array.from({ length: 16 }, () => t.call("PUT", "/api/v1/skills/release-notes/muted-tools/Bash")));
     expect(muted.map((res) => res.status)).toEqual(Array(16).fill(200));
     expect(await (await t.call("GET", "/api/v1/skills/release-notes/muted-tools")).json()).toEqual({
