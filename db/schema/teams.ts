@@ -97,12 +97,21 @@ export const apiKeys = pgTable(
     createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
-    // A connection (OAuth): the member it acts for and the client that holds its tokens.
+    // The member it acts for: a connection's (OAuth), or a member key's (lib/auth/member-keys.ts),
+    // whose telemetry is that member's. Null for a team's key. docs/decisions.md, "People as people".
     userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+    // A connection's client, which holds its tokens.
     clientId: text("client_id"),
     clientName: text("client_name"),
   },
-  (t) => [uniqueIndex("api_keys_key_hash_key").on(t.keyHash), index("api_keys_user_idx").on(t.userId)],
+  (t) => [
+    uniqueIndex("api_keys_key_hash_key").on(t.keyHash),
+    index("api_keys_user_idx").on(t.userId),
+    // One live member key per member and team: making a new one revokes the last, whatever the race.
+    uniqueIndex("api_keys_member_key")
+      .on(t.teamId, t.userId)
+      .where(sql`${t.userId} is not null and ${t.keyHash} is not null and ${t.revokedAt} is null`),
+  ],
 );
 
 /**

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull } from "drizzle-orm";
 import type { Database, Db } from "@/db/client";
 import { singleRow } from "@/db/rows";
 import { apiKeys } from "@/db/schema";
@@ -20,10 +20,18 @@ export function hashApiKey(key: string): string {
   return sha256Hex(key);
 }
 
+/** The member a member key is bound to (lib/auth/member-keys.ts): what the key sends is theirs. */
+export interface BoundMember {
+  userId: number;
+  email: string;
+}
+
 export interface KeyAuth {
   keyId: number;
   credential: Credential;
   scopes: readonly string[];
+  /** A member key's member; null for a team's key, and for a connection, which never sends telemetry. */
+  member: BoundMember | null;
   team: {
     id: TeamId;
     slug: string;
@@ -64,15 +72,20 @@ export function authTeam(row: AuthTeamRow): KeyAuth["team"] {
   };
 }
 
+// A member key works only while its member is in the team, whatever path removed them.
 const AUTHENTICATE = `
-  select k.id as key_id, k.scopes, ${AUTH_TEAM_COLUMNS}
+  select k.id as key_id, k.scopes, k.user_id, u.email as member_email, ${AUTH_TEAM_COLUMNS}
   from api_keys k join teams t on t.id = k.team_id
-  where k.key_hash = $1 and k.revoked_at is null
+  left join memberships m on m.team_id = k.team_id and m.user_id = k.user_id
+  left join users u on u.id = m.user_id
+  where k.key_hash = $1 and k.revoked_at is null and (k.user_id is null or m.user_id is not null)
   limit 1`;
 
 interface AuthRow extends AuthTeamRow {
   key_id: number;
   scopes: string[];
+  user_id: number | null;
+  member_email: string | null;
 }
 
 /**
@@ -82,7 +95,14 @@ interface AuthRow extends AuthTeamRow {
 export async function readKeyAuth(database: Pick<Database, "query">, keyHash: string): Promise<KeyAuth | null> {
   const [row] = await database.query<AuthRow>(AUTHENTICATE, [keyHash]);
   if (!row) return null;
-  const auth = { keyId: row.key_id, credential: "key" as const, scopes: Object.freeze(row.scopes), team: Object.freeze(authTeam(row)) };
+  const member = row.user_id !== null && row.member_email !== null ? Object.freeze({ userId: row.user_id, email: row.member_email }) : null;
+  const auth = {
+    keyId: row.key_id,
+    credential: "key" as const,
+    scopes: Object.freeze(row.scopes),
+    member,
+    team: Object.freeze(authTeam(row)),
+  };
   return Object.freeze(auth);
 }
 
@@ -140,7 +160,7 @@ export async function revokeApiKey(db: Db, teamId: TeamId, keyId: number): Promi
   const revoked = await db
     .update(apiKeys)
     .set({ revokedAt: new Date() })
-    .where(and(eq(apiKeys.teamId, teamId), eq(apiKeys.id, keyId), isNull(apiKeys.userId), isNull(apiKeys.revokedAt)))
+    .where(and(eq(apiKeys.teamId, teamId), eq(apiKeys.id, keyId), isNotNull(apiKeys.keyHash), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
   if (revoked.length === 0) throw new AppError("NotFound", `no active API key ${keyId} in this team`);
 }
@@ -157,8 +177,9 @@ export async function listApiKeys(db: Db, teamId: TeamId) {
         revokedAt: apiKeys.revokedAt,
       })
       .from(apiKeys)
-      // Connections (OAuth) are rows of this table too; they are listed apart (lib/oauth/connections.ts).
-      .where(and(eq(apiKeys.teamId, teamId), isNull(apiKeys.userId)))
+      // Connections (OAuth) are rows of this table too, with no key; they are listed apart (lib/oauth/connections.ts).
+      // Members' own keys are listed here, so a lead sees and can revoke them.
+      .where(and(eq(apiKeys.teamId, teamId), isNotNull(apiKeys.keyHash)))
       .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
   );
 }

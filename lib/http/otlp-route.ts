@@ -1,4 +1,5 @@
 import { getApp } from "../current-app";
+import type { BoundMember } from "../auth/api-keys";
 import { requireScope } from "../auth/scopes";
 import { eventsOfLogs, eventsOfSpans, type Mapped } from "../telemetry/events";
 import { ingestTelemetry } from "../telemetry/ingest";
@@ -40,13 +41,23 @@ async function receive(signal: Signal, req: Request): Promise<Response> {
     const encoding = encodingOf(contentType);
     const bytes = await readOtlpBody(req);
     const now = new Date();
-    const mapped = mapBatch(signal, bytes, encoding, now);
+    const mapped = attributed(mapBatch(signal, bytes, encoding, now), auth.member);
     await ingestTelemetry(app.db, auth.team.id, mapped, app.catalogs.staticNames, now);
     const { count, reasons } = mapped.refused;
     return exportResponse(signal, encoding, count > 0 ? { count, message: reasons.join("; ") } : null);
   } catch (error) {
     return otlpError(error, answerEncoding);
   }
+}
+
+/**
+ * What a member key sends is its member's: every event's person becomes their email, whatever
+ * the agent said (with an API-key login Claude Code says only a hash). docs/decisions.md,
+ * "People as people".
+ */
+function attributed(mapped: Mapped, member: BoundMember | null): Mapped {
+  if (!member) return mapped;
+  return { ...mapped, events: mapped.events.map((event) => ({ ...event, person: member.email })) };
 }
 
 function mapBatch(signal: Signal, bytes: Uint8Array, encoding: OtlpEncoding, now: Date): Mapped {

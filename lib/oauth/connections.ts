@@ -220,6 +220,7 @@ export async function authenticateAccessToken(database: Database, db: Db, token:
     keyId: row.key_id,
     credential: "connection" as const,
     scopes: Object.freeze(row.scopes),
+    member: null,
     team: Object.freeze(authTeam(row)),
   });
 }
@@ -276,7 +277,8 @@ export async function listConnections(db: Db, teamId: TeamId, viewer: { userId: 
     })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(and(eq(apiKeys.teamId, teamId), viewer.role === "lead" ? undefined : eq(apiKeys.userId, viewer.userId)))
+    // A member's own key has a member too, and a key: it is listed with the keys, not here.
+    .where(and(eq(apiKeys.teamId, teamId), isNull(apiKeys.keyHash), viewer.role === "lead" ? undefined : eq(apiKeys.userId, viewer.userId)))
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
   return rows.map((row) => ({
     id: row.id as ConnectionId,
@@ -304,6 +306,7 @@ export async function revokeConnection(
         eq(apiKeys.teamId, teamId),
         eq(apiKeys.id, id),
         isNotNull(apiKeys.userId),
+        isNull(apiKeys.keyHash),
         isNull(apiKeys.revokedAt),
         viewer.role === "lead" ? undefined : eq(apiKeys.userId, viewer.userId),
       ),

@@ -2,6 +2,8 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { telemetryDays } from "@/db/schema";
 import type { VersionInfo } from "../learned/history";
+import { personName, type NamedPerson } from "../telemetry/person-names";
+import { unknownPeopleNumbers } from "../telemetry/unknown-people";
 import type { TeamId } from "../teams/teams";
 import { skillProduction, type ActivationDay, type SkillProduction, type VersionInProduction } from "../usage/activations";
 import { daysBefore, type UtcDay } from "../usage/rollups";
@@ -28,7 +30,13 @@ export interface VersionMarker {
   label: string;
 }
 
-export interface SkillInProduction extends SkillProduction {
+/** Someone who activated the skill, as a lead reads them: never a hash (lib/telemetry/person-names.ts). */
+export interface PersonInProduction extends NamedPerson {
+  days: number;
+}
+
+export interface SkillInProduction extends Omit<SkillProduction, "people"> {
+  people: PersonInProduction[];
   chart: ChartDay[];
   markers: VersionMarker[];
   /** Whether any telemetry ever reached the team: without it the page says how to connect an agent. */
@@ -54,8 +62,14 @@ export async function skillInProduction(
     hasTelemetry(db, teamId),
   ]);
   const dated = production.versions.filter((v) => versions.find((w) => w.version === v.version)?.createdAt !== null);
+  const numbers = await unknownPeopleNumbers(
+    db,
+    teamId,
+    production.people.map((p) => p.person),
+  );
   return {
     ...production,
+    people: production.people.map((p) => ({ ...personName(p.person, numbers), days: p.days })),
     ...productionChart(production.days, dated, now, PRODUCTION_DAYS),
     connected,
   };

@@ -2,6 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { memberships, teams, users } from "@/db/schema";
 import { endSessionsOf } from "../auth/dashboard-sessions";
+import { revokeMemberKeys } from "../auth/member-keys";
 import type { Role } from "../auth/scopes";
 import { normalizeEmail } from "../auth/users";
 import { revokeConnectionsBeyond } from "../oauth/connections";
@@ -56,13 +57,17 @@ export async function changeRole(db: Db, teamId: TeamId, email: string, role: Ro
   });
 }
 
-/** Removes a member, ends their dashboard sessions and their clients' connections, so nothing they had open keeps working. */
+/**
+ * Removes a member, ends their dashboard sessions, their clients' connections and their own key
+ * (lib/auth/member-keys.ts), so nothing they had open keeps working.
+ */
 export async function removeMember(db: Db, teamId: TeamId, email: string): Promise<{ email: string; sessionsEnded: number }> {
   return db.transaction(async (tx) => {
     const { member, leads } = await lockedMember(tx, teamId, email);
     if (member.role === "lead" && leads === 1) throw lastLead(member.email);
     await tx.delete(memberships).where(and(eq(memberships.teamId, teamId), eq(memberships.userId, member.userId)));
     await revokeConnectionsBeyond(tx, teamId, member.userId, null);
+    await revokeMemberKeys(tx, teamId, member.userId);
     return { email: member.email, sessionsEnded: await endSessionsOf(tx, member.userId) };
   });
 }

@@ -4,22 +4,24 @@ import { OTLPLogExporter as JsonLogExporter } from "@opentelemetry/exporter-logs
 import { OTLPTraceExporter as ProtoTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { OTLPTraceExporter as JsonTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { BasicTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
-import { resourceFromAttributes } from "@opentelemetry/resources";
+import { detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
 
 /**
  * Claude Code's telemetry as its documentation describes it ("Monitoring", Events), sent by the
  * OpenTelemetry JS SDK's own exporters: every event a log record whose body is
  * `claude_code.<event>`, with `event.name`, `event.timestamp` (ISO 8601), `event.sequence` (a
  * number per session) and the standard attributes (`session.id`, `prompt.id`, `user.email`,
- * `user.account_uuid`, `organization.id`, `terminal.type`), on a resource named `claude-code`.
+ * `user.account_uuid`, `organization.id`, `terminal.type`), on a resource named `claude-code`,
+ * with what `OTEL_RESOURCE_ATTRIBUTES` adds, as the SDK reads it from the environment.
  */
 
 export type Protocol = "http/protobuf" | "http/json";
 
-export interface Person {
-  email: string;
-  accountUuid: string;
-}
+/**
+ * Who Claude Code says the person is: signed in to claude.ai, their email and account; signed in
+ * with an API key, only `user.id`, a 64-hex hash of the installation.
+ */
+export type Person = { email: string; accountUuid: string } | { userId: string };
 
 export interface ClaudeCodeSession {
   sessionId: string;
@@ -108,7 +110,9 @@ export function claudeCodeLogs({ endpoint, key, protocol = "http/protobuf", gzip
     ? new BatchLogRecordProcessor({ exporter, maxExportBatchSize: 512, maxQueueSize: 4096, scheduledDelayMillis: 60_000 })
     : new SimpleLogRecordProcessor({ exporter });
   const provider = new LoggerProvider({
-    resource: resourceFromAttributes({ "service.name": "claude-code", "service.version": "2.1.0" }),
+    resource: resourceFromAttributes({ "service.name": "claude-code", "service.version": "2.1.0" }).merge(
+      detectResources({ detectors: [envDetector] }),
+    ),
     processors: [processor],
   });
   const logger = provider.getLogger("com.anthropic.claude_code.events", "2.1.0");
@@ -122,8 +126,9 @@ export function claudeCodeLogs({ endpoint, key, protocol = "http/protobuf", gzip
         "event.timestamp": at.toISOString(),
         "event.sequence": session.sequence,
         "session.id": session.sessionId,
-        "user.email": session.person.email,
-        "user.account_uuid": session.person.accountUuid,
+        ...("userId" in session.person
+          ? { "user.id": session.person.userId }
+          : { "user.email": session.person.email, "user.account_uuid": session.person.accountUuid }),
         "organization.id": "9f0c3a52-0000-4000-8000-000000000001",
         "terminal.type": "vscode",
         ...attributes,

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { memberAction } from "@/lib/actions/member-action";
 import type { ActionResult } from "@/lib/actions/result";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
+import { makeMemberKey } from "@/lib/auth/member-keys";
 import { scopesOfAccess } from "@/lib/auth/scopes";
 import { createApiKeyBody, listingSettingsBody, settingsPatchBody, telemetrySettingsBody } from "@/lib/contracts/settings";
 import { updateTeamSettings } from "@/lib/listing/settings";
@@ -31,6 +32,14 @@ export async function revokeKeyAction(slug: string, keyId: number): Promise<Acti
   return memberAction({ ...asLead(slug), schema: nothing, input: undefined }, async (member) => {
     await revokeApiKey(member.app.db, member.team.id, keyId);
     return { ok: true, message: "Key revoked." };
+  });
+}
+
+/** Any member makes their own telemetry key; the one they had stops working (lib/auth/member-keys.ts). */
+export async function makeMemberKeyAction(slug: string, _previous: ActionResult | null, _form: FormData): Promise<ActionResult> {
+  return memberAction({ team: slug, page: `/t/${slug}/settings`, role: "viewer", schema: nothing, input: undefined }, async (member) => {
+    const { id, key } = await makeMemberKey(member.app.db, member.team.id, member.user.id);
+    return { ok: true, message: "Key made. Copy it now: it is not shown again. Any key you had before no longer works.", key, keyId: id };
   });
 }
 

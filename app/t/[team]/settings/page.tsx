@@ -3,6 +3,7 @@ import type { Db } from "@/db/client";
 import type { TeamId } from "@/lib/teams/teams";
 import { headers } from "next/headers";
 import { listApiKeys } from "@/lib/auth/api-keys";
+import { memberKeyOf } from "@/lib/auth/member-keys";
 import { requireMember } from "@/lib/pages/member";
 import { roleAtLeast } from "@/lib/auth/scopes";
 import { sessionsOf } from "@/lib/auth/dashboard-sessions";
@@ -23,6 +24,7 @@ import {
   ConnectionsSection,
   InstallLinksSection,
   ListingSection,
+  MemberKeySection,
   PromotionSection,
   PromptSetsLink,
   TelemetrySection,
@@ -35,14 +37,16 @@ export default async function SettingsPage({ params }: TeamPageProps) {
   const member = await requireMember(slug, `/t/${slug}/settings`);
   const { app, team } = member;
   const isLead = roleAtLeast(member.role, "lead");
-  const [members, keys, links, invitations, settings, connections] = await Promise.all([
+  const [members, keys, links, invitations, settings, connections, memberKey] = await Promise.all([
     listMembers(app.db, team.id),
     isLead ? listApiKeys(app.db, team.id) : Promise.resolve([]),
     isLead ? listInstallLinks(app.db, team.id) : Promise.resolve([]),
     isLead ? pendingInvitations(app.db, team.id) : Promise.resolve([]),
     isLead ? teamSettings(app.db, team.id) : Promise.resolve(null),
     listConnections(app.db, team.id, { userId: member.user.id, role: member.role }),
+    memberKeyOf(app.db, team.id, member.user.id),
   ]);
+  const { origin } = publicOrigin(await headers());
   const webhooks = isLead ? await teamWebhooks(app.db, team.id) : { hooks: [], readAt: new Date(0) };
   const mail = isLead && app.mailer ? await mailEventsOf(app.db, team.id, member.user.id) : null;
   const sessions = isLead
@@ -57,7 +61,8 @@ export default async function SettingsPage({ params }: TeamPageProps) {
       <PageHeader title="Settings" />
       {!isLead && (
         <p className="rounded-md bg-slate-100 p-3 text-sm">
-          Only a lead can change settings and see API keys; you are {member.role}. Here you see the MCP clients you signed in.
+          Only a lead can change settings and see API keys; you are {member.role}. Here you make your own Claude Code key and see the MCP
+          clients you signed in.
         </p>
       )}
       <MembersSection
@@ -68,6 +73,7 @@ export default async function SettingsPage({ params }: TeamPageProps) {
         policy={app.sessionPolicy}
         invitations={invitations}
       />
+      <MemberKeySection slug={slug} origin={origin} live={memberKey} />
       <ConnectionsSection slug={slug} connections={connections} isLead={isLead} />
       {isLead && (
         <>
@@ -76,7 +82,7 @@ export default async function SettingsPage({ params }: TeamPageProps) {
           <WebhooksSection slug={slug} hooks={webhooks.hooks} readAt={webhooks.readAt} mail={mail} />
           <PromotionSection slug={slug} team={team} />
           <ListingSection slug={slug} team={team} />
-          {settings && <TelemetrySection slug={slug} settings={settings} origin={publicOrigin(await headers()).origin} />}
+          {settings && <TelemetrySection slug={slug} settings={settings} origin={origin} />}
           <PromptSetsLink slug={slug} />
         </>
       )}

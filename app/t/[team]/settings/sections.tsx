@@ -17,12 +17,15 @@ import {
 } from "@/components/settings-forms";
 import type { Connection } from "@/lib/oauth/connections";
 import { ConnectTelemetry } from "@/components/connect-telemetry";
+import { MemberKeyForm } from "@/components/member-key-form";
+import type { MemberKey } from "@/lib/auth/member-keys";
 import { Section } from "@/components/ui/section";
 import {
   autoPromoteAction,
   requireReasonsAction,
   createInstallLinkAction,
   createKeyAction,
+  makeMemberKeyAction,
   revokeConnectionAction,
   revokeInstallLinkAction,
   revokeKeyAction,
@@ -115,6 +118,28 @@ export function ConnectionsSection({ slug, connections, isLead }: { slug: string
           </CredentialTable>
         )}
       </ActionMessageSlot>
+    </Section>
+  );
+}
+
+/**
+ * Every member's own telemetry key (lib/auth/member-keys.ts): what Claude Code sends with it counts
+ * as theirs, even signed in with an API key, when Claude Code names people only by a hash.
+ */
+export function MemberKeySection({ slug, origin, live }: { slug: string; origin: string; live: MemberKey | null }) {
+  return (
+    <Section
+      headingId="my-claude-code-key"
+      title="My Claude Code key"
+      description={
+        <>
+          Your own key for Claude Code&apos;s telemetry: what it sends counts as yours, so the team sees you by your email rather than as
+          &ldquo;unknown person&rdquo;. It only sends telemetry and reads nothing. You hold one at a time; it stops working if you leave the
+          team.
+        </>
+      }
+    >
+      <MemberKeyForm action={makeMemberKeyAction.bind(null, slug)} origin={origin} live={live && { id: live.id, prefix: live.prefix }} />
     </Section>
   );
 }

@@ -125,8 +125,8 @@ function People({ people, count: n, isLead }: { people: SkillInProduction["peopl
       </h3>
       <ul className="space-y-0.5 text-sm" data-testid="production-people">
         {people.map((p) => (
-          <li key={p.person}>
-            <span className="font-mono text-xs">{p.person}</span>{" "}
+          <li key={p.name} data-person={p.name}>
+            <span className={p.unknown ? "text-slate-700 italic" : "font-mono text-xs"}>{p.name}</span>{" "}
             <span className="text-slate-500">
               · on {p.days} day{p.days === 1 ? "" : "s"}
             </span>

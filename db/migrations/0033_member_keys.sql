@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "api_keys_member_key" ON "api_keys" USING btree ("team_id","user_id") WHERE "api_keys"."user_id" is not null and "api_keys"."key_hash" is not null and "api_keys"."revoked_at" is null;
