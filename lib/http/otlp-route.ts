@@ -2,6 +2,7 @@ import { getApp } from "../current-app";
 import { requireScope } from "../auth/scopes";
 import { eventsOfLogs, eventsOfSpans, type Mapped } from "../telemetry/events";
 import { ingestTelemetry } from "../telemetry/ingest";
+import { ensureTelemetryPartitions, partitionDaysOf } from "../telemetry/partitions";
 import {
   answerEncodingOf,
   decodeLogs,
@@ -41,6 +42,7 @@ async function receive(signal: Signal, req: Request): Promise<Response> {
     const bytes = await readOtlpBody(req);
     const now = new Date();
     const mapped = mapBatch(signal, bytes, encoding, now);
+    await ensureTelemetryPartitions(app.db, partitionDaysOf(mapped.events, now), app.telemetryPartitions);
     await ingestTelemetry(app.db, auth.team.id, mapped, now);
     const { count, reasons } = mapped.refused;
     return exportResponse(signal, encoding, count > 0 ? { count, message: reasons.join("; ") } : null);

@@ -142,24 +142,3 @@ function eventRows(events: readonly TelemetryEvent[]): string {
     })),
   );
 }
-
-/**
- * Raw events past each team's retention are deleted; the daily counts stay (§9.1). In slices, so
- * one team's months of history never hold a long lock.
- */
-export async function trimTelemetry(db: Db, now = new Date()): Promise<number> {
-  let deleted = 0;
-  for (;;) {
-    const result = await db.execute(sql`
-      with old as (
-        select e.team_id, e.event_key from telemetry_events e join teams t on t.id = e.team_id
-        where e.at < ${now.toISOString()}::timestamptz - make_interval(days => t.telemetry_days)
-        limit 5000
-      )
-      delete from telemetry_events e using old where e.team_id = old.team_id and e.event_key = old.event_key
-      returning 1`);
-    const count = (result as unknown as { rows: unknown[] }).rows.length;
-    deleted += count;
-    if (count < 5000) return deleted;
-  }
-}
