@@ -3,6 +3,7 @@ import type { BoundMember } from "../auth/api-keys";
 import { requireScope } from "../auth/scopes";
 import { eventsOfLogs, eventsOfSpans, type Mapped } from "../telemetry/events";
 import { ingestTelemetry } from "../telemetry/ingest";
+import { ensureTelemetryPartitions, partitionDaysOf } from "../telemetry/partitions";
 import {
   answerEncodingOf,
   decodeLogs,
@@ -42,6 +43,7 @@ async function receive(signal: Signal, req: Request): Promise<Response> {
     const bytes = await readOtlpBody(req);
     const now = new Date();
     const mapped = attributed(mapBatch(signal, bytes, encoding, now), auth.member);
+    await ensureTelemetryPartitions(app.db, partitionDaysOf(mapped.events, now), app.telemetryPartitions);
     await ingestTelemetry(app.db, auth.team.id, mapped, app.catalogs.staticNames, now);
     const { count, reasons } = mapped.refused;
     return exportResponse(signal, encoding, count > 0 ? { count, message: reasons.join("; ") } : null);

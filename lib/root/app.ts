@@ -15,6 +15,7 @@ import { REGISTRATIONS_PER_HOUR } from "../oauth/clients";
 import { KeyAuthCache } from "../auth/key-cache";
 import { LastAnswers } from "../http/last-answers";
 import { WebhookSender, webhookOptions, type WebhookOptions } from "../webhooks/sender";
+import { TelemetryPartitions } from "../telemetry/partitions";
 
 /**
  * Everything a request needs that lives as long as the process: the database, the skills read
@@ -30,6 +31,8 @@ export interface App {
   /** What agents read, as last answered here: served, marked stale, while the database is away (§14). */
   lastAnswers: LastAnswers;
   views: ViewRecorder;
+  /** The days this instance knows have a telemetry partition: the receiver asks nothing more about them. */
+  telemetryPartitions: TelemetryPartitions;
   /** Per API key; null when rate limiting is off. */
   limiter: SharedRateLimit | null;
   /** OAuth client registrations per address, an hour's worth; on whatever SKILLGATE_RATE_LIMIT says. */
@@ -102,6 +105,7 @@ export function createApp(options: AppOptions): App {
     keys,
     lastAnswers,
     views,
+    telemetryPartitions: new TelemetryPartitions(),
     limiter: perMinute > 0 ? new SharedRateLimit(database.db, perMinute) : null,
     registrations: new SharedRateLimit(database.db, REGISTRATIONS_PER_HOUR, 3600),
     signInThrottle: new SignInThrottle(database.db),

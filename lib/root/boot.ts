@@ -1,4 +1,3 @@
-import { trimTelemetry } from "../telemetry/ingest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { MIGRATIONS_FOLDER, openDatabase, type Database } from "@/db/client";
@@ -20,6 +19,7 @@ import { deleteIdleMcpSessions } from "../mcp/sessions";
 import { deleteStaleSignInFailures } from "../auth/sign-in-throttle";
 import { deleteUnusedClients } from "../oauth/clients";
 import { announceTypedOnly } from "../usage/typed-only";
+import { prepareTelemetryPartitions, trimTelemetry } from "../telemetry/partitions";
 
 /**
  * Opens, migrates and seeds the database, builds the App and starts its background ticks: long
@@ -85,9 +85,11 @@ async function bootNow(): Promise<App> {
       await deleteStaleSignInFailures(running.db);
       await deleteAbandonedStaging(running.db, running.catalogs.leftoverSyncs);
       await deleteUnusedClients(running.db);
-      // Raw telemetry past each team's retention (§9.1), at start and hourly after; the daily counts stay.
+      // Raw telemetry past each team's retention (§9.1), at start and hourly after; the daily counts
+      // stay. Then the partitions of the next days, made before the receiver needs them.
       if (Date.now() - telemetryTrimmedAt >= 3_600_000) {
-        await trimTelemetry(running.db);
+        await trimTelemetry(running.db, new Date(), running.telemetryPartitions);
+        await prepareTelemetryPartitions(running.db, running.telemetryPartitions);
         telemetryTrimmedAt = Date.now();
       }
       if (Date.now() - typedOnlyAt >= 60_000) {

@@ -4,10 +4,12 @@ import type { FailingTool } from "@/db/schema";
  * Which skill each thing an agent did belongs to (docs/telemetry.md, "Attribution"). Pure: one
  * prompt's events in, its figures per skill out.
  *
- * A skill stays loaded for the rest of its prompt once activated. An API request that names the
- * loaded skill (`skill.name`) belongs to it; every other event belongs to the skill activated last
- * before it in the prompt, else to no skill (''). So each event counts for one skill only, and the
- * figures of all skills and of '' add up to the prompt's.
+ * A skill stays loaded for the rest of its prompt once activated. An API request belongs to the
+ * skill it names (`skill.name`, which Claude Code sets on every call made while a skill is loaded),
+ * else to no skill: the call that chose the skill finishes, and is logged, after the activation,
+ * but was made before it. Every other event belongs to the skill activated last before it in the
+ * prompt, else to no skill (''). So each event counts for one skill only, and the figures of all
+ * skills and of '' add up to the prompt's.
  */
 
 /** One stored event of a prompt, as the settle step reads it back (lib/telemetry/settle.ts). */
@@ -70,8 +72,8 @@ export function attributePrompt(events: readonly StoredEvent[]): PromptFigures {
       partOf(loaded, event.at).activations++;
       continue;
     }
-    const named = event.kind === "api_request" ? event.skillName : null;
-    const part = partOf(named ?? loaded ?? NO_SKILL, event.at);
+    const owner = event.kind === "api_request" ? (event.skillName ?? NO_SKILL) : (loaded ?? NO_SKILL);
+    const part = partOf(owner, event.at);
     if (event.kind === "api_request") {
       part.costUsd += event.costUsd ?? 0;
       part.tokens += event.tokens ?? 0;

@@ -32,9 +32,12 @@ export async function ingestTelemetry(db: Db, teamId: TeamId, mapped: Mapped, st
     // is settled from all its events, which a batch committing in between could leave out.
     await tx.execute(sql`select pg_advisory_xact_lock(${TELEMETRY_LOCK}, ${teamId}::int)`);
     const result = await tx.execute(batchStatement(teamId, mapped, records, now));
-    const [row] = (result as unknown as { rows: { added: number; touched: PromptKey[] | null }[] }).rows;
+    const [row] = (
+      result as unknown as { rows: { added: number; touched: PromptKey[] | null; first: string | null; last: string | null }[] }
+    ).rows;
     // Only prompts this batch added to: a copy sent again adds nothing, and settles nothing.
-    await settlePrompts(tx, teamId, row?.touched ?? [], statics);
+    const around = row?.first && row.last ? { first: new Date(row.first), last: new Date(row.last) } : null;
+    await settlePrompts(tx, teamId, row?.touched ?? [], statics, around);
     return { added: Number(row?.added ?? 0) };
   });
 }
@@ -107,7 +110,9 @@ function batchStatement(teamId: TeamId, mapped: Mapped, records: number, now: Da
     )
     select count(*)::int as added,
            (select json_agg(distinct jsonb_build_object('sessionId', session_id, 'promptId', prompt_id)) from inserted
-            where session_id is not null and prompt_id is not null) as touched
+            where session_id is not null and prompt_id is not null) as touched,
+           (select min(at) from inserted where prompt_id is not null)::text as first,
+           (select max(at) from inserted where prompt_id is not null)::text as last
     from inserted`;
 }
 
@@ -162,25 +167,4 @@ function eventRows(events: readonly TelemetryEvent[]): string {
       tokens: event.kind === "api_request" ? event.tokens : null,
     })),
   );
-}
-
-/**
- * Raw events past each team's retention are deleted; the daily counts stay (§9.1). In slices, so
- * one team's months of history never hold a long lock.
- */
-export async function trimTelemetry(db: Db, now = new Date()): Promise<number> {
-  let deleted = 0;
-  for (;;) {
-    const result = await db.execute(sql`
-      with old as (
-        select e.team_id, e.event_key from telemetry_events e join teams t on t.id = e.team_id
-        where e.at < ${now.toISOString()}::timestamptz - make_interval(days => t.telemetry_days)
-        limit 5000
-      )
-      delete from telemetry_events e using old where e.team_id = old.team_id and e.event_key = old.event_key
-      returning 1`);
-    const count = (result as unknown as { rows: unknown[] }).rows.length;
-    deleted += count;
-    if (count < 5000) return deleted;
-  }
 }

@@ -38,14 +38,26 @@ interface EventRow {
   prompt_text: string | null;
 }
 
-export async function settlePrompts(tx: Db, teamId: TeamId, prompts: readonly PromptKey[], statics: StaticNames): Promise<void> {
-  if (prompts.length === 0) return;
+/** A prompt's events lie within a day of the batch's own: reading only those days' partitions spares the rest. */
+const PROMPT_SPAN_MS = 86_400_000;
+
+export async function settlePrompts(
+  tx: Db,
+  teamId: TeamId,
+  prompts: readonly PromptKey[],
+  statics: StaticNames,
+  around: { first: Date; last: Date } | null,
+): Promise<void> {
+  if (prompts.length === 0 || around === null) return;
+  const from = new Date(around.first.getTime() - PROMPT_SPAN_MS).toISOString();
+  const to = new Date(around.last.getTime() + PROMPT_SPAN_MS).toISOString();
   const keys = JSON.stringify(prompts.map((key) => ({ s: key.sessionId, p: key.promptId })));
   const read = await tx.execute(sql`
     select e.session_id, e.prompt_id, e.kind, e.at, e.sequence, e.skill_name, e.tool_name, e.success, e.error_text,
            e.cost_usd, e.tokens, e.person, e.prompt_text
     from json_to_recordset(${keys}::json) as k(s text, p text)
-    join telemetry_events e on e.team_id = ${teamId}::int and e.session_id = k.s and e.prompt_id = k.p`);
+    join telemetry_events e on e.team_id = ${teamId}::int and e.session_id = k.s and e.prompt_id = k.p
+      and e.at between ${from}::timestamptz and ${to}::timestamptz`);
   const byPrompt = new Map<string, { key: PromptKey; rows: EventRow[] }>();
   for (const row of (read as unknown as { rows: EventRow[] }).rows) {
     const id = JSON.stringify([row.session_id, row.prompt_id]);

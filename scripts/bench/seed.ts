@@ -47,6 +47,8 @@ export function skillTree(count: number, options: { prefix?: string; small?: boo
 export interface SeedParts {
   views: boolean;
   telemetry: boolean;
+  /** The 10,000-skill catalog alone (the views write it too). */
+  largeCatalog: boolean;
 }
 
 export async function seed(database: Database, log: (line: string) => void, parts: SeedParts): Promise<void> {
@@ -57,6 +59,7 @@ export async function seed(database: Database, log: (line: string) => void, part
     for (const slug of Object.values(TEAM)) teams.set(slug, (await ensureTeam(app.db, slug)).id);
     const id = (slug: string) => teams.get(slug) as TeamId;
     if (parts.views) await viewHistory(app, id, log);
+    else if (parts.largeCatalog) await syncWorkspace(app.db, app.catalogs, id(TEAM.large), skillTree(LARGE_CATALOG));
     if (parts.telemetry) {
       for (const slug of [TEAM.activations1k, TEAM.activations1m]) {
         await syncWorkspace(app.db, app.catalogs, id(slug), skillTree(SMALL_CATALOG));

@@ -5,8 +5,11 @@ import type { AddressInfo } from "node:net";
 import type { Database } from "../../db/client";
 import type { Activation, Mapped } from "../../lib/telemetry/events";
 import { ingestTelemetry } from "../../lib/telemetry/ingest";
+import { ensureTelemetryPartitions, TelemetryPartitions } from "../../lib/telemetry/partitions";
+import { daysBefore } from "../../lib/usage/rollups";
 import type { TeamId } from "../../lib/teams/teams";
 import { claudeCodeLogs, type ClaudeCodeSession, type LogSender } from "../../tests/helpers/telemetry";
+import { promptEvents } from "./claude-code-mix";
 
 /** Stands where a session id goes in a captured body; every request gets its own, of the same length. */
 const PLACEHOLDER = "@@@@@@@@@@@@";
@@ -110,6 +113,22 @@ export function developerBatch(): Promise<OtlpBody> {
   });
 }
 
+/** The skill prompt `n` of the mixed row's sessions loads: one of the first 100 of the 10,000-skill catalog. */
+export const mixSkill = (n: number) => skill(n * 37);
+
+/**
+ * Four prompts of the mixed row's Claude Code session (scripts/bench/claude-code-mix.ts) as its
+ * exporter sends them in one request: two skill activations, four prompts, and every other event
+ * type around them.
+ */
+export function mixedBatch(): Promise<OtlpBody> {
+  const events = [0, 1, 2, 3].flatMap((n) => promptEvents(n, mixSkill));
+  return capturedBody(events.length, (logs, session) => {
+    const one = session(0);
+    for (const event of events) logs.other(one, event.name, event.attributes);
+  });
+}
+
 /**
  * `count` activations as Claude Code reports them, written by the receiver's own ingest in large
  * batches: sessions of 20 loads of five related skills (20 families of 5, as the views of the
@@ -120,6 +139,12 @@ export function developerBatch(): Promise<OtlpBody> {
  * day, as a team of that size makes them. Prompts only add to one row a day, so none are written.
  */
 export async function activationHistory(db: Database["db"], teamId: TeamId, count: number, now = new Date()): Promise<void> {
+  // The days' partitions first, as the receiver and the background tick make them: rows of a day with none would wait in the default partition.
+  await ensureTelemetryPartitions(
+    db,
+    Array.from({ length: 31 }, (_, n) => daysBefore(now, n)),
+    new TelemetryPartitions(),
+  );
   const batch = 50_000;
   let added = 0;
   for (let from = 0; from < count; from += batch) {

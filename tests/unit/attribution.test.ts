@@ -83,6 +83,21 @@ describe("attributing a prompt's events to the skill loaded", () => {
     expect(figures.parts.map((part) => [part.skillName, part.toolFailures])).toEqual([["tdd", 1]]);
   });
 
+  it("gives an API request to the skill it names, else to none: the call that chose the skill is logged after the activation", () => {
+    // As the real CLI sends it (tests/fixtures/claude-code-events.json): the choosing call's request comes after skill_activated.
+    const figures = attributePrompt([
+      event(5, "prompt"),
+      activation(7, "tdd"),
+      request(9, 0.00726, 2340),
+      tool(12, "Bash", false),
+      request(14, 0.00726, 2340, "tdd"),
+    ]);
+    expect(figures.parts.map((part) => [part.skillName, part.costUsd, part.toolFailures])).toEqual([
+      ["tdd", 0.00726, 1],
+      ["", 0.00726, 0],
+    ]);
+  });
+
   it("gives a nested skill what follows it, and an API request to the skill it names", () => {
     const figures = attributePrompt([
       activation(1, "a"),
