@@ -53,6 +53,9 @@ export interface PromptFigures {
   parts: PromptPart[];
 }
 
+/** Claude Code's tool that loads a skill. */
+const LOADING_TOOL = "Skill";
+
 /** No skill loaded: what ran before the first activation, or in a prompt with none. */
 export const NO_SKILL = "";
 
@@ -67,6 +70,8 @@ export function attributePrompt(events: readonly StoredEvent[]): PromptFigures {
   let loaded: string | null = null;
   for (const event of ordered) {
     if (event.kind === "prompt") continue;
+    // The Skill tool's own result is the activation's other half (loading the skill), not work done with it.
+    if (event.kind === "tool_result" && event.toolName === LOADING_TOOL) continue;
     if (event.kind === "activation") {
       loaded = event.skillName ?? NO_SKILL;
       partOf(loaded, event.at).activations++;

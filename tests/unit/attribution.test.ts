@@ -92,6 +92,7 @@ describe("attributing a prompt's events to the skill loaded", () => {
       tool(12, "Bash", false),
       request(14, 0.00726, 2340, "tdd"),
     ]);
+    // The Skill tool's own result loads the skill: it is no tool call of it.
     expect(figures.parts.map((part) => [part.skillName, part.costUsd, part.toolFailures])).toEqual([
       ["tdd", 0.00726, 1],
       ["", 0.00726, 0],
