@@ -30,6 +30,8 @@ export function SkillHealthFilters({ action, query }: { action: string; query: T
         <option value="draft">Drafts</option>
         <option value="never">Never loaded</option>
         <option value="typed">Only typed (description does not trigger)</option>
+        <option value="loadedThenFailing">Loaded, then failing</option>
+        <option value="costly">Costly</option>
         <option value="lint">With lint findings</option>
       </select>
       {query.sort !== "name" && <input type="hidden" name="sort" value={query.sort} />}

@@ -2,8 +2,12 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { telemetryDays } from "@/db/schema";
 import type { VersionInfo } from "../learned/history";
+import { teamSettings } from "../listing/settings";
+import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
+import { listMutedTools } from "../telemetry/muted-tools";
 import type { TeamId } from "../teams/teams";
 import { skillProduction, type ActivationDay, type SkillProduction, type VersionInProduction } from "../usage/activations";
+import { noSkillProduction, versionProduction, withProduction, type Production } from "../usage/production";
 import { daysBefore, type UtcDay } from "../usage/rollups";
 
 /**
@@ -33,6 +37,25 @@ export interface SkillInProduction extends SkillProduction {
   markers: VersionMarker[];
   /** Whether any telemetry ever reached the team: without it the page says how to connect an agent. */
   connected: boolean;
+  /** Is it helping? What the agents did while each version was loaded. */
+  figures: ProductionFigures;
+}
+
+/** One version's production beside the version before it and the prompts with no skill loaded. */
+export type VersionFigures = ReturnType<typeof withProduction<{ version: number }>>[number];
+
+/**
+ * A skill's production figures by version, over all the telemetry the team has received (the
+ * per-prompt rollup is kept for good), with the no-skill baseline over the same rollup.
+ */
+export interface ProductionFigures {
+  /** Oldest first; a version no agent loaded has zeros. */
+  versions: VersionFigures[];
+  noSkill: Production;
+  /** Tools whose failures make no observation of this skill (a lead's choice). */
+  mutedTools: string[];
+  /** Tools' error texts are kept only while the team keeps prompt texts. */
+  storesPrompts: boolean;
 }
 
 /**
@@ -42,22 +65,47 @@ export interface SkillInProduction extends SkillProduction {
  */
 export async function skillInProduction(
   db: Db,
-  teamId: TeamId,
+  catalogs: CatalogCache,
+  team: CatalogKey,
   name: string,
   versions: readonly Pick<VersionInfo, "version" | "createdAt">[],
   now = new Date(),
 ): Promise<SkillInProduction> {
   const windowStart = new Date(`${daysBefore(now, PRODUCTION_DAYS - 1)}T00:00:00Z`);
   const made = versions.map((v) => ({ version: v.version, madeAt: v.createdAt === null ? windowStart : new Date(v.createdAt) }));
-  const [production, connected] = await Promise.all([
-    skillProduction(db, teamId, name, made, now, PRODUCTION_DAYS),
-    hasTelemetry(db, teamId),
+  const [production, connected, figures] = await Promise.all([
+    skillProduction(db, team.id, name, made, now, PRODUCTION_DAYS),
+    hasTelemetry(db, team.id),
+    productionFigures(db, catalogs, team, name, versions),
   ]);
   const dated = production.versions.filter((v) => versions.find((w) => w.version === v.version)?.createdAt !== null);
   return {
     ...production,
     ...productionChart(production.days, dated, now, PRODUCTION_DAYS),
     connected,
+    figures,
+  };
+}
+
+async function productionFigures(
+  db: Db,
+  catalogs: CatalogCache,
+  team: CatalogKey,
+  name: string,
+  versions: readonly { version: number }[],
+): Promise<ProductionFigures> {
+  const [byVersion, noSkill, muted, settings] = await Promise.all([
+    versionProduction(db, team.id, name),
+    noSkillProduction(db, team.id),
+    listMutedTools(db, catalogs, team, name),
+    teamSettings(db, team.id),
+  ]);
+  const ordered = [...versions].sort((a, b) => a.version - b.version).map(({ version }) => ({ version }));
+  return {
+    versions: withProduction(ordered, byVersion, noSkill),
+    noSkill,
+    mutedTools: muted.mutedTools,
+    storesPrompts: settings.storePrompts,
   };
 }
 

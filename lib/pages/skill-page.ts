@@ -63,7 +63,7 @@ export async function skillDetail(
     listSkillFiles(catalogs, team, name),
     // Production is read per version, so it follows the versions rather than waiting for everything.
     skillVersions(db, catalogs, team, name).then(
-      async (versions) => [versions, await skillInProduction(db, team.id, name, versions)] as const,
+      async (versions) => [versions, await skillInProduction(db, catalogs, team, name, versions)] as const,
     ),
     catalogs.catalog(team),
     content.skill.scope === "learned" ? findLiveLearned(db, team.id, name) : Promise.resolve(null),
