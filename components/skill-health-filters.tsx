@@ -18,6 +18,8 @@ export function SkillHealthFilters({ action, query }: { action: string; query: T
         className="w-64 max-w-full rounded-md border border-slate-300 px-3 py-1.5 text-sm"
       />
       <select
+        // A link that changes the filter (a headline flag) keeps this form: a new key shows what the URL now asks.
+        key={query.show}
         name="show"
         aria-label="Show"
         defaultValue={query.show}

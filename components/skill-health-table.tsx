@@ -33,7 +33,7 @@ type TableHref = (change: Partial<TableQuery>) => string;
 export function SkillHealthTable({ team, table, query }: { team: string; table: TablePage; query: TableQuery }) {
   const href: TableHref = (change) => `/t/${team}${tableSearch({ ...query, page: 1, ...change })}`;
   return (
-    <Card flush>
+    <Card flush id="skill-health">
       <div className="flex flex-wrap items-center gap-3 border-b border-slate-200 p-3">
         <SkillHealthFilters action={`/t/${team}`} query={query} />
         <span className="ml-auto text-sm text-slate-500" data-testid="row-count">

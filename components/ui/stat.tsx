@@ -26,7 +26,7 @@ export function Stat({
         <Link
           prefetch={false}
           href={href}
-          className={`${labelClass} text-indigo-700 underline-offset-2 hover:underline`}
+          className={`${labelClass} block w-fit text-indigo-700 underline-offset-2 hover:underline`}
           data-stat-link={label}
         >
           {label}

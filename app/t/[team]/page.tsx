@@ -56,7 +56,7 @@ function HeadlineFigures({ slug, headline }: { slug: string; headline: TeamOverv
   const trend = headline.viewsThisWeek - headline.viewsLastWeek;
   const { activation, activationBefore } = headline;
   // Each flag's figure opens the table filtered to the skills it counts.
-  const shown = (show: TableQuery["show"]) => `/t/${slug}${tableSearch({ ...DEFAULT_QUERY, show })}`;
+  const shown = (show: TableQuery["show"]) => `/t/${slug}${tableSearch({ ...DEFAULT_QUERY, show })}#skill-health`;
   return (
     <section className="grid grid-cols-2 gap-4 md:grid-cols-4 lg:grid-cols-5" aria-label="Headline figures">
       <Stat label="In the listing" value={String(headline.listed)} note={`${headline.drafts} draft(s) waiting`} />

@@ -101,10 +101,10 @@ function FiguresRow({
 }) {
   return (
     <tr className={`border-t border-slate-100 ${quiet ? "bg-slate-50 text-slate-700" : ""}`} data-figures={id}>
-      <td className="py-1.5 whitespace-nowrap">{label}</td>
+      <td className="py-1.5">{label}</td>
       <td className="py-1.5">
         <span className="flex items-center gap-2 whitespace-nowrap">
-          <span className="tabular-nums">{rateWithInterval(production.failureRate)}</span>
+          <span className="min-w-36 tabular-nums">{rateWithInterval(production.failureRate)}</span>
           <IntervalBar rate={production.failureRate} scale={scale} baseline={baseline} quiet={quiet} />
         </span>
       </td>
@@ -183,7 +183,7 @@ function FailingTools({ slug, name, figures, isLead }: { slug: string; name: str
           )}
           {failing.map((v) => (
             <div key={v.version} data-failing-version={v.version}>
-              <h4 className="text-xs font-medium text-slate-500 uppercase">v{v.version}</h4>
+              <h4 className="text-xs font-medium text-slate-500">while v{v.version} was loaded</h4>
               <ul className="divide-y divide-slate-100">
                 {v.failingTools.map((tool) => (
                   <li key={tool.tool} className="flex flex-wrap items-baseline gap-x-2 gap-y-1 py-1" data-failing-tool={tool.tool}>
