@@ -1,56 +1,69 @@
 import { describe, expect, it } from "vitest";
 import {
-  comparisonSentence,
-  costPerActivation,
-  duration,
-  intervalScale,
-  rateWithInterval,
-  tokensPerActivation,
-} from "@/lib/pages/production-figures";
-import { NO_PRODUCTION, wilson, type Production } from "@/lib/usage/production";
+  compareFailureRates,
+  costly,
+  loadedThenFailing,
+  NO_PRODUCTION,
+  sumProduction,
+  wilson,
+  withProduction,
+  type Production,
+} from "@/lib/usage/production";
 
-const figures = (calls: number, failures: number, change: Partial<Production> = {}): Production => ({
-  ...NO_PRODUCTION,
-  toolCalls: calls,
-  toolFailures: failures,
-  failureRate: wilson(failures, calls),
-  ...change,
-});
+/** The arithmetic behind "is a skill helping?": Wilson intervals, the minimum sample, and the two overview flags. */
 
-describe("how the skill page says a version's production figures", () => {
-  it("writes a failure rate with its 95% interval, and a dash with no tool call", () => {
-    expect(rateWithInterval(wilson(2, 40))).toBe("5.0% (1.4–16.5%)");
-    expect(rateWithInterval(wilson(0, 3))).toBe("0.0% (0.0–56.1%)");
-    expect(rateWithInterval(null)).toBe("—");
+function figures(prompts: number, toolCalls: number, toolFailures: number, costUsd: number): Production {
+  return { ...NO_PRODUCTION, prompts, toolCalls, toolFailures, failureRate: wilson(toolFailures, toolCalls), costUsd };
+}
+
+describe("production figures", () => {
+  it("gives the 95% Wilson interval of published tables, and none without a trial", () => {
+    const rounded = (rate: ReturnType<typeof wilson>) => rate && [rate.value, rate.low, rate.high].map((x) => Number(x.toFixed(4)));
+    expect(rounded(wilson(0, 10))).toEqual([0, 0, 0.2775]);
+    expect(rounded(wilson(5, 10))).toEqual([0.5, 0.2366, 0.7634]);
+    expect(rounded(wilson(2, 3))).toEqual([0.6667, 0.2077, 0.9385]);
+    expect(rounded(wilson(10, 10))).toEqual([1, 0.7225, 1]);
+    expect(wilson(0, 0)).toBeNull();
   });
 
-  it("gives cost and tokens per prompt it was loaded in, and prompt time a person reads", () => {
-    expect(costPerActivation(figures(0, 0, { prompts: 4, costUsd: 0.2 }))).toBe("$0.050");
-    expect(costPerActivation(figures(0, 0, { prompts: 2, costUsd: 0.84 }))).toBe("$0.42");
-    expect(costPerActivation(NO_PRODUCTION)).toBe("—");
-    expect(tokensPerActivation(figures(0, 0, { prompts: 3, tokens: 426_001 }))).toBe("142,000");
-    expect([duration(850), duration(6000), duration(125_400), duration(null)]).toEqual(["850 ms", "6 s", "2 min 05 s", "—"]);
+  it("compares failure rates only past 30 tool calls on each side, and only when the intervals are apart", () => {
+    expect(compareFailureRates(figures(10, 40, 30, 0), figures(10, 40, 2, 0))).toBe("higher");
+    expect(compareFailureRates(figures(10, 40, 2, 0), figures(10, 40, 30, 0))).toBe("lower");
+    expect(compareFailureRates(figures(10, 40, 8, 0), figures(10, 40, 5, 0))).toBe("no clear difference");
+    expect(compareFailureRates(figures(10, 29, 29, 0), figures(10, 400, 0, 0))).toBe("n too small");
+    expect(compareFailureRates(figures(10, 30, 29, 0), figures(10, 30, 0, 0))).toBe("higher");
   });
 
-  it("scales the interval bars to the highest interval end, rounded up to a tenth, at least a tenth", () => {
-    expect(intervalScale([wilson(2, 40), wilson(30, 40)])).toBe(0.9);
-    expect(intervalScale([wilson(1, 1000), null])).toBe(0.1);
-    expect(intervalScale([wilson(40, 40)])).toBe(1);
+  it("flags loaded, then failing against the no-skill baseline, and costly at twice its cost per prompt with 10 prompts each", () => {
+    const baseline = figures(10, 40, 2, 0.2);
+    expect(loadedThenFailing(figures(10, 40, 30, 0.2), baseline)).toBe(true);
+    expect(loadedThenFailing(figures(10, 40, 3, 0.2), baseline)).toBe(false);
+    expect(costly(figures(10, 40, 0, 0.4), baseline)).toBe(true);
+    expect(costly(figures(10, 40, 0, 0.39), baseline)).toBe(false);
+    expect(costly(figures(9, 40, 0, 4), baseline)).toBe(false);
+    expect(costly(figures(10, 40, 0, 1), figures(10, 40, 0, 0))).toBe(false);
   });
 
-  it("answers 'did v2 make things worse than v1?' in one sentence per comparison, with the minimum below it", () => {
-    const v1 = { version: 1, production: figures(40, 2) };
-    expect(comparisonSentence("higher", { version: 2, production: figures(40, 30) }, v1)).toBe(
-      "Yes: tools failed more often with v2, 75.0% (59.8–85.8%) of 40 calls, than with v1, 5.0% (1.4–16.5%) of 40 calls; the intervals do not overlap.",
+  it("adds parts up, with no median for a sum", () => {
+    const sum = sumProduction([figures(1, 3, 2, 0.03), figures(2, 2, 1, 0.02)]);
+    expect(sum).toEqual({ ...figures(3, 5, 3, 0.05), medianPromptMs: null });
+    expect(sumProduction([])).toEqual(NO_PRODUCTION);
+  });
+
+  it("sets each version beside the one before it and beside no skill", () => {
+    const rows = withProduction(
+      [{ version: 1 }, { version: 2 }, { version: 3 }],
+      [
+        { version: 1, production: figures(10, 40, 2, 0), failingTools: [] },
+        { version: 2, production: figures(10, 40, 30, 0), failingTools: [{ tool: "Bash", failures: 30, error: null }] },
+      ],
+      figures(10, 40, 2, 0),
     );
-    expect(comparisonSentence("lower", v1, { version: 2, production: figures(40, 30) })).toBe(
-      "No, better: tools failed less often with v1, 5.0% (1.4–16.5%) of 40 calls, than with v2, 75.0% (59.8–85.8%) of 40 calls; the intervals do not overlap.",
-    );
-    expect(comparisonSentence("no clear difference", { version: 2, production: figures(40, 3) }, v1)).toBe(
-      "No clear difference: tools failed in 7.5% (2.6–19.9%) of 40 calls with v2 and 5.0% (1.4–16.5%) of 40 calls with v1; the intervals overlap.",
-    );
-    expect(comparisonSentence("n too small", { version: 2, production: figures(1, 1) }, v1)).toBe(
-      "n too small: v2 has 1 tool call and v1 has 40 tool calls; comparing their failure rates needs at least 30 with each.",
-    );
+    expect(rows.map((row) => [row.version, row.production.toolCalls, row.failureRateVsPrevious, row.failureRateVsNoSkill])).toEqual([
+      [1, 40, null, "no clear difference"],
+      [2, 40, "higher", "higher"],
+      [3, 0, "n too small", "n too small"],
+    ]);
+    expect(rows[1]!.failingTools).toEqual([{ tool: "Bash", failures: 30, error: null }]);
   });
 });
