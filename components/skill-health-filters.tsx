@@ -18,6 +18,8 @@ export function SkillHealthFilters({ action, query }: { action: string; query: T
         className="w-64 max-w-full rounded-md border border-slate-300 px-3 py-1.5 text-sm"
       />
       <select
+        // A link that changes the filter (a headline flag) keeps this form: a new key shows what the URL now asks.
+        key={query.show}
         name="show"
         aria-label="Show"
         defaultValue={query.show}
@@ -30,6 +32,8 @@ export function SkillHealthFilters({ action, query }: { action: string; query: T
         <option value="draft">Drafts</option>
         <option value="never">Never loaded</option>
         <option value="typed">Only typed (description does not trigger)</option>
+        <option value="loadedThenFailing">Loaded, then failing</option>
+        <option value="costly">Costly</option>
         <option value="lint">With lint findings</option>
       </select>
       {query.sort !== "name" && <input type="hidden" name="sort" value={query.sort} />}

@@ -33,7 +33,7 @@ type TableHref = (change: Partial<TableQuery>) => string;
 export function SkillHealthTable({ team, table, query }: { team: string; table: TablePage; query: TableQuery }) {
   const href: TableHref = (change) => `/t/${team}${tableSearch({ ...query, page: 1, ...change })}`;
   return (
-    <Card flush>
+    <Card flush id="skill-health">
       <div className="flex flex-wrap items-center gap-3 border-b border-slate-200 p-3">
         <SkillHealthFilters action={`/t/${team}`} query={query} />
         <span className="ml-auto text-sm text-slate-500" data-testid="row-count">
@@ -100,6 +100,10 @@ function HealthRow({ team, row }: { team: string; row: SkillHealthRow }) {
         )}
         {row.collision && <div className="text-xs text-amber-700">{row.collision}</div>}
         {row.typedOnly && <TypedOnlyFlag team={team} name={row.name} />}
+        {row.loadedThenFailing && (
+          <ProductionFlag team={team} name={row.name} flag="loadedThenFailing" text="loaded, then failing" link="see the failing tools" />
+        )}
+        {row.costly && <ProductionFlag team={team} name={row.name} flag="costly" text="costly" link="see the cost per activation" />}
       </td>
       <td className="px-3 py-2">
         <span className="font-mono text-xs">{sourceLabel(row)}</span>
@@ -161,6 +165,22 @@ function TypedOnlyFlag({ team, name }: { team: string; name: string }) {
       <span className="rounded bg-amber-50 px-1.5 py-0.5 font-medium">only typed — description does not trigger</span>{" "}
       <Link prefetch={false} href={`/t/${team}/skills/${name}#in-production`} className="underline hover:text-amber-950">
         improve the description
+      </Link>
+    </div>
+  );
+}
+
+/**
+ * What production telemetry says against the prompts with no skill loaded (30 days): its tools
+ * fail more often beyond both intervals, or its prompts cost at least twice as much. The skill
+ * page shows the figures by version.
+ */
+function ProductionFlag({ team, name, flag, text, link }: { team: string; name: string; flag: string; text: string; link: string }) {
+  return (
+    <div className="mt-1 min-w-44 text-xs text-rose-800" data-flag={flag}>
+      <span className="rounded bg-rose-50 px-1.5 py-0.5 font-medium">{text}</span>{" "}
+      <Link prefetch={false} href={`/t/${team}/skills/${name}#production-figures`} className="underline hover:text-rose-950">
+        {link}
       </Link>
     </div>
   );

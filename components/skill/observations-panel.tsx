@@ -10,6 +10,8 @@ interface ObservationRow {
   outcome: string;
   errorType: string | null;
   feedback: string | null;
+  /** `telemetry`: a prompt whose tools failed while the skill was loaded, from the agents' own telemetry. */
+  source: "api" | "telemetry";
   createdAt: Date;
 }
 
@@ -19,15 +21,19 @@ const OUTCOME_STYLE: Record<string, string> = {
   partial: "bg-amber-100 text-amber-900",
 };
 
-/** The skill's recorded runs, newest first, with filters by outcome, category and version. */
+/**
+ * The skill's observations, newest first: runs someone recorded and, beside them, prompts whose
+ * tools failed while it was loaded (from production telemetry); filters by outcome, category,
+ * version and where they came from.
+ */
 export function ObservationsPanel({ rows, filter }: { rows: ObservationRow[]; filter: ObservationFilter }) {
   return (
     <div className="space-y-3">
       <ObservationFilters rows={rows} filter={filter} />
       {rows.length === 0 ? (
         <p className="text-sm text-slate-500">
-          No runs recorded{filter.outcome || filter.category || filter.version ? " that match" : ""}. Agents record them with POST
-          /api/v1/observations.
+          No observations{filter.outcome || filter.category || filter.version || filter.source ? " that match" : ""}. Agents record runs
+          with POST /api/v1/observations; failures in production come from the agents&apos; telemetry.
         </p>
       ) : (
         <Table
@@ -39,6 +45,7 @@ export function ObservationsPanel({ rows, filter }: { rows: ObservationRow[]; fi
               <th className="py-1">When</th>
               <th className="py-1">Version</th>
               <th className="py-1">Outcome</th>
+              <th className="py-1">From</th>
               <th className="py-1">Category</th>
               <th className="py-1">Task</th>
               <th className="py-1">Error / feedback</th>
@@ -46,13 +53,27 @@ export function ObservationsPanel({ rows, filter }: { rows: ObservationRow[]; fi
           }
         >
           {rows.map((o) => (
-            <tr key={o.id} className="border-t border-slate-100 align-top" data-observation={o.id}>
+            <tr key={o.id} className="border-t border-slate-100 align-top" data-observation={o.id} data-observation-source={o.source}>
               <td className="py-1.5 text-slate-600">
                 <When at={o.createdAt} />
               </td>
               <td className="py-1.5">v{o.version}</td>
               <td className="py-1.5">
                 <span className={`rounded px-1.5 py-0.5 text-xs font-semibold ${OUTCOME_STYLE[o.outcome] ?? ""}`}>{o.outcome}</span>
+              </td>
+              <td className="py-1.5">
+                {o.source === "telemetry" ? (
+                  <span
+                    className="rounded bg-violet-50 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-violet-800"
+                    data-source="telemetry"
+                  >
+                    production telemetry
+                  </span>
+                ) : (
+                  <span className="text-xs text-slate-600" data-source="api">
+                    recorded
+                  </span>
+                )}
               </td>
               <td className="py-1.5">{o.category}</td>
               <td className="max-w-md whitespace-pre-wrap py-1.5">{o.task}</td>
@@ -83,6 +104,18 @@ function ObservationFilters({ rows, filter }: { rows: ObservationRow[]; filter: 
           <option value="success">success</option>
           <option value="failure">failure</option>
           <option value="partial">partial</option>
+        </select>
+      </label>
+      <label className="text-sm">
+        From
+        <select
+          name="source"
+          defaultValue={filter.source ?? ""}
+          className="mt-1 block rounded-md border border-slate-300 px-2 py-1 text-sm"
+        >
+          <option value="">anywhere</option>
+          <option value="api">recorded</option>
+          <option value="telemetry">production telemetry</option>
         </select>
       </label>
       <label className="text-sm">

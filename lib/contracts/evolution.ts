@@ -404,15 +404,14 @@ export const getEvaluation = defineOperation({
   errors: ["EvaluationNotFound"],
 });
 
-const toolParams = z.object({
-  name: nameParams.shape.name,
-  tool: z
-    .string()
-    .min(1)
-    .max(200)
-    .regex(/^[^\u0000-\u001f\u007f]+$/, "is not a tool name (no control characters)")
-    .describe("a tool's name as the agent reports it: Bash, Read, mcp__server__tool"),
-});
+/** A tool's name as the agent reports it; the skill page's Mute button sends the same. */
+export const toolNameParam = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[^\u0000-\u001f\u007f]+$/, "is not a tool name (no control characters)")
+  .describe("a tool's name as the agent reports it: Bash, Read, mcp__server__tool");
+const toolParams = z.object({ name: nameParams.shape.name, tool: toolNameParam });
 const mutedToolsSchema = z.strictObject({
   name: z.string(),
   mutedTools: z.array(z.string()).describe("tools whose failures while it is loaded make no observation, in name order"),

@@ -12,8 +12,12 @@ import type { Trigger } from "../usage/activations";
  * prompts, skills the model chooses, api-error-envelope that people only ever type (its "when"
  * clause is cut from the listing), changelog-writer typed by hand until its description was
  * rewritten 3.2 days ago and chosen by the model since, custom skills whose names Claude Code hid,
- * and a plugin's skill the registry does not hold. Deterministic: the same counts on every seed,
- * each event a whole number of days and minutes before the seed ran.
+ * and a plugin's skill the registry does not hold. Each prompt then does its work — tool calls,
+ * some failing, a model call with its cost and tokens, now and then a tool a person rejects — so
+ * "Is it helping?" has answers: db-migration-review's psql calls keep failing (loaded, then
+ * failing), systematic-debugging costs several times a plain prompt (costly), and changelog-writer's
+ * rewritten v2 fails git calls v1 never did. Deterministic: the same counts on every seed, each
+ * event a whole number of days, minutes and seconds before the seed ran.
  */
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -23,21 +27,109 @@ const FIRST_DAY = 27;
 
 export const DEMO_PEOPLE = ["demo@skillgate.local", "sam@example.com", "priya@example.com", "lee@example.com", "ana@example.com"];
 
-/** A prompt and the skills it activated, with who chose each. */
+/** What a prompt did once its skills were loaded (or, with none, on its own). */
+interface Work {
+  /** The tools it called, in order. */
+  tools: string[];
+  /** Which of those calls failed in the n-th prompt doing this work (from 0), by their place in `tools`. */
+  fails: (n: number) => number[];
+  /** What a failing call said (kept: the demo team stores prompt texts). */
+  error: string;
+  /** Of its one model call, named after the skill loaded last. */
+  costUsd: number;
+  tokens: number;
+  /** Seconds from one event of the prompt to the next. */
+  step: number;
+  /** The tool a person rejected in the n-th prompt, if any. */
+  rejects?: (n: number) => string | null;
+}
+
+/** Prompts with no skill: a few quick calls, an edit that misses now and then. */
+const PLAIN_WORK: Work = {
+  tools: ["Read", "Grep", "Edit"],
+  fails: (n) => (n % 12 === 11 ? [2] : []),
+  error: "String to replace not found in file.",
+  costUsd: 0.06,
+  tokens: 18_400,
+  step: 25,
+};
+
+/** A skill's prompt as most go: a little more work than a plain one, a test run that fails one time in eight. */
+const SKILL_WORK: Work = {
+  tools: ["Read", "Grep", "Bash", "Edit"],
+  fails: (n) => (n % 8 === 7 ? [2] : []),
+  error: "Exit code 1",
+  costUsd: 0.08,
+  tokens: 26_000,
+  step: 30,
+};
+
+/** Debugging reads and reruns a lot: about as reliable as a plain prompt, several times the cost (costly). */
+const DEBUGGING_WORK: Work = {
+  tools: ["Read", "Grep", "Bash", "Read", "Bash", "Edit", "Bash"],
+  fails: (n) => (n % 4 === 3 ? [2] : []),
+  error: "Exit code 1\nFAIL test/payments/webhook.test.ts › retries a failed delivery",
+  costUsd: 0.42,
+  tokens: 142_000,
+  step: 55,
+  rejects: (n) => (n % 10 === 4 ? "Edit" : null),
+};
+
+/** The review tells the agent to try the migration on a database no laptop has: psql fails (loaded, then failing). */
+const MIGRATION_WORK: Work = {
+  tools: ["Read", "Bash", "Read", "Bash", "Grep"],
+  fails: (n) => (n % 2 === 0 ? [1, 3] : [1]),
+  error: 'psql: error: connection to server at "localhost" (127.0.0.1), port 5432 failed: Connection refused',
+  costUsd: 0.09,
+  tokens: 31_000,
+  step: 40,
+  rejects: (n) => (n % 4 === 1 ? "Bash" : null),
+};
+
+/** changelog-writer v1, typed by hand: reads the merged PRs; `git describe` fails once in a while. */
+const CHANGELOG_V1_WORK: Work = {
+  tools: ["Bash", "Read", "Read", "Edit"],
+  fails: (n) => (n % 6 === 5 ? [0] : []),
+  error: "fatal: No names found, cannot describe anything.",
+  costUsd: 0.05,
+  tokens: 15_000,
+  step: 20,
+};
+
+/** changelog-writer v2, chosen by the model: it asks git for a tag range that does not exist yet, twice a prompt. */
+const CHANGELOG_V2_WORK: Work = {
+  tools: ["Bash", "Bash", "Read", "Read", "Edit", "Bash"],
+  fails: () => [0, 1],
+  error: "fatal: ambiguous argument 'v3.0.0..HEAD': unknown revision or path not in the working tree.",
+  costUsd: 0.07,
+  tokens: 21_500,
+  step: 25,
+};
+
+/** A prompt and the skills it activated, with who chose each, and what it then did. */
 interface Ask {
   prompt: string;
   skills: [name: string, trigger: Trigger][];
+  work?: Work;
 }
 
 /** Asks of skills, each on the days its rule picks (`k` days ago). */
 const SKILL_ASKS: { on: (k: number) => boolean; ask: Ask }[] = [
   {
     on: () => true,
-    ask: { prompt: "Why does the payments webhook test fail only on CI?", skills: [["systematic-debugging", "proactive"]] },
+    ask: {
+      prompt: "Why does the payments webhook test fail only on CI?",
+      skills: [["systematic-debugging", "proactive"]],
+      work: DEBUGGING_WORK,
+    },
   },
   {
     on: (k) => k % 2 === 0,
-    ask: { prompt: "The checkout page throws a 500 since the last deploy; find out why", skills: [["systematic-debugging", "proactive"]] },
+    ask: {
+      prompt: "The checkout page throws a 500 since the last deploy; find out why",
+      skills: [["systematic-debugging", "proactive"]],
+      work: DEBUGGING_WORK,
+    },
   },
   {
     on: () => true,
@@ -59,11 +151,16 @@ const SKILL_ASKS: { on: (k: number) => boolean; ask: Ask }[] = [
     ask: {
       prompt: "Check this migration that adds a NOT NULL column to orders",
       skills: [["db-migration-review", "proactive"]],
+      work: MIGRATION_WORK,
     },
   },
   {
     on: (k) => k % 7 === 3,
-    ask: { prompt: "/db-migration-review migrations/0042_orders_status.sql", skills: [["db-migration-review", "slash"]] },
+    ask: {
+      prompt: "/db-migration-review migrations/0042_orders_status.sql",
+      skills: [["db-migration-review", "slash"]],
+      work: MIGRATION_WORK,
+    },
   },
   {
     // Released every five days since the checklist was promoted; it calls the CI gate itself.
@@ -91,20 +188,28 @@ const SKILL_ASKS: { on: (k: number) => boolean; ask: Ask }[] = [
   // changelog-writer before its description was rewritten (3.2 days ago): typed, chosen once.
   {
     on: (k) => k >= 5 && k % 2 === 0,
-    ask: { prompt: "/changelog-writer entries for the 2.x releases", skills: [["changelog-writer", "slash"]] },
+    ask: {
+      prompt: "/changelog-writer entries for the 2.x releases",
+      skills: [["changelog-writer", "slash"]],
+      work: CHANGELOG_V1_WORK,
+    },
   },
   {
     on: (k) => k === 14,
-    ask: { prompt: "Write the changelog entries for 2.16", skills: [["changelog-writer", "proactive"]] },
+    ask: { prompt: "Write the changelog entries for 2.16", skills: [["changelog-writer", "proactive"]], work: CHANGELOG_V1_WORK },
   },
   // ... and after: the model chooses it from what people ask.
   {
     on: (k) => k <= 2,
-    ask: { prompt: "Tell our users what changed in this version", skills: [["changelog-writer", "proactive"]] },
+    ask: {
+      prompt: "Tell our users what changed in this version",
+      skills: [["changelog-writer", "proactive"]],
+      work: CHANGELOG_V2_WORK,
+    },
   },
   {
     on: (k) => k <= 2,
-    ask: { prompt: "Write the release notes for 3.0.1", skills: [["changelog-writer", "proactive"]] },
+    ask: { prompt: "Write the release notes for 3.0.1", skills: [["changelog-writer", "proactive"]], work: CHANGELOG_V2_WORK },
   },
   {
     // A custom skill, named only with OTEL_LOG_TOOL_DETAILS=1.
@@ -139,9 +244,11 @@ const PLAIN_PER_PERSON = 5;
 
 const SOURCE: Record<string, string> = { custom_skill: "userSettings", "frontend-design": "plugin" };
 
-/** The month's events, oldest first: each prompt, then the skills it activated, in its person's session of the day. */
+/** The month's events, oldest first: each prompt, the skills it activated, then its work, in its person's session of the day. */
 export function demoTelemetry(now: number): TelemetryEvent[] {
   const events: TelemetryEvent[] = [];
+  // How many prompts did each kind of work so far: which of them fail is counted, not drawn.
+  const done = new Map<Work, number>();
   for (let k = FIRST_DAY; k >= 0; k--) {
     const asks = asksOfDay(k);
     const sequences = new Map<string, number>();
@@ -170,8 +277,53 @@ export function demoTelemetry(now: number): TelemetryEvent[] {
           skillSource: SOURCE[skillName] ?? "projectSettings",
         });
       }
+      const work = ask.work ?? (ask.skills.length === 0 ? PLAIN_WORK : SKILL_WORK);
+      const n = done.get(work) ?? 0;
+      done.set(work, n + 1);
+      const loaded = ask.skills.at(-1)?.[0] ?? null;
+      const start = at.getTime() + (sequences.get(session) ?? 0) * 1000;
+      const step = (seq: number, j: number) => ({
+        key: `seq:${session}:${seq}`,
+        at: new Date(start + j * work.step * 1000),
+        ...base,
+        sequence: seq,
+      });
+      events.push(...workEvents(work, n, loaded, () => next(), step));
     });
   }
+  return events;
+}
+
+/** One prompt's work as Claude Code reports it: each tool's result, a person's rejection, then the model call naming the skill loaded. */
+function workEvents(
+  work: Work,
+  n: number,
+  loaded: string | null,
+  next: () => number,
+  step: (sequence: number, j: number) => Omit<TelemetryEvent, "kind">,
+): TelemetryEvent[] {
+  const failing = work.fails(n);
+  const events: TelemetryEvent[] = work.tools.map((toolName, j) => {
+    const failed = failing.includes(j);
+    return {
+      kind: "tool_result",
+      ...step(next(), j + 1),
+      toolName,
+      success: !failed,
+      durationMs: 400 + j * 150,
+      error: failed ? work.error : null,
+    };
+  });
+  const rejected = work.rejects?.(n) ?? null;
+  if (rejected) events.push({ kind: "tool_rejection", ...step(next(), work.tools.length + 1), toolName: rejected });
+  events.push({
+    kind: "api_request",
+    ...step(next(), work.tools.length + 2),
+    skillName: loaded,
+    costUsd: work.costUsd,
+    tokens: work.tokens,
+    durationMs: 4_000,
+  });
   return events;
 }
 
@@ -196,6 +348,12 @@ export async function seedTelemetry(app: App, teamId: TeamId): Promise<void> {
   await updateTeamSettings(app.db, app.catalogs, teamId, { storePrompts: true });
   const now = Date.now();
   for (const events of inSlices(demoTelemetry(now), 500)) {
-    await ingestTelemetry(app.db, teamId, { events, ignored: 0, refused: { count: 0, reasons: [] } }, app.catalogs.staticNames, new Date(now));
+    await ingestTelemetry(
+      app.db,
+      teamId,
+      { events, ignored: 0, refused: { count: 0, reasons: [] } },
+      app.catalogs.staticNames,
+      new Date(now),
+    );
   }
 }

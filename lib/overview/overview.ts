@@ -9,6 +9,8 @@ import { lastViewedBySkill, neverLoaded, weeklyViewTrend } from "../usage/stats"
 import { dailyViews, viewsInLast, viewsPerSkill } from "../usage/view-days";
 import type { UsageDeps } from "../usage/usage";
 import { activationsBySkill, typedOnly, unlistedActivations, type Activations, type UnlistedActivations } from "../usage/activations";
+import { costly, loadedThenFailing, NO_PRODUCTION, teamProduction, type TeamProduction } from "../usage/production";
+import { daysBefore } from "../usage/rollups";
 import { successRates } from "../evolution/observations";
 import { catalogRows } from "./catalog-rows";
 import { DEFAULT_QUERY, tablePage, type CatalogRow, type RowReader, type SkillHealthRow, type TablePage, type TableQuery } from "./table";
@@ -24,6 +26,9 @@ export interface TeamOverview {
     neverLoaded: number;
     /** Skills people activate only by typing `/name` (§9.1). */
     typedOnly: number;
+    /** Skills whose tools fail more often while loaded than with no skill, and skills whose prompts cost twice as much (30 days). */
+    loadedThenFailing: number;
+    costly: number;
     viewsThisWeek: number;
     viewsLastWeek: number;
     /** Activation rate of the latest finished run and of the one before it. */
@@ -56,7 +61,7 @@ export async function teamOverview(
 ): Promise<TeamOverview> {
   await views.flush();
   const byViews = query.sort === "views7d" ? 7 : query.sort === "views30d" ? 30 : null;
-  const [catalog, labels, lastViewed, sums, activated, trend, listing, outcomes, tiers, runs] = await Promise.all([
+  const [catalog, labels, lastViewed, sums, activated, trend, listing, outcomes, tiers, runs, produced] = await Promise.all([
     catalogs.catalog(team),
     catalogs.labels(team),
     lastViewedBySkill(db, team.id),
@@ -68,10 +73,12 @@ export async function teamOverview(
     successRates(db, team.id),
     catalogs.catalog(team).then((catalog) => servedTiers(db, catalog)),
     latestRuns(db, team.id),
+    // The same 30 days as GET /api/v1/usage, so its flags and the table's agree.
+    teamProduction(db, team.id, daysBefore(now, 29)),
   ]);
   const rows = catalogRows(catalog, team.descMax, labels);
   const recall = (runs[0]?.metrics.perSkill ?? {}) as Record<string, { recall: number | null }>;
-  const facts = rowFacts({ lastViewed, sums, activated, outcomes, tiers, recall });
+  const facts = rowFacts({ lastViewed, sums, activated, outcomes, tiers, recall, produced });
   const page = tablePage(rows, query, facts);
   const days = await dailyViews(db, team.id, [...new Set(page.rows.map((row) => row.name))], now);
   const served = rows.filter((row) => row.status !== "shadowed");
@@ -84,6 +91,8 @@ export async function teamOverview(
       lintFindings: served.reduce((sum, row) => sum + row.lint.length, 0),
       neverLoaded: rows.filter((row) => facts.neverLoaded(row)).length,
       typedOnly: rows.filter((row) => facts.typedOnly(row)).length,
+      loadedThenFailing: rows.filter((row) => facts.loadedThenFailing(row)).length,
+      costly: rows.filter((row) => facts.costly(row)).length,
       viewsThisWeek: trend.thisWeek,
       viewsLastWeek: trend.lastWeek,
       activation: runs[0]?.metrics.activationRate ?? null,
@@ -112,16 +121,20 @@ interface Lookups {
   outcomes: Map<string, { runs: number; rate: number | null }>;
   tiers: Map<string, string>;
   recall: Record<string, { recall: number | null }>;
+  produced: TeamProduction;
 }
 
 /**
  * A row's usage, outcomes and recall, looked up by name as filters and sorts ask. Usage is by name:
  * a shadowed skill is never served, so its name's views, runs and recall are the winner's.
  */
-function rowFacts({ lastViewed, sums, activated, outcomes, tiers, recall }: Lookups) {
+function rowFacts({ lastViewed, sums, activated, outcomes, tiers, recall, produced }: Lookups) {
   const served = (row: CatalogRow) => row.status !== "shadowed";
   const never = (row: CatalogRow) => neverLoaded(row, lastViewed, activated);
   const onlyTyped = (row: CatalogRow) => served(row) && typedOnly(activated.get(row.name));
+  const production = (row: CatalogRow) => produced.bySkill.get(row.name) ?? NO_PRODUCTION;
+  const failing = (row: CatalogRow) => served(row) && loadedThenFailing(production(row), produced.noSkill);
+  const dear = (row: CatalogRow) => served(row) && costly(production(row), produced.noSkill);
   const value = (row: CatalogRow, key: Parameters<RowReader["value"]>[1]): string | number => {
     if (!served(row)) return key === "lastViewedAt" ? "" : key === "successRate" || key === "recall" ? -1 : 0;
     if (key === "views7d" || key === "views30d") return sums?.get(row.name) ?? 0;
@@ -135,6 +148,8 @@ function rowFacts({ lastViewed, sums, activated, outcomes, tiers, recall }: Look
     value,
     neverLoaded: never,
     typedOnly: onlyTyped,
+    loadedThenFailing: failing,
+    costly: dear,
     /** The whole row of a skill the page shows, with its views by day. */
     complete(row: CatalogRow, days: number[]): SkillHealthRow {
       const used = served(row);
@@ -151,6 +166,8 @@ function rowFacts({ lastViewed, sums, activated, outcomes, tiers, recall }: Look
         proactive: chosen?.proactive ?? 0,
         typed: chosen?.slash ?? 0,
         typedOnly: onlyTyped(row),
+        loadedThenFailing: failing(row),
+        costly: dear(row),
         runs: ran?.runs ?? 0,
         successRate: ran?.rate ?? null,
         tier: used && row.source === "learned" ? (tiers.get(row.name) ?? null) : null,

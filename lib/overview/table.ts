@@ -24,6 +24,10 @@ export interface SkillHealthRow {
   typed: number;
   /** Only ever typed: its description does not make the model choose it. */
   typedOnly: boolean;
+  /** Tools failed more often while it was loaded than with no skill loaded, beyond both intervals (30 days). */
+  loadedThenFailing: boolean;
+  /** Its prompts cost at least twice what prompts with no skill loaded cost (30 days). */
+  costly: boolean;
   /** For learned skills: where it came from, e.g. "agent · session 7f3a". */
   provenance: string | null;
   /** Recorded runs and the share that succeeded (null with none). */
@@ -52,6 +56,8 @@ export interface RowReader {
   value(row: CatalogRow, key: Exclude<SortKey, keyof CatalogRow | "lint">): string | number;
   neverLoaded(row: CatalogRow): boolean;
   typedOnly(row: CatalogRow): boolean;
+  loadedThenFailing(row: CatalogRow): boolean;
+  costly(row: CatalogRow): boolean;
 }
 
 /**
@@ -76,7 +82,7 @@ export const SORT_KEYS = [
 ] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 
-export const SHOW_FILTERS = ["all", "active", "shadowed", "draft", "never", "typed", "lint"] as const;
+export const SHOW_FILTERS = ["all", "active", "shadowed", "draft", "never", "typed", "loadedThenFailing", "costly", "lint"] as const;
 export type ShowFilter = (typeof SHOW_FILTERS)[number];
 
 export const PAGE_SIZE = 50;
@@ -169,6 +175,8 @@ function shows(row: CatalogRow, show: ShowFilter, read: RowReader): boolean {
   if (show === "all") return true;
   if (show === "never") return read.neverLoaded(row);
   if (show === "typed") return read.typedOnly(row);
+  if (show === "loadedThenFailing") return read.loadedThenFailing(row);
+  if (show === "costly") return read.costly(row);
   if (show === "lint") return row.lint.length > 0;
   return row.status === show;
 }

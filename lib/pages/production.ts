@@ -4,8 +4,11 @@ import { telemetryDays } from "@/db/schema";
 import type { VersionInfo } from "../learned/history";
 import { personName, type NamedPerson } from "../telemetry/person-names";
 import { unknownPeopleNumbers } from "../telemetry/unknown-people";
+import { teamSettings } from "../listing/settings";
+import { mutedToolsOf } from "../telemetry/muted-tools";
 import type { TeamId } from "../teams/teams";
 import { skillProduction, type ActivationDay, type SkillProduction, type VersionInProduction } from "../usage/activations";
+import { noSkillProduction, versionProduction, withProduction, type Production } from "../usage/production";
 import { daysBefore, type UtcDay } from "../usage/rollups";
 
 /**
@@ -41,6 +44,25 @@ export interface SkillInProduction extends Omit<SkillProduction, "people"> {
   markers: VersionMarker[];
   /** Whether any telemetry ever reached the team: without it the page says how to connect an agent. */
   connected: boolean;
+  /** Is it helping? What the agents did while each version was loaded. */
+  figures: ProductionFigures;
+}
+
+/** One version's production beside the version before it and the prompts with no skill loaded. */
+export type VersionFigures = ReturnType<typeof withProduction<{ version: number }>>[number];
+
+/**
+ * A skill's production figures by version, over all the telemetry the team has received (the
+ * per-prompt rollup is kept for good), with the no-skill baseline over the same rollup.
+ */
+export interface ProductionFigures {
+  /** Oldest first; a version no agent loaded has zeros. */
+  versions: VersionFigures[];
+  noSkill: Production;
+  /** Tools whose failures make no observation of this skill (a lead's choice). */
+  mutedTools: string[];
+  /** Tools' error texts are kept only while the team keeps prompt texts. */
+  storesPrompts: boolean;
 }
 
 /**
@@ -57,9 +79,10 @@ export async function skillInProduction(
 ): Promise<SkillInProduction> {
   const windowStart = new Date(`${daysBefore(now, PRODUCTION_DAYS - 1)}T00:00:00Z`);
   const made = versions.map((v) => ({ version: v.version, madeAt: v.createdAt === null ? windowStart : new Date(v.createdAt) }));
-  const [production, connected] = await Promise.all([
+  const [production, connected, figures] = await Promise.all([
     skillProduction(db, teamId, name, made, now, PRODUCTION_DAYS),
     hasTelemetry(db, teamId),
+    productionFigures(db, teamId, name, versions),
   ]);
   const dated = production.versions.filter((v) => versions.find((w) => w.version === v.version)?.createdAt !== null);
   const numbers = await unknownPeopleNumbers(
@@ -72,6 +95,28 @@ export async function skillInProduction(
     people: production.people.map((p) => ({ ...personName(p.person, numbers), days: p.days })),
     ...productionChart(production.days, dated, now, PRODUCTION_DAYS),
     connected,
+    figures,
+  };
+}
+
+async function productionFigures(
+  db: Db,
+  teamId: TeamId,
+  name: string,
+  versions: readonly { version: number }[],
+): Promise<ProductionFigures> {
+  const [byVersion, noSkill, muted, settings] = await Promise.all([
+    versionProduction(db, teamId, name),
+    noSkillProduction(db, teamId),
+    mutedToolsOf(db, teamId, name),
+    teamSettings(db, teamId),
+  ]);
+  const ordered = [...versions].sort((a, b) => a.version - b.version).map(({ version }) => ({ version }));
+  return {
+    versions: withProduction(ordered, byVersion, noSkill),
+    noSkill,
+    mutedTools: muted,
+    storesPrompts: settings.storePrompts,
   };
 }
 

@@ -19,24 +19,25 @@ export interface MutedTools {
 
 export async function listMutedTools(db: Db, catalogs: CatalogCache, team: CatalogKey, name: string): Promise<MutedTools> {
   await requireSkill(catalogs, team, name);
-  return { name, mutedTools: await mutedOf(db, team.id, name) };
+  return { name, mutedTools: await mutedToolsOf(db, team.id, name) };
 }
 
 export async function muteTool(db: Db, catalogs: CatalogCache, team: CatalogKey, actor: Actor, name: string, tool: string) {
   requireLead(actor, "muting a tool");
   await requireSkill(catalogs, team, name);
   await db.insert(mutedTools).values({ teamId: team.id, skillName: name, toolName: tool }).onConflictDoNothing();
-  return { name, mutedTools: await mutedOf(db, team.id, name) };
+  return { name, mutedTools: await mutedToolsOf(db, team.id, name) };
 }
 
 export async function unmuteTool(db: Db, catalogs: CatalogCache, team: CatalogKey, actor: Actor, name: string, tool: string) {
   requireLead(actor, "unmuting a tool");
   await requireSkill(catalogs, team, name);
   await db.delete(mutedTools).where(and(eq(mutedTools.teamId, team.id), eq(mutedTools.skillName, name), eq(mutedTools.toolName, tool)));
-  return { name, mutedTools: await mutedOf(db, team.id, name) };
+  return { name, mutedTools: await mutedToolsOf(db, team.id, name) };
 }
 
-async function mutedOf(db: Db, teamId: number, name: string): Promise<string[]> {
+/** The tools muted for a skill, in name order; none for a name no lead muted anything of. */
+export async function mutedToolsOf(db: Db, teamId: number, name: string): Promise<string[]> {
   const rows = await db
     .select({ tool: mutedTools.toolName })
     .from(mutedTools)

@@ -87,7 +87,8 @@ describe("the dashboard in Chromium", () => {
     expect(await page.textContent('[data-testid="row-count"]')).toBe("18 of 18 skills");
     const row = page.locator('tr[data-skill="changelog-writer"]');
     expect(await row.locator("td").allTextContents()).toEqual([
-      "changelog-writer",
+      // Since issue 40 the demo's prompts do work, and the rewritten v2's git calls fail: flagged.
+      "changelog-writerloaded, then failing see the failing tools",
       "file skills/changelog-writer",
       "v2",
       "active",

@@ -47,6 +47,8 @@ export const OAUTH_KEY = "sg_browser_test_key_oauth_00000009";
 export const OUTDATED_KEY = "sg_browser_test_key_outdated_00010";
 /** The "served" team: what agents get and why — pins, labels, rollbacks under a pin, reasons the team asks for (issue 39). */
 export const SERVED_KEY = "sg_browser_test_key_served_0000011";
+/** The "evidence" team: production figures per version from telemetry no other test sends (issue 40). */
+export const EVIDENCE_KEY = "sg_browser_test_key_evidence_00012";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -67,8 +69,8 @@ export default async function setup(project: TestProject) {
     SKILLGATE_JUDGE_CONCURRENCY: "2",
     SKILLGATE_DEMO: "1",
     SKILLS_GLOBAL_DIR: "demo/global-skills",
-    SKILLGATE_INIT_TEAM: "demo,other-team,lab,cli,mcp,installer,governed,charts,morning,oauth,outdated,served",
-    SKILLGATE_INIT_API_KEY: `${BROWSER_KEY},${OTHER_TEAM_KEY},${LAB_KEY},${CLI_KEY},${MCP_KEY},${INSTALLER_KEY},${GOVERNED_KEY},${CHARTS_KEY},${MORNING_KEY},${OAUTH_KEY},${OUTDATED_KEY},${SERVED_KEY}`,
+    SKILLGATE_INIT_TEAM: "demo,other-team,lab,cli,mcp,installer,governed,charts,morning,oauth,outdated,served,evidence",
+    SKILLGATE_INIT_API_KEY: `${BROWSER_KEY},${OTHER_TEAM_KEY},${LAB_KEY},${CLI_KEY},${MCP_KEY},${INSTALLER_KEY},${GOVERNED_KEY},${CHARTS_KEY},${MORNING_KEY},${OAUTH_KEY},${OUTDATED_KEY},${SERVED_KEY},${EVIDENCE_KEY}`,
     SKILLGATE_INIT_USER_EMAIL: [BROWSER_LOGIN, MEMBER_LOGIN, THROTTLED_LOGIN].map((login) => login.email).join(","),
     SKILLGATE_INIT_USER_PASSWORD: [BROWSER_LOGIN, MEMBER_LOGIN, THROTTLED_LOGIN].map((login) => login.password).join(","),
     // The security tests play clients at different addresses behind a proxy, each browser context

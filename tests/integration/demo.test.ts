@@ -16,6 +16,8 @@ import { listAmendments } from "@/lib/evolution/amendments";
 import { seedDemo, DEMO_TEAM } from "@/lib/demo/seed";
 import { findTeam } from "@/lib/teams/teams";
 import { versionEvidence } from "@/lib/skills/version-evidence";
+import { compareFailureRates, noSkillProduction, versionProduction } from "@/lib/usage/production";
+import { usageReport } from "@/lib/usage/usage";
 import { useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 
@@ -167,5 +169,27 @@ describe.each(testDbKinds)("the demo team's story on %s", (kind) => {
       { version: 1, views: 3, runs: { total: 6, succeeded: 3 }, recall: { expected: 2, loaded: 1 } },
       { version: 2, views: 1, runs: { total: 1, succeeded: 1 }, recall: { expected: 2, loaded: 1 } },
     ]);
+
+    // Is it helping? (issue 40): the month's prompts did work, so the overview flags a skill loaded,
+    // then failing, and one costly, and changelog-writer's rewrite shows in its figures per version.
+    const usage = await usageReport(t.app, team);
+    expect(
+      usage.skills
+        .filter((skill) => skill.loadedThenFailing)
+        .map((skill) => skill.name)
+        .sort(),
+    ).toEqual(["changelog-writer", "db-migration-review"]);
+    expect(usage.skills.filter((skill) => skill.costly).map((skill) => skill.name)).toEqual(["systematic-debugging"]);
+    expect(usage.production.noSkill).toMatchObject({ prompts: 540, toolCalls: 1620, toolFailures: 45, rejections: 0 });
+    const changelog = await versionProduction(db, team.id, "changelog-writer");
+    expect(changelog.map((v) => [v.version, v.production.prompts, v.production.toolCalls, v.production.toolFailures])).toEqual([
+      [1, 12, 48, 2],
+      [2, 6, 36, 12],
+    ]);
+    expect(compareFailureRates(changelog[1]!.production, changelog[0]!.production)).toBe("higher");
+    expect(compareFailureRates(changelog[0]!.production, await noSkillProduction(db, team.id))).toBe("no clear difference");
+    // Its failures are observations from production telemetry, of the version live at the time.
+    const fromTelemetry = runs.filter((r) => r.source === "telemetry" && r.skillName === "changelog-writer");
+    expect(fromTelemetry.map((r) => r.version).sort()).toEqual([1, 1, 2, 2, 2, 2, 2, 2]);
   });
 });

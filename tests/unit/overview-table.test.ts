@@ -21,11 +21,13 @@ const catalog = [...Array(120)].map((_, i) =>
   row(`skill-${String(i).padStart(3, "0")}`, { source: i % 2 ? "file" : "builtin", folder: i % 2 ? `skills/s${i}` : null }),
 );
 const numberOf = (r: CatalogRow) => Number(r.name.slice("skill-".length));
-/** Views 30d are the skill's number mod 7; one in ten was never loaded. */
+/** Views 30d are the skill's number mod 7; one in ten was never loaded; three are loaded, then failing; three are costly. */
 const read: RowReader = {
   value: (r, key) => (key === "views30d" ? numberOf(r) % 7 : 0),
   neverLoaded: (r) => numberOf(r) % 10 === 0,
   typedOnly: () => false,
+  loadedThenFailing: (r) => numberOf(r) % 40 === 3,
+  costly: (r) => numberOf(r) % 50 === 7,
 };
 const page = (query: typeof DEFAULT_QUERY) => tablePage(catalog, query, read);
 
@@ -44,6 +46,8 @@ describe("the overview's skill health table", () => {
 
   it("filters by text in the name or source and by what to show, before it pages", () => {
     expect(page({ ...DEFAULT_QUERY, show: "never" })).toMatchObject({ matching: 12, pages: 1 });
+    expect(page({ ...DEFAULT_QUERY, show: "loadedThenFailing" }).rows.map((r) => r.name)).toEqual(["skill-003", "skill-043", "skill-083"]);
+    expect(page({ ...DEFAULT_QUERY, show: "costly" }).rows.map((r) => r.name)).toEqual(["skill-007", "skill-057", "skill-107"]);
     expect(page({ ...DEFAULT_QUERY, q: "skills/s1" }).matching).toBe(catalog.filter((r) => r.folder?.includes("skills/s1")).length);
     expect(page({ ...DEFAULT_QUERY, q: "skill-11" }).rows.map((r) => r.name)).toEqual([
       "skill-110",
@@ -77,6 +81,11 @@ describe("the overview's skill health table", () => {
       page: 2,
     });
     expect(parseTableQuery({ show: "everything", sort: "password", page: "-1", dir: "sideways" })).toEqual(DEFAULT_QUERY);
+    expect([parseTableQuery({ show: "loadedThenFailing" }).show, parseTableQuery({ show: "costly" }).show]).toEqual([
+      "loadedThenFailing",
+      "costly",
+    ]);
+    expect(tableSearch({ ...DEFAULT_QUERY, show: "loadedThenFailing" })).toBe("?show=loadedThenFailing");
     expect(parseTableQuery({ q: ["a", "b"] })).toEqual(DEFAULT_QUERY);
     expect(tableSearch(DEFAULT_QUERY)).toBe("");
     expect(tableSearch({ ...DEFAULT_QUERY, sort: "views30d", descending: true, page: 2 })).toBe("?sort=views30d&page=2");

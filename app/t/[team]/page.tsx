@@ -4,7 +4,8 @@ import { roleAtLeast } from "@/lib/auth/scopes";
 import { NewSkillForm } from "@/components/new-skill-form";
 import { createSkillAction } from "./actions";
 import { teamOverview, type InvalidFolderRow, type TeamOverview } from "@/lib/overview/overview";
-import { parseTableQuery } from "@/lib/overview/table";
+import { DEFAULT_QUERY, parseTableQuery, tableSearch, type TableQuery } from "@/lib/overview/table";
+import { COSTLY_FACTOR } from "@/lib/usage/production";
 import { SkillHealthTable } from "@/components/skill-health-table";
 import { PageHeader } from "@/components/ui/page-header";
 import { Stat } from "@/components/ui/stat";
@@ -26,7 +27,7 @@ export default async function OverviewPage({ params, searchParams }: TeamPagePro
   return (
     <div className="space-y-6">
       <PageHeader title={team.name} description="Skill health: what agents see, what they load, and what needs attention." />
-      <HeadlineFigures headline={headline} />
+      <HeadlineFigures slug={slug} headline={headline} />
       <TeamApprovalQueue slug={slug} awaiting={awaiting} autoPromote={team.autoPromote} role={role} hasModel={app.model !== null} />
       {invalid.length > 0 && <InvalidFolders invalid={invalid} />}
       {diagnostics.length > 0 && (
@@ -51,11 +52,13 @@ function pointsVsBefore(now: number, before: number): string {
   return `${now >= before ? "+" : ""}${Math.round((now - before) * 100)} points vs the run before`;
 }
 
-function HeadlineFigures({ headline }: { headline: TeamOverview["headline"] }) {
+function HeadlineFigures({ slug, headline }: { slug: string; headline: TeamOverview["headline"] }) {
   const trend = headline.viewsThisWeek - headline.viewsLastWeek;
   const { activation, activationBefore } = headline;
+  // Each flag's figure opens the table filtered to the skills it counts.
+  const shown = (show: TableQuery["show"]) => `/t/${slug}${tableSearch({ ...DEFAULT_QUERY, show })}#skill-health`;
   return (
-    <section className="grid grid-cols-2 gap-4 md:grid-cols-4 2xl:grid-cols-8" aria-label="Headline figures">
+    <section className="grid grid-cols-2 gap-4 md:grid-cols-4 lg:grid-cols-5" aria-label="Headline figures">
       <Stat label="In the listing" value={String(headline.listed)} note={`${headline.drafts} draft(s) waiting`} />
       <Stat
         label="Listing size"
@@ -86,12 +89,28 @@ function HeadlineFigures({ headline }: { headline: TeamOverview["headline"] }) {
         value={String(headline.neverLoaded)}
         note="clutter in the routing decision"
         tone={headline.neverLoaded > 0 ? "warn" : "good"}
+        href={shown("never")}
       />
       <Stat
         label="Only typed"
         value={String(headline.typedOnly)}
         note="people type /name; the model never chooses them"
         tone={headline.typedOnly > 0 ? "warn" : "good"}
+        href={shown("typed")}
+      />
+      <Stat
+        label="Loaded, then failing"
+        value={String(headline.loadedThenFailing)}
+        note="tools fail more often than with no skill loaded"
+        tone={headline.loadedThenFailing > 0 ? "warn" : "good"}
+        href={shown("loadedThenFailing")}
+      />
+      <Stat
+        label="Costly"
+        value={String(headline.costly)}
+        note={`prompts cost ${COSTLY_FACTOR}× or more what prompts with no skill cost`}
+        tone={headline.costly > 0 ? "warn" : "good"}
+        href={shown("costly")}
       />
       <Stat label="Lint findings" value={String(headline.lintFindings)} tone={headline.lintFindings > 0 ? "warn" : "good"} />
       <Stat label="Collisions" value={String(headline.collisions)} tone={headline.collisions > 0 ? "warn" : "good"} />

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { memberAction } from "@/lib/actions/member-action";
 import type { ActionResult, Decision } from "@/lib/actions/result";
-import { amendmentBody } from "@/lib/contracts/evolution";
+import { amendmentBody, toolNameParam } from "@/lib/contracts/evolution";
 import { forkSkillForm, saveSkillForm, verifyBody, type ForkSkillForm, type SaveSkillForm, type VerifyForm } from "@/lib/contracts/learned";
 import { moveLabelBody, pinBody, rollbackBody } from "@/lib/contracts/versions";
 import { isAppError, pageMessage } from "@/lib/errors";
@@ -19,6 +19,7 @@ import { archiveLearned, promoteLearned, restoreLearned, rollbackLearned, update
 import { membershipOf } from "@/lib/teams/teams";
 import { generateAmendment, latestContent, proposeAmendment } from "@/lib/evolution/amendments";
 import { parseSkillMd } from "@/lib/skills/skill-md";
+import { muteTool, unmuteTool } from "@/lib/telemetry/muted-tools";
 
 /** Editors and leads change skills (§1); each action validates with its REST operation's schema. */
 const asEditor = (slug: string, name: string) => ({ team: slug, page: `/t/${slug}/skills/${name}`, role: "editor" as const });
@@ -182,5 +183,25 @@ export async function generateAmendmentAction(slug: string, name: string): Promi
   return memberAction({ ...asEditor(slug, name), ...nothing }, async (member, _input, actor) => {
     const { id } = await generateAmendment(member.app.db, member.app.catalogs, member.app.model, member.team, actor, name);
     return { ok: true, message: `The model proposed amendment #${id} from the recent failures.` };
+  });
+}
+
+/** Leads mute a tool for a skill: what it does is their call, as pins are (docs/decisions.md, "Issue 40"). */
+const asLead = (slug: string, name: string) => ({ team: slug, page: `/t/${slug}/skills/${name}`, role: "lead" as const });
+
+export async function muteToolAction(slug: string, name: string, tool: string): Promise<ActionResult> {
+  return memberAction({ ...asLead(slug, name), schema: toolNameParam, input: tool }, async (member, tool, actor) => {
+    await muteTool(member.app.db, member.app.catalogs, member.team, actor, name, tool);
+    return {
+      ok: true,
+      message: `Muted ${tool}: its failures while ${name} is loaded make no observation of ${name}. The figures still count them.`,
+    };
+  });
+}
+
+export async function unmuteToolAction(slug: string, name: string, tool: string): Promise<ActionResult> {
+  return memberAction({ ...asLead(slug, name), schema: toolNameParam, input: tool }, async (member, tool, actor) => {
+    await unmuteTool(member.app.db, member.app.catalogs, member.team, actor, name, tool);
+    return { ok: true, message: `Unmuted ${tool}: its failures while ${name} is loaded make observations of ${name} again.` };
   });
 }

@@ -38,7 +38,7 @@ export default async function SkillPage({ params, searchParams }: TeamPageProps<
   if (!isSkillName(name)) notFound();
   const query = await searchParams;
   const wanted = readSearchParams(diffQuery, query);
-  const observed = readSearchParams(observationQuery.pick({ outcome: true, category: true, version: true }), query);
+  const observed = readSearchParams(observationQuery.pick({ outcome: true, category: true, version: true, source: true }), query);
   const { app, team } = member;
   const detail = await skillDetail(app.db, app.catalogs, team, name, wanted, observed).catch(nullOn404);
   const [canEdit, isLead] = [roleAtLeast(member.role, "editor"), roleAtLeast(member.role, "lead")];

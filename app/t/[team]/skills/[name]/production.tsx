@@ -4,6 +4,7 @@ import { ConnectTelemetry } from "@/components/connect-telemetry";
 import { ProductionChart } from "@/components/skill/production-chart";
 import { Section } from "@/components/ui/section";
 import { Table } from "@/components/ui/table";
+import { ProductionFigures } from "./production-figures";
 
 /**
  * The skill as the agents' telemetry reports it (§9.1): who chose it day by day, and per version
@@ -40,9 +41,14 @@ export function ProductionSection({
           <ConnectTelemetry slug={slug} origin={origin} />
         </>
       ) : production.days.length === 0 ? (
-        <p className="text-sm text-slate-600" data-testid="production-none">
-          No agent reported activating {name} in the last {PRODUCTION_DAYS} days.
-        </p>
+        <div className="space-y-4">
+          <p className="text-sm text-slate-600" data-testid="production-none">
+            No agent reported activating {name} in the last {PRODUCTION_DAYS} days.
+          </p>
+          {production.figures.versions.some((v) => v.production.prompts > 0) && (
+            <ProductionFigures slug={slug} name={name} figures={production.figures} isLead={isLead} />
+          )}
+        </div>
       ) : (
         <div className="space-y-4">
           <p className="text-sm" data-testid="production-totals">
@@ -56,6 +62,7 @@ export function ProductionSection({
           )}
           <ProductionChart days={production.chart} markers={production.markers} />
           <VersionRates versions={production.versions} />
+          <ProductionFigures slug={slug} name={name} figures={production.figures} isLead={isLead} />
           <People people={production.people} count={production.peopleCount} isLead={isLead} />
         </div>
       )}
