@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type DatabaseConfig } from "@/db/client";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { applyInitConfig } from "@/lib/teams/init";
+import { launchBrowser, seriousViolationsHere, signInAt } from "../helpers/browser";
 import { claudeCodeBinary, readmeSettingsEnv, runClaudeCode, type ClaudeCodeResult } from "../helpers/claude-code";
 import { startFakeAnthropic, type FakeAnthropic } from "../helpers/fake-anthropic";
 import { scratchDatabase, type ScratchDatabase } from "../helpers/scratch-database";
@@ -12,6 +13,7 @@ import { startServer, type RunningServer } from "../helpers/server";
 import { waitUntil } from "../helpers/wait";
 
 const ADMIN_KEY = "sg_claude_code_test_admin_key_0040";
+const LEAD = { email: "lead@example.com", password: "a lead's long password" };
 const SKILL = {
   name: "deploy-notes",
   description: "Writes deploy notes. Use when shipping.",
@@ -51,7 +53,12 @@ describe("the real Claude Code CLI, connected as the README says", () => {
     const seeding = await openDatabase(database);
     try {
       await seeding.migrate();
-      const [team] = await applyInitConfig(seeding.db, { teams: ["claude-code"], apiKeys: [ADMIN_KEY], userEmails: [], userPasswords: [] });
+      const [team] = await applyInitConfig(seeding.db, {
+        teams: ["claude-code"],
+        apiKeys: [ADMIN_KEY],
+        userEmails: [LEAD.email],
+        userPasswords: [LEAD.password],
+      });
       telemetryKey = (await createApiKey(seeding.db, { teamId: team!.id, name: "claude-code laptops", scopes: ["telemetry"] })).key;
     } finally {
       await seeding.close();
@@ -125,13 +132,56 @@ describe("the real Claude Code CLI, connected as the README says", () => {
       people: 1,
       typedOnly: false,
       proactivePer100Prompts: 100,
+      production: expect.any(Object),
+      // One prompt: below every minimum sample, so no flag.
+      loadedThenFailing: false,
+      costly: false,
     });
 
-    // ── Production figures (issue 40) go here, while the server runs: this session's prompt had the
-    // skill loaded for two of its three model calls (`api_request` with `skill.name`), made one tool
-    // call besides the skill's own (Bash `exit 3`, `tool_result` success "false", error "Shell command
-    // failed"), and cost 3 × $0.00726 (tests/fixtures/claude-code-events.json, session 1).
-    // The lead adds: the usage entry's `production` and the skill page's "In production" figures.
+    // What happened while it was loaded: the Bash call that failed, and the two model calls that
+    // named the skill. The call that chose it came back after the activation but named no skill,
+    // and the Skill tool's own result is the loading itself (tests/fixtures/claude-code-events.json).
+    const production = (entry as unknown as { production: Record<string, unknown> }).production;
+    expect(production).toEqual({
+      prompts: 1,
+      toolCalls: 1,
+      toolFailures: 1,
+      failureRate: { value: 1, low: expect.closeTo(0.206549, 5), high: 1 },
+      rejections: 0,
+      costUsd: expect.closeTo(2 * 0.00726, 10),
+      tokens: 2 * 2340,
+      medianPromptMs: expect.any(Number),
+    });
+    const usage = (await (await api("/api/v1/usage")).json()) as { production: Record<string, Record<string, unknown>> };
+    expect(usage.production.beforeSkill).toMatchObject({ prompts: 1, toolCalls: 0, costUsd: expect.closeTo(0.00726, 10), tokens: 2340 });
+    expect(usage.production.total).toMatchObject({ prompts: 1, toolCalls: 1, toolFailures: 1, costUsd: expect.closeTo(3 * 0.00726, 10) });
+    // The failure is an observation of v1, for amendments to start from.
+    const observed = (await (await api(`/api/v1/skills/${SKILL.name}/observations?source=telemetry`)).json()) as {
+      observations: Record<string, unknown>[];
+    };
+    expect(observed.observations.map((o) => [o.version, o.sessionId, o.outcome, o.failedToolCalls, o.feedback])).toEqual([
+      [1, SESSION, "failure", ["Bash"], "Bash failed 1 time"],
+    ]);
+  });
+
+  it("shows that activation and that failure on the skill page's production figures", async () => {
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      await signInAt(page, `${server.url}/t/claude-code/skills/${SKILL.name}`, LEAD);
+      const cells = await page.locator('[data-figures="1"]').locator("td").allTextContents();
+      // Version, failure rate (interval), tool calls, against no skill, prompts, cost and tokens per activation, [time], rejections.
+      expect([...cells.slice(0, 7), cells[8]]).toEqual(["v1", "100.0% (20.7–100.0%)", "1", "n too small", "1", "$0.015", "4,680", "0"]);
+      expect(await page.locator('[data-failing-version="1"] [data-failing-tool="Bash"] > span').allTextContents()).toEqual([
+        "Bash",
+        "failed 1 time",
+        // A lead may mute it.
+        "Mute",
+      ]);
+      expect(await seriousViolationsHere(page)).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   });
 
   it("stored the prompt and the activation, and counted every record the CLI sent", async () => {
@@ -147,15 +197,21 @@ describe("the real Claude Code CLI, connected as the README says", () => {
         [],
       );
       expect(events).toEqual([
+        row(`seq:${SESSION}:11`, "api_request", SKILL.name, null, null),
+        row(`seq:${SESSION}:12`, "tool_result", null, null, null),
+        row(`seq:${SESSION}:13`, "api_request", SKILL.name, null, null),
         row(`seq:${SESSION}:5`, "prompt", null, null, null),
         row(`seq:${SESSION}:7`, "activation", SKILL.name, "proactive", "projectSettings"),
+        row(`seq:${SESSION}:8`, "tool_result", null, null, null),
+        row(`seq:${SESSION}:9`, "api_request", null, null, null),
       ]);
       const prompts = await db.query<{ prompts: string }>("select count(distinct prompt_id)::text as prompts from telemetry_events", []);
       expect(prompts).toEqual([{ prompts: "1" }]);
       // 15 records: managed_settings_resolved, 4 × plugin_loaded, user_prompt, 2 × tool_decision,
-      // skill_activated, 2 × tool_result, 3 × api_request, assistant_response; all but two ignored.
+      // skill_activated, 2 × tool_result, 3 × api_request, assistant_response; the start-up events,
+      // the accepted decisions and the response are ignored.
       expect(await db.query("select day::text, records::int, prompts, ignored::int from telemetry_days", [])).toEqual([
-        { day: today, records: 15, prompts: 1, ignored: 13 },
+        { day: today, records: 15, prompts: 1, ignored: 8 },
       ]);
     } finally {
       await db.close();
