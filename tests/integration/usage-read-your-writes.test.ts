@@ -28,6 +28,7 @@ describe.each(testDbKinds)("usage reads what this instance acknowledged, on %s",
         people: 0,
         typedOnly: false,
         proactivePer100Prompts: null,
+        ...NO_TELEMETRY,
       },
     ]);
     expect(first.coLoaded).toEqual([]);
@@ -50,6 +51,7 @@ describe.each(testDbKinds)("usage reads what this instance acknowledged, on %s",
         people: 0,
         typedOnly: false,
         proactivePer100Prompts: null,
+        ...NO_TELEMETRY,
       },
       {
         name: "systematic-debugging",
@@ -61,6 +63,7 @@ describe.each(testDbKinds)("usage reads what this instance acknowledged, on %s",
         people: 0,
         typedOnly: false,
         proactivePer100Prompts: null,
+        ...NO_TELEMETRY,
       },
     ]);
     expect(usage.coLoaded).toEqual([{ a: "systematic-debugging", b: "writing-plans", sessions: 2, share: 1 }]);
@@ -90,3 +93,10 @@ describe.each(testDbKinds)("usage reads what this instance acknowledged, on %s",
     expect(t.app.views.pending).toBe(0);
   });
 });
+
+/** What an entry says of production with no telemetry sent: nothing, and no flag. */
+const NO_TELEMETRY = {
+  production: { prompts: 0, toolCalls: 0, toolFailures: 0, failureRate: null, rejections: 0, costUsd: 0, tokens: 0, medianPromptMs: null },
+  loadedThenFailing: false,
+  costly: false,
+};
