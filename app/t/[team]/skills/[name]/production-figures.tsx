@@ -108,9 +108,9 @@ function FiguresRow({
           <IntervalBar rate={production.failureRate} scale={scale} baseline={baseline} quiet={quiet} />
         </span>
       </td>
-      <td className="py-1.5 text-right tabular-nums">{production.toolCalls}</td>
+      <td className="py-1.5 text-right tabular-nums">{production.toolCalls.toLocaleString("en-US")}</td>
       <td className="py-1.5 whitespace-nowrap">{children}</td>
-      <td className="py-1.5 text-right tabular-nums">{production.prompts}</td>
+      <td className="py-1.5 text-right tabular-nums">{production.prompts.toLocaleString("en-US")}</td>
       <td className="py-1.5 text-right tabular-nums">{costPerActivation(production)}</td>
       <td className="py-1.5 text-right tabular-nums">{tokensPerActivation(production)}</td>
       <td className="py-1.5 text-right whitespace-nowrap tabular-nums">{duration(production.medianPromptMs)}</td>
