@@ -325,7 +325,7 @@ describe("production evidence on the dashboard in Chromium", () => {
     expect((await cells(page, '[data-figures="none"]')).slice(0, 5)).toEqual([
       "No skill loaded",
       "2.8% (2.1–3.7%)",
-      "1620",
+      "1,620",
       "baseline",
       "540",
     ]);
