@@ -344,6 +344,19 @@ describe("the Claude Code hook", () => {
       people: 0,
       typedOnly: false,
       proactivePer100Prompts: null,
+      // Nor any tool call: no production figures, no flag.
+      production: {
+        prompts: 0,
+        toolCalls: 0,
+        toolFailures: 0,
+        failureRate: null,
+        rejections: 0,
+        costUsd: 0,
+        tokens: 0,
+        medianPromptMs: null,
+      },
+      loadedThenFailing: false,
+      costly: false,
     });
     const unknown = await run(
       path.resolve("hooks/claude-code/report-skill-load.mjs"),
