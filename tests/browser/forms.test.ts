@@ -93,10 +93,10 @@ describe.each([
     const section = page.locator('section[aria-labelledby="install-links"]');
     const form = section.locator('form[aria-label="Create install link"]');
     const create = async () => {
-      await form.locator("button", { hasText: "Create install link" }).click();
       const command = form.locator('[data-testid="install-command"]');
-      // Wait for this link's command, not the one before it.
+      // Wait for this link's command, not the one before it: read before the click, since the answer can be on the page before a read after it.
       const before = (await command.count()) ? await command.textContent() : null;
+      await form.locator("button", { hasText: "Create install link" }).click();
       // The server action and the page it renders again: more than poll's default second on a busy machine (CI saw it).
       await expect.poll(async () => ((await command.count()) ? await command.textContent() : null), { timeout: 10_000 }).not.toBe(before);
       const token = /\/i\/(sgi_[A-Za-z0-9_-]{32})$/.exec((await command.textContent())!)![1]!;
