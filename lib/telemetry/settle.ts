@@ -71,7 +71,7 @@ export async function settlePrompts(
     figures: attributePrompt(rows.map(storedEvent)),
   }));
   const versions = await versionsLive(tx, teamId, settled, statics);
-  await tx.execute(writeStatement(teamId, prompts, settled, versions));
+  await tx.execute(writeStatement(teamId, keys, settled, versions));
 }
 
 function storedEvent(row: EventRow): StoredEvent {
@@ -179,10 +179,10 @@ function observationRows(settled: readonly Settled[], versions: Map<string, numb
 }
 
 /** One statement: the prompts' old rows out, their settled rows in, and an observation per skill per failing prompt. */
-function writeStatement(teamId: TeamId, prompts: readonly PromptKey[], settled: readonly Settled[], versions: Map<string, number>) {
+/** `keys`: the settled prompts as the JSON the read took, `[{s, p}]`. */
+function writeStatement(teamId: TeamId, keys: string, settled: readonly Settled[], versions: Map<string, number>) {
   const rows = productionRows(settled, versions);
   const observed = observationRows(settled, versions);
-  const keys = JSON.stringify(prompts.map((key) => ({ s: key.sessionId, p: key.promptId })));
   return sql`
     with incoming as (
       select * from json_to_recordset(${JSON.stringify(rows)}::json)

@@ -1,3 +1,4 @@
+import { NO_PRODUCTION_ENTRY } from "../helpers/telemetry";
 import { spawn } from "node:child_process";
 import {
   chmodSync,
@@ -344,19 +345,7 @@ describe("the Claude Code hook", () => {
       people: 0,
       typedOnly: false,
       proactivePer100Prompts: null,
-      // Nor any tool call: no production figures, no flag.
-      production: {
-        prompts: 0,
-        toolCalls: 0,
-        toolFailures: 0,
-        failureRate: null,
-        rejections: 0,
-        costUsd: 0,
-        tokens: 0,
-        medianPromptMs: null,
-      },
-      loadedThenFailing: false,
-      costly: false,
+      ...NO_PRODUCTION_ENTRY,
     });
     const unknown = await run(
       path.resolve("hooks/claude-code/report-skill-load.mjs"),

@@ -229,3 +229,10 @@ export function genAiSpans({ endpoint, key, protocol = "http/protobuf" }: Sender
     close: () => provider.shutdown(),
   };
 }
+
+/** What a usage entry says of production when no tool ran while the skill was loaded: nothing, and no flag. */
+export const NO_PRODUCTION_ENTRY = {
+  production: { prompts: 0, toolCalls: 0, toolFailures: 0, failureRate: null, rejections: 0, costUsd: 0, tokens: 0, medianPromptMs: null },
+  loadedThenFailing: false,
+  costly: false,
+};

@@ -1,3 +1,4 @@
+import { NO_PRODUCTION_ENTRY } from "../helpers/telemetry";
 import { eq } from "drizzle-orm";
 import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
@@ -306,18 +307,7 @@ describe.each(testDbKinds)("activation on %s", (kind) => {
         people: 0,
         typedOnly: false,
         proactivePer100Prompts: null,
-        production: {
-          prompts: 0,
-          toolCalls: 0,
-          toolFailures: 0,
-          failureRate: null,
-          rejections: 0,
-          costUsd: 0,
-          tokens: 0,
-          medianPromptMs: null,
-        },
-        loadedThenFailing: false,
-        costly: false,
+        ...NO_PRODUCTION_ENTRY,
       },
       {
         name: "test-driven-development",
@@ -329,18 +319,7 @@ describe.each(testDbKinds)("activation on %s", (kind) => {
         people: 0,
         typedOnly: false,
         proactivePer100Prompts: null,
-        production: {
-          prompts: 0,
-          toolCalls: 0,
-          toolFailures: 0,
-          failureRate: null,
-          rejections: 0,
-          costUsd: 0,
-          tokens: 0,
-          medianPromptMs: null,
-        },
-        loadedThenFailing: false,
-        costly: false,
+        ...NO_PRODUCTION_ENTRY,
       },
       {
         name: "writing-plans",
@@ -352,18 +331,7 @@ describe.each(testDbKinds)("activation on %s", (kind) => {
         people: 0,
         typedOnly: false,
         proactivePer100Prompts: null,
-        production: {
-          prompts: 0,
-          toolCalls: 0,
-          toolFailures: 0,
-          failureRate: null,
-          rejections: 0,
-          costUsd: 0,
-          tokens: 0,
-          medianPromptMs: null,
-        },
-        loadedThenFailing: false,
-        costly: false,
+        ...NO_PRODUCTION_ENTRY,
       },
     ]);
     expect(usage.neverLoaded).toEqual([

@@ -1,3 +1,4 @@
+import { NO_PRODUCTION_ENTRY } from "../helpers/telemetry";
 import { describe, expect, it } from "vitest";
 import { teamOverview } from "@/lib/overview/overview";
 import { useTestApp } from "../helpers/app";
@@ -28,7 +29,7 @@ describe.each(testDbKinds)("usage reads what this instance acknowledged, on %s",
         people: 0,
         typedOnly: false,
         proactivePer100Prompts: null,
-        ...NO_TELEMETRY,
+        ...NO_PRODUCTION_ENTRY,
       },
     ]);
     expect(first.coLoaded).toEqual([]);
@@ -51,7 +52,7 @@ describe.each(testDbKinds)("usage reads what this instance acknowledged, on %s",
         people: 0,
         typedOnly: false,
         proactivePer100Prompts: null,
-        ...NO_TELEMETRY,
+        ...NO_PRODUCTION_ENTRY,
       },
       {
         name: "systematic-debugging",
@@ -63,7 +64,7 @@ describe.each(testDbKinds)("usage reads what this instance acknowledged, on %s",
         people: 0,
         typedOnly: false,
         proactivePer100Prompts: null,
-        ...NO_TELEMETRY,
+        ...NO_PRODUCTION_ENTRY,
       },
     ]);
     expect(usage.coLoaded).toEqual([{ a: "systematic-debugging", b: "writing-plans", sessions: 2, share: 1 }]);
@@ -93,10 +94,3 @@ describe.each(testDbKinds)("usage reads what this instance acknowledged, on %s",
     expect(t.app.views.pending).toBe(0);
   });
 });
-
-/** What an entry says of production with no telemetry sent: nothing, and no flag. */
-const NO_TELEMETRY = {
-  production: { prompts: 0, toolCalls: 0, toolFailures: 0, failureRate: null, rejections: 0, costUsd: 0, tokens: 0, medianPromptMs: null },
-  loadedThenFailing: false,
-  costly: false,
-};

@@ -1,3 +1,4 @@
+import { NO_PRODUCTION_ENTRY } from "../helpers/telemetry";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { coLoadedDays, observations, observationTotals, sessionLoads, skillViewDays, skillViews, skillViewTotals } from "@/db/schema";
@@ -69,19 +70,7 @@ describe.each(testDbKinds)("usage rollups, on %s", (kind) => {
         people: 0,
         typedOnly: false,
         proactivePer100Prompts: null,
-        // Nor any tool call: no production figures, no flags.
-        production: {
-          prompts: 0,
-          toolCalls: 0,
-          toolFailures: 0,
-          failureRate: null,
-          rejections: 0,
-          costUsd: 0,
-          tokens: 0,
-          medianPromptMs: null,
-        },
-        loadedThenFailing: false,
-        costly: false,
+        ...NO_PRODUCTION_ENTRY,
       };
     }).sort((x, y) => y.views30d - x.views30d || (x.name < y.name ? -1 : 1));
     const expectedPairs: { a: string; b: string; sessions: number }[] = [];
