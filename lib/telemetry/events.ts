@@ -224,16 +224,20 @@ function base(kind: string, attributes: Attributes, at: Date): EventBase {
 
 /** A whole number an agent sent as a number or as text; null for anything else or out of range. */
 function whole(value: string | number | boolean | undefined): number | null {
+  const number = quantity(value);
+  return number !== null && number <= Number.MAX_SAFE_INTEGER ? Math.round(number) : null;
+}
+
+/** A finite number at or above zero, sent as a number or as text; null for anything else. */
+function quantity(value: string | number | boolean | undefined): number | null {
   const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
-  return typeof number === "number" && Number.isFinite(number) && number >= 0 && number <= Number.MAX_SAFE_INTEGER
-    ? Math.round(number)
-    : null;
+  return typeof number === "number" && Number.isFinite(number) && number >= 0 ? number : null;
 }
 
 /** An amount of money an agent sent as a number or as text; null for anything else. */
 function amount(value: string | number | boolean | undefined): number | null {
-  const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
-  return typeof number === "number" && Number.isFinite(number) && number >= 0 && number < 1e9 ? number : null;
+  const number = quantity(value);
+  return number !== null && number < 1e9 ? number : null;
 }
 
 /** Claude Code sends `success` as text ("true"/"false"); another exporter may send a boolean. */
