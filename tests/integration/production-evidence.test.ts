@@ -294,6 +294,19 @@ describe.each(testDbKinds)("production evidence from Claude Code's telemetry, on
     expect(made).toEqual([{ skill: "release-notes", version: 1 }]);
   });
 
+  it("answers a burst of 2,000 reads of the figures at once alike: usage, versions and muted tools", async () => {
+    const sender = logs();
+    prompt(sender, session("burst"), "p", { skill: "release-notes", calls: 3, fails: 2, costUsd: 0.05, start: 0 });
+    await sender.flush();
+    const paths = ["/api/v1/usage", "/api/v1/skills/release-notes/versions", "/api/v1/skills/release-notes/muted-tools"];
+    const answers = await Promise.all(Array.from({ length: 2000 }, (_, i) => t.call("GET", paths[i % 3]!)));
+    expect(answers.filter((res) => res.status !== 200).length).toBe(0);
+    const bodies = await Promise.all(answers.map((res) => res.text()));
+    for (const [i, path] of paths.entries()) expect(new Set(bodies.filter((_, j) => j % 3 === i)).size, path).toBe(1);
+    const versions = JSON.parse(bodies[1]!);
+    expect(versions.versions[0].production).toMatchObject({ prompts: 1, toolCalls: 3, toolFailures: 2 });
+  });
+
   it("counts a batch sent 16 times at once once: raw events, figures and observations", async () => {
     const sender = logs();
     prompt(sender, session("copies"), "p", { skill: "release-notes", calls: 3, fails: 2, costUsd: 0.05, start: 0 });
