@@ -40,7 +40,8 @@ export function ActionButton({
         if (!window.confirm(confirm)) return;
         startTransition(async () => {
           const outcome = await action();
-          say(outcome);
+          // Said in the transition that brings the action's refreshed page: the notice and the rows it speaks of change together.
+          startTransition(() => say(outcome));
           if (outcome.ok && outcome.href) router.push(outcome.href);
         });
       }}

@@ -134,8 +134,11 @@ function useDecide(action: (decision: Decision) => Promise<ActionResult>, onClos
         setRefusal(outcome);
         return;
       }
-      say(outcome);
-      onClose();
+      // In the transition that brings the refreshed page: the notice and the rows it speaks of change together.
+      startTransition(() => {
+        say(outcome);
+        onClose();
+      });
       if (outcome.href) router.push(outcome.href);
     });
   return { refusal, pending, decide };

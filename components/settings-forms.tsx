@@ -60,11 +60,14 @@ const INSTALL_LINK_NOTE = (
   </span>
 );
 
-/** Create a key; the name and access stay as chosen when the key is refused. The new key shows until it is revoked. */
+/**
+ * Create a key; the name and access stay as chosen when the key is refused, and the name is cleared
+ * once it is made (the next key needs a name of its own). The new key shows until it is revoked.
+ */
 export function CreateKeyForm({ action, revoked }: { action: FormAction; revoked: number[] }) {
   const [name, setName] = useState("");
   const [access, setAccess] = useState<Scope>("read");
-  const { state, pending, onSubmit } = useKeptForm(action);
+  const { state, pending, onSubmit } = useKeptForm(action, () => setName(""));
   return (
     <form onSubmit={onSubmit} className="space-y-3" aria-label="Create API key">
       <div className="flex flex-wrap items-end gap-3">

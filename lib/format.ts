@@ -7,27 +7,40 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/** The unit a span is said in, by how long it is: days up to two months, then months (30 days), then years. */
-function unitOf(span: number): [unit: number, name: string] {
-  if (span < HOUR) return [MINUTE, "min"];
-  if (span < DAY) return [HOUR, "h"];
-  if (span < 60 * DAY) return [DAY, "d"];
-  if (span < 365 * DAY) return [30 * DAY, "mo"];
-  return [365 * DAY, "y"];
+type Unit = "minute" | "hour" | "day" | "month" | "year";
+/** How long each unit is (a month 30 days), and its short name in a column of past moments. */
+const UNITS: Record<Unit, { length: number; short: string }> = {
+  minute: { length: MINUTE, short: "min" },
+  hour: { length: HOUR, short: "h" },
+  day: { length: DAY, short: "d" },
+  month: { length: 30 * DAY, short: "mo" },
+  year: { length: 365 * DAY, short: "y" },
+};
+
+/** The unit a span is said in, by how long it is: days up to two months, then months, then years. */
+function unitOf(span: number): Unit {
+  if (span < HOUR) return "minute";
+  if (span < DAY) return "hour";
+  if (span < 60 * DAY) return "day";
+  if (span < 365 * DAY) return "month";
+  return "year";
 }
+
+const ahead = new Intl.RelativeTimeFormat("en-US", { numeric: "always" });
 
 /**
  * How long ago (or how soon) `at` is from `now`, as a person reads it: "just now" within a minute,
- * then "5 min ago", "2 h ago", "3 d ago", "4 mo ago", "1 y ago" (whole units, rounded down), or
- * "in 2 h" for a moment still to come (an invitation's expiry).
+ * then "5 min ago", "2 h ago", "3 d ago", "4 mo ago", "1 y ago" (whole units, rounded down: at
+ * least that long ago). A moment still to come (an invitation's expiry) is said in words to the
+ * nearest unit, "in 7 days": rounded down, a 7-day invitation would read "in 6 d" as it is made.
  */
 export function relativeTime(at: Date | string, now: Date): string {
   const diff = now.getTime() - new Date(at).getTime();
   const span = Math.abs(diff);
   if (span < MINUTE) return "just now";
-  const [unit, name] = unitOf(span);
-  const amount = `${Math.floor(span / unit)} ${name}`;
-  return diff > 0 ? `${amount} ago` : `in ${amount}`;
+  const unit = unitOf(span);
+  const { length, short } = UNITS[unit];
+  return diff > 0 ? `${Math.floor(span / length)} ${short} ago` : ahead.format(Math.round(span / length), unit);
 }
 
 /** The exact minute of `at`, in UTC: `2026-11-28 14:05 UTC`. */

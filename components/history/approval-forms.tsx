@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
 import { ActionButton } from "@/components/action-button";
 import { ActionMessage, useActionMessageSlot } from "@/components/action-message";
@@ -40,10 +40,14 @@ export function ApprovalForms({
 export function ReasonForm({ name, label, button, action }: { name: string; label: string; button: string; action: FormAction }) {
   const say = useActionMessageSlot();
   const [reason, setReason] = useState("");
-  const { state, pending, onSubmit } = useKeptForm(action, (done) => {
-    setReason("");
-    say(done);
-  });
+  const [, startTransition] = useTransition();
+  // Said in the transition that brings the refreshed page: the notice and the list without the decided amendment change together.
+  const { state, pending, onSubmit } = useKeptForm(action, (done) =>
+    startTransition(() => {
+      setReason("");
+      say(done);
+    }),
+  );
   return (
     <form onSubmit={onSubmit} className="space-y-2" aria-label={name}>
       <label className="block text-sm font-medium">

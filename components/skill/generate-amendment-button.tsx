@@ -20,7 +20,8 @@ export function GenerateAmendmentButton({ generate }: { generate: () => Promise<
     setFailure(null);
     startTransition(async () => {
       const outcome = await generate();
-      if (outcome.ok) say(outcome);
+      // Said in the transition that brings the refreshed page: the notice and the new amendment's row show together.
+      if (outcome.ok) startTransition(() => say(outcome));
       else setFailure(outcome);
     });
   };

@@ -1,3 +1,5 @@
+import Form from "next/form";
+import Link from "next/link";
 import type { ActionResult, Decision } from "@/lib/actions/result";
 import type { VersionInfo } from "@/lib/learned/history";
 import type { VersionEvidence } from "@/lib/skills/version-evidence";
@@ -44,7 +46,10 @@ const HEAD = (
   </>
 );
 
-/** Every version with its evidence (agent loads, recorded runs, activation recall); pick any two to compare side by side; a lead can roll back to any earlier one. */
+/**
+ * Every version with its evidence (agent loads, recorded runs, activation recall); pick any two to compare side by side; a lead can roll back to any earlier one.
+ * The comparison is a GET form to the page (next/form): it changes the diff in place, and its URL, which names the pair, opens the same.
+ */
 export function VersionsTable({
   slug,
   name,
@@ -71,7 +76,7 @@ export function VersionsTable({
   const current = versions[versions.length - 1]?.version;
   const evidenceOf = new Map(evidence.map((e) => [e.version, e]));
   return (
-    <form action={`/t/${slug}/skills/${name}#diff`} method="get">
+    <Form action={`/t/${slug}/skills/${name}#diff`}>
       <Table label="Every version and its evidence" testId="versions" head={HEAD}>
         {[...versions].reverse().map((v) => (
           <tr key={v.version} className="border-t border-slate-100" data-version={v.version}>
@@ -99,7 +104,7 @@ export function VersionsTable({
           Compare the two chosen versions
         </button>
       )}
-    </form>
+    </Form>
   );
 }
 
@@ -131,12 +136,12 @@ function VersionCell({
       )}
       <LabelChips version={v.version} labels={v.labels} />
       {v.version > 1 && (
-        <a
+        <Link
           className="block text-xs font-normal text-indigo-700 underline"
           href={`/t/${slug}/skills/${name}?from=${v.version - 1}&to=${v.version}#diff`}
         >
           diff with v{v.version - 1}
-        </a>
+        </Link>
       )}
     </td>
   );

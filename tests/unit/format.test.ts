@@ -31,12 +31,15 @@ describe("relativeTime", () => {
 
   it.each([
     [-(59 * SECOND + 999), "just now"],
-    [-MINUTE, "in 1 min"],
-    [-(HOUR - 1), "in 59 min"],
-    [-HOUR, "in 1 h"],
-    [-7 * DAY, "in 7 d"],
-    [-90 * DAY, "in 3 mo"],
-  ])("says %i ms before now (a moment to come) as %s", (before, said) => {
+    [-MINUTE, "in 1 minute"],
+    [-(2 * MINUTE + 29 * SECOND), "in 2 minutes"],
+    [-(HOUR - 1), "in 60 minutes"],
+    [-HOUR, "in 1 hour"],
+    [-(7 * DAY - 5 * SECOND), "in 7 days"],
+    [-(6 * DAY + 11 * HOUR), "in 6 days"],
+    [-7 * DAY, "in 7 days"],
+    [-90 * DAY, "in 3 months"],
+  ])("says %i ms before now (a moment to come) as %s, to the nearest unit", (before, said) => {
     expect(relativeTime(ago(before), NOW)).toBe(said);
   });
 

@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
-import { requireMember } from "@/lib/pages/member";
+import { requireMember, type Member } from "@/lib/pages/member";
 import { roleAtLeast } from "@/lib/auth/scopes";
 import { isAppError } from "@/lib/errors";
 import { isSkillName } from "@/lib/skills/name";
 import { findArchivedLearned } from "@/lib/learned/store";
+import { recentFailures } from "@/lib/evolution/amendments";
 import { skillDetail } from "@/lib/pages/skill-page";
 import { loadSkillContent } from "@/lib/skills/view";
 import { latestVersionOf } from "@/lib/skills/catalog";
@@ -32,16 +33,29 @@ function nullOn404(error: unknown): null {
   throw error;
 }
 
+/**
+ * What the page shows as its query asks (two versions compared, observations filtered): the skill's
+ * detail, null when the team no longer serves it; and whether it has failed runs an amendment can be
+ * generated from, read only for someone who could ask for one.
+ */
+async function readSkill({ app, team }: Member, name: string, query: Awaited<TeamPageProps["searchParams"]>, canEdit: boolean) {
+  const wanted = readSearchParams(diffQuery, query);
+  const observed = readSearchParams(observationQuery.pick({ outcome: true, category: true, version: true, source: true }), query);
+  const [detail, failures] = await Promise.all([
+    skillDetail(app.db, app.catalogs, team, name, wanted, observed).catch(nullOn404),
+    canEdit && app.model ? recentFailures(app.db, team.id, name) : [],
+  ]);
+  return { detail, observed, failuresSeen: failures.length > 0 };
+}
+
 export default async function SkillPage({ params, searchParams }: TeamPageProps<{ name: string }>) {
   const { team: slug, name } = await params;
   const member = await requireMember(slug, `/t/${slug}/skills/${name}`);
   if (!isSkillName(name)) notFound();
   const query = await searchParams;
-  const wanted = readSearchParams(diffQuery, query);
-  const observed = readSearchParams(observationQuery.pick({ outcome: true, category: true, version: true, source: true }), query);
   const { app, team } = member;
-  const detail = await skillDetail(app.db, app.catalogs, team, name, wanted, observed).catch(nullOn404);
   const [canEdit, isLead] = [roleAtLeast(member.role, "editor"), roleAtLeast(member.role, "lead")];
+  const { detail, observed, failuresSeen } = await readSkill(member, name, query, canEdit);
   if (!detail) {
     const archived = await findArchivedLearned(app.db, team.id, name);
     if (!archived) notFound();
@@ -103,6 +117,7 @@ export default async function SkillPage({ params, searchParams }: TeamPageProps<
           canEdit={canEdit}
           isLead={isLead}
           hasModel={app.model !== null}
+          failuresSeen={failuresSeen}
           appliesHere={learned !== null}
         />
         <Section aria-label="Observations" title="Observations">

@@ -245,6 +245,7 @@ export function AmendmentsSection({
   canEdit,
   isLead,
   hasModel,
+  failuresSeen,
   appliesHere,
 }: {
   slug: string;
@@ -253,10 +254,17 @@ export function AmendmentsSection({
   canEdit: boolean;
   isLead: boolean;
   hasModel: boolean;
+  /** Whether the skill has failed or partial runs recorded: what a generated amendment is written from. */
+  failuresSeen: boolean;
   appliesHere: boolean;
 }) {
   return (
     <Section aria-label="Amendments" title="Amendments">
+      {canEdit && hasModel && !failuresSeen && (
+        <p className="text-sm text-slate-600" data-testid="no-failures">
+          No failures observed yet: an amendment is generated from failing runs.
+        </p>
+      )}
       <ActionMessageSlot>
         <AmendmentsPanel
           slug={slug}
@@ -271,7 +279,8 @@ export function AmendmentsSection({
             reject: rejectAmendmentAction.bind(null, slug),
             override: overrideAmendmentAction.bind(null, slug),
             repropose: reproposeAmendmentAction.bind(null, slug),
-            generate: canEdit ? generateAmendmentAction.bind(null, slug, name) : null,
+            // Offered only with failures to learn from: without, the model would be refused (said above instead).
+            generate: canEdit && failuresSeen ? generateAmendmentAction.bind(null, slug, name) : null,
           }}
         />
       </ActionMessageSlot>
