@@ -258,6 +258,9 @@ async function openNodePostgres(server: ServerConfig, statementTimeoutMs: number
       ? {}
       : {
           statement_timeout: statementTimeoutMs,
+          // No JIT: compiling a dashboard's aggregate over a month of rollups took longer than running
+          // it (docs/decisions.md, "Dashboard pages at 10,000 skills").
+          options: "-c jit=off",
           // Every connection listens too: PostgreSQL tells a listening connection of its own transaction's
           // notices before the commit returns, so this instance forgets a changed key before it answers.
           onConnect: (client: import("pg").ClientBase) => asConnectionSetup(() => listenOn(client, teamChanges)),

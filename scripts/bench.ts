@@ -22,7 +22,7 @@ import { LARGE_CATALOG, SMALL_CATALOG, seed, skillTree, TEAM } from "./bench/see
 import { developerBatch, fullBatch, mixedBatch, type OtlpBody } from "./bench/telemetry";
 import { startExporters } from "./bench/exporters";
 import type { ExporterCounts } from "./bench/exporter-process";
-import { demoPages, pageTimes, timeToHtml, viewsOfEverySkill } from "./bench/dashboard";
+import { demoPages, LARGE_HISTORY, largePages, largeTeamHistory, pageTimes, timeToHtml, type PageTimes } from "./bench/dashboard";
 import { syncWorkspace } from "../lib/skills/sync";
 import { burst, describeAnswers, type Burst } from "./bench/burst";
 import { installerCatalog, syncBody } from "../tests/helpers/installer-catalog";
@@ -298,7 +298,12 @@ async function scratch(
     };
   }
   const database = await scratchDatabase("skillgate_bench", serverUrl);
-  return { open: () => openDatabase({ url: database.url }), env: { DATABASE_URL: database.url }, drop: database.drop };
+  // The bench opens it to seed: writing a million rows and their rollups runs statements of minutes on a busy machine.
+  return {
+    open: () => openDatabase({ url: database.url, statementTimeoutMs: 600_000 }),
+    env: { DATABASE_URL: database.url },
+    drop: database.drop,
+  };
 }
 
 /** A dashboard session cookie, from signing in in Chromium as a person does. */
@@ -405,14 +410,14 @@ async function benchServer(database: "PGlite" | "PostgreSQL", serverUrl?: string
   }
 }
 
-/** What a dashboard page's server time should stay under at the demo's size, and the overview's at 10,000 skills. */
+/** What a dashboard page's server time (p95) should stay under at the demo's size, and at 10,000 skills. */
 const PAGE_AIM_MS = 200;
-const LARGE_OVERVIEW_AIM_MS = 300;
+const LARGE_PAGE_AIM_MS = 300;
 
 /**
- * The dashboard as one person uses it (issue 27): every page of the demo team, and the overview of
- * 10,000 skills with 200,000 views, by name and by views; each page's median time to its whole HTML,
- * requests one after another, against the time it should stay under.
+ * The dashboard as one person uses it (issues 27 and 41): every page of the demo team, and every
+ * page of a team of 10,000 skills with a million views; each page's 95th-percentile time to its
+ * whole HTML, requests one after another, against the time it should stay under.
  */
 async function benchDashboard(database: "PGlite" | "PostgreSQL", serverUrl?: string): Promise<void> {
   const log = (line: string) => console.log(`bench dashboard (${database}): ${line}`);
@@ -420,17 +425,19 @@ async function benchDashboard(database: "PGlite" | "PostgreSQL", serverUrl?: str
   let server: RunningServer | undefined;
   try {
     const db = await where.open();
+    const start = Date.now();
     await asLongWork(async () => {
       await db.migrate();
       const app = createApp({ database: db, builtinSkillsDir: "skills" });
       try {
-        await syncWorkspace(app.db, app.catalogs, (await ensureTeam(app.db, TEAM.large)).id, skillTree(LARGE_CATALOG));
-        await viewsOfEverySkill(app.db, TEAM.large, LARGE_CATALOG);
+        const team = await ensureTeam(app.db, TEAM.large);
+        await syncWorkspace(app.db, app.catalogs, team.id, skillTree(LARGE_CATALOG));
+        await largeTeamHistory(app, team.id);
       } finally {
         await app.close();
       }
     });
-    log("seeded 10,000 skills and 200,000 views; starting with the demo team");
+    log(`seeded ${TEN_THOUSAND} skills and their history (${LARGE_VIEWS} views) in ${((Date.now() - start) / 1000).toFixed(0)} s`);
     server = await startServer({
       ...where.env,
       SKILLGATE_DEMO: "1",
@@ -448,17 +455,17 @@ async function benchDashboard(database: "PGlite" | "PostgreSQL", serverUrl?: str
       database,
       value: first,
       unit: "ms",
-      baseline: `${LARGE_OVERVIEW_AIM_MS} ms`,
-      baselineValue: LARGE_OVERVIEW_AIM_MS,
-      ratio: first / LARGE_OVERVIEW_AIM_MS,
+      baseline: `${LARGE_PAGE_AIM_MS} ms`,
+      baselineValue: LARGE_PAGE_AIM_MS,
+      ratio: first / LARGE_PAGE_AIM_MS,
       aim: "—",
     });
-    for (const path of [`/t/${TEAM.large}`, `/t/${TEAM.large}?sort=views7d`])
+    for (const path of largePages(TEAM.large))
       serverTime(
         database,
-        `${path} (${TEN_THOUSAND} skills, 200,000 views)`,
+        `${path} (${TEN_THOUSAND} skills, ${LARGE_VIEWS} views)`,
         await pageTimes(`${url}${path}`, cookie),
-        LARGE_OVERVIEW_AIM_MS,
+        LARGE_PAGE_AIM_MS,
       );
     for (const path of await demoPages(url, cookie))
       serverTime(database, `${path} (demo)`, await pageTimes(`${url}${path}`, cookie), PAGE_AIM_MS);
@@ -468,21 +475,23 @@ async function benchDashboard(database: "PGlite" | "PostgreSQL", serverUrl?: str
   }
 }
 
-function serverTime(database: "PGlite" | "PostgreSQL", name: string, times: { p50: number; max: number }, aimMs: number): void {
+function serverTime(database: "PGlite" | "PostgreSQL", name: string, times: PageTimes, aimMs: number): void {
+  // A row as it is measured: the group runs for many minutes, and the table comes only at its end.
+  console.log(`bench dashboard (${database}): ${name}: p95 ${Math.round(times.p95)} ms, max ${Math.round(times.max)} ms (aim ${aimMs} ms)`);
   rows.push({
     name,
     database,
-    value: times.p50,
-    unit: `ms p50 (max ${Math.round(times.max)})`,
-    p50: Math.round(times.p50),
+    value: times.p95,
+    unit: `ms p95 (max ${Math.round(times.max)})`,
     baseline: `${aimMs} ms`,
     baselineValue: aimMs,
-    ratio: times.p50 / aimMs,
-    ...atMost(times.p50 / aimMs, 1),
+    ratio: times.p95 / aimMs,
+    ...atMost(times.p95 / aimMs, 1),
   });
 }
 
 const TEN_THOUSAND = LARGE_CATALOG.toLocaleString("en-US");
+const LARGE_VIEWS = LARGE_HISTORY.views.toLocaleString("en-US");
 
 /** The agent API: the listing, skill_view at 10,000 skills against 1,000, the catalog, ledger appends, usage. */
 async function benchApi(bench: ServerBench): Promise<void> {

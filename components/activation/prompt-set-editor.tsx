@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
@@ -18,24 +19,36 @@ const EXAMPLE = JSON.stringify(
   2,
 );
 
-/** Prompt sets as JSON: pick one to edit or export, paste one to import. */
-export function PromptSetEditor({ sets, save }: { sets: { name: string; json: string }[]; save: (json: string) => Promise<ActionResult> }) {
+/**
+ * Prompt sets as JSON: open one to edit or export (its address, `href`, brings its cases: a set
+ * can hold thousands, so the page holds only the one opened), paste one to import.
+ */
+export function PromptSetEditor({
+  sets,
+  opened,
+  save,
+}: {
+  sets: { name: string; cases: number; href: string }[];
+  opened: { name: string; json: string } | null;
+  save: (json: string) => Promise<ActionResult>;
+}) {
   const router = useRouter();
-  const [json, setJson] = useState(sets[0]?.json ?? EXAMPLE);
+  const [json, setJson] = useState(opened?.json ?? EXAMPLE);
   const [result, setResult] = useState<ActionResult | null>(null);
   const [pending, startTransition] = useTransition();
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap items-center gap-2 text-sm">
         {sets.map((set) => (
-          <button
+          <Link
             key={set.name}
-            type="button"
-            onClick={() => setJson(set.json)}
-            className="rounded-md border border-slate-300 px-2 py-0.5 font-mono text-xs hover:bg-slate-100"
+            href={set.href}
+            prefetch={false}
+            aria-current={set.name === opened?.name ? "true" : undefined}
+            className="rounded-md border border-slate-300 px-2 py-0.5 font-mono text-xs hover:bg-slate-100 aria-[current]:border-indigo-500 aria-[current]:bg-indigo-50"
           >
-            {set.name}
-          </button>
+            {set.name} ({set.cases.toLocaleString("en-US")})
+          </Link>
         ))}
         <button
           type="button"

@@ -1,4 +1,4 @@
-import { date, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { date, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { teams } from "./teams";
 
 /*
@@ -22,7 +22,13 @@ export const skillViewDays = pgTable(
     views: integer("views").notNull(),
     sessions: integer("sessions").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.teamId, t.day, t.skillName] })],
+  // The key leads with the day, for a window's sums over every skill; the index leads with the name,
+  // for the days of the few skills a page shows (their sparklines), which the key would find only by
+  // reading every skill's days of the window.
+  (t) => [
+    primaryKey({ columns: [t.teamId, t.day, t.skillName] }),
+    index("skill_view_days_team_skill_day_idx").on(t.teamId, t.skillName, t.day),
+  ],
 );
 
 /** Views of each source and version of a skill since the first: last viewed, never loaded, loads per version. */

@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { promptSets } from "@/db/schema";
 import { promptSetBody, type PromptSet } from "./prompt-set-input";
@@ -39,6 +39,15 @@ export async function getPromptSet(db: Db, teamId: TeamId, name: string) {
 export async function listPromptSets(db: Db, teamId: TeamId) {
   const rows = await db.select().from(promptSets).where(eq(promptSets.teamId, teamId)).orderBy(asc(promptSets.name));
   return rows.map((row) => ({ name: row.name, cases: row.cases, updatedAt: row.updatedAt.toISOString() }));
+}
+
+/** Each prompt set's name and number of cases, without the cases: what a page lists of them. */
+export async function promptSetSizes(db: Db, teamId: TeamId): Promise<{ name: string; cases: number }[]> {
+  return db
+    .select({ name: promptSets.name, cases: sql<number>`jsonb_array_length(${promptSets.cases})`.mapWith(Number) })
+    .from(promptSets)
+    .where(eq(promptSets.teamId, teamId))
+    .orderBy(asc(promptSets.name));
 }
 
 /** A prompt set as the editor shows it: the JSON one would POST. */

@@ -1,5 +1,5 @@
 import { unlessCode } from "../errors";
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, sql } from "drizzle-orm";
 import { setImmediate } from "node:timers/promises";
 import pLimit from "p-limit";
 import { inSlices } from "@/db/batches";
@@ -14,7 +14,7 @@ import type { ListingSettings } from "../listing/render";
 import type { CatalogKey } from "../skills/catalog-cache";
 import { loadSkillContent } from "../skills/view";
 import { lexicalIndex, listingDocuments, type LexicalIndex } from "./lexical";
-import { activationMetrics, casePasses, type CaseRun } from "./metrics";
+import { activationMetrics, casePasses, type ActivationMetrics, type CaseRun } from "./metrics";
 import { modelActivate } from "./model-activator";
 import { getPromptSet, parsePromptSet } from "./prompt-sets";
 import { leaseEnd, leaseToken } from "../jobs/leases";
@@ -304,7 +304,11 @@ export async function runReport(db: Db, teamId: number, runId: number) {
   };
 }
 
-export async function listRuns(db: Db, teamId: number, limit = 50) {
+/**
+ * The newest runs, newest first. `perSkill: false` leaves each run's recall per skill out of its
+ * metrics: a run over a 10,000-skill catalog has thousands, and a list of runs shows rates.
+ */
+export async function listRuns(db: Db, teamId: number, limit = 50, { perSkill = true } = {}) {
   const rows = await db
     .select({
       id: evalRuns.id,
@@ -315,7 +319,7 @@ export async function listRuns(db: Db, teamId: number, limit = 50) {
       trials: evalRuns.trials,
       caseRuns: evalRuns.caseRuns,
       done: evalRuns.done,
-      metrics: evalRuns.metrics,
+      metrics: perSkill ? evalRuns.metrics : sql<typeof evalRuns.$inferSelect.metrics>`${evalRuns.metrics} - 'perSkill'`,
       createdAt: evalRuns.createdAt,
     })
     .from(evalRuns)
@@ -323,4 +327,15 @@ export async function listRuns(db: Db, teamId: number, limit = 50) {
     .orderBy(desc(evalRuns.id))
     .limit(limit);
   return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
+}
+
+/** The newest finished run's recall per skill, read alone: the one run whose skills a page lists. */
+export async function latestRecall(db: Db, teamId: number): Promise<{ id: number; perSkill: ActivationMetrics["perSkill"] } | null> {
+  const [row] = await db
+    .select({ id: evalRuns.id, perSkill: sql<ActivationMetrics["perSkill"]>`${evalRuns.metrics} -> 'perSkill'` })
+    .from(evalRuns)
+    .where(and(eq(evalRuns.teamId, teamId), eq(evalRuns.status, "finished"), isNotNull(evalRuns.metrics)))
+    .orderBy(desc(evalRuns.id))
+    .limit(1);
+  return row ? { id: row.id, perSkill: row.perSkill ?? {} } : null;
 }

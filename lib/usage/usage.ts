@@ -61,7 +61,7 @@ export async function usageReport({ db, catalogs, views }: UsageDeps, team: Cata
     usageBySkill(db, team.id, now),
     activationsBySkill(db, team.id, now),
     promptsInWindow(db, team.id, now),
-    coLoaded(db, team.id, daysBefore(now, 29)),
+    coLoadedPairs(db, team.id, daysBefore(now, 29)),
     catalogs.catalog(team),
     teamProduction(db, team.id, daysBefore(now, 29)),
   ]);
@@ -93,7 +93,7 @@ export async function usageReport({ db, catalogs, views }: UsageDeps, team: Cata
   return {
     skills,
     neverLoaded: unloaded,
-    coLoaded: pairs,
+    coLoaded: pairs.pairs,
     ...unlistedActivations(activated, catalog),
     prompts,
     // The parts add up to the total: the skills above, names outside the catalog, what ran before a
@@ -112,12 +112,26 @@ function loads(row: SkillUsageRow): number {
   return row.views30d + totalActivations(row.activations);
 }
 
+/** One page of the co-loaded pairs, with how many pairs there are and how many of them are merge candidates. */
+export interface CoLoadedPage {
+  pairs: CoLoadedPair[];
+  total: number;
+  /** Pairs loaded together in at least MERGE_SHARE of the rarer skill's sessions. */
+  candidates: number;
+  /** The page the rows are, kept within the pages there are. */
+  page: number;
+}
+
+/** A pair loaded together this often is a candidate to merge. */
+export const MERGE_SHARE = 0.8;
+
 /**
- * Pairs of skills loaded in the same sessions, from the pair rollup: `share` divides by the
- * sessions of the rarer skill in the same window (capped at 1, since a pair counts on the day of
- * its later load and a skill's session on the day of its first).
+ * Pairs of skills loaded in the same sessions, from the pair rollup, most sessions first, a page
+ * of `size` at a time (a page past the last is the last): `share` divides by the sessions of the
+ * rarer skill in the same window (capped at 1, since a pair counts on the day of its later load
+ * and a skill's session on the day of its first).
  */
-async function coLoaded(db: Db, teamId: number, since: UtcDay): Promise<CoLoadedPair[]> {
+export async function coLoadedPairs(db: Db, teamId: number, since: UtcDay, page = 1, size = 50): Promise<CoLoadedPage> {
   const result = await db.execute(sql`
     with pairs as (
       select skill_a as a, skill_b as b, sum(sessions)::int as sessions from co_loaded_days
@@ -129,14 +143,35 @@ async function coLoaded(db: Db, teamId: number, since: UtcDay): Promise<CoLoaded
       select skill_name, sum(sessions) as sessions from skill_view_days
       where team_id = ${teamId} and day >= ${since}
       group by skill_name
+    ),
+    shared as (
+      select pairs.a, pairs.b, pairs.sessions,
+             least(1, pairs.sessions::float / greatest(1, least(pa.sessions, pb.sessions))) as share
+      from pairs
+      join per_skill pa on pa.skill_name = pairs.a
+      join per_skill pb on pb.skill_name = pairs.b
+    ),
+    numbered as (select shared.*, row_number() over (order by sessions desc, share desc, a, b) as n from shared),
+    counted as (
+      select count(*)::int as total, (count(*) filter (where share >= ${MERGE_SHARE}))::int as candidates,
+             (least(${page}::int, greatest(1, ceil(count(*)::numeric / ${size}::int)::int)) - 1) * ${size}::int as skip
+      from shared
     )
-    select pairs.a, pairs.b, pairs.sessions,
-           least(1, pairs.sessions::float / greatest(1, least(pa.sessions, pb.sessions))) as share
-    from pairs
-    join per_skill pa on pa.skill_name = pairs.a
-    join per_skill pb on pb.skill_name = pairs.b
-    order by sessions desc, share desc, a, b
-    limit 50`);
-  const rows = (result as unknown as { rows: { a: string; b: string; sessions: number; share: number }[] }).rows;
-  return rows.map((row) => ({ a: row.a, b: row.b, sessions: Number(row.sessions), share: Number(row.share) }));
+    select counted.total, counted.candidates, counted.skip, numbered.a, numbered.b, numbered.sessions, numbered.share
+    from counted left join numbered on numbered.n > counted.skip and numbered.n <= counted.skip + ${size}::int
+    order by numbered.n`);
+  const rows = (
+    result as unknown as {
+      rows: { total: number; candidates: number; skip: number; a: string | null; b: string; sessions: number; share: number }[];
+    }
+  ).rows;
+  const head = rows[0];
+  return {
+    pairs: rows.flatMap((row) =>
+      row.a === null ? [] : [{ a: row.a, b: row.b, sessions: Number(row.sessions), share: Number(row.share) }],
+    ),
+    total: Number(head?.total ?? 0),
+    candidates: Number(head?.candidates ?? 0),
+    page: Number(head?.skip ?? 0) / size + 1,
+  };
 }

@@ -4,18 +4,22 @@ import { productionBesideRecall } from "@/lib/pages/production";
 import type { activationOverview } from "@/lib/activation/overview";
 import { FromTelemetryForm } from "@/components/activation/from-telemetry-form";
 import { Section } from "@/components/ui/section";
+import { Pager } from "@/components/ui/pager";
 import { Table } from "@/components/ui/table";
+import { pageOf } from "@/lib/paged";
 import { promptSetFromTelemetryAction } from "./actions";
 
 type ActivationView = Awaited<ReturnType<typeof activationOverview>>;
+type ListHref = (list: "production", page: number, anchor: string) => string;
 
 /**
  * Per skill, what production reports (§9.1, last 30 days) beside the recall the latest run
  * measured: a skill the run finds but people must type has a description that works on prompt
  * sets and not on the prompts people write.
  */
-export function ProductionBesideRecall({ slug, view }: { slug: string; view: ActivationView }) {
-  const rows = productionBesideRecall(view.usage, view.latest?.metrics.perSkill ?? {});
+export function ProductionBesideRecall({ slug, view, page, href }: { slug: string; view: ActivationView; page: number; href: ListHref }) {
+  const paged = pageOf(productionBesideRecall(view.usage, view.latest?.metrics.perSkill ?? {}), page);
+  const rows = paged.rows;
   return (
     <Section
       headingId="production-and-recall"
@@ -73,6 +77,14 @@ export function ProductionBesideRecall({ slug, view }: { slug: string; view: Act
             </tr>
           ))}
         </Table>
+      )}
+      {paged.pages > 1 && (
+        <Pager
+          paged={paged}
+          noun="skills"
+          label="Pages of production beside recall"
+          href={(n) => href("production", n, "production-and-recall")}
+        />
       )}
     </Section>
   );

@@ -1,19 +1,24 @@
 import Link from "next/link";
-import type { activationOverview } from "@/lib/activation/overview";
+import type { ActivationView, RecallPage } from "@/lib/activation/overview";
 import { promptSetJson } from "@/lib/activation/prompt-sets";
 import { percent } from "@/lib/format";
+import { pageFrom } from "@/lib/paged";
+import { MERGE_SHARE } from "@/lib/usage/usage";
 import { RecallChart, RunsChart } from "@/components/activation/charts";
 import { PromptSetEditor } from "@/components/activation/prompt-set-editor";
 import { Card } from "@/components/ui/card";
 import { Section } from "@/components/ui/section";
 import { Stat } from "@/components/ui/stat";
+import { Pager } from "@/components/ui/pager";
 import { Table } from "@/components/ui/table";
 import { savePromptSetAction } from "./actions";
 import { When } from "@/components/ui/when";
 
-type ActivationView = Awaited<ReturnType<typeof activationOverview>>;
 type Run = ActivationView["runs"][number];
 type Comparison = NonNullable<ActivationView["comparison"]>;
+
+/** The page's address with one long list turned to a page, scrolled to the list (its element id). */
+export type ListHref = (list: "recall" | "never" | "pairs" | "production", page: number, anchor: string) => string;
 
 /** The latest run's activation against the run before, false triggers, and what usage says is clutter. */
 export function HeadlineFigures({ view }: { view: ActivationView }) {
@@ -34,15 +39,11 @@ export function HeadlineFigures({ view }: { view: ActivationView }) {
       <Stat label="False triggers" value={percent(latest?.metrics.falseTriggerRate)} />
       <Stat
         label="Never loaded"
-        value={String(neverLoaded.length)}
-        tone={neverLoaded.length > 0 ? "warn" : "good"}
+        value={neverLoaded.total.toLocaleString("en-US")}
+        tone={neverLoaded.total > 0 ? "warn" : "good"}
         note="by any agent, ever"
       />
-      <Stat
-        label="Merge candidates"
-        value={String(coLoaded.filter((p) => p.share >= 0.8).length)}
-        note="pairs loaded together ≥ 80% of the time"
-      />
+      <Stat label="Merge candidates" value={coLoaded.candidates.toLocaleString("en-US")} note="pairs loaded together ≥ 80% of the time" />
     </section>
   );
 }
@@ -69,16 +70,18 @@ export function RunsOverTime({ finished }: { finished: ActivationView["finished"
   );
 }
 
-/** The latest run's recall per skill, worst first. */
-export function RecallPerSkill({ latest }: { latest: ActivationView["latest"] }) {
-  const recall = latest
-    ? Object.entries(latest.metrics.perSkill)
-        .map(([skill, m]) => ({ skill, recall: m.recall ?? 0, expected: m.expected }))
-        .sort((x, y) => x.recall - y.recall || (x.skill < y.skill ? -1 : 1))
-    : [];
+/** The latest run's recall per skill, worst first, a page of skills at a time. */
+export function RecallPerSkill({ latest, recall, href }: { latest: ActivationView["latest"]; recall: RecallPage; href: ListHref }) {
   return (
-    <Card title={`Recall per skill${latest ? ` (run #${latest.id})` : ""}`}>
-      {recall.length === 0 ? <p className="text-sm text-slate-500">No finished run yet.</p> : <RecallChart points={recall} />}
+    <Card id="recall" className="scroll-mt-4" title={`Recall per skill${latest ? ` (run #${latest.id})` : ""}`}>
+      {recall.total === 0 ? (
+        <p className="text-sm text-slate-500">No finished run yet.</p>
+      ) : (
+        <>
+          <RecallChart points={recall.rows} />
+          <Pager paged={recall} noun="skills measured" label="Pages of recall per skill" href={(page) => href("recall", page, "recall")} />
+        </>
+      )}
     </Card>
   );
 }
@@ -228,38 +231,47 @@ function CaseByCase({ comparison: { a, b, cases } }: { comparison: Comparison })
   );
 }
 
-export function NeverLoaded({ slug, names }: { slug: string; names: string[] }) {
+export function NeverLoaded({ slug, names, href }: { slug: string; names: ActivationView["usage"]["neverLoaded"]; href: ListHref }) {
   return (
-    <Card aria-label="Never loaded" title="Never loaded">
+    <Card id="never-loaded" className="scroll-mt-4" aria-label="Never loaded" title="Never loaded">
       <p className="mb-2 text-sm text-slate-500">In the listing, but no agent has ever loaded them: clutter in every routing decision.</p>
-      {names.length === 0 ? (
+      {names.total === 0 ? (
         <p className="text-sm text-emerald-700">Every listed skill has been loaded.</p>
       ) : (
-        <ul className="space-y-1 font-mono text-sm" data-testid="never-loaded">
-          {names.map((name) => (
-            <li key={name}>
-              <Link className="text-indigo-700 hover:underline" href={`/t/${slug}/skills/${name}`}>
-                {name}
-              </Link>
-            </li>
-          ))}
-        </ul>
+        <>
+          <ul className="space-y-1 font-mono text-sm" data-testid="never-loaded">
+            {names.rows.map((name) => (
+              <li key={name}>
+                <Link prefetch={false} className="text-indigo-700 hover:underline" href={`/t/${slug}/skills/${name}`}>
+                  {name}
+                </Link>
+              </li>
+            ))}
+          </ul>
+          <Pager
+            paged={names}
+            noun="never loaded"
+            label="Pages of never-loaded skills"
+            href={(page) => href("never", page, "never-loaded")}
+          />
+        </>
       )}
     </Card>
   );
 }
 
-export function LoadedTogether({ pairs }: { pairs: ActivationView["usage"]["coLoaded"] }) {
+export function LoadedTogether({ pairs: coLoaded, href }: { pairs: ActivationView["usage"]["coLoaded"]; href: ListHref }) {
+  const pairs = pageFrom(coLoaded.pairs, coLoaded.total, coLoaded.page);
   return (
-    <Card aria-label="Co-loaded" title="Loaded together">
+    <Card id="co-loaded" className="scroll-mt-4" aria-label="Co-loaded" title="Loaded together">
       <p className="mb-2 text-sm text-slate-500">
         Pairs loaded in the same sessions (last 30 days); near 100% of the rarer one&apos;s sessions, they are candidates to merge.
       </p>
-      {pairs.length === 0 ? (
+      {pairs.total === 0 ? (
         <p className="text-sm text-slate-500">No pair shares two or more sessions.</p>
       ) : (
         <Table label="Pairs loaded together" testId="co-loaded">
-          {pairs.map((pair) => (
+          {pairs.rows.map((pair) => (
             <tr key={`${pair.a}+${pair.b}`} className="border-t border-slate-100">
               <td className="py-1 font-mono text-xs">
                 {pair.a} + {pair.b}
@@ -267,7 +279,7 @@ export function LoadedTogether({ pairs }: { pairs: ActivationView["usage"]["coLo
               <td className="py-1 pl-2 text-right whitespace-nowrap tabular-nums">{pair.sessions} sessions</td>
               <td className="py-1 pl-3 text-right tabular-nums">{Math.round(pair.share * 100)}%</td>
               <td className="py-1 pl-2">
-                {pair.share >= 0.8 && (
+                {pair.share >= MERGE_SHARE && (
                   <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900">merge?</span>
                 )}
               </td>
@@ -275,12 +287,28 @@ export function LoadedTogether({ pairs }: { pairs: ActivationView["usage"]["coLo
           ))}
         </Table>
       )}
+      {pairs.total > 0 && (
+        <Pager paged={pairs} noun="pairs" label="Pages of pairs loaded together" href={(page) => href("pairs", page, "co-loaded")} />
+      )}
     </Card>
   );
 }
 
-/** The team's prompt sets: an editor edits them here, anyone else sees their names and sizes. */
-export function PromptSets({ slug, sets, canEdit }: { slug: string; sets: ActivationView["promptSets"]; canEdit: boolean }) {
+/**
+ * The team's prompt sets, each with its number of cases: an editor opens one to edit here (its
+ * cases come with the page only then), anyone else sees their names and sizes.
+ */
+export function PromptSets({
+  slug,
+  sets,
+  editing,
+  canEdit,
+}: {
+  slug: string;
+  sets: ActivationView["promptSets"];
+  editing: ActivationView["editing"];
+  canEdit: boolean;
+}) {
   return (
     <Section
       id="prompt-sets"
@@ -295,12 +323,21 @@ export function PromptSets({ slug, sets, canEdit }: { slug: string; sets: Activa
       }
     >
       {canEdit ? (
-        <PromptSetEditor sets={sets.map(promptSetJson)} save={savePromptSetAction.bind(null, slug)} />
+        <PromptSetEditor
+          key={editing?.name ?? ""}
+          sets={sets.map((set) => ({
+            name: set.name,
+            cases: set.cases,
+            href: `/t/${slug}/activation?set=${encodeURIComponent(set.name)}#prompt-sets`,
+          }))}
+          opened={editing && promptSetJson(editing)}
+          save={savePromptSetAction.bind(null, slug)}
+        />
       ) : (
         <ul className="font-mono text-sm">
           {sets.map((set) => (
             <li key={set.name}>
-              {set.name} ({set.cases.length} cases)
+              {set.name} ({set.cases.toLocaleString("en-US")} cases)
             </li>
           ))}
         </ul>

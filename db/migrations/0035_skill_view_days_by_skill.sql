@@ -1,0 +1,1 @@
+CREATE INDEX "skill_view_days_team_skill_day_idx" ON "skill_view_days" USING btree ("team_id","skill_name","day");
