@@ -133,7 +133,8 @@ describe.each([
       await page.locator(`[data-stat-link="${label}"]`).click();
       await page.waitForURL(`${baseUrl}${path}`);
     }
-  });
+    // Ten pages opened by clicks: a budget for a busy machine, not a speed bar.
+  }, 240_000);
 
   it.skipIf(phone)("draws every sparkline on one scale, the busiest day of the rows shown, and says it", async () => {
     await page.goto(`${baseUrl}/t/demo`);
