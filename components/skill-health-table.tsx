@@ -6,6 +6,7 @@ import { Table } from "@/components/ui/table";
 import { SkillHealthFilters } from "./skill-health-filters";
 import { When } from "@/components/ui/when";
 import { ViewSparkline } from "./view-sparkline";
+import { sparklineScale } from "@/lib/overview/sparkline";
 
 const COLUMNS: { key: SortKey; label: string }[] = [
   { key: "name", label: "Skill" },
@@ -25,13 +26,20 @@ const COLUMNS: { key: SortKey; label: string }[] = [
 /** The address of the table with `change` applied to its query; any change but a page starts over on page 1. */
 type TableHref = (change: Partial<TableQuery>) => string;
 
+/** Every cell's room: narrow, so the thirteen columns fit a 1280 px laptop without scrolling sideways. */
+const CELL = "px-2 py-2";
+/** A cell a phone's card leaves out: the card says the name, status, version, 7-day views and success. */
+const DESKTOP = `${CELL} max-sm:hidden`;
+
 /**
  * The overview's skill health table: one page of it, filtered and sorted on the server
  * (lib/overview/table.ts). Sorting and paging are links, so they work before any script runs.
  * None prefetches: a page of rows and twelve sort orders would each be rendered on every visit.
+ * On a phone each row is a card (components/ui/table.tsx).
  */
 export function SkillHealthTable({ team, table, query }: { team: string; table: TablePage; query: TableQuery }) {
   const href: TableHref = (change) => `/t/${team}${tableSearch({ ...query, page: 1, ...change })}`;
+  const scale = sparklineScale(table.rows);
   return (
     <Card flush id="skill-health">
       <div className="flex flex-wrap items-center gap-3 border-b border-slate-200 p-3">
@@ -43,6 +51,7 @@ export function SkillHealthTable({ team, table, query }: { team: string; table: 
       <Table
         label="Skill health"
         boxed
+        cards
         head={COLUMNS.flatMap((column) => {
           const header = <SortableHeader key={column.key} column={column} query={query} href={href} />;
           // The days behind the 30-day figure, next to it; bars do not sort.
@@ -50,14 +59,17 @@ export function SkillHealthTable({ team, table, query }: { team: string; table: 
             ? [header]
             : [
                 header,
-                <th key="daily" className="px-3 py-2 font-medium uppercase">
+                <th key="daily" className={`${CELL} font-medium uppercase`}>
                   Daily views
+                  <span className="block text-[11px] font-normal tracking-normal normal-case" data-testid="sparkline-scale">
+                    {scale === 0 ? "none in 30 days" : `full bar: ${scale} ${scale === 1 ? "view" : "views"}`}
+                  </span>
                 </th>,
               ];
         })}
       >
         {table.rows.map((row: SkillHealthRow) => (
-          <HealthRow key={`${row.name}/${row.status}/${sourceLabel(row)}`} team={team} row={row} />
+          <HealthRow key={`${row.name}/${row.status}/${row.folder}`} team={team} row={row} scale={scale} />
         ))}
       </Table>
       {table.matching === 0 && <p className="border-t border-slate-100 px-3 py-4 text-sm text-slate-500">No skill matches this filter.</p>}
@@ -71,7 +83,7 @@ function SortableHeader({ column, query, href }: { column: (typeof COLUMNS)[numb
   const sorted = query.sort === column.key;
   return (
     <th
-      className={`px-3 py-2 ${isNumeric(column.key) ? "text-right" : ""}`}
+      className={`${CELL} ${isNumeric(column.key) ? "text-right" : ""}`}
       aria-sort={sorted ? (query.descending ? "descending" : "ascending") : "none"}
     >
       <Link
@@ -87,14 +99,25 @@ function SortableHeader({ column, query, href }: { column: (typeof COLUMNS)[numb
   );
 }
 
-function HealthRow({ team, row }: { team: string; row: SkillHealthRow }) {
+/** A card's name keeps to one line: a name too long for a phone ends in an ellipsis, and says itself whole in its title. */
+const NAME = "font-medium max-sm:block max-sm:truncate";
+
+function HealthRow({ team, row, scale }: { team: string; row: SkillHealthRow; scale: number }) {
   return (
     <tr className="border-t border-slate-100 align-top" data-skill={row.name} data-status={row.status}>
-      <td className="px-3 py-2">
+      <td className={`${CELL} max-sm:w-full`}>
         {row.status === "shadowed" ? (
-          <span className="font-medium text-slate-500 line-through">{row.name}</span>
+          <span className={`${NAME} text-slate-500 line-through`} title={row.name} data-name>
+            {row.name}
+          </span>
         ) : (
-          <Link prefetch={false} href={`/t/${team}/skills/${row.name}`} className="font-medium text-indigo-700 hover:underline">
+          <Link
+            prefetch={false}
+            href={`/t/${team}/skills/${row.name}`}
+            className={`${NAME} text-indigo-700 hover:underline`}
+            title={row.name}
+            data-name
+          >
             {row.name}
           </Link>
         )}
@@ -105,11 +128,13 @@ function HealthRow({ team, row }: { team: string; row: SkillHealthRow }) {
         )}
         {row.costly && <ProductionFlag team={team} name={row.name} flag="costly" text="costly" link="see the cost per activation" />}
       </td>
-      <td className="px-3 py-2">
-        <span className="font-mono text-xs">{sourceLabel(row)}</span>
-        {row.provenance && <div className="text-xs text-slate-500">{row.provenance}</div>}
+      <td className={DESKTOP}>
+        <span className="font-mono text-xs" title={row.folder ?? undefined}>
+          {sourceLabel(row)}
+        </span>
+        {row.provenance && <div className="text-xs wrap-anywhere text-slate-500">{row.provenance}</div>}
       </td>
-      <td className="px-3 py-2 text-right tabular-nums" data-served={row.served.why}>
+      <td className={`${CELL} text-right tabular-nums max-sm:order-1`} data-served={row.served.why}>
         v{row.version}
         {row.served.why === "pinned" && (
           <div className="text-xs whitespace-nowrap text-violet-800">
@@ -123,14 +148,14 @@ function HealthRow({ team, row }: { team: string; row: SkillHealthRow }) {
         ))}
         {row.tier && row.tier !== "unverified" && <div className="text-xs text-teal-700">{row.tier}</div>}
       </td>
-      <td className="px-3 py-2">
+      <td className={CELL}>
         <StatusBadge status={row.status} />
       </td>
-      <td className="px-3 py-2">
+      <td className={DESKTOP}>
         {row.lint.length === 0 ? (
           <span className="text-emerald-700">clean</span>
         ) : (
-          <ul className="min-w-48 space-y-1 text-xs text-amber-800">
+          <ul className="min-w-36 space-y-1 text-xs text-amber-800">
             {row.lint.map((finding) => (
               <li key={finding.rule} data-lint={finding.rule}>
                 {finding.message}
@@ -139,15 +164,17 @@ function HealthRow({ team, row }: { team: string; row: SkillHealthRow }) {
           </ul>
         )}
       </td>
-      <td className="px-3 py-2 text-right tabular-nums">{row.views7d}</td>
-      <td className="px-3 py-2 text-right tabular-nums">{row.views30d}</td>
-      <td className="px-3 py-2 align-middle">
-        <ViewSparkline days={row.dailyViews} />
+      <td className={`${CELL} text-right tabular-nums max-sm:order-1`} data-heading="Views 7d">
+        {row.views7d}
       </td>
-      <td className="px-3 py-2 text-right tabular-nums" title="chosen by the model from its description, last 30 days (telemetry)">
+      <td className={`${DESKTOP} text-right tabular-nums`}>{row.views30d}</td>
+      <td className={`${DESKTOP} align-middle`}>
+        <ViewSparkline days={row.dailyViews} scale={scale} />
+      </td>
+      <td className={`${DESKTOP} text-right tabular-nums`} title="chosen by the model from its description, last 30 days (telemetry)">
         {row.proactive}
       </td>
-      <td className="px-3 py-2 text-right tabular-nums" title="typed by a person as /name, last 30 days (telemetry)">
+      <td className={`${DESKTOP} text-right tabular-nums`} title="typed by a person as /name, last 30 days (telemetry)">
         {row.typed}
       </td>
       <UsageCells row={row} />
@@ -161,7 +188,7 @@ function HealthRow({ team, row }: { team: string; row: SkillHealthRow }) {
  */
 function TypedOnlyFlag({ team, name }: { team: string; name: string }) {
   return (
-    <div className="mt-1 min-w-44 text-xs text-amber-800" data-flag="typed-only">
+    <div className="mt-1 min-w-40 text-xs text-amber-800" data-flag="typed-only">
       <span className="rounded bg-amber-50 px-1.5 py-0.5 font-medium">only typed — description does not trigger</span>{" "}
       <Link prefetch={false} href={`/t/${team}/skills/${name}#in-production`} className="underline hover:text-amber-950">
         improve the description
@@ -177,7 +204,7 @@ function TypedOnlyFlag({ team, name }: { team: string; name: string }) {
  */
 function ProductionFlag({ team, name, flag, text, link }: { team: string; name: string; flag: string; text: string; link: string }) {
   return (
-    <div className="mt-1 min-w-44 text-xs text-rose-800" data-flag={flag}>
+    <div className="mt-1 min-w-40 text-xs text-rose-800" data-flag={flag}>
       <span className="rounded bg-rose-50 px-1.5 py-0.5 font-medium">{text}</span>{" "}
       <Link prefetch={false} href={`/t/${team}/skills/${name}#production-figures`} className="underline hover:text-rose-950">
         {link}
@@ -190,7 +217,7 @@ function ProductionFlag({ team, name, flag, text, link }: { team: string; name: 
 function UsageCells({ row }: { row: SkillHealthRow }) {
   return (
     <>
-      <td className="px-3 py-2 text-slate-600">
+      <td className={`${DESKTOP} text-slate-600`}>
         {row.neverLoaded ? (
           <span
             className="rounded bg-rose-50 px-1.5 py-0.5 text-xs font-medium text-rose-700"
@@ -204,7 +231,7 @@ function UsageCells({ row }: { row: SkillHealthRow }) {
           "—"
         )}
       </td>
-      <td className="px-3 py-2 text-right whitespace-nowrap tabular-nums">
+      <td className={`${CELL} text-right whitespace-nowrap tabular-nums max-sm:order-1`} data-heading="Success">
         {row.successRate === null ? (
           "—"
         ) : (
@@ -213,7 +240,7 @@ function UsageCells({ row }: { row: SkillHealthRow }) {
           </>
         )}
       </td>
-      <td className="px-3 py-2 text-right tabular-nums" title="recall in the latest activation run">
+      <td className={`${DESKTOP} text-right tabular-nums`} title="recall in the latest activation run">
         {row.recall === null ? "—" : `${Math.round(row.recall * 100)}%`}
       </td>
     </>
@@ -229,7 +256,7 @@ function Pages({ table, href }: { table: TablePage; href: TableHref }) {
           ← Previous
         </Link>
       ) : (
-        <span className="text-slate-400">← Previous</span>
+        <span className="text-slate-500">← Previous</span>
       )}
       <span className="text-slate-600" data-testid="page-of">
         Page {table.page} of {table.pages} · skills {first}–{first + table.rows.length - 1}
@@ -239,7 +266,7 @@ function Pages({ table, href }: { table: TablePage; href: TableHref }) {
           Next →
         </Link>
       ) : (
-        <span className="text-slate-400">Next →</span>
+        <span className="text-slate-500">Next →</span>
       )}
     </nav>
   );

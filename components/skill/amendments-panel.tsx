@@ -99,6 +99,7 @@ function AmendmentsTable({
     <Table
       label="Every amendment"
       testId="amendments"
+      cards
       head={
         <>
           <th className="py-1">#</th>
@@ -128,10 +129,14 @@ function AmendmentRow({ slug, amendment: a, children }: { slug: string; amendmen
           #{a.id}
         </Link>
       </td>
-      <td className="py-1.5">v{a.base}</td>
-      <td className="py-1.5">{a.author}</td>
-      <td className="py-1.5 text-slate-700">{a.rationale}</td>
-      <td className="py-1.5">
+      <td className="py-1.5" data-heading="Against">
+        v{a.base}
+      </td>
+      <td className="py-1.5" data-heading="From">
+        {a.author}
+      </td>
+      <td className="py-1.5 text-slate-700 max-sm:w-full">{a.rationale}</td>
+      <td className="py-1.5" data-heading="Evaluation">
         {a.evaluation ? (
           <Link className="text-indigo-700 hover:underline" href={`/t/${slug}/history/evaluations/${a.evaluation.id}`}>
             #{a.evaluation.id} {a.evaluation.status === "finished" ? a.evaluation.verdict : a.evaluation.status}
@@ -140,7 +145,7 @@ function AmendmentRow({ slug, amendment: a, children }: { slug: string; amendmen
           "not evaluated"
         )}
       </td>
-      <td className="max-w-xs py-1.5 text-xs">
+      <td className="max-w-xs py-1.5 text-xs max-sm:w-full max-sm:max-w-none">
         <AmendmentStateLine slug={slug} entry={a} />
       </td>
       {children}
@@ -152,7 +157,7 @@ function AmendmentRow({ slug, amendment: a, children }: { slug: string; amendmen
 function Decisions({ amendment: a, actions, may }: { amendment: AmendmentEntry; actions: AmendmentActions; may: May }) {
   if (a.outdated && a.current !== null) return <OutdatedDecisions amendment={a} current={a.current} actions={actions} may={may} />;
   return (
-    <td className="space-y-1 py-1.5 text-right">
+    <td className="space-y-1 py-1.5 text-right max-sm:w-full max-sm:text-left">
       {may.evaluate && EVALUABLE.has(a.status) && (
         <ActionButton
           label="Evaluate"
@@ -199,7 +204,7 @@ function OutdatedDecisions({
   may: May;
 }) {
   return (
-    <td className="space-y-1 py-1.5 text-right">
+    <td className="space-y-1 py-1.5 text-right max-sm:w-full max-sm:text-left">
       {may.propose && (
         // As wide as the forms beside it, so a refusal said under the button reads as a paragraph.
         <div className="ml-auto w-64">

@@ -87,7 +87,7 @@ export function LabelVersion({
             event.preventDefault();
             decide();
           }}
-          placeholder="staging"
+          placeholder="add a label"
           maxLength={64}
           className="w-24 rounded-md border border-slate-300 px-2 py-1 text-sm"
         />

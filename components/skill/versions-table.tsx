@@ -77,7 +77,7 @@ export function VersionsTable({
   const evidenceOf = new Map(evidence.map((e) => [e.version, e]));
   return (
     <Form action={`/t/${slug}/skills/${name}#diff`}>
-      <Table label="Every version and its evidence" testId="versions" head={HEAD}>
+      <Table label="Every version and its evidence" testId="versions" head={HEAD} cards>
         {[...versions].reverse().map((v) => (
           <tr key={v.version} className="border-t border-slate-100" data-version={v.version}>
             <VersionCell slug={slug} name={name} version={v} pinned={pinned === v.version} pinReason={pinReason} />
@@ -91,10 +91,16 @@ export function VersionsTable({
             />
             <CompareCell end="from" version={v.version} checked={compare?.from === v.version} />
             <CompareCell end="to" version={v.version} checked={compare?.to === v.version} />
-            <td className="px-2 whitespace-nowrap text-slate-600">{v.createdAt ? <When at={v.createdAt} /> : "—"}</td>
-            <td className="px-2 text-slate-600">{authorLabel(v)}</td>
+            <td className="px-2 whitespace-nowrap text-slate-600" data-heading="When">
+              {v.createdAt ? <When at={v.createdAt} /> : "—"}
+            </td>
+            <td className="px-2 text-slate-600" data-heading="Author">
+              {authorLabel(v)}
+            </td>
             <ReasonCell slug={slug} version={v} />
-            <td className="px-2">{v.tier}</td>
+            <td className="px-2" data-heading="Tier">
+              {v.tier}
+            </td>
             <EvidenceCells proof={evidenceOf.get(v.version)} />
           </tr>
         ))}
@@ -123,7 +129,7 @@ function VersionCell({
   pinReason: string | null;
 }) {
   return (
-    <td className="py-1.5 pr-2 font-medium whitespace-nowrap">
+    <td className="py-1.5 pr-2 font-medium whitespace-nowrap max-sm:w-full">
       v{v.version}
       {v.revertOf !== null && <span className="ml-1 text-xs text-slate-500">(= v{v.revertOf})</span>}
       {pinned && (
@@ -150,7 +156,7 @@ function VersionCell({
 /** Why the version was made, and the evaluation that promoted it; wide enough to stay a paragraph when a phone squeezes the table. */
 function ReasonCell({ slug, version: v }: { slug: string; version: VersionInfo }) {
   return (
-    <td className="min-w-48 px-2 text-slate-600">
+    <td className="min-w-48 px-2 text-slate-600 max-sm:w-full" data-heading="Reason">
       {v.reason ?? "—"}
       {v.evaluationId !== null && (
         <a className="ml-1 text-indigo-700 underline" href={`/t/${slug}/history/evaluations/${v.evaluationId}`}>
@@ -164,7 +170,7 @@ function ReasonCell({ slug, version: v }: { slug: string; version: VersionInfo }
 /** One end of the comparison: a radio button per version, for each of `from` and `to`. */
 function CompareCell({ end, version, checked }: { end: "from" | "to"; version: number; checked: boolean }) {
   return (
-    <td className="px-1">
+    <td className="px-1" data-heading={end === "from" ? "From" : "To"}>
       <input type="radio" name={end} value={version} defaultChecked={checked} aria-label={`compare ${end} v${version}`} />
     </td>
   );
@@ -173,13 +179,13 @@ function CompareCell({ end, version, checked }: { end: "from" | "to"; version: n
 function EvidenceCells({ proof }: { proof: VersionEvidence | undefined }) {
   return (
     <>
-      <td className="px-2 text-right whitespace-nowrap tabular-nums" data-evidence="views">
+      <td className="px-2 text-right whitespace-nowrap tabular-nums" data-evidence="views" data-heading="Agent loads">
         {proof?.views ?? 0}
       </td>
-      <td className="px-2 text-right whitespace-nowrap tabular-nums" data-evidence="runs">
+      <td className="px-2 text-right whitespace-nowrap tabular-nums" data-evidence="runs" data-heading="Runs succeeded">
         {share(proof?.runs.succeeded ?? 0, proof?.runs.total ?? 0)}
       </td>
-      <td className="px-2 text-right whitespace-nowrap tabular-nums" data-evidence="recall">
+      <td className="px-2 text-right whitespace-nowrap tabular-nums" data-evidence="recall" data-heading="Activation recall">
         {share(proof?.recall.loaded ?? 0, proof?.recall.expected ?? 0)}
       </td>
     </>
@@ -207,8 +213,8 @@ function VersionActionsCell({
 } & VersionActions) {
   const next = latest + 1;
   return (
-    <td className="px-2 py-1.5">
-      {/* On a phone the table is as narrow as it gets: the controls stack instead of widening the column. */}
+    <td className="px-2 py-1.5 max-sm:w-full">
+      {/* Where the column is narrow, the controls wrap instead of widening it. */}
       <div className="flex flex-wrap gap-1 [&_button]:whitespace-nowrap">
         {moveLabel && <LabelVersion version={version} moveLabel={moveLabel} reasonRequired={reasonRequired} />}
         {removeLabel && <RemoveLabels version={version} labels={labels} removeLabel={removeLabel} reasonRequired={reasonRequired} />}

@@ -154,7 +154,7 @@ export interface TablePage<Row = SkillHealthRow> {
 export function tablePage(rows: readonly CatalogRow[], query: TableQuery, read: RowReader, pageSize = PAGE_SIZE): TablePage<CatalogRow> {
   const filtered = rows
     .filter((row) => shows(row, query.show, read))
-    .filter((row) => query.q === "" || row.name.includes(query.q) || sourceLabel(row).includes(query.q));
+    .filter((row) => query.q === "" || row.name.includes(query.q) || sourceLabel(row).includes(query.q) || row.folder?.includes(query.q));
   const matching = query.sort === "name" && !query.descending ? filtered : sorted(filtered, query, read);
   const pages = Math.max(1, Math.ceil(matching.length / pageSize));
   const page = Math.min(query.page, pages);
@@ -188,6 +188,10 @@ function sortValue(row: CatalogRow, key: SortKey, read: RowReader): string | num
   return read.value(row, key);
 }
 
-export function sourceLabel(row: Pick<SkillHealthRow, "source" | "folder">): string {
-  return row.source === "file" ? `file ${row.folder}` : row.source;
+/**
+ * "builtin", "learned", "file · workspace", "file · global": where a skill comes from, short enough
+ * for the table to fit a laptop; a file's path is its root and its name, both on the row already.
+ */
+export function sourceLabel(row: Pick<SkillHealthRow, "source" | "scope">): string {
+  return row.source === "file" ? `file · ${row.scope}` : row.source;
 }

@@ -89,7 +89,7 @@ describe("the dashboard in Chromium", () => {
     expect(await row.locator("td").allTextContents()).toEqual([
       // Since issue 40 the demo's prompts do work, and the rewritten v2's git calls fail: flagged.
       "changelog-writerloaded, then failing see the failing tools",
-      "file skills/changelog-writer",
+      "file · workspace",
       "v2",
       "active",
       "clean",

@@ -52,25 +52,55 @@ function pointsVsBefore(now: number, before: number): string {
   return `${now >= before ? "+" : ""}${Math.round((now - before) * 100)} points vs the run before`;
 }
 
-function HeadlineFigures({ slug, headline }: { slug: string; headline: TeamOverview["headline"] }) {
+type Headline = TeamOverview["headline"];
+
+/** The figures that count skills needing attention, each opening the table filtered to them. */
+const FLAGS: {
+  label: string;
+  count: "neverLoaded" | "typedOnly" | "loadedThenFailing" | "costly" | "lintFindings" | "collisions";
+  note: string;
+  show: TableQuery["show"];
+}[] = [
+  { label: "Never loaded", count: "neverLoaded", note: "clutter in the routing decision", show: "never" },
+  { label: "Only typed", count: "typedOnly", note: "people type /name; the model never chooses them", show: "typed" },
+  {
+    label: "Loaded, then failing",
+    count: "loadedThenFailing",
+    note: "tools fail more often than with no skill loaded",
+    show: "loadedThenFailing",
+  },
+  { label: "Costly", count: "costly", note: `prompts cost ${COSTLY_FACTOR}× or more what prompts with no skill cost`, show: "costly" },
+  { label: "Lint findings", count: "lintFindings", note: "descriptions that keep agents from choosing a skill", show: "lint" },
+  // A collision is a shadowed skill: the catalog says one line for each.
+  { label: "Collisions", count: "collisions", note: "names more than one source holds; agents get one of each", show: "shadowed" },
+];
+
+function HeadlineFigures({ slug, headline }: { slug: string; headline: Headline }) {
   const trend = headline.viewsThisWeek - headline.viewsLastWeek;
   const { activation, activationBefore } = headline;
-  // Each flag's figure opens the table filtered to the skills it counts.
-  const shown = (show: TableQuery["show"]) => `/t/${slug}${tableSearch({ ...DEFAULT_QUERY, show })}#skill-health`;
+  // Each figure leads to what it counts: the table filtered to those skills, or the page that explains it.
+  const shown = (change: Partial<TableQuery>) => `/t/${slug}${tableSearch({ ...DEFAULT_QUERY, ...change })}#skill-health`;
   return (
     <section className="grid grid-cols-2 gap-4 md:grid-cols-4 lg:grid-cols-5" aria-label="Headline figures">
-      <Stat label="In the listing" value={String(headline.listed)} note={`${headline.drafts} draft(s) waiting`} />
+      <Stat
+        label="In the listing"
+        value={String(headline.listed)}
+        note={`${headline.drafts} draft(s) waiting`}
+        href={shown({ show: "active" })}
+      />
       <Stat
         label="Listing size"
         value={`${headline.listingChars.toLocaleString("en-US")} / ${headline.listingCap.toLocaleString("en-US")}`}
         note={headline.truncated ? "truncated: see the budget" : "fits the cap"}
         tone={headline.truncated ? "warn" : "good"}
+        href={`/t/${slug}/listing`}
       />
       <Stat
         label="Views this week"
         value={String(headline.viewsThisWeek)}
         note={`${trend >= 0 ? "+" : ""}${trend} vs the week before`}
         tone={trend >= 0 ? "good" : "warn"}
+        href={shown({ sort: "views7d", descending: true })}
       />
       <Stat
         label="Activation"
@@ -83,37 +113,18 @@ function HeadlineFigures({ slug, headline }: { slug: string; headline: TeamOverv
               : pointsVsBefore(activation, activationBefore)
         }
         tone={activation !== null && activationBefore !== null && activation < activationBefore ? "warn" : "good"}
+        href={`/t/${slug}/activation`}
       />
-      <Stat
-        label="Never loaded"
-        value={String(headline.neverLoaded)}
-        note="clutter in the routing decision"
-        tone={headline.neverLoaded > 0 ? "warn" : "good"}
-        href={shown("never")}
-      />
-      <Stat
-        label="Only typed"
-        value={String(headline.typedOnly)}
-        note="people type /name; the model never chooses them"
-        tone={headline.typedOnly > 0 ? "warn" : "good"}
-        href={shown("typed")}
-      />
-      <Stat
-        label="Loaded, then failing"
-        value={String(headline.loadedThenFailing)}
-        note="tools fail more often than with no skill loaded"
-        tone={headline.loadedThenFailing > 0 ? "warn" : "good"}
-        href={shown("loadedThenFailing")}
-      />
-      <Stat
-        label="Costly"
-        value={String(headline.costly)}
-        note={`prompts cost ${COSTLY_FACTOR}× or more what prompts with no skill cost`}
-        tone={headline.costly > 0 ? "warn" : "good"}
-        href={shown("costly")}
-      />
-      <Stat label="Lint findings" value={String(headline.lintFindings)} tone={headline.lintFindings > 0 ? "warn" : "good"} />
-      <Stat label="Collisions" value={String(headline.collisions)} tone={headline.collisions > 0 ? "warn" : "good"} />
+      {FLAGS.map((flag) => (
+        <Stat
+          key={flag.show}
+          label={flag.label}
+          value={String(headline[flag.count])}
+          note={flag.note}
+          tone={headline[flag.count] > 0 ? "warn" : "good"}
+          href={shown({ show: flag.show })}
+        />
+      ))}
     </section>
   );
 }
