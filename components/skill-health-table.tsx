@@ -229,7 +229,7 @@ function Pages({ table, href }: { table: TablePage; href: TableHref }) {
           ← Previous
         </Link>
       ) : (
-        <span className="text-slate-400">← Previous</span>
+        <span className="text-slate-500">← Previous</span>
       )}
       <span className="text-slate-600" data-testid="page-of">
         Page {table.page} of {table.pages} · skills {first}–{first + table.rows.length - 1}
@@ -239,7 +239,7 @@ function Pages({ table, href }: { table: TablePage; href: TableHref }) {
           Next →
         </Link>
       ) : (
-        <span className="text-slate-400">Next →</span>
+        <span className="text-slate-500">Next →</span>
       )}
     </nav>
   );

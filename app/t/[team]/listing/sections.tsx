@@ -78,9 +78,9 @@ export function ListingFigures({ listing }: { listing: ListingBudget["listing"] 
         tone={listing.truncated ? "warn" : "good"}
         note={listing.truncated ? "over the cap: cut to fit" : `${(f.cap - f.chars).toLocaleString("en-US")} to spare`}
       />
-      <Stat label="Skills shown" value={`${f.shown} of ${f.total}`} />
-      <Stat label="Descriptions dropped" value={String(f.droppedDescriptions)} tone={f.droppedDescriptions > 0 ? "warn" : "plain"} />
-      <Stat label="Entries dropped" value={String(f.droppedEntries)} tone={f.droppedEntries > 0 ? "warn" : "plain"} />
+      <Stat label="Skills shown" value={`${count(f.shown)} of ${count(f.total)}`} />
+      <Stat label="Descriptions dropped" value={count(f.droppedDescriptions)} tone={f.droppedDescriptions > 0 ? "warn" : "plain"} />
+      <Stat label="Entries dropped" value={count(f.droppedEntries)} tone={f.droppedEntries > 0 ? "warn" : "plain"} />
     </section>
   );
 }
@@ -241,26 +241,26 @@ function PageCount({ list, noun, page, query }: { list: CutList; noun: string; p
 /** Previous and next pages of one list, the others' pages and the search kept; nothing when the list fits on one page. */
 function Pager({ list, noun, page, slug, query }: ListProps & { list: CutList; noun: string; page: CutPage<unknown> }) {
   if (page.pages === 1) return null;
-  const href = (to: number) => `/t/${slug}/listing${cutListSearch(query, list, to)}#${list}`;
+  const step = (to: number, rel: "prev" | "next", text: string) =>
+    to >= 1 && to <= page.pages ? (
+      <Link
+        prefetch={false}
+        href={`/t/${slug}/listing${cutListSearch(query, list, to)}#${list}`}
+        rel={rel}
+        className="text-indigo-700 hover:underline"
+      >
+        {text}
+      </Link>
+    ) : (
+      <span className="text-slate-500">{text}</span>
+    );
   return (
     <nav className="mt-2 flex flex-wrap items-center gap-3 text-sm" aria-label={`Pages of ${noun}`}>
-      {page.page > 1 ? (
-        <Link prefetch={false} href={href(page.page - 1)} className="text-indigo-700 hover:underline" rel="prev">
-          ← Previous
-        </Link>
-      ) : (
-        <span className="text-slate-500">← Previous</span>
-      )}
+      {step(page.page - 1, "prev", "← Previous")}
       <span className="text-slate-600">
         Page {count(page.page)} of {count(page.pages)}
       </span>
-      {page.page < page.pages ? (
-        <Link prefetch={false} href={href(page.page + 1)} className="text-indigo-700 hover:underline" rel="next">
-          Next →
-        </Link>
-      ) : (
-        <span className="text-slate-500">Next →</span>
-      )}
+      {step(page.page + 1, "next", "Next →")}
     </nav>
   );
 }
