@@ -1,5 +1,5 @@
 import { codePointLength } from "../text";
-import { listingHeader, showsDescription, type RenderedListing } from "./render";
+import { listingHeader, showsDescription, type ListingEntry, type ListingScope, type RenderedListing } from "./render";
 
 /** How the cap is spent, segment by segment, for the budget bar. Segments add up to the listing's length. */
 export interface BudgetSegment {
@@ -23,19 +23,38 @@ export function budgetSegments(listing: RenderedListing, loadHint: string, diagn
   return segments;
 }
 
+/** An entry the cap left out: its description (`stripped`, the entry shown as `- <name>`) or the whole entry (`dropped`). */
+export interface LeftOutEntry {
+  scope: ListingScope;
+  name: string;
+  state: "stripped" | "dropped";
+  /** The whole description, line breaks flattened: what the entry lost. */
+  description: string;
+}
+
 /** What the cap left out (descriptions stripped, entries dropped), in the order it left them out: lowest group first, each from its end. */
-export function entriesLeftOut(listing: RenderedListing) {
+export function entriesLeftOut(listing: RenderedListing, descriptions: Map<string, string>): LeftOutEntry[] {
   return [...listing.groups].reverse().flatMap((group) =>
     [...group.entries]
       .reverse()
-      .filter((entry) => !showsDescription(entry.state))
-      .map((entry) => ({ scope: group.scope, name: entry.name, state: entry.state, description: entry.description })),
+      .filter((entry): entry is ListingEntry & { state: LeftOutEntry["state"] } => !showsDescription(entry.state))
+      .map((entry) => ({
+        scope: group.scope,
+        name: entry.name,
+        state: entry.state,
+        description: wholeDescription(descriptions, entry.name),
+      })),
   );
+}
+
+/** A skill's whole description as the listing would show it uncut: line breaks become spaces (the render contract). */
+function wholeDescription(descriptions: Map<string, string>, name: string): string {
+  return (descriptions.get(name) ?? "").replace(/\r\n|\n|\r/g, " ");
 }
 
 /** A description shortened at descMax: what the listing shows, what it lost, and whether the "Use when…" clause went with it. */
 export interface ShortenedDescription {
-  scope: string;
+  scope: ListingScope;
   name: string;
   shown: string;
   lost: string;
@@ -50,7 +69,7 @@ export function shortenedDescriptions(listing: RenderedListing, descriptions: Ma
     group.entries
       .filter((entry) => entry.state === "cut")
       .map((entry) => {
-        const whole = (descriptions.get(entry.name) ?? "").replace(/\r\n|\n|\r/g, " ");
+        const whole = wholeDescription(descriptions, entry.name);
         const shown = entry.description.replace(/…$/, "");
         const lost = whole.slice(shown.length);
         return {

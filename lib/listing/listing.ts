@@ -1,7 +1,14 @@
 import type { Db } from "@/db/client";
 import type { CatalogCache, TeamListing } from "../skills/catalog-cache";
 import type { Team } from "../teams/teams";
-import { budgetSegments, entriesLeftOut, shortenedDescriptions, type BudgetSegment, type ShortenedDescription } from "./budget";
+import {
+  budgetSegments,
+  entriesLeftOut,
+  shortenedDescriptions,
+  type BudgetSegment,
+  type LeftOutEntry,
+  type ShortenedDescription,
+} from "./budget";
 import type { ListingSettings } from "./render";
 import { listingHistory } from "./snapshots";
 
@@ -49,7 +56,11 @@ export interface ListingBudget {
   settings: ListingSettings;
   listing: TeamListing;
   segments: BudgetSegment[];
-  leftOut: ReturnType<typeof entriesLeftOut>;
+  /** Entries the cap dropped, in the order it dropped them. */
+  dropped: LeftOutEntry[];
+  /** Entries the cap left without their description, in the order it stripped them. */
+  stripped: LeftOutEntry[];
+  /** Descriptions descMax shortened, in listing order. */
   shortened: ShortenedDescription[];
   history: { at: string; chars: number; cap: number; cause: string }[];
 }
@@ -67,12 +78,15 @@ export async function listingBudget(
     catalogs.catalog(team),
     listingHistory(db, team.id),
   ]);
+  const descriptions = new Map(catalog.active.map((skill) => [skill.name as string, skill.description]));
+  const leftOut = entriesLeftOut(listing, descriptions);
   return {
     settings,
     listing,
     segments: budgetSegments(listing, settings.loadHint, catalog.diagnostics),
-    leftOut: entriesLeftOut(listing),
-    shortened: shortenedDescriptions(listing, new Map(catalog.active.map((skill) => [skill.name as string, skill.description]))),
+    dropped: leftOut.filter((entry) => entry.state === "dropped"),
+    stripped: leftOut.filter((entry) => entry.state === "stripped"),
+    shortened: shortenedDescriptions(listing, descriptions),
     history: history.map((row) => ({ at: row.takenAt.toISOString(), chars: row.chars, cap: row.cap, cause: row.cause })),
   };
 }

@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import type { TestProject } from "vitest/node";
 import { buildIfNeeded } from "../../scripts/build-if-needed.mjs";
+import { syncBody } from "../helpers/installer-catalog";
 import { judgeJson, taskOf } from "../helpers/judge";
 import { startOpenAiStub, type StubAnswer, type StubRequest } from "../helpers/openai-stub";
 import { startServer } from "../helpers/server";
@@ -49,6 +50,17 @@ export const OUTDATED_KEY = "sg_browser_test_key_outdated_00010";
 export const SERVED_KEY = "sg_browser_test_key_served_0000011";
 /** The "evidence" team: production figures per version from telemetry no other test sends (issue 40). */
 export const EVIDENCE_KEY = "sg_browser_test_key_evidence_00012";
+/**
+ * The "large" team: 10,000 workspace skills, `skill-00000` to `skill-09999` (the bench's names),
+ * described "Handles task family <i> end to end. Use when family <i> work comes up.", plus the
+ * built-in and global skills every team has — 10,009 in its listing — and 10,000 views: the first
+ * 2,000 skills viewed 5 times each, in sessions of 5, the other 8,000 never. For pages at 10k
+ * skills (issue 41); read it, change nothing in it, so every test sees the same figures.
+ */
+export const LARGE_KEY = "sg_browser_test_key_large_0000013";
+export const LARGE_SKILLS = 10_000;
+export const LARGE_VIEWED = 2_000;
+export const LARGE_VIEWS = 10_000;
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -69,14 +81,18 @@ export default async function setup(project: TestProject) {
     SKILLGATE_JUDGE_CONCURRENCY: "2",
     SKILLGATE_DEMO: "1",
     SKILLS_GLOBAL_DIR: "demo/global-skills",
-    SKILLGATE_INIT_TEAM: "demo,other-team,lab,cli,mcp,installer,governed,charts,morning,oauth,outdated,served,evidence",
-    SKILLGATE_INIT_API_KEY: `${BROWSER_KEY},${OTHER_TEAM_KEY},${LAB_KEY},${CLI_KEY},${MCP_KEY},${INSTALLER_KEY},${GOVERNED_KEY},${CHARTS_KEY},${MORNING_KEY},${OAUTH_KEY},${OUTDATED_KEY},${SERVED_KEY},${EVIDENCE_KEY}`,
+    SKILLGATE_INIT_TEAM: "demo,other-team,lab,cli,mcp,installer,governed,charts,morning,oauth,outdated,served,evidence,large",
+    SKILLGATE_INIT_API_KEY: `${BROWSER_KEY},${OTHER_TEAM_KEY},${LAB_KEY},${CLI_KEY},${MCP_KEY},${INSTALLER_KEY},${GOVERNED_KEY},${CHARTS_KEY},${MORNING_KEY},${OAUTH_KEY},${OUTDATED_KEY},${SERVED_KEY},${EVIDENCE_KEY},${LARGE_KEY}`,
     SKILLGATE_INIT_USER_EMAIL: [BROWSER_LOGIN, MEMBER_LOGIN, THROTTLED_LOGIN].map((login) => login.email).join(","),
     SKILLGATE_INIT_USER_PASSWORD: [BROWSER_LOGIN, MEMBER_LOGIN, THROTTLED_LOGIN].map((login) => login.password).join(","),
     // The security tests play clients at different addresses behind a proxy, each browser context
     // sending its own X-Forwarded-For: every real request comes from 127.0.0.1.
     SKILLGATE_TRUST_PROXY: "1",
   });
+  const seedStart = Date.now();
+  await seedLargeTeam(server.url);
+  // 12–16 s on a busy 2-core machine, mostly the sync: said, so a slower start is seen.
+  console.log(`skillgate: seeded the large team (10,000 skills, 10,000 views) in ${Date.now() - seedStart} ms`);
   project.provide("baseUrl", server.url);
   project.provide("judgeUrl", judge.baseUrl);
   return async () => {
@@ -85,4 +101,33 @@ export default async function setup(project: TestProject) {
     if (process.env.SKILLGATE_TEST_SERVER_LOG) writeFileSync(process.env.SKILLGATE_TEST_SERVER_LOG, server.output());
     await judge.close();
   };
+}
+
+/** The "large" team's skills and views, through the API agents and CI use (one sync, ten batches of views). */
+async function seedLargeTeam(baseUrl: string): Promise<void> {
+  const files = Array.from({ length: LARGE_SKILLS }, (_, i) => {
+    const name = `skill-${String(i).padStart(5, "0")}`;
+    const description = `Handles task family ${i} end to end. Use when family ${i} work comes up.`;
+    return {
+      path: `${name}/SKILL.md`,
+      content: Buffer.from(`---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n\n1. A step.\n`),
+    };
+  });
+  const headers = { authorization: `Bearer ${LARGE_KEY}`, "content-type": "application/json" };
+  const sync = await fetch(`${baseUrl}/api/v1/skills/sync`, { method: "POST", headers, body: syncBody(files) });
+  if (!sync.ok) throw new Error(`syncing the large team answered ${sync.status}: ${await sync.text()}`);
+  const batch = 1_000;
+  const batches = Array.from({ length: LARGE_VIEWS / batch }, (_, b) =>
+    // View j loads skill (j × 7919) mod 2,000: every one of the first 2,000 skills five times, spread over the batches.
+    Array.from({ length: batch }, (_, k) => {
+      const j = b * batch + k;
+      return { skill: `skill-${String((j * 7919) % LARGE_VIEWED).padStart(5, "0")}`, sessionId: `large-${Math.floor(j / 5)}` };
+    }),
+  );
+  await Promise.all(
+    batches.map(async (views) => {
+      const answer = await fetch(`${baseUrl}/api/v1/usage/views`, { method: "POST", headers, body: JSON.stringify({ views }) });
+      if (!answer.ok) throw new Error(`recording the large team's views answered ${answer.status}: ${await answer.text()}`);
+    }),
+  );
 }

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { listingQuery } from "@/lib/contracts/listing";
 import { requireMember } from "@/lib/pages/member";
 import { listingBudget } from "@/lib/listing/listing";
 import { BudgetBar } from "@/components/budget-bar";
@@ -7,6 +6,7 @@ import { ListingHistoryChart } from "@/components/listing-history-chart";
 import { PageHeader } from "@/components/ui/page-header";
 import { Section } from "@/components/ui/section";
 import type { TeamPageProps } from "../team-page";
+import { listingPageQuery } from "./query";
 import { ListingFigures, WhatIfForm, WhatWasCut } from "./sections";
 
 export const metadata: Metadata = { title: "Listing budget" };
@@ -14,10 +14,8 @@ export const metadata: Metadata = { title: "Listing budget" };
 export default async function ListingPage({ params, searchParams }: TeamPageProps) {
   const { team: slug } = await params;
   const { app, team } = await requireMember(slug, `/t/${slug}/listing`);
-  const raw = await searchParams;
-  const query = listingQuery.safeParse({ cap: single(raw.cap), descMax: single(raw.descMax) });
-  const whatIf = query.success ? query.data : {};
-  const budget = await listingBudget(app.db, app.catalogs, team, whatIf);
+  const query = listingPageQuery(await searchParams);
+  const budget = await listingBudget(app.db, app.catalogs, team, query.whatIf);
   const { listing, settings } = budget;
   return (
     <div className="space-y-6">
@@ -25,7 +23,7 @@ export default async function ListingPage({ params, searchParams }: TeamPageProp
         title="Listing budget"
         description={`The exact text agents put in their system prompt, and how its ${listing.figures.cap.toLocaleString("en-US")}-character cap is spent.`}
       />
-      <WhatIfForm slug={slug} settings={settings} team={team} error={query.success ? null : query.error} />
+      <WhatIfForm slug={slug} settings={settings} team={team} error={query.error} />
       <ListingFigures listing={listing} />
 
       <Section title="The cap by group">
@@ -39,7 +37,7 @@ export default async function ListingPage({ params, searchParams }: TeamPageProp
         </ul>
       </Section>
 
-      <WhatWasCut budget={budget} />
+      <WhatWasCut slug={slug} budget={budget} query={query} />
 
       <Section title="The listing as agents get it">
         <pre
@@ -61,8 +59,4 @@ export default async function ListingPage({ params, searchParams }: TeamPageProp
       </Section>
     </div>
   );
-}
-
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value === "" ? undefined : value;
 }

@@ -1,10 +1,14 @@
+import Link from "next/link";
 import type { ZodError } from "zod";
+import type { LeftOutEntry } from "@/lib/listing/budget";
+import { cutPage, type CutList, type CutPage } from "@/lib/listing/cut-pages";
 import type { ListingBudget } from "@/lib/listing/listing";
 import type { Team } from "@/lib/teams/teams";
 import { CARD } from "@/components/ui/card";
 import { Section } from "@/components/ui/section";
 import { Stat } from "@/components/ui/stat";
 import { Table } from "@/components/ui/table";
+import { cutListSearch, whatIfParams, type ListingPageQuery } from "./query";
 
 /** Try another cap and description cut (a GET form: the what-if is in the address); nothing is saved. */
 export function WhatIfForm({
@@ -74,43 +78,107 @@ export function ListingFigures({ listing }: { listing: ListingBudget["listing"] 
         tone={listing.truncated ? "warn" : "good"}
         note={listing.truncated ? "over the cap: cut to fit" : `${(f.cap - f.chars).toLocaleString("en-US")} to spare`}
       />
-      <Stat label="Skills shown" value={`${f.shown} of ${f.total}`} />
-      <Stat label="Descriptions dropped" value={String(f.droppedDescriptions)} tone={f.droppedDescriptions > 0 ? "warn" : "plain"} />
-      <Stat label="Entries dropped" value={String(f.droppedEntries)} tone={f.droppedEntries > 0 ? "warn" : "plain"} />
+      <Stat label="Skills shown" value={`${count(f.shown)} of ${count(f.total)}`} />
+      <Stat label="Descriptions dropped" value={count(f.droppedDescriptions)} tone={f.droppedDescriptions > 0 ? "warn" : "plain"} />
+      <Stat label="Entries dropped" value={count(f.droppedEntries)} tone={f.droppedEntries > 0 ? "warn" : "plain"} />
     </section>
   );
 }
 
-/** Descriptions descMax shortened, and what the cap cut, in the order it cut them. */
-export function WhatWasCut({ budget }: { budget: ListingBudget }) {
-  const { shortened, leftOut } = budget;
+/**
+ * Descriptions descMax shortened, and what the cap cut, in the order it cut them: 50 of each list
+ * at a time, each paged by its own search param, with a search over the names and the whole lists
+ * as a download (at 10,000 skills the cap drops thousands).
+ */
+export function WhatWasCut({ slug, budget, query }: { slug: string; budget: ListingBudget; query: ListingPageQuery }) {
+  const { shortened, dropped, stripped } = budget;
+  const cutByCap = dropped.length + stripped.length;
+  const lists = { slug, query };
   return (
     <Section aria-label="Cut from the listing" title="What was cut, and why">
-      {shortened.length > 0 && <ShortenedDescriptions shortened={shortened} descMax={budget.settings.descMax} />}
-      {leftOut.length === 0 ? (
+      {cutByCap + shortened.length > 0 && <FindAndDownload slug={slug} query={query} />}
+      {shortened.length > 0 && <ShortenedDescriptions shortened={shortened} descMax={budget.settings.descMax} {...lists} />}
+      {cutByCap === 0 ? (
         <p className="text-sm text-emerald-700">
           {shortened.length === 0
             ? "Nothing: every listed skill is shown with its whole description."
             : "The cap cut nothing: every listed skill is shown with its (shortened) description."}
         </p>
       ) : (
-        <EntriesLeftOut entries={leftOut} />
+        <>
+          <p className="mb-2 text-sm text-slate-600">
+            Over the cap, descriptions go first (Learned, then Workspace, Global, Built-in; from the end of each group), then whole entries
+            in the same order. Each list is in the order the cap cut them.
+          </p>
+          {dropped.length > 0 && <EntriesLeftOut list="dropped" title="Entries dropped" entries={dropped} {...lists} />}
+          {stripped.length > 0 && <EntriesLeftOut list="stripped" title="Descriptions dropped" entries={stripped} {...lists} />}
+        </>
       )}
     </Section>
   );
 }
 
-function ShortenedDescriptions({ shortened, descMax }: { shortened: ListingBudget["shortened"]; descMax: number }) {
-  const losingUseWhen = shortened.filter((entry) => entry.lostUseWhen).length;
+/** A GET form over the names of what was cut (the what-if kept), and the whole lists as CSV. */
+function FindAndDownload({ slug, query }: { slug: string; query: ListingPageQuery }) {
+  const whatIf = whatIfParams(query);
+  const whatIfSearch = whatIf.length > 0 ? `?${new URLSearchParams(whatIf)}` : "";
   return (
-    <div className="mb-4" data-testid="shortened">
+    <div className="mb-4 flex flex-wrap items-end gap-3">
+      <form role="search" aria-label="Find a cut skill" action={`/t/${slug}/listing`} className="flex flex-wrap items-end gap-2">
+        {whatIf.map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <label className="text-sm font-medium">
+          Find a skill by name
+          <input
+            name="q"
+            type="search"
+            defaultValue={query.q}
+            className="mt-1 block w-56 rounded-md border border-slate-300 px-2 py-1 font-normal"
+          />
+        </label>
+        <button className="rounded-md border border-slate-300 px-3 py-1 text-sm font-medium hover:bg-slate-50">Find</button>
+        {query.q && (
+          <Link prefetch={false} href={`/t/${slug}/listing${whatIfSearch}`} className="py-1 text-sm text-indigo-700 hover:underline">
+            Clear the search
+          </Link>
+        )}
+      </form>
+      <a
+        href={`/t/${slug}/listing/cut.csv${whatIfSearch}`}
+        download
+        className="py-1 text-sm text-indigo-700 hover:underline sm:ml-auto"
+        data-testid="cut-download"
+      >
+        Download all of it (CSV)
+      </a>
+    </div>
+  );
+}
+
+interface ListProps {
+  slug: string;
+  query: ListingPageQuery;
+}
+
+function ShortenedDescriptions({
+  shortened,
+  descMax,
+  slug,
+  query,
+}: ListProps & { shortened: ListingBudget["shortened"]; descMax: number }) {
+  const losingUseWhen = shortened.filter((entry) => entry.lostUseWhen).length;
+  const page = cutPage(shortened, query.q, query.pages.cut);
+  return (
+    <div className="mb-4" data-testid="shortened" id="cut">
       <p className="mb-2 text-sm text-slate-600">
-        {shortened.length} description{shortened.length === 1 ? " is" : "s are"} longer than descMax ({descMax} characters) and shown
+        {count(shortened.length)} description{shortened.length === 1 ? " is" : "s are"} longer than descMax ({descMax} characters) and shown
         shortened
-        {losingUseWhen > 0 && `; ${losingUseWhen} lose their "Use when…" clause, the part agents route by`}:
+        {losingUseWhen > 0 && `; ${count(losingUseWhen)} lose their "Use when…" clause, the part agents route by`}:
       </p>
+      {(query.q || page.pages > 1) && <PageCount list="cut" noun="descriptions shortened" page={page} query={query} />}
       <ul className="space-y-1 text-sm">
-        {shortened.map((entry) => (
+        {page.items.map(({ entry }) => (
           <li key={entry.name} data-shortened={entry.name} className="break-words">
             <span className="font-mono text-xs">{entry.name}</span>
             {entry.lostUseWhen && <span className="ml-1 rounded bg-amber-100 px-1 text-xs text-amber-900">loses &quot;Use when&quot;</span>}
@@ -119,37 +187,84 @@ function ShortenedDescriptions({ shortened, descMax }: { shortened: ListingBudge
           </li>
         ))}
       </ul>
+      <Pager list="cut" noun="descriptions shortened" page={page} slug={slug} query={query} />
     </div>
   );
 }
 
-function EntriesLeftOut({ entries }: { entries: ListingBudget["leftOut"] }) {
+function EntriesLeftOut({ list, title, entries, slug, query }: ListProps & { list: CutList; title: string; entries: LeftOutEntry[] }) {
+  const page = cutPage(entries, query.q, query.pages[list]);
+  const noun = title.toLowerCase();
   return (
-    <>
-      <p className="mb-2 text-sm text-slate-600">
-        Over the cap, descriptions go first (Learned, then Workspace, Global, Built-in; from the end of each group), then whole entries in
-        the same order. In the order they were cut:
-      </p>
-      <Table
-        label="Entries cut, in order"
-        head={
-          <>
-            <th className="py-1">#</th>
-            <th className="py-1">Skill</th>
-            <th className="py-1">Group</th>
-            <th className="py-1">What happened</th>
-          </>
-        }
-      >
-        {entries.map((entry, i) => (
-          <tr key={entry.name} className="border-t border-slate-100" data-cut={entry.name}>
-            <td className="py-1 tabular-nums text-slate-500">{i + 1}</td>
-            <td className="py-1 font-mono text-xs">{entry.name}</td>
-            <td className="py-1">{entry.scope}</td>
-            <td className="py-1">{entry.state === "stripped" ? "description dropped" : "entry dropped"}</td>
-          </tr>
-        ))}
-      </Table>
-    </>
+    <div className="mt-4" id={list}>
+      <h3 className="mb-1 text-sm font-semibold">{title}</h3>
+      <PageCount list={list} noun={noun} page={page} query={query} />
+      {page.items.length > 0 && (
+        <Table
+          label={`${title}, in order`}
+          head={
+            <>
+              <th className="py-1">#</th>
+              <th className="py-1">Skill</th>
+              <th className="py-1">Group</th>
+            </>
+          }
+        >
+          {page.items.map(({ entry, position }) => (
+            <tr key={entry.name} className="border-t border-slate-100" data-cut={entry.name}>
+              <td className="py-1 tabular-nums text-slate-500">{count(position)}</td>
+              <td className="py-1 font-mono text-xs">{entry.name}</td>
+              <td className="py-1">{entry.scope}</td>
+            </tr>
+          ))}
+        </Table>
+      )}
+      <Pager list={list} noun={noun} page={page} slug={slug} query={query} />
+    </div>
   );
+}
+
+/** "9,606 entries dropped: showing 1–50", or with a search "1 of 9,606 entries dropped matches "skill-01234"". */
+function PageCount({ list, noun, page, query }: { list: CutList; noun: string; page: CutPage<unknown>; query: ListingPageQuery }) {
+  const counted = query.q
+    ? `${count(page.matching)} of ${count(page.total)} ${noun} ${page.matching === 1 ? "matches" : "match"} "${query.q}"`
+    : `${count(page.total)} ${noun}`;
+  const showing = page.pages > 1 ? `: showing ${count(page.first)}–${count(page.first + page.items.length - 1)}` : "";
+  return (
+    <p className="mb-2 text-sm text-slate-600" data-count={list}>
+      {counted}
+      {showing}
+    </p>
+  );
+}
+
+/** Previous and next pages of one list, the others' pages and the search kept; nothing when the list fits on one page. */
+function Pager({ list, noun, page, slug, query }: ListProps & { list: CutList; noun: string; page: CutPage<unknown> }) {
+  if (page.pages === 1) return null;
+  const step = (to: number, rel: "prev" | "next", text: string) =>
+    to >= 1 && to <= page.pages ? (
+      <Link
+        prefetch={false}
+        href={`/t/${slug}/listing${cutListSearch(query, list, to)}#${list}`}
+        rel={rel}
+        className="text-indigo-700 hover:underline"
+      >
+        {text}
+      </Link>
+    ) : (
+      <span className="text-slate-500">{text}</span>
+    );
+  return (
+    <nav className="mt-2 flex flex-wrap items-center gap-3 text-sm" aria-label={`Pages of ${noun}`}>
+      {step(page.page - 1, "prev", "← Previous")}
+      <span className="text-slate-600">
+        Page {count(page.page)} of {count(page.pages)}
+      </span>
+      {step(page.page + 1, "next", "Next →")}
+    </nav>
+  );
+}
+
+function count(n: number): string {
+  return n.toLocaleString("en-US");
 }
