@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { PageLinks } from "@/components/ui/pager";
 import type { SkillHealthRow } from "@/lib/overview/table";
 import { isNumeric, PAGE_SIZE, sourceLabel, tableSearch, type SortKey, type TablePage, type TableQuery } from "@/lib/overview/table";
 import { Card } from "@/components/ui/card";
@@ -250,25 +251,13 @@ function UsageCells({ row }: { row: SkillHealthRow }) {
 function Pages({ table, href }: { table: TablePage; href: TableHref }) {
   const first = (table.page - 1) * PAGE_SIZE + 1;
   return (
-    <nav className="flex flex-wrap items-center gap-3 border-t border-slate-200 p-3 text-sm" aria-label="Pages of skills">
-      {table.page > 1 ? (
-        <Link prefetch={false} href={href({ page: table.page - 1 })} className="text-indigo-700 hover:underline" rel="prev">
-          ← Previous
-        </Link>
-      ) : (
-        <span className="text-slate-500">← Previous</span>
-      )}
-      <span className="text-slate-600" data-testid="page-of">
-        Page {table.page} of {table.pages} · skills {first}–{first + table.rows.length - 1}
-      </span>
-      {table.page < table.pages ? (
-        <Link prefetch={false} href={href({ page: table.page + 1 })} className="text-indigo-700 hover:underline" rel="next">
-          Next →
-        </Link>
-      ) : (
-        <span className="text-slate-500">Next →</span>
-      )}
-    </nav>
+    <div className="border-t border-slate-200 px-3 pb-3">
+      <PageLinks page={table.page} pages={table.pages} href={(page) => href({ page })} label="Pages of skills">
+        <span className="text-slate-600" data-testid="page-of">
+          Page {table.page} of {table.pages} · skills {first}–{first + table.rows.length - 1}
+        </span>
+      </PageLinks>
+    </div>
   );
 }
 

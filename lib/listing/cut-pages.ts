@@ -3,8 +3,7 @@
  * thousands of entries, and printing them all made the page megabytes (docs/decisions.md, "The
  * listing budget page at 10,000 skills"). The whole lists are the download's (cut-csv.ts).
  */
-
-export const CUT_PAGE_SIZE = 50;
+import { pageOf, type Paged } from "../paged";
 
 /** The lists, each named by the state of its entries (`?format=json`'s names) and paged by a search param of that name. */
 export const CUT_LISTS = ["dropped", "stripped", "cut"] as const;
@@ -16,31 +15,14 @@ export interface Placed<T> {
   position: number;
 }
 
-export interface CutPage<T> {
-  items: Placed<T>[];
-  /** Entries of the whole list. */
-  total: number;
-  /** Entries whose name contains the search, over every page (the total without one). */
-  matching: number;
-  page: number;
-  pages: number;
-  /** The place among the matching entries of the first one shown (1-based; 0 when none is). */
-  first: number;
+/** A page of the entries a search matches (`total` counts those), with the size of the whole list. */
+export interface CutPage<T> extends Paged<Placed<T>> {
+  entries: number;
 }
 
 /** One page of the entries whose name contains `search` (lower case; empty matches all); a page past the end shows the last. */
-export function cutPage<T extends { name: string }>(entries: readonly T[], search: string, page: number, size = CUT_PAGE_SIZE): CutPage<T> {
+export function cutPage<T extends { name: string }>(entries: readonly T[], search: string, page: number): CutPage<T> {
   const placed = entries.map((entry, i) => ({ entry, position: i + 1 }));
   const matching = search === "" ? placed : placed.filter(({ entry }) => entry.name.includes(search));
-  const pages = Math.max(1, Math.ceil(matching.length / size));
-  const shown = Math.min(page, pages);
-  const items = matching.slice((shown - 1) * size, shown * size);
-  return {
-    items,
-    total: entries.length,
-    matching: matching.length,
-    page: shown,
-    pages,
-    first: items.length === 0 ? 0 : (shown - 1) * size + 1,
-  };
+  return { ...pageOf(matching, page), entries: entries.length };
 }

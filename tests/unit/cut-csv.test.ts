@@ -7,11 +7,11 @@ describe("the budget page's lists of what was cut", () => {
 
   it("pages 50 at a time, each entry keeping its place in the whole list, a page past the end showing the last", () => {
     const second = cutPage(entries, "", 2);
-    expect([second.items.length, second.first, second.items[0]?.position, second.pages]).toEqual([50, 51, 51, 3]);
+    expect([second.rows.length, second.first, second.rows[0]?.position, second.pages]).toEqual([50, 51, 51, 3]);
     const past = cutPage(entries, "", 9);
-    expect([past.page, past.first, past.items.length]).toEqual([3, 101, 20]);
+    expect([past.page, past.first, past.rows.length]).toEqual([3, 101, 20]);
     const found = cutPage(entries, "skill-07", 1);
-    expect(found.items.map((item) => [item.entry.name, item.position])).toEqual([
+    expect(found.rows.map((item) => [item.entry.name, item.position])).toEqual([
       ["skill-070", 71],
       ["skill-071", 72],
       ["skill-072", 73],
@@ -23,8 +23,8 @@ describe("the budget page's lists of what was cut", () => {
       ["skill-078", 79],
       ["skill-079", 80],
     ]);
-    expect([found.matching, found.total]).toEqual([10, 120]);
-    expect(cutPage(entries, "nothing", 1)).toMatchObject({ items: [], matching: 0, first: 0, pages: 1 });
+    expect([found.total, found.entries]).toEqual([10, 120]);
+    expect(cutPage(entries, "nothing", 1)).toMatchObject({ rows: [], total: 0, first: 0, pages: 1 });
   });
 
   it("writes every entry as a CSV row with what it lost, quoted where it must be and never as a formula", () => {

@@ -8,6 +8,7 @@ import { CARD } from "@/components/ui/card";
 import { Section } from "@/components/ui/section";
 import { Stat } from "@/components/ui/stat";
 import { Table } from "@/components/ui/table";
+import { PageLinks } from "@/components/ui/pager";
 import { cutListSearch, whatIfParams, type ListingPageQuery } from "./query";
 
 /** Try another cap and description cut (a GET form: the what-if is in the address); nothing is saved. */
@@ -178,7 +179,7 @@ function ShortenedDescriptions({
       </p>
       {(query.q || page.pages > 1) && <PageCount list="cut" noun="descriptions shortened" page={page} query={query} />}
       <ul className="space-y-1 text-sm">
-        {page.items.map(({ entry }) => (
+        {page.rows.map(({ entry }) => (
           <li key={entry.name} data-shortened={entry.name} className="break-words">
             <span className="font-mono text-xs">{entry.name}</span>
             {entry.lostUseWhen && <span className="ml-1 rounded bg-amber-100 px-1 text-xs text-amber-900">loses &quot;Use when&quot;</span>}
@@ -199,7 +200,7 @@ function EntriesLeftOut({ list, title, entries, slug, query }: ListProps & { lis
     <div className="mt-4" id={list}>
       <h3 className="mb-1 text-sm font-semibold">{title}</h3>
       <PageCount list={list} noun={noun} page={page} query={query} />
-      {page.items.length > 0 && (
+      {page.rows.length > 0 && (
         <Table
           label={`${title}, in order`}
           head={
@@ -210,7 +211,7 @@ function EntriesLeftOut({ list, title, entries, slug, query }: ListProps & { lis
             </>
           }
         >
-          {page.items.map(({ entry, position }) => (
+          {page.rows.map(({ entry, position }) => (
             <tr key={entry.name} className="border-t border-slate-100" data-cut={entry.name}>
               <td className="py-1 tabular-nums text-slate-500">{count(position)}</td>
               <td className="py-1 font-mono text-xs">{entry.name}</td>
@@ -227,9 +228,9 @@ function EntriesLeftOut({ list, title, entries, slug, query }: ListProps & { lis
 /** "9,606 entries dropped: showing 1–50", or with a search "1 of 9,606 entries dropped matches "skill-01234"". */
 function PageCount({ list, noun, page, query }: { list: CutList; noun: string; page: CutPage<unknown>; query: ListingPageQuery }) {
   const counted = query.q
-    ? `${count(page.matching)} of ${count(page.total)} ${noun} ${page.matching === 1 ? "matches" : "match"} "${query.q}"`
-    : `${count(page.total)} ${noun}`;
-  const showing = page.pages > 1 ? `: showing ${count(page.first)}–${count(page.first + page.items.length - 1)}` : "";
+    ? `${count(page.total)} of ${count(page.entries)} ${noun} ${page.total === 1 ? "matches" : "match"} "${query.q}"`
+    : `${count(page.entries)} ${noun}`;
+  const showing = page.pages > 1 ? `: showing ${count(page.first)}–${count(page.first + page.rows.length - 1)}` : "";
   return (
     <p className="mb-2 text-sm text-slate-600" data-count={list}>
       {counted}
@@ -241,27 +242,17 @@ function PageCount({ list, noun, page, query }: { list: CutList; noun: string; p
 /** Previous and next pages of one list, the others' pages and the search kept; nothing when the list fits on one page. */
 function Pager({ list, noun, page, slug, query }: ListProps & { list: CutList; noun: string; page: CutPage<unknown> }) {
   if (page.pages === 1) return null;
-  const step = (to: number, rel: "prev" | "next", text: string) =>
-    to >= 1 && to <= page.pages ? (
-      <Link
-        prefetch={false}
-        href={`/t/${slug}/listing${cutListSearch(query, list, to)}#${list}`}
-        rel={rel}
-        className="text-indigo-700 hover:underline"
-      >
-        {text}
-      </Link>
-    ) : (
-      <span className="text-slate-500">{text}</span>
-    );
   return (
-    <nav className="mt-2 flex flex-wrap items-center gap-3 text-sm" aria-label={`Pages of ${noun}`}>
-      {step(page.page - 1, "prev", "← Previous")}
+    <PageLinks
+      page={page.page}
+      pages={page.pages}
+      href={(to) => `/t/${slug}/listing${cutListSearch(query, list, to)}#${list}`}
+      label={`Pages of ${noun}`}
+    >
       <span className="text-slate-600">
         Page {count(page.page)} of {count(page.pages)}
       </span>
-      {step(page.page + 1, "next", "Next →")}
-    </nav>
+    </PageLinks>
   );
 }
 
