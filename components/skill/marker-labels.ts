@@ -48,15 +48,19 @@ function boxOf(group: Group, left: number, right: number) {
 
 /** One label per group of lines whose labels would otherwise touch, left to right, inside [left, right]. */
 export function placeVersionLabels(lines: readonly VersionLine[], { left, right }: { left: number; right: number }): PlacedLabel[] {
-  const groups: Group[] = [...lines].sort((a, b) => a.x - b.x).map((line) => ({ from: line.x, to: line.x, versions: [...line.versions] }));
-  // Merging widens a label and moves its centre, so it may touch the one before: merge until none touch.
-  for (let i = 1; i < groups.length;) {
-    const before = groups[i - 1]!;
-    const group = groups[i]!;
-    if (boxOf(before, left, right).end + LABEL_GAP > boxOf(group, left, right).start) {
-      groups.splice(i - 1, 2, { from: before.from, to: group.to, versions: [...before.versions, ...group.versions] });
-      i = Math.max(1, i - 1);
-    } else i++;
+  const groups: Group[] = [];
+  for (const line of [...lines].sort((a, b) => a.x - b.x)) {
+    let group: Group = { from: line.x, to: line.x, versions: [...line.versions] };
+    // Merging widens a label and moves its centre, so it may then touch the one before it too.
+    for (
+      let before = groups.at(-1);
+      before && boxOf(before, left, right).end + LABEL_GAP > boxOf(group, left, right).start;
+      before = groups.at(-1)
+    ) {
+      groups.pop();
+      group = { from: before.from, to: group.to, versions: [...before.versions, ...group.versions] };
+    }
+    groups.push(group);
   }
   return groups.map((group) => {
     const box = boxOf(group, left, right);
