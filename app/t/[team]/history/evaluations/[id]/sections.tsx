@@ -243,11 +243,11 @@ function CaseRow({ judged: c }: { judged: Report["cases"][number] }) {
       <td className="max-w-xs whitespace-pre-wrap px-2 py-2">{c.task}</td>
       <td className="px-2 py-2">{c.outcome}</td>
       {DIMENSIONS.map((d) => (
-        <td key={d} className="px-2 py-2 text-right tabular-nums" data-dimension={d}>
+        <td key={d} className="px-2 py-2 text-right whitespace-nowrap tabular-nums" data-dimension={d}>
           {c.original && c.amended ? `${twoDecimals(c.original[d])} → ${twoDecimals(c.amended[d])}` : "—"}
         </td>
       ))}
-      <td className="px-2 py-2 text-right tabular-nums">
+      <td className="px-2 py-2 text-right whitespace-nowrap tabular-nums">
         {c.original && c.amended ? `${twoDecimals(caseScore(c.original))} → ${twoDecimals(caseScore(c.amended))}` : "—"}
       </td>
       <td className="px-2 py-2" data-change={c.change ?? c.status}>
