@@ -3,6 +3,23 @@ export function percent(rate: number | null | undefined): string {
   return rate === null || rate === undefined ? "—" : `${Math.round(rate * 100)}%`;
 }
 
+const TWO_DECIMALS = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: "negative" });
+const SIGNED_TWO_DECIMALS = new Intl.NumberFormat("en-US", {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+  signDisplay: "exceptZero",
+});
+
+/**
+ * A score, a delta or a mean as the dashboard prints it: two decimals, half away from zero (0.075 is
+ * 0.08, where `toFixed` says 0.07), never "-0.00"; a dash for nothing. `signed` puts a + on a
+ * positive delta, so a change reads as one (docs/decisions.md, "Two decimals").
+ */
+export function twoDecimals(value: number | null | undefined, { signed = false }: { signed?: boolean } = {}): string {
+  if (value === null || value === undefined) return "—";
+  return (signed ? SIGNED_TWO_DECIMALS : TWO_DECIMALS).format(value);
+}
+
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;

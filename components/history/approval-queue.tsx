@@ -4,6 +4,7 @@ import type { AmendmentEntry } from "@/lib/evolution/amendments";
 import { ApprovalForms, ReasonForm } from "@/components/history/approval-forms";
 import { OutdatedMark } from "@/components/history/amendment-state";
 import { ReproposeButton } from "@/components/history/repropose-button";
+import { twoDecimals } from "@/lib/format";
 
 type ReasonAction = (amendmentId: number, previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 
@@ -97,12 +98,11 @@ function QueueEntry({ slug, entry, actions }: { slug: string; entry: AmendmentEn
           amendment #{entry.id}
         </Link>
         <span className="text-slate-700">
-          against v{entry.base} · delta {entry.delta === null ? "—" : `${entry.delta >= 0 ? "+" : ""}${entry.delta.toFixed(3)}`} · by{" "}
-          {entry.author}
+          against v{entry.base} · delta {twoDecimals(entry.delta, { signed: true })} · by {entry.author}
         </span>
         {entry.evaluation && (
           <Link className="text-indigo-700 underline" href={`/t/${slug}/history/evaluations/${entry.evaluation.id}`}>
-            review evaluation #{entry.evaluation.id}
+            review its evaluation
           </Link>
         )}
       </div>

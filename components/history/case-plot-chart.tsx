@@ -14,6 +14,7 @@ import {
 import type { CaseChange } from "@/lib/evolution/verdict";
 import type { PlottedCase } from "@/lib/evolution/case-plot";
 import { CHART_COLORS, GRID, TITLED_MARGIN, xTitle } from "@/components/ui/chart-theme";
+import { twoDecimals } from "@/lib/format";
 import { ChartFigure } from "./chart-figure";
 import { CHANGE_SWATCHES, type Swatch } from "./history-colors";
 
@@ -25,7 +26,6 @@ const LEGEND = [
   ...CHANGES.map((change): Swatch => CHANGE_SWATCHES[change]),
 ];
 const ROW = 28;
-const LABEL_CHARACTERS = 20;
 
 interface Point {
   row: number;
@@ -37,7 +37,9 @@ interface Point {
 /**
  * Each judged case as a row (lib/evolution/case-plot.ts puts regressions first): a ring at its score
  * with the original skill, a dot at its score with the amended one, joined by a line in the colour
- * of its change, so a case the amendment made worse stands out at the top.
+ * of its change, so a case the amendment made worse stands out at the top. Rows are numbered, and
+ * the numbered tasks are listed whole under the plot: a task is a sentence, too long to sit beside
+ * a row on a phone.
  */
 export function CasePlotChart({ cases }: { cases: PlottedCase[] }) {
   return (
@@ -46,6 +48,15 @@ export function CasePlotChart({ cases }: { cases: PlottedCase[] }) {
       testId="case-plot"
       legend={LEGEND}
       height={cases.length * ROW + 60}
+      below={
+        <ol className="mt-1 list-decimal space-y-0.5 pl-6 text-xs text-slate-700 marker:tabular-nums" data-testid="case-key">
+          {cases.map((c) => (
+            <li key={c.observationId} className="break-words">
+              {c.task}
+            </li>
+          ))}
+        </ol>
+      }
       head={
         <>
           <th className="py-1">Task</th>
@@ -57,8 +68,8 @@ export function CasePlotChart({ cases }: { cases: PlottedCase[] }) {
       rows={cases.map((c) => (
         <tr key={c.observationId} className="border-t border-slate-100" data-plotted={c.observationId}>
           <td className="max-w-xs py-1">{c.task}</td>
-          <td className="px-2 py-1 text-right tabular-nums">{c.original.toFixed(3)}</td>
-          <td className="px-2 py-1 text-right tabular-nums">{c.amended.toFixed(3)}</td>
+          <td className="px-2 py-1 text-right tabular-nums">{twoDecimals(c.original)}</td>
+          <td className="px-2 py-1 text-right tabular-nums">{twoDecimals(c.amended)}</td>
           <td className="py-1">{c.change}</td>
         </tr>
       ))}
@@ -74,8 +85,8 @@ export function CasePlotChart({ cases }: { cases: PlottedCase[] }) {
             domain={[-0.5, cases.length - 0.5]}
             ticks={cases.map((_, row) => row)}
             interval={0}
-            width={130}
-            tick={(tick: YAxisTickContentProps) => <CaseTick x={tick.x} y={tick.y} task={cases[Number(tick.payload.value)]?.task ?? ""} />}
+            width={32}
+            tick={(tick: YAxisTickContentProps) => <CaseTick x={tick.x} y={tick.y} row={Number(tick.payload.value)} />}
           />
           <Tooltip content={CaseTooltip} cursor={false} />
           {cases.map((c, row) => (
@@ -96,13 +107,11 @@ export function CasePlotChart({ cases }: { cases: PlottedCase[] }) {
   );
 }
 
-/** A row's task, on one line cut to fit beside the plot; the table and the tooltip have it whole. */
-function CaseTick({ x, y, task }: { x: number | string; y: number | string; task: string }) {
-  const line = task.replace(/\s+/g, " ").trim();
+/** A row's number, counted from 1 as the key under the plot counts its tasks. */
+function CaseTick({ x, y, row }: { x: number | string; y: number | string; row: number }) {
   return (
-    <text x={x} y={y} dy={4} textAnchor="end" fontSize={11} fill={CHART_COLORS.title}>
-      <title>{line}</title>
-      {line.length > LABEL_CHARACTERS ? `${line.slice(0, LABEL_CHARACTERS - 1)}…` : line}
+    <text x={x} y={y} dy={4} textAnchor="end" fontSize={12} fill={CHART_COLORS.title} className="case-number">
+      {row + 1}
     </text>
   );
 }
@@ -133,7 +142,7 @@ function CaseTooltip({ active, payload }: { active?: boolean; payload?: readonly
     <div className="max-w-xs rounded border border-slate-200 bg-white p-2 text-xs shadow">
       <p className="mb-1">{point.case.task}</p>
       <p className="tabular-nums">
-        {point.case.original.toFixed(3)} → {point.case.amended.toFixed(3)} ({point.case.change})
+        {twoDecimals(point.case.original)} → {twoDecimals(point.case.amended)} ({point.case.change})
       </p>
     </div>
   );

@@ -11,6 +11,7 @@ export function ChartFigure({
   testId,
   legend,
   height,
+  below,
   head,
   rows,
   children,
@@ -20,6 +21,8 @@ export function ChartFigure({
   testId: string;
   legend: LegendItem[];
   height: number;
+  /** What the drawing needs said under it: its key, what it leaves out. */
+  below?: ReactNode;
   head: ReactNode;
   rows: ReactNode;
   children: ReactNode;
@@ -30,6 +33,7 @@ export function ChartFigure({
       <div aria-hidden className="w-full" style={{ height }} data-chart>
         {children}
       </div>
+      {below}
       <details className="mt-2 text-sm">
         <summary className="cursor-pointer text-indigo-700">{name} as a table</summary>
         <Table label={`${name} as a table`} head={head} className="mt-2">

@@ -12,6 +12,7 @@ export type EvaluationOutcome = (typeof EVALUATION_OUTCOMES)[number];
 
 export interface EvaluatedAmendment {
   id: number;
+  amendmentId: number;
   skillName: string;
   status: string;
   verdict: Verdict | null;
@@ -22,6 +23,8 @@ export interface EvaluatedAmendment {
 
 export interface EvaluationBar {
   id: number;
+  /** The number a lead knows it by: the chart labels the bar with it (docs/decisions.md, "One number"). */
+  amendmentId: number;
   skill: string;
   verdict: Verdict;
   delta: number;
@@ -47,8 +50,34 @@ export function evaluationBars(evaluations: EvaluatedAmendment[]): EvaluationBar
   return evaluations
     .flatMap((e) =>
       e.status === "finished" && e.verdict !== null && e.delta !== null
-        ? [{ id: e.id, skill: e.skillName, verdict: e.verdict, delta: e.delta, outcome: outcomeOf(e) }]
+        ? [{ id: e.id, amendmentId: e.amendmentId, skill: e.skillName, verdict: e.verdict, delta: e.delta, outcome: outcomeOf(e) }]
         : [],
     )
+    .sort((a, b) => a.id - b.id);
+}
+
+/** Why an evaluation has no bar: still running, failed, or inconclusive (no case judged, so no delta). */
+export type Undrawn = "running" | "failed" | "inconclusive";
+
+export interface UndrawnEvaluation {
+  id: number;
+  amendmentId: number;
+  why: Undrawn;
+}
+
+/** The evaluations `evaluationBars` leaves out, oldest first, each with why: the chart says so under itself. */
+export function undrawnEvaluations(evaluations: EvaluatedAmendment[]): UndrawnEvaluation[] {
+  return evaluations
+    .flatMap((e): UndrawnEvaluation[] => {
+      const why: Undrawn | null =
+        e.status === "running"
+          ? "running"
+          : e.status === "failed"
+            ? "failed"
+            : e.verdict === null || e.delta === null
+              ? "inconclusive"
+              : null;
+      return why ? [{ id: e.id, amendmentId: e.amendmentId, why }] : [];
+    })
     .sort((a, b) => a.id - b.id);
 }

@@ -1,4 +1,4 @@
-import { costPerPrompt, MIN_TOOL_CALLS, type Comparison, type Production, type Rate } from "../usage/production";
+import { costPerPrompt, MIN_TOOL_CALLS, wilson, type Comparison, type Production, type Rate } from "../usage/production";
 
 /**
  * How the skill page says a version's production figures (docs/decisions.md, "Issue 40"): rates
@@ -12,6 +12,22 @@ const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 export function rateWithInterval(rate: Rate | null): string {
   if (!rate) return "—";
   return `${percent(rate.value)} (${(rate.low * 100).toFixed(1)}–${percent(rate.high)})`;
+}
+
+/** The proactive activations among `prompts` as a rate with its 95% interval; null with no prompt. */
+export function chosenRate(chosen: number, prompts: number): Rate | null {
+  // A prompt can activate a skill more than once: the rate is of prompts, at most all of them.
+  return wilson(Math.min(chosen, prompts), prompts);
+}
+
+/**
+ * "33.3 (9.7–70.0)": chosen by the model per 100 prompts, with its 95% interval, so 2 of 6 prompts
+ * does not read as sure as 140 of 420; "—" with no prompt.
+ */
+export function per100WithInterval(rate: Rate | null): string {
+  if (!rate) return "—";
+  const per100 = (share: number) => (share * 100).toFixed(1);
+  return `${per100(rate.value)} (${per100(rate.low)}–${per100(rate.high)})`;
 }
 
 /** Dollars per prompt it was loaded in: cents to three places below a dime, so small costs still differ. */

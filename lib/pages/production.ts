@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { telemetryDays } from "@/db/schema";
 import type { VersionInfo } from "../learned/history";
@@ -8,7 +8,8 @@ import { teamSettings } from "../listing/settings";
 import { mutedToolsOf } from "../telemetry/muted-tools";
 import type { TeamId } from "../teams/teams";
 import { skillProduction, type ActivationDay, type SkillProduction, type VersionInProduction } from "../usage/activations";
-import { noSkillProduction, versionProduction, withProduction, type Production } from "../usage/production";
+import { noSkillProduction, versionProduction, withProduction, type Production, type Rate } from "../usage/production";
+import { chosenRate } from "./production-figures";
 import { daysBefore, type UtcDay } from "../usage/rollups";
 
 /**
@@ -19,7 +20,7 @@ import { daysBefore, type UtcDay } from "../usage/rollups";
 /** The skill page's window: a quarter, so a description changed a month or two ago still shows its before and after. */
 export const PRODUCTION_DAYS = 90;
 
-/** One day of the chart: every day of the window has one, quiet days with zeros, so the axis keeps time. */
+/** One day of the chart: every day from its first has one, quiet days with zeros, so the axis keeps time. */
 export interface ChartDay {
   day: UtcDay;
   proactive: number;
@@ -30,7 +31,8 @@ export interface ChartDay {
 /** A line on the chart where versions went live; versions made the same day share one. */
 export interface VersionMarker {
   day: UtcDay;
-  label: string;
+  /** Oldest first. */
+  versions: number[];
 }
 
 /** Someone who activated the skill, as a lead reads them: never a hash (lib/telemetry/person-names.ts). */
@@ -79,9 +81,9 @@ export async function skillInProduction(
 ): Promise<SkillInProduction> {
   const windowStart = new Date(`${daysBefore(now, PRODUCTION_DAYS - 1)}T00:00:00Z`);
   const made = versions.map((v) => ({ version: v.version, madeAt: v.createdAt === null ? windowStart : new Date(v.createdAt) }));
-  const [production, connected, figures] = await Promise.all([
+  const [production, telemetry, figures] = await Promise.all([
     skillProduction(db, teamId, name, made, now, PRODUCTION_DAYS),
-    hasTelemetry(db, teamId),
+    telemetrySince(db, teamId, daysBefore(now, PRODUCTION_DAYS - 1)),
     productionFigures(db, teamId, name, versions),
   ]);
   const dated = production.versions.filter((v) => versions.find((w) => w.version === v.version)?.createdAt !== null);
@@ -93,8 +95,8 @@ export async function skillInProduction(
   return {
     ...production,
     people: production.people.map((p) => ({ ...personName(p.person, numbers), days: p.days })),
-    ...productionChart(production.days, dated, now, PRODUCTION_DAYS),
-    connected,
+    ...productionChart(production.days, dated, now, PRODUCTION_DAYS, telemetry.firstDay),
+    connected: telemetry.connected,
     figures,
   };
 }
@@ -120,34 +122,51 @@ async function productionFigures(
   };
 }
 
-/** Every day of the window, oldest first, and a marker on each day in it that versions went live. Pure. */
+/**
+ * The chart's days, oldest first, and a marker on each day in the window that versions went live.
+ * The axis starts at the data's first day — the first the team's agents reported anything
+ * (`telemetryFrom`), an activation, or a version going live, whichever came first — not 90 days
+ * back: before telemetry began a day has no zero to draw, only nothing known. Pure.
+ */
 export function productionChart(
   days: readonly ActivationDay[],
   versions: readonly Pick<VersionInProduction, "version" | "from">[],
   now: Date,
   windowDays: number,
+  telemetryFrom: UtcDay | null,
 ): { chart: ChartDay[]; markers: VersionMarker[] } {
+  const windowStart = daysBefore(now, windowDays - 1);
+  const markers: VersionMarker[] = [];
+  for (const version of [...versions].sort((a, b) => a.version - b.version)) {
+    if (version.from < windowStart) continue;
+    const same = markers.find((marker) => marker.day === version.from);
+    if (same) same.versions.push(version.version);
+    else markers.push({ day: version.from, versions: [version.version] });
+  }
+  const starts = [telemetryFrom, days[0]?.day, markers[0]?.day].filter((day): day is UtcDay => day != null && day >= windowStart);
+  const first = starts.length === 0 ? windowStart : starts.reduce((a, b) => (a < b ? a : b));
   const byDay = new Map(days.map((row) => [row.day, row]));
   const chart: ChartDay[] = [];
   for (let back = windowDays - 1; back >= 0; back--) {
     const day = daysBefore(now, back);
+    if (day < first) continue;
     const row = byDay.get(day);
     chart.push({ day, proactive: row?.proactive ?? 0, typed: row?.slash ?? 0, nested: row?.nested ?? 0 });
-  }
-  const first = chart[0]?.day ?? daysBefore(now, 0);
-  const markers: VersionMarker[] = [];
-  for (const version of [...versions].sort((a, b) => a.version - b.version)) {
-    if (version.from < first) continue;
-    const same = markers.find((marker) => marker.day === version.from);
-    if (same) same.label = `${same.label}, v${version.version}`;
-    else markers.push({ day: version.from, label: `v${version.version}` });
   }
   return { chart, markers };
 }
 
-async function hasTelemetry(db: Db, teamId: TeamId): Promise<boolean> {
-  const rows = await db.select({ day: telemetryDays.day }).from(telemetryDays).where(eq(telemetryDays.teamId, teamId)).limit(1);
-  return rows.length > 0;
+/** Whether any telemetry ever reached the team, and the first day of it from `since` on (null with none since). */
+async function telemetrySince(db: Db, teamId: TeamId, since: UtcDay): Promise<{ connected: boolean; firstDay: UtcDay | null }> {
+  const [row] = await db
+    .select({
+      any: sql<boolean>`count(*) > 0`,
+      // As text: a date column read by a driver becomes a Date at local midnight.
+      firstDay: sql<UtcDay | null>`(min(${telemetryDays.day}) filter (where ${telemetryDays.day} >= ${since}))::text`,
+    })
+    .from(telemetryDays)
+    .where(eq(telemetryDays.teamId, teamId));
+  return { connected: row?.any ?? false, firstDay: row?.firstDay ?? null };
 }
 
 /** One skill on the activation page: what production says beside what the latest evaluation measured. */
@@ -156,7 +175,8 @@ export interface ProductionBesideRecall {
   proactive: number;
   typed: number;
   nested: number;
-  per100Prompts: number | null;
+  /** Chosen by the model among the team's prompts, with its interval; null with no prompts. */
+  chosen: Rate | null;
   typedOnly: boolean;
   /** Recall in the latest finished run, with the case-runs it rests on; null where the run expected it nowhere. */
   recall: { recall: number | null; expected: number } | null;
@@ -173,7 +193,6 @@ export function productionBesideRecall(
       name: string;
       activations: { proactive: number; slash: number; nested: number };
       typedOnly: boolean;
-      proactivePer100Prompts: number | null;
     }[];
     prompts: number;
   },
@@ -191,8 +210,8 @@ export function productionBesideRecall(
         proactive: skill?.activations.proactive ?? 0,
         typed: skill?.activations.slash ?? 0,
         nested: skill?.activations.nested ?? 0,
-        // Never activated is 0 per 100 prompts once there are prompts to count.
-        per100Prompts: skill ? skill.proactivePer100Prompts : usage.prompts > 0 ? 0 : null,
+        // Never activated is 0 of the prompts once there are prompts to count.
+        chosen: chosenRate(skill?.activations.proactive ?? 0, usage.prompts),
         typedOnly: skill?.typedOnly ?? false,
         recall: measured ? { recall: measured.recall, expected: measured.expected } : null,
       };

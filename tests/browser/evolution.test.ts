@@ -72,7 +72,7 @@ describe("evaluations in Chromium", () => {
     expect(await page.locator('[data-testid="progress"]').count()).toBe(0);
   });
 
-  it("shows each case's scores exactly as stored", async () => {
+  it("shows each case's scores as stored, to two decimals", async () => {
     const id = Number(page.url().split("/").pop());
     const report = await api(`/api/v1/evaluations/${id}`);
     expect(report).toMatchObject({
@@ -89,7 +89,7 @@ describe("evaluations in Chromium", () => {
       expect(await cells.nth(0).textContent()).toBe(c.task);
       expect(await cells.nth(1).textContent()).toBe(c.outcome);
       for (const [j, dimension] of ["correctness", "completeness", "adherence"].entries()) {
-        expect(await cells.nth(2 + j).textContent()).toBe(`${c.original[dimension]} → ${c.amended[dimension]}`);
+        expect(await cells.nth(2 + j).textContent()).toBe(`${c.original[dimension].toFixed(2)} → ${c.amended[dimension].toFixed(2)}`);
       }
       expect(await cells.nth(6).textContent()).toBe(c.change);
       expect(await cells.nth(7).textContent()).toBe(c.rationale);
@@ -138,7 +138,7 @@ describe("evaluations in Chromium", () => {
     expect(await page.textContent('[data-testid="amendment-status"]')).toBe("promoted automatically: judged improved");
     expect(await page.locator("li[data-evaluation]").allTextContents()).toEqual([
       expect.stringMatching(
-        new RegExp(`^Evaluation #${id} · improved \\(delta \\d\\.\\d{3}\\) · (just now|\\d+ min ago) · promoted as v2$`),
+        new RegExp(`^Evaluation #${id} · improved \\(delta \\+\\d\\.\\d{2}\\) · (just now|\\d+ min ago) · promoted as v2$`),
       ),
     ]);
     await page.goBack();

@@ -1,38 +1,12 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser, seriousViolations, signInAt } from "../helpers/browser";
-import { BROWSER_LOGIN, CHARTS_KEY } from "./server";
+import { BROWSER_LOGIN } from "./server";
+import { chartsHistory, type ChartsHistory, type Judged } from "./charts-history";
 
 const baseUrl = inject("baseUrl");
-const api = async <T>(path: string, body?: unknown, method = body === undefined ? "GET" : "POST"): Promise<T> => {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${CHARTS_KEY}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-};
-
-/** A learned skill with runs on these tasks (the stub judge scores "better…" up, "worse…" down, the rest the same), amended and judged. */
-async function judgedAmendment(skill: string, tasks: string[], body: string) {
-  await api("/api/v1/skills", {
-    name: skill,
-    description: `Charts ${skill}. Use when charting.`,
-    body: `# ${skill}\n`,
-    status: "active",
-  }).catch((error: Error) => {
-    if (!/409/.test(error.message)) throw error;
-  });
-  if (tasks.length > 0)
-    await api("/api/v1/observations", { observations: tasks.map((task) => ({ skill, task, category: "charts", outcome: "failure" })) });
-  const { id } = await api<{ id: number }>(`/api/v1/skills/${skill}/amendments`, { body, rationale: `try ${body}` });
-  const report = await api<{ id: number; verdict: string; delta: number }>(`/api/v1/amendments/${id}/evaluate`, {});
-  return { id, evaluationId: report.id, verdict: report.verdict, delta: report.delta };
-}
-
-/** The history both viewports read, made once by the first. */
-let made: { mixed: Awaited<ReturnType<typeof judgedAmendment>>; evaluations: number[] } | undefined;
+/** The history both viewports read. */
+let made: ChartsHistory | undefined;
 
 // Tailwind's colours as history-colors.ts names them.
 const GREEN = "#059669";
@@ -48,31 +22,13 @@ describe.each([
 ])("the history's charts at $label px", ({ viewport, label }) => {
   let browser: Browser;
   let page: Page;
-  let mixed: Awaited<ReturnType<typeof judgedAmendment>>;
-  let evaluations: number[];
+  let mixed: Judged;
+  let amendments: number[];
 
   beforeAll(async () => {
-    if (!made) {
-      const mixed = await judgedAmendment(
-        "plotted",
-        ["better: the first plotted run", "worse: the plotted rollout", "same: the plotted review", "better: the second plotted run"],
-        "# plotted\n\nclearer\n",
-      );
-      const regressed = await judgedAmendment("sloped", ["same: the sloped review", "worse: the sloped deploy"], "# sloped\n\nterser\n");
-      await api("/api/v1/settings", { autoPromote: false }, "PATCH");
-      const waiting = await judgedAmendment("held", ["better: the held run"], "# held\n\nwaiting\n");
-      const refused = await judgedAmendment("held", [], "# held\n\nrefused\n");
-      await api(`/api/v1/amendments/${refused.id}/reject`, { reason: "not this quarter" });
-      await api("/api/v1/skills/plotted/rollback", { toVersion: 1 });
-      expect([mixed, regressed, waiting, refused].map((e) => [e.verdict, e.delta])).toEqual([
-        ["improved", 0.075],
-        ["regressed", -0.15],
-        ["improved", 0.3],
-        ["improved", 0.3],
-      ]);
-      made = { mixed, evaluations: [mixed, regressed, waiting, refused].map((e) => e.evaluationId) };
-    }
-    ({ mixed, evaluations } = made);
+    made ??= await chartsHistory(baseUrl);
+    mixed = made.mixed;
+    amendments = [made.mixed, made.regressed, made.waiting, made.refused].map((e) => e.id);
     browser = await launchBrowser();
     page = await browser.newPage({ viewport });
     await signInAt(page, `${baseUrl}/t/charts/history`, BROWSER_LOGIN);
@@ -114,7 +70,7 @@ describe.each([
       ["overridden", "0"],
       ["draft-promoted", "0"],
       ["rejected", "1"],
-      ["not-promoted", "1"],
+      ["not-promoted", "3"],
       ["rolled-back", "1"],
     ]);
     await fitsTheScreen();
@@ -151,10 +107,10 @@ describe.each([
       .locator("tbody tr")
       .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
     expect(rows).toEqual([
-      [`#${evaluations[0]}`, "plotted", "0.075", "improved", "promoted"],
-      [`#${evaluations[1]}`, "sloped", "-0.150", "regressed", "not promoted"],
-      [`#${evaluations[2]}`, "held", "0.300", "improved", "awaiting approval"],
-      [`#${evaluations[3]}`, "held", "0.300", "improved", "rejected"],
+      [`#${amendments[0]}`, "plotted", "+0.08", "improved", "promoted"],
+      [`#${amendments[1]}`, "sloped", "-0.15", "regressed", "not promoted"],
+      [`#${amendments[2]}`, "held", "+0.30", "improved", "awaiting approval"],
+      [`#${amendments[3]}`, "held", "+0.30", "improved", "rejected"],
     ]);
     await fitsTheScreen();
   });
@@ -187,10 +143,10 @@ describe.each([
       .locator("tbody tr")
       .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
     expect(rows).toEqual([
-      ["worse: the plotted rollout", "0.800", "0.500", "regressed"],
-      ["same: the plotted review", "0.700", "0.700", "unchanged"],
-      ["better: the first plotted run", "0.500", "0.800", "improved"],
-      ["better: the second plotted run", "0.500", "0.800", "improved"],
+      ["worse: the plotted rollout", "0.80", "0.50", "regressed"],
+      ["same: the plotted review", "0.70", "0.70", "unchanged"],
+      ["better: the first plotted run", "0.50", "0.80", "improved"],
+      ["better: the second plotted run", "0.50", "0.80", "improved"],
     ]);
     await fitsTheScreen();
   });

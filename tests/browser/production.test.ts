@@ -164,8 +164,8 @@ describe("production telemetry on the dashboard in Chromium", () => {
       { id: "P2", prompt: "Undo the search release, it doubled latency", expected: ["prod-chosen"], expectNone: false },
     ]);
     // Production beside recall: 3 proactive of 7 prompts in 30 days.
-    expect(await cells(page, 'tr[data-production="prod-chosen"]')).toEqual(["prod-chosen", "3", "1", "1", "42.9", "—"]);
-    expect(await cells(page, 'tr[data-production="prod-typed"]')).toEqual(["prod-typedonly typed", "0", "2", "0", "0.0", "—"]);
+    expect(await cells(page, 'tr[data-production="prod-chosen"]')).toEqual(["prod-chosen", "3", "1", "1", "42.9 (15.8–75.0)", "—"]);
+    expect(await cells(page, 'tr[data-production="prod-typed"]')).toEqual(["prod-typedonly typed", "0", "2", "0", "0.0 (0.0–35.4)", "—"]);
   });
 
   it("charts the skill in production by trigger with its versions marked, the rate per version, and the people, at 1280 and 390 px", async () => {
@@ -189,7 +189,7 @@ describe("production telemetry on the dashboard in Chromium", () => {
       // v2 went live today: 2 of today's 6 prompts chose it.
       expect(await cells(page, '[data-testid="production-versions"] tr[data-version="2"]')).toEqual([
         "v2",
-        "33.3",
+        "33.3 (9.7–70.0)",
         "2",
         "6",
         `${today} – ${today}`,
@@ -248,7 +248,7 @@ describe("production telemetry on the dashboard in Chromium", () => {
     const v2 = await cells(page, '[data-testid="production-versions"] tr[data-version="2"]');
     // Typed by hand until the description was rewritten; chosen by the model since.
     expect([v1[2], v2[2]]).toEqual(["1", "6"]);
-    expect(Number(v2[1])).toBeGreaterThan(10 * Number(v1[1]));
+    expect(parseFloat(v2[1]!)).toBeGreaterThan(10 * parseFloat(v1[1]!));
   });
 
   it("finds no serious or critical axe violation on these pages, at 1280 and 390 px", async () => {

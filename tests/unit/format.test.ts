@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { percent, relativeTime, utcMinute } from "@/lib/format";
+import { percent, relativeTime, twoDecimals, utcMinute } from "@/lib/format";
 
 const NOW = new Date("2026-12-03T04:06:30.000Z");
 const SECOND = 1000;
@@ -68,5 +68,36 @@ describe("percent", () => {
     [1, "100%"],
   ])("says %s as %s", (rate, said) => {
     expect(percent(rate)).toBe(said);
+  });
+});
+
+describe("twoDecimals", () => {
+  it.each([
+    [0.6099317177374497, "0.61"],
+    [0.6920315749954332, "0.69"],
+    [0.8000000000000002, "0.80"],
+    [0.4, "0.40"],
+    [1, "1.00"],
+    [0, "0.00"],
+    // Half away from zero, where toFixed(2) says 0.07 and -0.07.
+    [0.075, "0.08"],
+    [-0.075, "-0.08"],
+    [-0.15, "-0.15"],
+    // Rounded to nothing, it says no sign.
+    [-0.004, "0.00"],
+    [null, "—"],
+    [undefined, "—"],
+  ])("says %s as %s", (value, said) => {
+    expect(twoDecimals(value)).toBe(said);
+  });
+
+  it.each([
+    [0.3, "+0.30"],
+    [-0.15, "-0.15"],
+    [0, "0.00"],
+    [0.004, "0.00"],
+    [null, "—"],
+  ])("says the delta %s as %s, signed", (value, said) => {
+    expect(twoDecimals(value, { signed: true })).toBe(said);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decisionOf, decisionsByWeek, type DecisionEventCount } from "@/lib/evolution/promotion-decisions";
-import { evaluationBars, outcomeOf, type EvaluatedAmendment } from "@/lib/evolution/evaluation-outcomes";
+import { evaluationBars, outcomeOf, undrawnEvaluations, type EvaluatedAmendment } from "@/lib/evolution/evaluation-outcomes";
+import { undrawnNote } from "@/components/history/undrawn-note";
 import { plottedCases } from "@/lib/evolution/case-plot";
 import { IMPROVED_ABOVE, verdictOf, type Dimensions } from "@/lib/evolution/verdict";
 
@@ -72,8 +73,10 @@ describe("promotion decisions by week", () => {
   });
 });
 
+// An amendment's number is never its evaluation's: ten more, here.
 const evaluated = (id: number, extra: Partial<EvaluatedAmendment>): EvaluatedAmendment => ({
   id,
+  amendmentId: id + 10,
   skillName: "s",
   status: "finished",
   verdict: "improved",
@@ -115,10 +118,40 @@ describe("evaluation outcomes", () => {
       evaluated(2, { promotedVersion: 2, delta: 0.4, amendment: { status: "promoted", decision: null } }),
     ]);
     expect(bars).toEqual([
-      { id: 2, skill: "s", verdict: "improved", delta: 0.4, outcome: "promoted" },
-      { id: 4, skill: "s", verdict: "improved", delta: 0.2, outcome: "awaiting-approval" },
-      { id: 9, skill: "s", verdict: "regressed", delta: -0.3, outcome: "not-promoted" },
+      { id: 2, amendmentId: 12, skill: "s", verdict: "improved", delta: 0.4, outcome: "promoted" },
+      { id: 4, amendmentId: 14, skill: "s", verdict: "improved", delta: 0.2, outcome: "awaiting-approval" },
+      { id: 9, amendmentId: 19, skill: "s", verdict: "regressed", delta: -0.3, outcome: "not-promoted" },
     ]);
+  });
+
+  it("lists what the chart leaves out, oldest first, and why; the note says it by amendment number, one sentence a reason", () => {
+    const undrawn = undrawnEvaluations([
+      evaluated(9, { verdict: "regressed", delta: -0.3 }),
+      evaluated(8, { status: "running", verdict: null, delta: null }),
+      evaluated(7, { status: "failed", verdict: null, delta: null }),
+      evaluated(6, { verdict: "inconclusive", delta: null }),
+      evaluated(5, { verdict: "inconclusive", delta: null }),
+      evaluated(3, { verdict: "inconclusive", delta: null }),
+    ]);
+    expect(undrawn).toEqual([
+      { id: 3, amendmentId: 13, why: "inconclusive" },
+      { id: 5, amendmentId: 15, why: "inconclusive" },
+      { id: 6, amendmentId: 16, why: "inconclusive" },
+      { id: 7, amendmentId: 17, why: "failed" },
+      { id: 8, amendmentId: 18, why: "running" },
+    ]);
+    expect(undrawnNote(undrawn)).toBe(
+      "3 inconclusive evaluations are not drawn: amendments #13, #15 and #16 had no judged case, so no delta. " +
+        "1 evaluation is still running, not drawn yet: amendment #18. 1 failed evaluation is not drawn: amendment #17.",
+    );
+    // An amendment judged inconclusive twice is named once.
+    expect(undrawnNote(undrawn.filter((e) => e.id === 5).flatMap((e) => [e, { ...e, id: 10 }]))).toBe(
+      "2 inconclusive evaluations are not drawn: amendment #15 had no judged case, so no delta.",
+    );
+    expect(undrawnNote(Array.from({ length: 7 }, (_, i) => ({ id: i, amendmentId: 20 + i, why: "failed" as const })))).toBe(
+      "7 failed evaluations are not drawn: amendments #20, #21, #22, #23, #24 and 2 more.",
+    );
+    expect(undrawnNote([])).toBeNull();
   });
 
   it("shows the threshold the verdict itself uses: a delta of exactly it is not improved, just above it is", () => {

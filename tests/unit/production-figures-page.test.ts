@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
+  chosenRate,
   comparisonSentence,
   costPerActivation,
   duration,
   intervalScale,
+  per100WithInterval,
   rateWithInterval,
   tokensPerActivation,
 } from "@/lib/pages/production-figures";
@@ -22,6 +24,15 @@ describe("how the skill page says a version's production figures", () => {
     expect(rateWithInterval(wilson(2, 40))).toBe("5.0% (1.4–16.5%)");
     expect(rateWithInterval(wilson(0, 3))).toBe("0.0% (0.0–56.1%)");
     expect(rateWithInterval(null)).toBe("—");
+  });
+
+  it("writes chosen per 100 prompts with its 95% interval, so 2 of 6 does not read as sure as 140 of 420", () => {
+    expect(per100WithInterval(chosenRate(2, 6))).toBe("33.3 (9.7–70.0)");
+    expect(per100WithInterval(chosenRate(140, 420))).toBe("33.3 (29.0–38.0)");
+    expect(per100WithInterval(chosenRate(0, 7))).toBe("0.0 (0.0–35.4)");
+    // Activated twice in one prompt: at most every prompt.
+    expect(per100WithInterval(chosenRate(3, 2))).toBe("100.0 (34.2–100.0)");
+    expect(per100WithInterval(chosenRate(0, 0))).toBe("—");
   });
 
   it("gives cost and tokens per prompt it was loaded in, and prompt time a person reads", () => {

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { percent } from "@/lib/format";
 import { productionBesideRecall } from "@/lib/pages/production";
+import { per100WithInterval } from "@/lib/pages/production-figures";
 import type { activationOverview } from "@/lib/activation/overview";
 import { FromTelemetryForm } from "@/components/activation/from-telemetry-form";
 import { Section } from "@/components/ui/section";
@@ -28,7 +29,8 @@ export function ProductionBesideRecall({ slug, view, page, href }: { slug: strin
         <>
           Last 30 days of the agents&apos; telemetry ({view.usage.prompts.toLocaleString("en-US")} prompts) beside recall in the latest run
           {view.latest ? ` (#${view.latest.id})` : ""}. Proactive: the model chose the skill from its description; typed: a person typed{" "}
-          <code>/name</code>; by a skill: another skill called it.
+          <code>/name</code>; by a skill: another skill called it. Per 100 prompts: chosen by the model per 100 of the team&apos;s prompts,
+          with its 95% interval.
         </>
       }
     >
@@ -44,7 +46,7 @@ export function ProductionBesideRecall({ slug, view, page, href }: { slug: strin
               <th className="py-1 pl-3 text-right">Proactive</th>
               <th className="py-1 pl-3 text-right">Typed</th>
               <th className="py-1 pl-3 text-right">By a skill</th>
-              <th className="py-1 pl-3 text-right">Per 100 prompts</th>
+              <th className="py-1 pl-3 text-right">Per 100 prompts (95% interval)</th>
               <th className="py-1 pl-3 text-right">Recall</th>
             </>
           }
@@ -64,7 +66,7 @@ export function ProductionBesideRecall({ slug, view, page, href }: { slug: strin
               <td className="py-1.5 pl-3 text-right tabular-nums">{row.proactive}</td>
               <td className="py-1.5 pl-3 text-right tabular-nums">{row.typed}</td>
               <td className="py-1.5 pl-3 text-right tabular-nums">{row.nested}</td>
-              <td className="py-1.5 pl-3 text-right tabular-nums">{row.per100Prompts === null ? "—" : row.per100Prompts.toFixed(1)}</td>
+              <td className="py-1.5 pl-3 text-right whitespace-nowrap tabular-nums">{per100WithInterval(row.chosen)}</td>
               <td className="py-1.5 pl-3 text-right whitespace-nowrap tabular-nums">
                 {row.recall === null ? (
                   "—"

@@ -5,10 +5,14 @@ import { Section } from "@/components/ui/section";
 import { Table } from "@/components/ui/table";
 import { versionDiffHref } from "../team-page";
 import { When } from "@/components/ui/when";
+import { twoDecimals } from "@/lib/format";
 
 type Evaluation = Awaited<ReturnType<typeof teamEvaluations>>[number];
 
-/** The team's evaluations, newest first, each with its amendment's state and what it promoted. */
+/**
+ * The team's evaluations, newest first, each named by its amendment's number — the one the queue and
+ * the charts use — with its verdict linking to the evaluation, the amendment's state and what it promoted.
+ */
 export function EvaluationsSection({ slug, evaluations }: { slug: string; evaluations: Evaluation[] }) {
   return (
     <Section aria-label="Evaluations" title="Evaluations">
@@ -20,10 +24,10 @@ export function EvaluationsSection({ slug, evaluations }: { slug: string; evalua
             label="Every evaluation"
             head={
               <>
-                <th className="py-1">#</th>
+                <th className="py-1">Amendment</th>
                 <th className="py-1">Skill</th>
                 <th className="py-1">Verdict</th>
-                <th className="px-2 py-1">Amendment</th>
+                <th className="px-2 py-1">State</th>
                 <th className="py-1 text-right">Delta</th>
                 <th className="px-2 py-1 text-right">Cases improved / regressed / unchanged</th>
                 <th className="px-2 py-1">Promoted</th>
@@ -50,21 +54,24 @@ function EvaluationRow({ slug, evaluation: e }: { slug: string; evaluation: Eval
   return (
     <tr className="border-t border-slate-100" data-evaluation={e.id}>
       <td className="py-1.5">
-        <Link className="text-indigo-700 hover:underline" href={`/t/${slug}/history/evaluations/${e.id}`}>
-          #{e.id}
+        <Link className="text-indigo-700 hover:underline" href={`/t/${slug}/history/amendments/${e.amendmentId}`}>
+          #{e.amendmentId}
         </Link>
       </td>
       <td className="py-1.5 font-mono text-xs">{e.skillName}</td>
       <td className="py-1.5">
-        {e.status === "running" ? `running ${e.casesDone}/${e.casesTotal}` : e.status === "failed" ? "failed" : e.verdict}
+        <Link className="text-indigo-700 underline" href={`/t/${slug}/history/evaluations/${e.id}`}>
+          {e.status === "running"
+            ? `running ${e.casesDone}/${e.casesTotal}`
+            : e.status === "failed"
+              ? "failed"
+              : (e.verdict ?? "no verdict")}
+        </Link>
       </td>
       <td className="max-w-xs px-2 py-1.5 text-xs" data-amendment-status={e.amendment?.status}>
-        <Link className="text-indigo-700 underline" href={`/t/${slug}/history/amendments/${e.amendmentId}`}>
-          #{e.amendmentId}
-        </Link>{" "}
         {e.amendment && <AmendmentStateLine slug={slug} entry={e.amendment} />}
       </td>
-      <td className="py-1.5 text-right tabular-nums">{e.delta === null ? "—" : e.delta.toFixed(3)}</td>
+      <td className="py-1.5 text-right tabular-nums">{twoDecimals(e.delta, { signed: true })}</td>
       <td className="px-2 py-1.5 text-right tabular-nums">
         {e.improved} / {e.regressed} / {e.unchanged}
       </td>

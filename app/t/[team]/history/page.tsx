@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import { requireMember } from "@/lib/pages/member";
 import { decisionEventCounts, HISTORY_KINDS, teamEvaluations, teamHistory } from "@/lib/evolution/history";
 import { decisionsByWeek } from "@/lib/evolution/promotion-decisions";
-import { evaluationBars } from "@/lib/evolution/evaluation-outcomes";
+import { evaluationBars, undrawnEvaluations } from "@/lib/evolution/evaluation-outcomes";
+import { undrawnNote } from "@/components/history/undrawn-note";
 import { IMPROVED_ABOVE } from "@/lib/evolution/verdict";
 import { PromotionDecisionsChart } from "@/components/history/promotion-decisions-chart";
 import { EvaluationDeltasChart } from "@/components/history/evaluation-deltas-chart";
@@ -30,6 +31,7 @@ export default async function HistoryPage({ params, searchParams }: TeamPageProp
   ]);
   const weeks = decisionsByWeek(decisions);
   const bars = evaluationBars(evaluations);
+  const undrawn = undrawnNote(undrawnEvaluations(evaluations));
   return (
     <div className="space-y-6">
       <PageHeader
@@ -54,12 +56,14 @@ export default async function HistoryPage({ params, searchParams }: TeamPageProp
       <Section
         headingId="deltas-chart"
         title="Evaluation deltas"
-        description={`Each evaluation's delta (amended minus original case score), oldest first, coloured by what became of its amendment. A verdict of improved needs a delta above ${IMPROVED_ABOVE} and more cases improved than regressed.`}
+        description={`Each evaluation's delta (amended minus original case score), oldest first, labelled with its amendment's number and coloured by what became of it. A verdict of improved needs a delta above ${IMPROVED_ABOVE} and more cases improved than regressed.`}
       >
         {bars.length === 0 ? (
-          <p className="text-sm text-slate-500">No evaluation has a delta yet.</p>
+          <p className="text-sm text-slate-500">
+            No evaluation has a delta yet.{undrawn && <span data-testid="chart-note"> {undrawn}</span>}
+          </p>
         ) : (
-          <EvaluationDeltasChart bars={bars} />
+          <EvaluationDeltasChart bars={bars} note={undrawn} />
         )}
       </Section>
 

@@ -105,7 +105,7 @@ function FiguresRow({
       <td className="py-1.5">
         <span className="flex items-center gap-2 whitespace-nowrap">
           <span className="min-w-36 tabular-nums">{rateWithInterval(production.failureRate)}</span>
-          <IntervalBar rate={production.failureRate} scale={scale} baseline={baseline} quiet={quiet} />
+          <IntervalBar rate={production.failureRate} scale={scale} baseline={baseline} tone={quiet ? "baseline" : "failure"} />
         </span>
       </td>
       <td className="py-1.5 text-right tabular-nums">{production.toolCalls.toLocaleString("en-US")}</td>
@@ -119,21 +119,35 @@ function FiguresRow({
   );
 }
 
+/** The bar's colours: a failure rate's rose, the no-skill baseline's slate, a rate of being chosen indigo. */
+const TONES = {
+  failure: { interval: "bg-rose-300", dot: "bg-rose-700" },
+  baseline: { interval: "bg-slate-400", dot: "bg-slate-600" },
+  chosen: { interval: "bg-indigo-300", dot: "bg-indigo-700" },
+} as const;
+
 /** The interval as a bar on a track from 0 to `scale`, the rate as a dot, the no-skill rate as a line: looked at, not read. */
-function IntervalBar({ rate, scale, baseline, quiet }: { rate: Rate | null; scale: number; baseline: number | null; quiet: boolean }) {
+export function IntervalBar({
+  rate,
+  scale,
+  baseline,
+  tone,
+}: {
+  rate: Rate | null;
+  scale: number;
+  baseline: number | null;
+  tone: keyof typeof TONES;
+}) {
   const at = (share: number) => `${Math.min(100, (share / scale) * 100)}%`;
   return (
     <span aria-hidden className="relative inline-block h-3 w-24 shrink-0 rounded-sm bg-slate-100" data-interval-bar>
       {rate && (
         <>
           <span
-            className={`absolute top-1 h-1 rounded-sm ${quiet ? "bg-slate-400" : "bg-rose-300"}`}
+            className={`absolute top-1 h-1 rounded-sm ${TONES[tone].interval}`}
             style={{ left: at(rate.low), width: `max(2px, calc(${at(rate.high)} - ${at(rate.low)}))` }}
           />
-          <span
-            className={`absolute top-0.5 h-2 w-2 -translate-x-1/2 rounded-full ${quiet ? "bg-slate-600" : "bg-rose-700"}`}
-            style={{ left: at(rate.value) }}
-          />
+          <span className={`absolute top-0.5 h-2 w-2 -translate-x-1/2 rounded-full ${TONES[tone].dot}`} style={{ left: at(rate.value) }} />
         </>
       )}
       {baseline !== null && <span className="absolute top-0 h-3 w-px bg-slate-500" style={{ left: at(baseline) }} />}

@@ -4,7 +4,8 @@ import { ConnectTelemetry } from "@/components/connect-telemetry";
 import { ProductionChart } from "@/components/skill/production-chart";
 import { Section } from "@/components/ui/section";
 import { Table } from "@/components/ui/table";
-import { ProductionFigures } from "./production-figures";
+import { chosenRate, intervalScale, per100WithInterval } from "@/lib/pages/production-figures";
+import { IntervalBar, ProductionFigures } from "./production-figures";
 
 /**
  * The skill as the agents' telemetry reports it (§9.1): who chose it day by day, and per version
@@ -70,14 +71,16 @@ export function ProductionSection({
   );
 }
 
-/** Per version, proactive activations per 100 prompts while it was live, with a bar to compare them at a glance. */
+/** Per version, proactive activations per 100 prompts while it was live, with its interval drawn to compare them at a glance. */
 function VersionRates({ versions }: { versions: SkillInProduction["versions"] }) {
-  const highest = Math.max(0, ...versions.map((v) => v.per100Prompts ?? 0));
+  const rates = versions.map((v) => chosenRate(v.proactive, v.prompts));
+  const scale = intervalScale(rates);
   return (
     <div>
       <h3 className="mb-1 text-sm font-semibold">Chosen by the model per 100 prompts, by version</h3>
       <p className="mb-2 text-xs text-slate-500">
-        Did a new description make the model choose it more often? Each version counts the team&apos;s prompts on the days it was live.
+        Did a new description make the model choose it more often? Each version counts the team&apos;s prompts on the days it was live; the
+        bar is the 95% interval, the dot the rate: bars that do not overlap differ beyond chance.
       </p>
       <Table
         label="Chosen by the model per version"
@@ -85,24 +88,20 @@ function VersionRates({ versions }: { versions: SkillInProduction["versions"] })
         head={
           <>
             <th className="py-1 pr-3">Version</th>
-            <th className="py-1 pr-3">Per 100 prompts</th>
+            <th className="py-1 pr-3">Per 100 prompts (95% interval)</th>
             <th className="py-1 pr-3 text-right">Chosen</th>
             <th className="py-1 pr-3 text-right">Prompts</th>
             <th className="py-1">Live</th>
           </>
         }
       >
-        {versions.map((v) => (
+        {versions.map((v, i) => (
           <tr key={v.version} className="border-t border-slate-100" data-version={v.version}>
             <td className="py-1.5 pr-3 tabular-nums">v{v.version}</td>
             <td className="py-1.5 pr-3">
-              <span className="flex items-center gap-2">
-                <span className="w-10 text-right tabular-nums">{v.per100Prompts === null ? "—" : v.per100Prompts.toFixed(1)}</span>
-                <span
-                  aria-hidden
-                  className="inline-block h-2 rounded bg-indigo-600"
-                  style={{ width: `${highest > 0 && v.per100Prompts ? Math.max(2, Math.round((v.per100Prompts / highest) * 96)) : 0}px` }}
-                />
+              <span className="flex items-center gap-2 whitespace-nowrap">
+                <span className="min-w-28 tabular-nums">{per100WithInterval(rates[i] ?? null)}</span>
+                <IntervalBar rate={rates[i] ?? null} scale={scale} baseline={null} tone="chosen" />
               </span>
             </td>
             <td className="py-1.5 pr-3 text-right tabular-nums">{v.proactive}</td>

@@ -14,6 +14,7 @@ import { ActionMessageSlot } from "@/components/action-message";
 import { ReproposeButton } from "@/components/history/repropose-button";
 import { roleAtLeast } from "@/lib/auth/scopes";
 import { reproposeAmendmentAction } from "../../../amendment-actions";
+import { twoDecimals } from "@/lib/format";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   return { title: `Amendment #${(await params).id}` };
@@ -69,7 +70,7 @@ export default async function AmendmentPage({ params, searchParams }: TeamPagePr
                     Evaluation #{e.id}
                   </Link>{" "}
                   · {e.status === "finished" ? e.verdict : e.status}
-                  {e.delta !== null && ` (delta ${e.delta.toFixed(3)})`} · <When at={e.startedAt} />
+                  {e.delta !== null && ` (delta ${twoDecimals(e.delta, { signed: true })})`} · <When at={e.startedAt} />
                   {e.promotedVersion !== null && ` · promoted as v${e.promotedVersion}`}
                 </li>
               ))}

@@ -3,6 +3,7 @@ import type { Role } from "@/lib/auth/scopes";
 import { JUDGED_NOT_RUN, type evaluationReport } from "@/lib/evolution/evaluate";
 import type { AmendmentChange } from "@/lib/evolution/amendment-change";
 import { caseScore } from "@/lib/evolution/verdict";
+import { twoDecimals } from "@/lib/format";
 import { ApprovalForms, ReasonForm } from "@/components/history/approval-forms";
 import { AmendmentStateLine } from "@/components/history/amendment-state";
 import { Card } from "@/components/ui/card";
@@ -75,7 +76,7 @@ export function ResultFigures({ slug, report }: { slug: string; report: Report }
         value={report.verdict ?? report.status}
         tone={report.verdict === "improved" ? "good" : report.verdict === "regressed" ? "warn" : "plain"}
       />
-      <Stat label="Delta" value={report.delta === null ? "—" : report.delta.toFixed(3)} note="mean of amended − original case score" />
+      <Stat label="Delta" value={twoDecimals(report.delta, { signed: true })} note="mean of amended − original case score" />
       <Stat
         label="Improved / regressed / unchanged"
         value={`${report.improved} / ${report.regressed} / ${report.unchanged}`}
@@ -242,12 +243,12 @@ function CaseRow({ judged: c }: { judged: Report["cases"][number] }) {
       <td className="max-w-xs whitespace-pre-wrap px-2 py-2">{c.task}</td>
       <td className="px-2 py-2">{c.outcome}</td>
       {DIMENSIONS.map((d) => (
-        <td key={d} className="px-2 py-2 text-right tabular-nums" data-dimension={d}>
-          {c.original && c.amended ? `${c.original[d]} → ${c.amended[d]}` : "—"}
+        <td key={d} className="px-2 py-2 text-right whitespace-nowrap tabular-nums" data-dimension={d}>
+          {c.original && c.amended ? `${twoDecimals(c.original[d])} → ${twoDecimals(c.amended[d])}` : "—"}
         </td>
       ))}
-      <td className="px-2 py-2 text-right tabular-nums">
-        {c.original && c.amended ? `${caseScore(c.original).toFixed(3)} → ${caseScore(c.amended).toFixed(3)}` : "—"}
+      <td className="px-2 py-2 text-right whitespace-nowrap tabular-nums">
+        {c.original && c.amended ? `${twoDecimals(caseScore(c.original))} → ${twoDecimals(caseScore(c.amended))}` : "—"}
       </td>
       <td className="px-2 py-2" data-change={c.change ?? c.status}>
         {c.status === "judged" ? c.change : c.status === "pending" ? "waiting…" : "failed to judge"}
