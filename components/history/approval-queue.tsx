@@ -48,33 +48,25 @@ export function ApprovalQueue({
       <h2 id="awaiting-approval" className="font-semibold text-amber-950">
         Awaiting approval ({total})
       </h2>
-      {total + outdated === 0 ? (
-        <p className="mt-1 text-sm text-amber-950">
-          Nothing waits for a lead: auto-promotion is off, and every improved amendment has been decided.
+      <p className="mb-3 mt-1 text-sm text-amber-950">
+        {total > 0
+          ? `Judged improved; auto-promotion is off, so nothing goes live until a lead approves. ${actions.isLead ? "Approve or reject each here, or open its evaluation first." : "Ask a lead of the team to decide."}`
+          : "Nothing waits that a lead can approve."}
+        {outdated > 0 && ` ${outdatedWords(outdated)}`}
+      </p>
+      <ul className="space-y-3">
+        {entries.map((entry) => (
+          <QueueEntry key={entry.id} slug={slug} entry={entry} actions={actions} />
+        ))}
+      </ul>
+      {total + outdated > entries.length && (
+        <p className="mt-2 text-sm text-amber-950">
+          {total + outdated - entries.length} more:{" "}
+          <Link className="underline" href={`/t/${slug}/history#awaiting-approval`}>
+            see them all in the history
+          </Link>
+          .
         </p>
-      ) : (
-        <>
-          <p className="mb-3 mt-1 text-sm text-amber-950">
-            {total > 0
-              ? `Judged improved; auto-promotion is off, so nothing goes live until a lead approves. ${actions.isLead ? "Approve or reject each here, or open its evaluation first." : "Ask a lead of the team to decide."}`
-              : "Nothing waits that a lead can approve."}
-            {outdated > 0 && ` ${outdatedWords(outdated)}`}
-          </p>
-          <ul className="space-y-3">
-            {entries.map((entry) => (
-              <QueueEntry key={entry.id} slug={slug} entry={entry} actions={actions} />
-            ))}
-          </ul>
-          {total + outdated > entries.length && (
-            <p className="mt-2 text-sm text-amber-950">
-              {total + outdated - entries.length} more:{" "}
-              <Link className="underline" href={`/t/${slug}/history#awaiting-approval`}>
-                see them all in the history
-              </Link>
-              .
-            </p>
-          )}
-        </>
       )}
     </section>
   );

@@ -24,12 +24,12 @@ export function VersionCaption({ slug, version }: { slug: string; version: Versi
       · by {authorLabel(version)}
       {version.revertOf !== null && <> · a rollback to v{version.revertOf}</>}
       {version.reason && <> · “{version.reason}”</>}
-      {version.evaluationId !== null && (
+      {version.amendmentId !== null && (
         <>
           {" "}
           ·{" "}
-          <Link className="text-indigo-700 underline" href={`/t/${slug}/history/evaluations/${version.evaluationId}`}>
-            evaluation #{version.evaluationId}
+          <Link className="text-indigo-700 underline" href={`/t/${slug}/history/amendments/${version.amendmentId}`}>
+            amendment #{version.amendmentId}
           </Link>
         </>
       )}

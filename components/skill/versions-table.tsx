@@ -153,15 +153,15 @@ function VersionCell({
   );
 }
 
-/** Why the version was made, and the evaluation that promoted it; wide enough to stay a paragraph when a phone squeezes the table. */
+/** Why the version was made, and the amendment that made it; wide enough to stay a paragraph when a phone squeezes the table. */
 function ReasonCell({ slug, version: v }: { slug: string; version: VersionInfo }) {
   return (
     <td className="min-w-48 px-2 text-slate-600 max-sm:w-full" data-heading="Reason">
       {v.reason ?? "—"}
-      {v.evaluationId !== null && (
-        <a className="ml-1 text-indigo-700 underline" href={`/t/${slug}/history/evaluations/${v.evaluationId}`}>
-          (evaluation #{v.evaluationId})
-        </a>
+      {v.amendmentId !== null && (
+        <Link className="ml-1 text-indigo-700 underline" href={`/t/${slug}/history/amendments/${v.amendmentId}`}>
+          (amendment #{v.amendmentId})
+        </Link>
       )}
     </td>
   );

@@ -174,6 +174,7 @@ export const versionInfoSchema = z.strictObject({
   tier: z.enum(TIERS),
   sha256: z.string(),
   evaluationId: z.number().int().nullable().describe("the evaluation that justified it, when an amendment made it"),
+  amendmentId: z.number().int().nullable().describe("the amendment that evaluation judged"),
   labels: z.array(z.string()).describe("the labels on this version (§10), by name; empty for built-in and file skills"),
 });
 

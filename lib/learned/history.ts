@@ -26,6 +26,8 @@ export interface VersionInfo {
   sha256: string;
   /** The evaluation that justified this version, when an amendment made it. */
   evaluationId: number | null;
+  /** The amendment that evaluation judged: the number a lead knows it by. */
+  amendmentId: number | null;
   /** The labels on this version (§10), by name. */
   labels: string[];
 }
@@ -49,6 +51,7 @@ export async function skillVersions(db: Db, catalogs: CatalogCache, team: Catalo
       tier: "unverified",
       sha256: row.sha256,
       evaluationId: null,
+      amendmentId: null,
       labels: [],
     }));
   }
@@ -64,6 +67,7 @@ export async function skillVersions(db: Db, catalogs: CatalogCache, team: Catalo
       tier: "unverified",
       sha256: content.sha256,
       evaluationId: null,
+      amendmentId: null,
       labels: [],
     },
   ];
@@ -80,7 +84,7 @@ async function learnedVersions(db: Db, skillId: number): Promise<VersionInfo[]> 
       .where(eq(apiKeys.id, keyId));
     if (key) keys.set(keyId, key);
   }
-  return rows.map(({ version: v, authorEmail }) => ({
+  return rows.map(({ version: v, authorEmail, amendmentId }) => ({
     version: v.version,
     createdAt: v.createdAt.toISOString(),
     author: namedAuthor({
@@ -97,6 +101,7 @@ async function learnedVersions(db: Db, skillId: number): Promise<VersionInfo[]> 
     tier: v.tier,
     sha256: v.sha256,
     evaluationId: v.evaluationId,
+    amendmentId,
     labels: labels.filter((label) => label.version === v.version).map((label) => label.label),
   }));
 }

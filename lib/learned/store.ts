@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, ne } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { learnedSkills, learnedSkillVersions, users, workspaceSkills } from "@/db/schema";
+import { evaluations, learnedSkills, learnedSkillVersions, users, workspaceSkills } from "@/db/schema";
 import { specError } from "../errors";
 import type { StaticCatalog } from "../skills/catalog";
 import type { TeamId } from "../teams/teams";
@@ -50,9 +50,10 @@ export async function getLearnedVersion(db: Db, skillId: number, version: number
 
 export async function listLearnedVersions(db: Db, skillId: number) {
   return db
-    .select({ version: learnedSkillVersions, authorEmail: users.email })
+    .select({ version: learnedSkillVersions, authorEmail: users.email, amendmentId: evaluations.amendmentId })
     .from(learnedSkillVersions)
     .leftJoin(users, eq(users.id, learnedSkillVersions.authorUserId))
+    .leftJoin(evaluations, eq(evaluations.id, learnedSkillVersions.evaluationId))
     .where(eq(learnedSkillVersions.skillId, skillId))
     .orderBy(asc(learnedSkillVersions.version));
 }

@@ -107,19 +107,21 @@ describe("evaluations in Chromium", () => {
     expect(await change.locator('tr[data-kind="changed"] td').allTextContents()).toEqual(["7", "1. Ship it.", "7", "1. Ship to 5%."]);
     // An improved, promoted amendment offers no override.
     expect(await page.locator('section[aria-labelledby="override"]').count()).toBe(0);
-    // "v2" opens the version's diff, which says which evaluation made it.
+    // "v2" opens the version's diff, which says which amendment made it.
     await page.click('[data-stat="Promoted"] a');
     await page.waitForURL(`${baseUrl}/t/lab/skills/staged-release?from=1&to=2#diff`);
-    expect(await page.textContent('[data-testid="diff-caption"]')).toContain(`· evaluation #${id}`);
+    expect(await page.textContent('[data-testid="diff-caption"]')).toContain(`· amendment #${report.amendmentId}`);
     await page.goBack();
   });
 
-  it("links the promoted version to the evaluation that justified it, and the history shows why", async () => {
+  it("links the promoted version to the amendment that made it, by the amendment's number, and the history shows why", async () => {
     const id = page.url().split("/").pop();
+    const amendmentId = (await page.locator("h1 a").first().textContent())!.slice("Amendment #".length);
     await page.goto(`${baseUrl}/t/lab/skills/staged-release`);
     expect(await page.textContent('[data-testid="annotation"]')).toBe("[skill staged-release | learned | v2]");
-    const evidence = page.locator('tr[data-version="2"] a:has-text("evaluation")');
-    expect(await evidence.textContent()).toBe(`(evaluation #${id})`);
+    const evidence = page.locator('tr[data-version="2"] a:has-text("amendment")');
+    expect(await evidence.textContent()).toBe(`(amendment #${amendmentId})`);
+    expect(await evidence.getAttribute("href")).toBe(`/t/lab/history/amendments/${amendmentId}`);
     await page.goto(`${baseUrl}/t/lab/history?skill=staged-release`);
     const kinds = await page
       .locator('[data-testid="events"] li')

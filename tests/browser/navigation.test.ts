@@ -222,10 +222,10 @@ for (const viewport of VIEWPORTS) {
       },
     );
 
-    it("underlines the evaluation links inside the versions table's text (axe link-in-text-block)", async () => {
+    it("underlines the amendment links inside the versions table's text (axe link-in-text-block)", async () => {
       const path = "/t/demo/skills/release-checklist";
       const found = await seriousViolations(page, `${baseUrl}${path}`);
-      expect(await page.locator('[data-testid="versions"] a:has-text("(evaluation #")').count()).toBeGreaterThan(0);
+      expect(await page.locator('[data-testid="versions"] a:has-text("(amendment #")').count()).toBeGreaterThan(0);
       expect(found.filter((line) => line.includes("link-in-text-block"))).toEqual([]);
     });
 

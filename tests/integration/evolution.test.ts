@@ -223,6 +223,18 @@ describe.each(testDbKinds)("observations, amendments and judged evaluation on %s
     const [skill] = await t.app.db.select().from(learnedSkills).where(eq(learnedSkills.name, "deploy-guide"));
     const versions = await t.app.db.select().from(learnedSkillVersions).where(eq(learnedSkillVersions.skillId, skill!.id));
     expect(versions.find((v) => v.version === 2)!.evaluationId).toBe(report.id);
+    // The versions answer names the amendment as well: the number a lead knows it by.
+    const listed = (await (await t.call("GET", "/api/v1/skills/deploy-guide/versions")).json()).versions;
+    expect(
+      listed.map((v: { version: number; evaluationId: number | null; amendmentId: number | null }) => [
+        v.version,
+        v.evaluationId,
+        v.amendmentId,
+      ]),
+    ).toEqual([
+      [1, null, null],
+      [2, report.id, amendment.id],
+    ]);
     const events = await t.app.db
       .select({ kind: skillEvents.kind })
       .from(skillEvents)
