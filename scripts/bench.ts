@@ -28,6 +28,7 @@ import { burst, describeAnswers, type Burst } from "./bench/burst";
 import { installerCatalog, syncBody } from "../tests/helpers/installer-catalog";
 import { startFreezingProxy } from "../tests/helpers/freezing-proxy";
 import { createApp } from "../lib/root/app";
+import { seedDemo } from "../lib/demo/seed";
 
 /** Groups of rows; `BENCH_ONLY=telemetry,api` runs only those, and leaves bench/results.json as it was. */
 const GROUPS = ["render", "lexical", "evaluation", "ledger", "api", "pages", "sync", "telemetry", "mixed", "dashboard", "burst"] as const;
@@ -415,29 +416,36 @@ const PAGE_AIM_MS = 200;
 const LARGE_PAGE_AIM_MS = 300;
 
 /**
- * The dashboard as one person uses it (issues 27 and 41): every page of the demo team, and every
- * page of a team of 10,000 skills with a million views; each page's 95th-percentile time to its
- * whole HTML, requests one after another, against the time it should stay under.
+ * The dashboard as one person uses it (issues 27 and 41): every page of the demo team, and on
+ * PostgreSQL every page of a team of 10,000 skills with a million views (a team that size runs on a
+ * server, not the embedded database); each page's 95th-percentile time to its whole HTML, requests
+ * one after another, against the time it should stay under.
  */
 async function benchDashboard(database: "PGlite" | "PostgreSQL", serverUrl?: string): Promise<void> {
   const log = (line: string) => console.log(`bench dashboard (${database}): ${line}`);
   const where = await scratch(database, serverUrl);
+  const large = database === "PostgreSQL";
   let server: RunningServer | undefined;
   try {
-    const db = await where.open();
-    const start = Date.now();
-    await asLongWork(async () => {
-      await db.migrate();
-      const app = createApp({ database: db, builtinSkillsDir: "skills" });
-      try {
-        const team = await ensureTeam(app.db, TEAM.large);
-        await syncWorkspace(app.db, app.catalogs, team.id, skillTree(LARGE_CATALOG));
-        await largeTeamHistory(app, team.id);
-      } finally {
-        await app.close();
-      }
-    });
-    log(`seeded ${TEN_THOUSAND} skills and their history (${LARGE_VIEWS} views) in ${((Date.now() - start) / 1000).toFixed(0)} s`);
+    if (large) {
+      const start = Date.now();
+      const db = await where.open();
+      await asLongWork(async () => {
+        await db.migrate();
+        const app = createApp({ database: db, builtinSkillsDir: "skills", globalSkillsDir: "demo/global-skills" });
+        try {
+          const team = await ensureTeam(app.db, TEAM.large);
+          await syncWorkspace(app.db, app.catalogs, team.id, skillTree(LARGE_CATALOG));
+          // Its rollups are backfilled for the whole database, so before the demo writes any.
+          await largeTeamHistory(app, team.id);
+          // A server seeds the demo only into an empty database, and this one holds the large team.
+          await seedDemo(app);
+        } finally {
+          await app.close();
+        }
+      });
+      log(`seeded ${TEN_THOUSAND} skills and their history (${LARGE_VIEWS} views) in ${((Date.now() - start) / 1000).toFixed(0)} s`);
+    }
     server = await startServer({
       ...where.env,
       SKILLGATE_DEMO: "1",
@@ -449,30 +457,34 @@ async function benchDashboard(database: "PGlite" | "PostgreSQL", serverUrl?: str
     });
     const cookie = { cookie: await signedInCookie(server, "demo") };
     const url = server.url;
-    const first = await timeToHtml(`${url}/t/${TEAM.large}`, cookie);
-    rows.push({
-      name: `overview at ${TEN_THOUSAND} skills, first render after start`,
-      database,
-      value: first,
-      unit: "ms",
-      baseline: `${LARGE_PAGE_AIM_MS} ms`,
-      baselineValue: LARGE_PAGE_AIM_MS,
-      ratio: first / LARGE_PAGE_AIM_MS,
-      aim: "—",
-    });
-    for (const path of largePages(TEAM.large))
-      serverTime(
-        database,
-        `${path} (${TEN_THOUSAND} skills, ${LARGE_VIEWS} views)`,
-        await pageTimes(`${url}${path}`, cookie),
-        LARGE_PAGE_AIM_MS,
-      );
+    if (large) await largeTeamPages(database, url, cookie);
     for (const path of await demoPages(url, cookie))
       serverTime(database, `${path} (demo)`, await pageTimes(`${url}${path}`, cookie), PAGE_AIM_MS);
   } finally {
     await server?.stop();
     await where.drop();
   }
+}
+
+async function largeTeamPages(database: "PostgreSQL", url: string, cookie: Record<string, string>): Promise<void> {
+  const first = await timeToHtml(`${url}/t/${TEAM.large}`, cookie);
+  rows.push({
+    name: `overview at ${TEN_THOUSAND} skills, first render after start`,
+    database,
+    value: first,
+    unit: "ms",
+    baseline: `${LARGE_PAGE_AIM_MS} ms`,
+    baselineValue: LARGE_PAGE_AIM_MS,
+    ratio: first / LARGE_PAGE_AIM_MS,
+    aim: "—",
+  });
+  for (const path of largePages(TEAM.large))
+    serverTime(
+      database,
+      `${path} (${TEN_THOUSAND} skills, ${LARGE_VIEWS} views)`,
+      await pageTimes(`${url}${path}`, cookie),
+      LARGE_PAGE_AIM_MS,
+    );
 }
 
 function serverTime(database: "PGlite" | "PostgreSQL", name: string, times: PageTimes, aimMs: number): void {

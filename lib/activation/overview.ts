@@ -4,7 +4,8 @@ import { pageOf, type Paged } from "../paged";
 import { activationsBySkill, per100Prompts, promptsInWindow, typedOnly, type Activations } from "../usage/activations";
 import { daysBefore } from "../usage/rollups";
 import { lastViewedBySkill, neverLoaded } from "../usage/stats";
-import { coLoadedPairs, type CoLoadedPage, type UsageDeps } from "../usage/usage";
+import { type CoLoadedPage, type UsageDeps } from "../usage/usage";
+import type { RecentPairs } from "../usage/recent-pairs";
 import { compareRuns } from "./compare";
 import type { ActivationMetrics } from "./metrics";
 import { getPromptSet, promptSetSizes } from "./prompt-sets";
@@ -38,8 +39,13 @@ export interface SkillRecall {
  * 10,000-skill catalog is a page of 50 names, not 10,000; runs are read without their recall per
  * skill, which only the latest run's list shows.
  */
-export async function activationOverview(deps: UsageDeps, team: CatalogKey, query: ActivationQuery = FIRST_PAGES, now = new Date()) {
-  const { db, catalogs, views } = deps;
+export async function activationOverview(
+  deps: UsageDeps & { recentPairs: RecentPairs },
+  team: CatalogKey,
+  query: ActivationQuery = FIRST_PAGES,
+  now = new Date(),
+) {
+  const { db, catalogs, views, recentPairs } = deps;
   await views.flush();
   const [runs, latest, promptSets, editing, catalog, viewed, activated, prompts, pairs] = await Promise.all([
     listRuns(db, team.id, 100, { perSkill: false }),
@@ -51,7 +57,7 @@ export async function activationOverview(deps: UsageDeps, team: CatalogKey, quer
     lastViewedBySkill(db, team.id),
     activationsBySkill(db, team.id, now),
     promptsInWindow(db, team.id, now),
-    coLoadedPairs(db, team.id, daysBefore(now, 29), query.pairs),
+    recentPairs.page(team.id, daysBefore(now, 29), query.pairs),
   ]);
   const finished = runs.filter((run) => run.status === "finished" && run.metrics);
   // A run that is not there (deleted, another team's) shows no comparison; an outage is an outage.

@@ -16,6 +16,7 @@ import { KeyAuthCache } from "../auth/key-cache";
 import { LastAnswers } from "../http/last-answers";
 import { WebhookSender, webhookOptions, type WebhookOptions } from "../webhooks/sender";
 import { TelemetryPartitions } from "../telemetry/partitions";
+import { RecentPairs } from "../usage/recent-pairs";
 
 /**
  * Everything a request needs that lives as long as the process: the database, the skills read
@@ -31,6 +32,8 @@ export interface App {
   /** What agents read, as last answered here: served, marked stale, while the database is away (§14). */
   lastAnswers: LastAnswers;
   views: ViewRecorder;
+  /** The activation page's pairs loaded together, added up at most once a minute per team. */
+  recentPairs: RecentPairs;
   /** The days this instance knows have a telemetry partition: the receiver asks nothing more about them. */
   telemetryPartitions: TelemetryPartitions;
   /** Per API key; null when rate limiting is off. */
@@ -105,6 +108,7 @@ export function createApp(options: AppOptions): App {
     keys,
     lastAnswers,
     views,
+    recentPairs: new RecentPairs(database.db),
     telemetryPartitions: new TelemetryPartitions(),
     limiter: perMinute > 0 ? new SharedRateLimit(database.db, perMinute) : null,
     registrations: new SharedRateLimit(database.db, REGISTRATIONS_PER_HOUR, 3600),

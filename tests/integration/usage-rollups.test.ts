@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { coLoadedDays, observations, observationTotals, sessionLoads, skillViewDays, skillViews, skillViewTotals } from "@/db/schema";
 import { daysBefore, writeViews } from "@/lib/usage/rollups";
+import { RecentPairs, RECENT_PAIRS_MS } from "@/lib/usage/recent-pairs";
 import type { SkillView } from "@/lib/usage/rollups";
 import { anotherInstance, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
@@ -173,5 +174,23 @@ describe.each(testDbKinds)("usage rollups, on %s", (kind) => {
 
     expect(sorted(await read())).toEqual(live);
     expect(live[3]!.length).toBeGreaterThan(0);
+  });
+
+  it("reuses a team's pairs loaded together for a minute on the activation page, and adds them up again after", async () => {
+    let clock = 1_000_000;
+    const now = new Date();
+    const since = daysBefore(now, 29);
+    const pairs = new RecentPairs(t.app.db, { now: () => clock });
+    await writeViews(t.app.db, [view("writing-plans", "p1", now), view("scientific-method", "p1", now)]);
+    await writeViews(t.app.db, [view("writing-plans", "p2", now), view("scientific-method", "p2", now)]);
+    const first = await pairs.page(t.alpha.team.id, since, 1);
+    expect(first.pairs).toEqual([{ a: "scientific-method", b: "writing-plans", sessions: 2, share: 1 }]);
+    // A third session within the minute: the page shows the sum it made, the API the new one.
+    await writeViews(t.app.db, [view("writing-plans", "p3", now), view("scientific-method", "p3", now)]);
+    expect((await pairs.page(t.alpha.team.id, since, 1)).pairs[0]!.sessions).toBe(2);
+    clock += RECENT_PAIRS_MS + 1;
+    expect((await pairs.page(t.alpha.team.id, since, 1)).pairs[0]!.sessions).toBe(3);
+    // Another team's pairs are its own.
+    expect((await pairs.page(t.beta.team.id, since, 1)).pairs).toEqual([]);
   });
 });
