@@ -82,6 +82,9 @@ export function DecisionDialog({
         className="space-y-3 p-4"
         onSubmit={(event) => {
           event.preventDefault();
+          // React bubbles a portal's events through the tree it was opened from: a form there (the
+          // versions table's comparison, a next/form) would take this submit for its own.
+          event.stopPropagation();
           decide({ reason: reason.trim(), option });
         }}
       >

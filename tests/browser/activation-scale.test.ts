@@ -52,6 +52,8 @@ describe("the activation page at 10,000 skills", () => {
         );
         expect(await never.locator('[data-testid="never-loaded"] li').first().textContent()).toBe(skillName(LARGE_VIEWED + 41));
         expect(await never.locator('[data-testid="never-loaded"] li').count()).toBe(50);
+        // The loading bar across the top (nextjs-toploader's nprogress, role="bar") is gone once the page is.
+        await page.locator("#nprogress").waitFor({ state: "detached" });
         expect(await seriousViolationsHere(page)).toEqual([]);
       });
     });

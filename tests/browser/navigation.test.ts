@@ -255,7 +255,9 @@ for (const viewport of VIEWPORTS) {
               const rects: DOMRect[] = [];
               const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
               for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-                if (!node.textContent?.trim() || node.parentElement?.closest(".sr-only")) continue;
+                // Text hidden for the eye: sr-only, or a card table's header row, which a phone keeps for screen readers only.
+                const hidden = node.parentElement?.closest(".sr-only, thead");
+                if (!node.textContent?.trim() || (hidden && hidden.getBoundingClientRect().width <= 1)) continue;
                 const range = document.createRange();
                 range.selectNodeContents(node);
                 rects.push(...range.getClientRects());
