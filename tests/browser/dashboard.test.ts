@@ -49,6 +49,17 @@ describe("the dashboard in Chromium", () => {
     expect(segments.map((s) => s.split(":")[0])).toEqual(["Header", "Built-in", "Global", "Workspace", "Learned", "Collisions"]);
     const sum = segments.reduce((total, s) => total + Number(s.split(": ")[1]!.replace(/,/g, "")), 0);
     expect(sum).toBe(Number(api.headers.get("x-listing-chars")));
+    // The list is the bar's legend: each group's swatch is its segment's colour, in the bar's order
+    // (a legend inside the chart overlapped the bar once it wrapped at 390 px).
+    const fills = await page
+      .locator('[data-testid="budget-bar"] .recharts-bar-rectangle path')
+      .evaluateAll((paths) => paths.map((path) => path.getAttribute("fill")));
+    const swatches = await page
+      .locator('[data-testid="segments"] li > span[aria-hidden]')
+      .evaluateAll((spans) => spans.map((span) => (span as HTMLElement).style.backgroundColor));
+    const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(", ")})`;
+    expect(swatches).toEqual(fills.slice(0, 6).map((fill) => rgb(fill!)));
+    expect(await page.locator('[data-testid="budget-bar"] .recharts-legend-wrapper').count()).toBe(0);
     expect(await page.locator('[data-testid="listing-history"] .recharts-line').count()).toBe(2);
     // Descriptions descMax shortened are counted and named, with what each lost.
     const json = await (

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { requireMember } from "@/lib/pages/member";
 import { listingBudget } from "@/lib/listing/listing";
 import { BudgetBar } from "@/components/budget-bar";
+import { CHART_COLORS, SEGMENT_COLORS } from "@/components/ui/chart-theme";
 import { ListingHistoryChart } from "@/components/listing-history-chart";
 import { PageHeader } from "@/components/ui/page-header";
 import { Section } from "@/components/ui/section";
@@ -30,7 +31,12 @@ export default async function ListingPage({ params, searchParams }: TeamPageProp
         <BudgetBar segments={budget.segments} cap={listing.figures.cap} />
         <ul className="mt-2 flex flex-wrap gap-4 text-sm text-slate-600" data-testid="segments">
           {budget.segments.map((segment) => (
-            <li key={segment.key} data-segment={segment.key}>
+            <li key={segment.key} data-segment={segment.key} className="flex items-center gap-1.5">
+              <span
+                aria-hidden
+                className="inline-block size-3 rounded-sm"
+                style={{ backgroundColor: SEGMENT_COLORS[segment.key] ?? CHART_COLORS.muted }}
+              />
               {segment.label}: <span className="tabular-nums">{segment.chars.toLocaleString("en-US")}</span>
             </li>
           ))}
