@@ -1,45 +1,19 @@
 import { gunzip, inflate } from "node:zlib";
 import { promisify } from "node:util";
-import { Field, Root, Type } from "protobufjs/light";
-// The OpenTelemetry project's protobufjs code, generated from the official OTLP .proto files. 0.214.0
-// is the last release that ships the logs and trace decoders (later ones only encode, by hand);
-// docs/decisions.md, "OTLP decoding".
-import otlpRoot from "@opentelemetry/otlp-transformer/build/src/generated/root";
 import { AppError } from "../errors";
 import { readBytes } from "./body";
 import type { LogsRequest, TracesRequest } from "../telemetry/otlp-messages";
+import { decodeRequest, requestFromJson, responseJson, responseProtobuf, statusProtobuf, type Signal } from "../telemetry/otlp-schema";
 
 /**
  * OTLP over HTTP (https://opentelemetry.io/docs/specs/otlp/#otlphttp), as every OpenTelemetry
- * exporter sends it: an Export*ServiceRequest as protobuf or as JSON, gzip or not. Decoding is the
- * generated code's; this module only picks the message type, unzips within a bound and turns
- * what cannot be decoded into a 400 that says why.
+ * exporter sends it: an Export*ServiceRequest as protobuf or as JSON, gzip or not. Decoding is
+ * protobufjs's, by the OTLP schema in lib/telemetry/otlp-schema.ts; this module only picks the
+ * message type, unzips within a bound and turns what cannot be decoded into a 400 that says why.
  */
 
-export type Signal = "logs" | "traces";
+export type { Signal };
 export type OtlpEncoding = "protobuf" | "json";
-
-/** The static methods protobufjs generates for every message. */
-interface MessageType {
-  decode(bytes: Uint8Array): object;
-  fromObject(value: Record<string, unknown>): object;
-  toObject(message: object, options: { longs: typeof String }): Record<string, unknown>;
-  encode(message: object): { finish(): Uint8Array };
-}
-/** The generated namespace, typed as far as it is used here. */
-interface Collector {
-  logs: { v1: { ExportLogsServiceRequest: MessageType; ExportLogsServiceResponse: MessageType } };
-  trace: { v1: { ExportTraceServiceRequest: MessageType; ExportTraceServiceResponse: MessageType } };
-}
-const { collector } = (otlpRoot as unknown as { opentelemetry: { proto: { collector: Collector } } }).opentelemetry.proto;
-const REQUESTS: Record<Signal, MessageType> = {
-  logs: collector.logs.v1.ExportLogsServiceRequest,
-  traces: collector.trace.v1.ExportTraceServiceRequest,
-};
-const RESPONSES: Record<Signal, MessageType> = {
-  logs: collector.logs.v1.ExportLogsServiceResponse,
-  traces: collector.trace.v1.ExportTraceServiceResponse,
-};
 
 /** A request's body, compressed or not, and what it unzips to: both bounded (docs/deploy.md, "Telemetry"). */
 export const MAX_OTLP_BYTES = 8 * 1024 * 1024;
@@ -100,11 +74,10 @@ export function decodeTraces(bytes: Uint8Array, encoding: OtlpEncoding): TracesR
 }
 
 function decode(signal: Signal, bytes: Uint8Array, encoding: OtlpEncoding): unknown {
-  const type = REQUESTS[signal];
   const what = signal === "logs" ? "ExportLogsServiceRequest" : "ExportTraceServiceRequest";
   if (encoding === "protobuf") {
     try {
-      return type.decode(bytes);
+      return decodeRequest(signal, bytes);
     } catch (error) {
       throw new AppError("InvalidOtlp", `the body is not a protobuf ${what}: ${(error as Error).message}`);
     }
@@ -122,7 +95,7 @@ function decode(signal: Signal, bytes: Uint8Array, encoding: OtlpEncoding): unkn
   // only ever compared here, never decoded, so they are kept as the text that was sent.
   const ids = hexIdsAside(value);
   try {
-    const message = type.fromObject(value as Record<string, unknown>);
+    const message = requestFromJson(signal, value as Record<string, unknown>);
     return Object.assign(message, ids.length > 0 ? { hexIds: ids } : {});
   } catch (error) {
     throw new AppError("InvalidOtlp", `the body is not an OTLP JSON ${what}: ${(error as Error).message}`);
@@ -170,18 +143,9 @@ export interface Refused {
 export function exportResponse(signal: Signal, encoding: OtlpEncoding, refused: Refused | null): Response {
   const counted = signal === "logs" ? "rejectedLogRecords" : "rejectedSpans";
   const fields = refused && refused.count > 0 ? { partialSuccess: { [counted]: refused.count, errorMessage: refused.message } } : {};
-  const type = RESPONSES[signal];
-  const message = type.fromObject(fields);
-  if (encoding === "json") return Response.json(type.toObject(message, { longs: String }));
-  return new Response(Buffer.from(type.encode(message).finish()), { headers: { "content-type": "application/x-protobuf" } });
+  if (encoding === "json") return Response.json(responseJson(signal, fields));
+  return new Response(Buffer.from(responseProtobuf(signal, fields)), { headers: { "content-type": "application/x-protobuf" } });
 }
-
-/**
- * google.rpc.Status, the body of an OTLP error answer (the OTLP specification, "Failures"). Not
- * among the generated messages; described here for protobufjs, which encodes it.
- */
-const STATUS = new Type("Status").add(new Field("code", 1, "int32")).add(new Field("message", 2, "string"));
-new Root().define("google.rpc").add(STATUS);
 
 /** gRPC status codes by HTTP status, as the OTLP specification pairs them. */
 const GRPC_CODE: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 413: 8, 415: 3, 429: 8, 500: 13, 502: 14, 503: 14 };
@@ -189,5 +153,5 @@ const GRPC_CODE: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 413
 export function statusBody(encoding: OtlpEncoding, httpStatus: number, message: string): { body: BodyInit; contentType: string } {
   const fields = { code: GRPC_CODE[httpStatus] ?? 2, message };
   if (encoding === "json") return { body: JSON.stringify(fields), contentType: "application/json" };
-  return { body: Buffer.from(STATUS.encode(STATUS.fromObject(fields)).finish()), contentType: "application/x-protobuf" };
+  return { body: Buffer.from(statusProtobuf(fields)), contentType: "application/x-protobuf" };
 }

@@ -1,6 +1,6 @@
 /*
- * OTLP's messages as decoded (lib/http/otlp.ts), as far as Skillgate reads them: the generated code
- * has no TypeScript types. Times are int64: a protobufjs Long, or a number or text from JSON.
+ * OTLP's messages as decoded (lib/telemetry/otlp-schema.ts), as far as Skillgate reads them: the
+ * schema gives no TypeScript types. Times are int64: a protobufjs Long, or a number or text from JSON.
  */
 export type Int64 = number | string | { toNumber(): number; toString(): string };
 export interface AnyValue {

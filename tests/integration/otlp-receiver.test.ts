@@ -1,7 +1,6 @@
 import { gzipSync } from "node:zlib";
 import { eq, sql } from "drizzle-orm";
-import { Field, Type } from "protobufjs/light";
-import otlpRoot from "@opentelemetry/otlp-transformer/build/src/generated/root";
+import { Field, Root, Type } from "protobufjs/light";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { skillActivationDays, skillActivationPeople, telemetryDays, telemetryEvents } from "@/db/schema";
 import { createApiKey } from "@/lib/auth/api-keys";
@@ -46,22 +45,17 @@ function daysAgo(days: number): Date {
 /** google.rpc.Status, as the OTLP specification describes the body of an error answer. */
 const STATUS = new Type("Status").add(new Field("code", 1, "int32")).add(new Field("message", 2, "string"));
 
-interface GeneratedType {
-  decode(bytes: Uint8Array): object;
-  toObject(message: object, options: { longs: typeof String }): Record<string, unknown>;
+/**
+ * An Export*ServiceResponse as the OTLP .proto files describe it (partial_success = 1, its
+ * rejected count = 1 and error_message = 2), described here apart from the receiver's own schema.
+ */
+function responseType(signal: "Logs" | "Trace", rejected: string): Type {
+  const partial = new Type("PartialSuccess").add(new Field(rejected, 1, "int64")).add(new Field("errorMessage", 2, "string"));
+  const response = new Type(`Export${signal}ServiceResponse`).add(new Field("partialSuccess", 1, "PartialSuccess")).add(partial);
+  new Root().add(response);
+  return response;
 }
-const { collector } = (
-  otlpRoot as unknown as {
-    opentelemetry: {
-      proto: {
-        collector: {
-          logs: { v1: { ExportLogsServiceResponse: GeneratedType } };
-          trace: { v1: { ExportTraceServiceResponse: GeneratedType } };
-        };
-      };
-    };
-  }
-).opentelemetry.proto;
+const RESPONSES = { logs: responseType("Logs", "rejectedLogRecords"), traces: responseType("Trace", "rejectedSpans") };
 
 type Answered = Pick<Exchange, "headers" | "status" | "answer" | "answerHeaders">;
 
@@ -75,7 +69,7 @@ function answerOf(exchange: Answered, signal: "logs" | "traces" = "logs"): unkno
   expect(type).toBe(asked);
   if (type === "application/json") return JSON.parse(exchange.answer.toString("utf8"));
   if (exchange.status !== 200) return STATUS.toObject(STATUS.decode(exchange.answer));
-  const message = signal === "logs" ? collector.logs.v1.ExportLogsServiceResponse : collector.trace.v1.ExportTraceServiceResponse;
+  const message = RESPONSES[signal];
   return message.toObject(message.decode(exchange.answer), { longs: String });
 }
 
@@ -507,7 +501,8 @@ describe.each(testDbKinds)("the OTLP receiver, on %s", (kind) => {
     expect(truncated.status).toBe(400);
     const status = answerOf(await exchangeOf(truncated, "application/x-protobuf")) as { code: number; message: string };
     expect(status.code).toBe(3);
-    expect(status.message).toMatch(/^the body is not a protobuf ExportLogsServiceRequest: index out of range: \d+ \+ \d+ > \d+$/);
+    // protobufjs checks each embedded message's length against the body before reading it, and says no more.
+    expect(status.message).toBe("the body is not a protobuf ExportLogsServiceRequest: index out of range");
 
     const cases: [string, Record<string, string>, BodyInit, number, { code: number; message: string }][] = [
       [
