@@ -1,32 +1,43 @@
 /**
- * The layers of the code, from the bottom (README "Architecture", docs/decisions.md). A module may
- * import from its own layer and the layers below it, never above; inside a layer, folders may not
- * import each other both ways and files may not import in a circle. Imports of types only carry
- * no code and are not counted (the delivery layer names the App's type, which the root builds).
+ * The layers of the code, from the bottom (README "Architecture", docs/decisions/small-debts.md). A
+ * module may import from its own layer and the layers below it, never above; inside a layer, folders
+ * may not import each other both ways and files may not import in a circle. Imports of types only
+ * carry no code and are not counted (the delivery layer names the App's type, which the root builds).
+ * Next's route handlers (app/api) are delivery's entry points: thin files that hand a request to
+ * lib/http or lib/mcp. Components sit below the root: they render what pages hand them.
  */
 const LAYERS = [
   ["foundations", "^(db/|lib/[^/]+\\.(ts|mjs)$|lib/(mail|security)/)"],
   ["jobs", "^lib/jobs/"],
   ["capabilities", "^lib/(skills|listing|learned|ledger|evolution|activation|usage|telemetry|teams|auth|oauth|lint|overview|webhooks)/"],
   ["contracts", "^lib/contracts/"],
-  ["delivery", "^lib/(http|mcp|actions|pages)/"],
+  ["delivery", "^(lib/(http|mcp|actions|pages)/|app/api/)"],
+  ["components", "^components/"],
   ["root", "^lib/(root|demo)/"],
+  ["pages", "^app/(?!api/)"],
 ];
 const ANY_LAYER = LAYERS.map(([, path]) => path);
 
-const downOnly = LAYERS.map(([name, path], index) => ({
+const downOnly = LAYERS.slice(0, -1).map(([name, path], index) => ({
   name: `layer-${name}`,
   comment: `${name} may import only from ${LAYERS.slice(0, index + 1)
     .map(([below]) => below)
     .join(", ")}`,
   severity: "error",
   from: { path },
-  to: { path: ["^(app|components)/", ...LAYERS.slice(index + 1).map(([, above]) => above)] },
+  to: { path: LAYERS.slice(index + 1).map(([, above]) => above) },
 }));
 
 module.exports = {
   forbidden: [
     ...downOnly,
+    {
+      name: "pages-not-db",
+      comment: "pages and components read the database through the layers below (lib/pages, the capabilities), never db/ itself",
+      severity: "error",
+      from: { path: ["^app/(?!api/)", "^components/"] },
+      to: { path: "^db/" },
+    },
     {
       name: "lib-in-a-layer",
       comment: "every folder of lib/ belongs to a layer: add a new one to LAYERS",

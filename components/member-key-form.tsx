@@ -1,10 +1,9 @@
 "use client";
 
-import { ActionMessage } from "@/components/action-message";
 import { claudeCodeSettings, SettingsBlock } from "@/components/connect-telemetry";
-import { ShownOnce } from "@/components/settings-forms";
-import { SubmitButton } from "@/components/ui/submit-button";
-import { useKeptForm, type FormAction } from "@/components/ui/use-kept-form";
+import { ShownOnce } from "@/components/settings/shown-once";
+import { KeptForm } from "@/components/ui/kept-form";
+import type { FormAction } from "@/components/ui/use-kept-form";
 
 /**
  * Makes the signed-in member's own telemetry key (lib/auth/member-keys.ts) and shows it once, with
@@ -20,10 +19,27 @@ export function MemberKeyForm({
   /** The member's live key, if any: a new one replaces it. */
   live: { id: number; prefix: string } | null;
 }) {
-  const { state, pending, onSubmit } = useKeptForm(action);
-  const shown = state?.ok && state.key && state.keyId !== undefined && state.keyId === live?.id ? state.key : null;
   return (
-    <form onSubmit={onSubmit} className="space-y-3" aria-label="Make my Claude Code key">
+    <KeptForm
+      label="Make my Claude Code key"
+      action={action}
+      submit={live ? "Make a new key" : "Make my key"}
+      shown={(result) =>
+        result.key &&
+        result.keyId !== undefined &&
+        result.keyId === live?.id && (
+          <div className="space-y-2">
+            <ShownOnce title="Your Claude Code key (shown once)" testId="my-key" live>
+              {result.key}
+            </ShownOnce>
+            <p className="text-sm">
+              Put this <code>env</code> block in your <code>~/.claude/settings.json</code>:
+            </p>
+            <SettingsBlock testId="my-key-env">{claudeCodeSettings(origin, result.key)}</SettingsBlock>
+          </div>
+        )
+      }
+    >
       <p className="text-sm" data-testid="my-key-status">
         {live ? (
           <>
@@ -33,19 +49,6 @@ export function MemberKeyForm({
           "You have no key yet."
         )}
       </p>
-      <SubmitButton pending={pending}>{live ? "Make a new key" : "Make my key"}</SubmitButton>
-      <ActionMessage state={state} />
-      {shown && (
-        <div className="space-y-2">
-          <ShownOnce title="Your Claude Code key (shown once)" testId="my-key" live>
-            {shown}
-          </ShownOnce>
-          <p className="text-sm">
-            Put this <code>env</code> block in your <code>~/.claude/settings.json</code>:
-          </p>
-          <SettingsBlock testId="my-key-env">{claudeCodeSettings(origin, shown)}</SettingsBlock>
-        </div>
-      )}
-    </form>
+    </KeptForm>
   );
 }

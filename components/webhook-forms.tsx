@@ -4,10 +4,9 @@ import { useState } from "react";
 import type { ActionResult } from "@/lib/actions/result";
 import { WEBHOOK_EVENTS, type WebhookEventName } from "@/lib/webhooks/events";
 import { ActionButton } from "@/components/action-button";
-import { ActionMessage } from "@/components/action-message";
-import { ShownOnce } from "@/components/settings-forms";
-import { SubmitButton } from "@/components/ui/submit-button";
-import { useKeptForm, type FormAction } from "@/components/ui/use-kept-form";
+import { ShownOnce } from "@/components/settings/shown-once";
+import { KeptForm } from "@/components/ui/kept-form";
+import type { FormAction } from "@/components/ui/use-kept-form";
 
 /** What each event means, beside its name on the forms. */
 const EVENT_MEANINGS: Record<WebhookEventName, string> = {
@@ -60,9 +59,26 @@ export function CreateWebhookForm({ action, present }: { action: FormAction; pre
   const [url, setUrl] = useState("");
   const [events, setEvents] = useState<WebhookEventName[]>(["amendment.awaiting_approval"]);
   const [slack, setSlack] = useState(false);
-  const { state, pending, onSubmit } = useKeptForm(action, () => setUrl(""));
   return (
-    <form onSubmit={onSubmit} className="space-y-3" aria-label="Add a webhook">
+    <KeptForm
+      label="Add a webhook"
+      action={action}
+      onDone={() => setUrl("")}
+      submit="Add webhook"
+      shown={(result) =>
+        result.secret &&
+        result.webhookId !== undefined && (
+          <ShownOnce
+            title="Signing secret (shown once)"
+            testId="webhook-secret"
+            live={present.includes(result.webhookId)}
+            note="The receiver checks X-Skillgate-Signature with it: HMAC-SHA256 over <t>.<raw body> (README, “Webhooks”)."
+          >
+            {result.secret}
+          </ShownOnce>
+        )
+      }
+    >
       <label className="block text-sm font-medium">
         Receiver URL
         <input
@@ -81,19 +97,7 @@ export function CreateWebhookForm({ action, present }: { action: FormAction; pre
         <input type="checkbox" name="slack" checked={slack} onChange={(event) => setSlack(event.target.checked)} className="mt-1" />
         <span>Slack format: a readable message with a link (a hooks.slack.com URL gets it anyway)</span>
       </label>
-      <SubmitButton pending={pending}>Add webhook</SubmitButton>
-      <ActionMessage state={state} />
-      {state?.ok && state.secret && state.webhookId !== undefined && (
-        <ShownOnce
-          title="Signing secret (shown once)"
-          testId="webhook-secret"
-          live={present.includes(state.webhookId)}
-          note="The receiver checks X-Skillgate-Signature with it: HMAC-SHA256 over <t>.<raw body> (README, “Webhooks”)."
-        >
-          {state.secret}
-        </ShownOnce>
-      )}
-    </form>
+    </KeptForm>
   );
 }
 
@@ -116,12 +120,9 @@ export function TestWebhookButton({ action, url }: { action: () => Promise<Actio
 /** The events this lead gets by mail, in this team. */
 export function MailEventsForm({ action, chosen }: { action: FormAction; chosen: WebhookEventName[] }) {
   const [events, setEvents] = useState(chosen);
-  const { state, pending, onSubmit } = useKeptForm(action);
   return (
-    <form onSubmit={onSubmit} className="space-y-3" aria-label="Mail me">
+    <KeptForm label="Mail me" action={action} submit="Save">
       <EventBoxes legend="Mail me when" chosen={events} onChange={setEvents} />
-      <SubmitButton pending={pending}>Save</SubmitButton>
-      <ActionMessage state={state} />
-    </form>
+    </KeptForm>
   );
 }

@@ -8,3 +8,14 @@ export function singleRow<T>(rows: T[]): T {
   if (rows.length !== 1 || row === undefined) throw new Error(`expected exactly one row, got ${rows.length}`);
   return row;
 }
+
+/**
+ * The rows of a raw statement (`db.execute(sql…)`), typed as the statement selects them: every
+ * driver answers `{ rows }`, but drizzle types a raw statement's result as unknown, so a row's
+ * shape is said once per statement, here rather than in a cast.
+ */
+export function rowsOf<T>(result: unknown): T[] {
+  const rows = (result as { rows?: unknown }).rows;
+  if (!Array.isArray(rows)) throw new Error("a raw statement's result has no rows");
+  return rows as T[];
+}

@@ -13,9 +13,10 @@ const TONES = {
 const SIZES = { sm: "px-3 py-1.5 text-sm", xs: "px-2 py-0.5 text-xs", wide: "w-full px-4 py-2" } as const;
 
 export type ButtonTone = keyof typeof TONES;
+export type ButtonSize = keyof typeof SIZES;
 
 /** The look of an action's button, for the one that is not a form's (ActionButton). */
-export function buttonClass(tone: ButtonTone, size: keyof typeof SIZES): string {
+export function buttonClass(tone: ButtonTone, size: ButtonSize): string {
   return `rounded-md border disabled:opacity-50 ${TONES[tone]} ${SIZES[size]}`;
 }
 
@@ -33,7 +34,7 @@ export function SubmitButton({
 }: {
   children: ReactNode;
   tone?: ButtonTone;
-  size?: keyof typeof SIZES;
+  size?: ButtonSize;
   pending?: boolean;
   disabled?: boolean;
 }) {

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { rowsOf } from "@/db/rows";
 import { AppError } from "../errors";
 import type { Catalog } from "../skills/catalog";
 import type { TeamId } from "../teams/teams";
@@ -76,7 +77,7 @@ async function askedPrompts(db: Db, teamId: TeamId, { days, limit }: FromTelemet
     group by p.prompt_text
     order by max(p.at) desc, p.prompt_text
     limit ${limit * 2}::int`);
-  return (result as unknown as { rows: AskedPrompt[] }).rows.map((row) => ({
+  return rowsOf<AskedPrompt>(result).map((row) => ({
     text: row.text,
     skills: arrayOf(row.skills),
     typed: arrayOf(row.typed),

@@ -6,7 +6,7 @@ import { apiKeys } from "@/db/schema";
 import { AppError } from "../errors";
 import { sha256Hex } from "../hash";
 import type { Credential, Scope } from "./scopes";
-import type { TeamId } from "../teams/teams";
+import type { Team, TeamId, TeamSlug } from "../teams/teams";
 
 /**
  * API keys are random 192-bit tokens, so a plain SHA-256 is enough to store them:
@@ -32,16 +32,8 @@ export interface KeyAuth {
   scopes: readonly string[];
   /** A member key's member; null for a team's key, and for a connection, which never sends telemetry. */
   member: BoundMember | null;
-  team: {
-    id: TeamId;
-    slug: string;
-    listingCap: number;
-    descMax: number;
-    loadHint: string;
-    autoPromote: boolean;
-    catalogRevision: number;
-    draftsRevision: number;
-  };
+  /** What an agent's request needs of its team, read with the key in one query (AUTH_TEAM_COLUMNS). */
+  team: Pick<Team, "id" | "slug" | "listingCap" | "descMax" | "loadHint" | "autoPromote" | "catalogRevision" | "draftsRevision">;
 }
 
 /** The team columns an authenticated request needs, read with its key (or install link) in one query. */
@@ -62,7 +54,7 @@ export interface AuthTeamRow {
 export function authTeam(row: AuthTeamRow): KeyAuth["team"] {
   return {
     id: row.team_id as TeamId,
-    slug: row.slug,
+    slug: row.slug as TeamSlug,
     listingCap: row.listing_cap,
     descMax: row.desc_max,
     loadHint: row.load_hint,

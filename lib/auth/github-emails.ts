@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { logUnexpected } from "../log";
 import { normalizeEmail } from "./users";
 
 /** What GitHub answers for `GET /user/emails` (scope `user:email`, which Auth.js's GitHub provider asks for). */
@@ -15,12 +16,14 @@ export async function githubVerifiedEmails(accessToken: string, fetchImpl: typeo
       headers: { authorization: `Bearer ${accessToken}`, accept: "application/vnd.github+json", "user-agent": "skillgate" },
       signal: AbortSignal.timeout(5000),
     });
-    if (!res.ok) return [];
+    if (!res.ok) throw new Error(`GitHub answered ${res.status}`);
     const parsed = emailsSchema.safeParse(await res.json());
-    if (!parsed.success) return [];
+    if (!parsed.success) throw new Error("GitHub's answer is not a list of addresses");
     const verified = parsed.data.filter((entry) => entry.verified).sort((a, b) => Number(b.primary ?? false) - Number(a.primary ?? false));
     return [...new Set(verified.map((entry) => normalizeEmail(entry.email)))];
-  } catch {
+  } catch (error) {
+    // The account then proves no address and signs in as GitHub's no-reply one: the log says why.
+    logUnexpected("GitHub sign-in: reading the account's verified addresses (GET /user/emails)", error);
     return [];
   }
 }

@@ -8,7 +8,6 @@ import { refuseWith } from "../validation";
 
 export const SOURCES = ["builtin", "file", "learned"] as const;
 export const SCOPES = ["builtin", "global", "workspace", "learned"] as const;
-export const CATALOG_STATUSES = ["active", "draft", "shadowed", "invalid"] as const;
 
 export const provenanceSchema = z.strictObject({
   source: z.enum(["agent", "user", "imported"]),

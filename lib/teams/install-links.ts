@@ -22,11 +22,6 @@ export function installLinkUrl(origin: string, token: string): string {
   return `${origin}/i/${token}`;
 }
 
-/** The exact command that installs from a link, as the settings page and README show it. */
-export function installCommand(url: string): string {
-  return `npx skills add ${url}`;
-}
-
 export interface NewInstallLink {
   id: InstallLinkId;
   url: string;

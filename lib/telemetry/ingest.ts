@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { rowsOf } from "@/db/rows";
 import type { TeamId } from "../teams/teams";
 import { utcDay } from "../usage/rollups";
 import type { Mapped, TelemetryEvent } from "./events";
@@ -32,9 +33,7 @@ export async function ingestTelemetry(db: Db, teamId: TeamId, mapped: Mapped, st
     // is settled from all its events, which a batch committing in between could leave out.
     await tx.execute(sql`select pg_advisory_xact_lock(${TELEMETRY_LOCK}, ${teamId}::int)`);
     const result = await tx.execute(batchStatement(teamId, mapped, records, now));
-    const [row] = (
-      result as unknown as { rows: { added: number; touched: PromptKey[] | null; first: string | null; last: string | null }[] }
-    ).rows;
+    const [row] = rowsOf<{ added: number; touched: PromptKey[] | null; first: string | null; last: string | null }>(result);
     // Only prompts this batch added to: a copy sent again adds nothing, and settles nothing.
     const around = row?.first && row.last ? { first: new Date(row.first), last: new Date(row.last) } : null;
     await settlePrompts(tx, teamId, row?.touched ?? [], statics, around);

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { rowsOf } from "@/db/rows";
 import { isUnanswered } from "@/db/outage";
 import { logUnexpected } from "../log";
 import { daysBefore, utcDay, type UtcDay } from "../usage/rollups";
@@ -153,7 +154,7 @@ export async function trimTelemetry(db: Db, now = new Date(), known?: TelemetryP
 /** The partitions of days past the longest retention of any team, dropped one at a time. */
 async function dropPastPartitions(db: Db, now: Date): Promise<UtcDay[]> {
   const result = await db.execute(sql`select coalesce(max(telemetry_days), 30)::int as days from teams`);
-  const [row] = (result as unknown as { rows: { days: number }[] }).rows;
+  const [row] = rowsOf<{ days: number }>(result);
   const keptFrom = daysBefore(now, row?.days ?? 30);
   const past = (await partitionedDays(db)).filter((day) => day < keptFrom);
   const dropped: UtcDay[] = [];
@@ -194,7 +195,7 @@ async function deletePastRows(db: Db, now: Date): Promise<number> {
         returning 1
       )
       select count(*)::int as n from gone`);
-    const [row] = (result as unknown as { rows: { n: number }[] }).rows;
+    const [row] = rowsOf<{ n: number }>(result);
     const count = row?.n ?? 0;
     deleted += count;
     if (count < slice) return deleted;
@@ -211,7 +212,7 @@ export async function prepareTelemetryPartitions(db: Db, known: TelemetryPartiti
   const result = await db.execute(sql`
     select distinct to_char(at at time zone 'UTC', 'YYYY-MM-DD') as day from telemetry_events_default
     order by day desc limit ${ADOPTED_PER_TICK}`);
-  const waiting = (result as unknown as { rows: { day: UtcDay }[] }).rows.map((row) => row.day);
+  const waiting = rowsOf<{ day: UtcDay }>(result).map((row) => row.day);
   // The default partition's days are made even when this instance believes they exist: rows wait there because they do not.
   known.forget(waiting);
   await ensureTelemetryPartitions(db, [...ahead, ...waiting], known);
@@ -223,13 +224,15 @@ async function partitionedDays(db: Db, among?: readonly UtcDay[]): Promise<UtcDa
   const result = await db.execute(sql`
     select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
     where i.inhparent = 'telemetry_events'::regclass and c.relname ~ '^telemetry_events_[0-9]{8}$' ${names}`);
-  return (result as unknown as { rows: { name: string }[] }).rows.map((row) => dayOf(row.name)).sort();
+  return rowsOf<{ name: string }>(result)
+    .map((row) => dayOf(row.name))
+    .sort();
 }
 
 /** Runs `work` with the transaction's lock waits bounded by `LOCK_WAIT`, as the caller's were after it. */
 async function waitingForLocksAtMost<T>(tx: Db, work: () => Promise<T>): Promise<T> {
   const result = await tx.execute(sql`select current_setting('lock_timeout') as before`);
-  const [row] = (result as unknown as { rows: { before: string }[] }).rows;
+  const [row] = rowsOf<{ before: string }>(result);
   await tx.execute(sql`select set_config('lock_timeout', ${LOCK_WAIT}, true)`);
   const done = await work();
   await tx.execute(sql`select set_config('lock_timeout', ${row?.before ?? "0"}, true)`);

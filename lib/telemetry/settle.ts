@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { rowsOf } from "@/db/rows";
 import type { TeamId } from "../teams/teams";
 import { utcDay } from "../usage/rollups";
 import { attributePrompt, NO_SKILL, type PromptFigures, type StoredEvent } from "./attribution";
@@ -59,7 +60,7 @@ export async function settlePrompts(
     join telemetry_events e on e.team_id = ${teamId}::int and e.session_id = k.s and e.prompt_id = k.p
       and e.at between ${from}::timestamptz and ${to}::timestamptz`);
   const byPrompt = new Map<string, { key: PromptKey; rows: EventRow[] }>();
-  for (const row of (read as unknown as { rows: EventRow[] }).rows) {
+  for (const row of rowsOf<EventRow>(read)) {
     const id = JSON.stringify([row.session_id, row.prompt_id]);
     const prompt = byPrompt.get(id) ?? { key: { sessionId: row.session_id, promptId: row.prompt_id }, rows: [] };
     prompt.rows.push(row);
@@ -120,7 +121,7 @@ async function versionsLive(tx: Db, teamId: TeamId, settled: readonly Settled[],
          from learned_skills ls where ls.team_id = ${teamId}::int and ls.name = a.n and ls.status = 'active')
       ) as version
     from json_to_recordset(${JSON.stringify(asked)}::json) as a(n text, t double precision)`);
-  for (const row of (result as unknown as { rows: { n: string; t: number; version: number | null }[] }).rows) {
+  for (const row of rowsOf<{ n: string; t: number; version: number | null }>(result)) {
     const version = row.version ?? (statics.has(row.n) ? 1 : null);
     if (version !== null) found.set(versionKey(row.n, Number(row.t)), Number(version));
   }

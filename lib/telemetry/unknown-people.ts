@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { rowsOf } from "@/db/rows";
 import type { TeamId } from "../teams/teams";
 import { isHashedPerson } from "./person-names";
 
@@ -26,6 +27,6 @@ export async function unknownPeopleNumbers(db: Db, teamId: TeamId, persons: read
       sql`, `,
     )})`);
   // row_number() is a bigint: node-postgres gives it as text.
-  const rows = (result as unknown as { rows: { person: string; n: number | string }[] }).rows;
+  const rows = rowsOf<{ person: string; n: number | string }>(result);
   return new Map(rows.map((row) => [row.person, Number(row.n)]));
 }

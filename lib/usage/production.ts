@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { rowsOf } from "@/db/rows";
 import type { FailingTool } from "@/db/schema";
 import type { TeamId } from "../teams/teams";
 import type { UtcDay } from "./rollups";
@@ -166,13 +167,13 @@ export async function teamProduction(db: Db, teamId: TeamId, since: UtcDay): Pro
         group by session_id, prompt_id
       ) prompts`),
   ]);
-  const rows = (parts as unknown as { rows: FigureRow[] }).rows;
+  const rows = rowsOf<FigureRow>(parts);
   const bySkill = new Map(rows.filter((row) => !row.part.startsWith(" ")).map((row) => [row.part, production(row)]));
   return {
     bySkill,
     noSkill: production(rows.find((row) => row.part === " none")),
     beforeSkill: production(rows.find((row) => row.part === " before")),
-    total: production((whole as unknown as { rows: FigureRow[] }).rows[0]),
+    total: production(rowsOf<FigureRow>(whole)[0]),
   };
 }
 
@@ -198,8 +199,8 @@ export async function versionProduction(db: Db, teamId: TeamId, name: string): P
       group by pp.version, f.tool
       order by pp.version, failures desc, f.tool`),
   ]);
-  const tools = (failing as unknown as { rows: (FailingTool & { version: number })[] }).rows;
-  return (figures as unknown as { rows: FigureRow[] }).rows.map((row) => ({
+  const tools = rowsOf<FailingTool & { version: number }>(failing);
+  return rowsOf<FigureRow>(figures).map((row) => ({
     version: Number(row.part),
     production: production(row),
     failingTools: tools
@@ -212,7 +213,7 @@ export async function versionProduction(db: Db, teamId: TeamId, name: string): P
 export async function noSkillProduction(db: Db, teamId: TeamId): Promise<Production> {
   const result = await db.execute(sql`
     select ' none' as part, ${FIGURES} from production_prompts where team_id = ${teamId} and skill_name = '' and not loaded`);
-  return production((result as unknown as { rows: FigureRow[] }).rows[0]);
+  return production(rowsOf<FigureRow>(result)[0]);
 }
 
 /** Versions with their production and how each compares with the one before and with no skill loaded. Pure. */

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { rowsOf } from "@/db/rows";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import { daysBefore, type UtcDay } from "./rollups";
 import { neverLoaded, usageBySkill } from "./stats";
@@ -160,11 +161,9 @@ export async function coLoadedPairs(db: Db, teamId: number, since: UtcDay, page 
     select counted.total, counted.candidates, counted.skip, numbered.a, numbered.b, numbered.sessions, numbered.share
     from counted left join numbered on numbered.n > counted.skip and numbered.n <= counted.skip + ${size}::int
     order by numbered.n`);
-  const rows = (
-    result as unknown as {
-      rows: { total: number; candidates: number; skip: number; a: string | null; b: string; sessions: number; share: number }[];
-    }
-  ).rows;
+  const rows = rowsOf<{ total: number; candidates: number; skip: number; a: string | null; b: string; sessions: number; share: number }>(
+    result,
+  );
   const head = rows[0];
   return {
     pairs: rows.flatMap((row) =>

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { rowsOf } from "@/db/rows";
 import { OUTBOX_NOTICE, TEAM_CHANGES_CHANNEL } from "@/db/team-changes";
 import type { TeamId } from "../teams/teams";
 import { TEST_EVENT, type WebhookEvent } from "./events";
@@ -45,7 +46,7 @@ export async function enqueueTestEvent(db: Db, teamId: TeamId, webhookId: number
       returning id
     )
     select id, pg_notify(${TEAM_CHANGES_CHANNEL}, ${OUTBOX_NOTICE}) from queued`);
-  const [row] = (result as unknown as { rows: { id: number }[] }).rows;
+  const [row] = rowsOf<{ id: number }>(result);
   if (!row) throw new Error("the test event's insert returned no row");
   return Number(row.id);
 }

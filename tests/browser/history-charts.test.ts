@@ -19,7 +19,7 @@ const VIOLET = "#7c3aed";
 describe.each([
   { viewport: { width: 1440, height: 900 }, label: "1440" },
   { viewport: { width: 390, height: 844 }, label: "390" },
-])("the history's charts at $label px", ({ viewport, label }) => {
+])("the history's charts at $label px", ({ viewport }) => {
   let browser: Browser;
   let page: Page;
   let mixed: Judged;
@@ -156,18 +156,5 @@ describe.each([
       ...(await seriousViolations(page, `${baseUrl}/t/charts/history`)),
       ...(await seriousViolations(page, `${baseUrl}/t/charts/history/evaluations/${mixed.evaluationId}`)),
     ]).toEqual([]);
-  });
-
-  it("takes screenshots", async () => {
-    if (!process.env.SKILLGATE_SCREENSHOTS) return;
-    await page.goto(`${baseUrl}/t/charts/history`);
-    await page.locator("figure .recharts-bar-rectangle path").first().waitFor();
-    await page.screenshot({ path: `${process.env.SKILLGATE_SCREENSHOTS}/history-${label}.png`, fullPage: true });
-    for (const [i, figure] of (await page.locator("figure").all()).entries())
-      await figure.screenshot({ path: `${process.env.SKILLGATE_SCREENSHOTS}/history-figure-${i}-${label}.png` });
-    await page.goto(`${baseUrl}/t/charts/history/evaluations/${mixed.evaluationId}`);
-    await page.locator("circle[data-end]").first().waitFor();
-    await page.screenshot({ path: `${process.env.SKILLGATE_SCREENSHOTS}/evaluation-${label}.png`, fullPage: true });
-    await page.locator("figure").screenshot({ path: `${process.env.SKILLGATE_SCREENSHOTS}/case-plot-${label}.png` });
   });
 });

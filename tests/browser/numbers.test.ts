@@ -142,20 +142,4 @@ describe.each([1440, 390])("numbers at %i px", (width) => {
     }
     expect(found).toEqual([]);
   });
-
-  it("takes screenshots", async () => {
-    const folder = process.env.SKILLGATE_SCREENSHOTS;
-    if (!folder) return;
-    for (const [name, path] of [
-      ["history", "/t/charts/history"],
-      ["evaluation", `/t/charts/history/evaluations/${made.mixed.evaluationId}`],
-      ["flaky", "/t/demo/skills/flaky-test-triage"],
-      ["changelog", "/t/demo/skills/changelog-writer"],
-      ["activation", "/t/demo/activation"],
-    ] as const) {
-      await page.goto(`${baseUrl}${path}`);
-      await page.waitForTimeout(500);
-      await page.screenshot({ path: `${folder}/numbers-${name}-${width}.png`, fullPage: true });
-    }
-  });
 });

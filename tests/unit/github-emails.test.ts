@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { githubAccountEmail, githubVerifiedEmails } from "@/lib/auth/github-emails";
 
 /** What a GitHub account proves (§10): the addresses GitHub verified, and nothing on a bad answer. */
@@ -24,13 +24,22 @@ describe("a GitHub account's verified addresses", () => {
     expect(seen).toEqual([{ url: "https://api.github.com/user/emails", auth: "Bearer gho_token" }]);
   });
 
-  it("proves nothing when GitHub refuses, answers something else, or cannot be reached", async () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("proves nothing when GitHub refuses, answers something else, or cannot be reached, and logs why", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     expect(await githubVerifiedEmails("t", answering(401, { message: "Bad credentials" }).fetchImpl)).toEqual([]);
     expect(await githubVerifiedEmails("t", answering(200, { emails: ["a@b.c"] }).fetchImpl)).toEqual([]);
     const unreachable = (async () => {
       throw new TypeError("fetch failed");
     }) as unknown as typeof fetch;
     expect(await githubVerifiedEmails("t", unreachable)).toEqual([]);
+    const failed = "skillgate: GitHub sign-in: reading the account's verified addresses (GET /user/emails)";
+    expect(logged.mock.calls.map(([line]) => String(line).split("\n")[0])).toEqual([
+      `${failed}: GitHub answered 401`,
+      `${failed}: GitHub's answer is not a list of addresses`,
+      `${failed}: fetch failed`,
+    ]);
   });
 
   it("signs an account in as its profile address only when GitHub verified it", () => {

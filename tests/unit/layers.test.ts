@@ -6,7 +6,7 @@ import { cruise, type IForbiddenRuleType } from "dependency-cruiser";
 import { afterEach, describe, expect, it } from "vitest";
 
 /**
- * The layer check of `npm run lint` (.dependency-cruiser.cjs), run on a small tree shaped like lib/:
+ * The layer check of `npm run lint` (.dependency-cruiser.cjs), run on a small tree shaped like the app:
  * the tree as it should be passes, and each kind of violation fails with its rule's name.
  */
 const config = createRequire(import.meta.url)("../../.dependency-cruiser.cjs") as { forbidden: IForbiddenRuleType[] };
@@ -32,8 +32,9 @@ async function violations(files: Record<string, string>): Promise<string[]> {
     mkdirSync(path.dirname(path.join(tree, file)), { recursive: true });
     writeFileSync(path.join(tree, file), text);
   }
+  const roots = [...new Set(Object.keys(files).map((file) => file.split("/")[0]!))];
   const { output } = await cruise(
-    ["lib"],
+    roots,
     { baseDir: tree, validate: true, ruleSet: { forbidden: config.forbidden }, tsPreCompilationDeps: false },
     { extensions: [".ts"] },
   );
@@ -70,6 +71,52 @@ describe("the layer check", () => {
       "lib/http/respond.ts": `import { thing } from "../stray/thing";\nexport const respond = () => thing;\n`,
     };
     expect(await violations(planted)).toEqual(["lib-in-a-layer"]);
+  });
+
+  /** db/ under a capability, the root over delivery, and a route handler, a component and a page on top. */
+  const WITH_PAGES: Record<string, string> = {
+    ...CLEAN,
+    "db/client.ts": `export const openDatabase = () => "memory://";\n`,
+    "db/outage.ts": `export const describe = (error: Error) => error.message;\n`,
+    "lib/teams/teams.ts": `import { code } from "../errors";\nimport { openDatabase } from "../../db/client";\nexport const getTeam = () => code + openDatabase();\n`,
+    "lib/root/app.ts": `import { respond } from "../http/respond";\nexport const createApp = () => respond;\n`,
+    "app/api/health/route.ts": `import { describe } from "../../../db/outage";\nimport { respond } from "../../../lib/http/respond";\nexport const GET = () => [describe, respond];\n`,
+    "components/card.ts": `import { parse } from "../lib/skills/name";\nexport const Card = () => parse();\n`,
+    "app/t/page.ts": `import { createApp } from "../../lib/root/app";\nimport { Card } from "../../components/card";\nexport const Page = () => [createApp, Card];\n`,
+  };
+
+  it("passes pages that import the root and components, and route handlers that import db/ as delivery does", async () => {
+    expect(await violations(WITH_PAGES)).toEqual([]);
+  });
+
+  it("fails a page that imports db/", async () => {
+    const planted = {
+      ...WITH_PAGES,
+      "app/t/page.ts": `import { openDatabase } from "../../db/client";\nexport const Page = () => openDatabase();\n`,
+    };
+    expect(await violations(planted)).toEqual(["pages-not-db"]);
+  });
+
+  it("fails a component that imports db/ or the root", async () => {
+    const fromDb = {
+      ...WITH_PAGES,
+      "components/card.ts": `import { openDatabase } from "../db/client";\nexport const Card = () => openDatabase();\n`,
+    };
+    expect(await violations(fromDb)).toEqual(["pages-not-db"]);
+    const fromRoot = {
+      ...WITH_PAGES,
+      "components/card.ts": `import { createApp } from "../lib/root/app";\nexport const Card = () => createApp();\n`,
+    };
+    expect(await violations(fromRoot)).toEqual(["layer-components"]);
+  });
+
+  it("fails delivery that imports a component", async () => {
+    const planted = {
+      ...CLEAN,
+      "components/badge.ts": `export const Badge = () => "new";\n`,
+      "lib/http/respond.ts": `import { parse } from "../skills/name";\nimport { Badge } from "../../components/badge";\nexport const respond = () => [parse, Badge];\n`,
+    };
+    expect(await violations(planted)).toEqual(["layer-delivery"]);
   });
 
   it("does not count an import of types only", async () => {

@@ -5,16 +5,12 @@ import type { InstallLinkRow } from "@/lib/teams/install-links";
 import type { Team } from "@/lib/teams/teams";
 import { ActionMessageSlot } from "@/components/action-message";
 import { CredentialTable, RevokeCell } from "@/components/credential-table";
-import {
-  SettingSwitchForm,
-  CreateInstallLinkForm,
-  CreateKeyForm,
-  ListingSettingsForm,
-  RevokeInstallLinkButton,
-  RevokeConnectionButton,
-  RevokeKeyButton,
-  TelemetrySettingsForm,
-} from "@/components/settings-forms";
+import { CreateInstallLinkForm } from "@/components/settings/create-install-link-form";
+import { CreateKeyForm } from "@/components/settings/create-key-form";
+import { ListingSettingsForm } from "@/components/settings/listing-settings-form";
+import { RevokeConnectionButton, RevokeInstallLinkButton, RevokeKeyButton } from "@/components/settings/row-buttons";
+import { SettingSwitchForm } from "@/components/settings/setting-switch-form";
+import { TelemetrySettingsForm } from "@/components/settings/telemetry-settings-form";
 import type { Connection } from "@/lib/oauth/connections";
 import { ConnectTelemetry } from "@/components/connect-telemetry";
 import { MemberKeyForm } from "@/components/member-key-form";
