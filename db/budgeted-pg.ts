@@ -1,5 +1,6 @@
 import { DatabaseBusy, DatabaseStalled, isConnectionSetup, isLongWork, queryBudgetMs } from "./budget";
 import { isServerFailure } from "./outage";
+import type { OutageBreaker } from "./breaker";
 import { TEAM_CHANGES_CHANNEL } from "./team-changes";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- node-postgres's overloads (and Neon's fork of them) are wrapped as they are. */
@@ -13,115 +14,6 @@ type PoolClass = new (...args: any[]) => { connect(...args: any[]): any };
 
 /** A query or a wait for a connection that has had no answer this long makes the breaker ask the server. */
 const SUSPECT_AFTER_MS = 1_000;
-/** How long the probe's `select 1` (and its connecting) may take before the server is taken for away. */
-export const PROBE_TIMEOUT_MS = 1_500;
-/** While the server is away, how often the probe asks again; also the least time between two probes. */
-const PROBE_EVERY_MS = 1_000;
-
-/** Asks the server a trivial question on a connection of its own, within `ms`; rejects when it gets no answer. */
-export type Probe = (ms: number) => Promise<void>;
-
-/**
- * Whether the server answers (SPEC §14). A request that waits long — for its statement's answer,
- * or for a pooled connection — is not proof of anything: a busy server and a burst of requests look
- * the same from inside a request. So the breaker asks: a probe, on a connection outside the pool,
- * that no queue holds up. Only an unanswered probe opens it; while open, queries fail at once
- * (nothing waits for a server that is away), queries in flight and waits for a connection are told
- * at once, and the probe asks again every second; the first answer closes it.
- */
-export class OutageBreaker {
-  private away = false;
-  private answeredAt = Date.now();
-  private probing = false;
-  private lastProbeAt = 0;
-  private nextProbe: NodeJS.Timeout | null = null;
-  private stopped = false;
-  private readonly awayListeners = new Set<() => void>();
-
-  constructor(private readonly probe: Probe) {}
-
-  /** Whether the server was found away and has not answered since. */
-  get isAway(): boolean {
-    return this.away;
-  }
-
-  /** When the server last answered anything (ms since the epoch). */
-  get lastAnsweredAt(): number {
-    return this.answeredAt;
-  }
-
-  /** What a query's end says of the server: an answer, a failure worth a probe, or nothing (our own timeouts). */
-  heard(error: unknown): void {
-    // node-postgres calls back with null for no error, our own code with undefined.
-    if (!error) return this.answered();
-    const code = (error as { code?: unknown }).code;
-    if (code === "DATABASE_STALLED" || code === "DATABASE_BUSY") return;
-    if (isServerFailure(error)) return this.suspect();
-    // The server refused this query (bad data, a bug): it answered.
-    this.answered();
-  }
-
-  /** Something waits long or failed oddly: ask the server, unless a probe is under way or just answered. */
-  suspect(): void {
-    if (this.away || this.probing || this.stopped) return;
-    if (Date.now() - this.lastProbeAt < PROBE_EVERY_MS) return;
-    void this.runProbe();
-  }
-
-  /** Calls `listener` each time the server is found away; returns what unsubscribes it. */
-  onAway(listener: () => void): () => void {
-    this.awayListeners.add(listener);
-    return () => this.awayListeners.delete(listener);
-  }
-
-  stop(): void {
-    this.stopped = true;
-    if (this.nextProbe) clearTimeout(this.nextProbe);
-  }
-
-  private answered(): void {
-    this.answeredAt = Date.now();
-    if (this.away) this.setAway(false);
-  }
-
-  /**
-   * Asks the server now, and takes the answer as the breaker's (health asks this way): an answer
-   * closes the breaker, none opens it. Rejects with the probe's error when there was no answer.
-   */
-  async check(): Promise<void> {
-    this.probing = true;
-    this.lastProbeAt = Date.now();
-    try {
-      await this.probe(PROBE_TIMEOUT_MS);
-    } catch (error) {
-      if (!this.away) this.setAway(true);
-      this.probeAgainWhileAway();
-      throw error;
-    } finally {
-      this.probing = false;
-    }
-    this.answered();
-  }
-
-  private async runProbe(): Promise<void> {
-    await this.check().catch(() => {});
-  }
-
-  /** While the server is away, the next probe in a second (one chain of them: a probe already asked defers to it). */
-  private probeAgainWhileAway(): void {
-    if (!this.away || this.stopped || this.nextProbe) return;
-    this.nextProbe = setTimeout(() => {
-      this.nextProbe = null;
-      void this.runProbe();
-    }, PROBE_EVERY_MS);
-    this.nextProbe.unref();
-  }
-
-  private setAway(away: boolean): void {
-    this.away = away;
-    if (away) for (const listener of [...this.awayListeners]) listener();
-  }
-}
 
 /**
  * Runs `onTimeout` once `ms` have passed, but only after the I/O that arrived meanwhile was read: a

@@ -5,7 +5,8 @@ import { sql } from "drizzle-orm";
 import * as schema from "./schema";
 import { lockDataDir } from "./data-dir-lock";
 import { dropConnection, listenOn, listenOnServer, settlesWithin, TeamChangeFeed, TEAM_CHANGES_CHANNEL } from "./team-changes";
-import { budgetedClient, budgetedPool, OutageBreaker, type Probe } from "./budgeted-pg";
+import { budgetedClient, budgetedPool } from "./budgeted-pg";
+import { OutageBreaker, type Probe } from "./breaker";
 import { asConnectionSetup } from "./budget";
 
 /**
@@ -35,7 +36,7 @@ export interface Database {
    * the write that made it returns on this instance, so a request after it never sees the old one.
    */
   teamChanges: TeamChangeFeed | null;
-  /** Whether the server answers (db/budgeted-pg.ts): while it is away, what agents read is served from memory, marked stale. */
+  /** Whether the server answers (db/breaker.ts): while it is away, what agents read is served from memory, marked stale. */
   health: DatabaseHealth;
   /** What each URL is used for, said at start-up. */
   uses: string;
