@@ -55,6 +55,21 @@ export function queryBudgetMs(longQueryMs: number): number {
 }
 
 /**
+ * Why work is not even sent to the database, if it is not: the server was found away (nothing
+ * waits for it), or the work has no time left (load, not an outage).
+ */
+export function refusal(away: boolean, budgetMs: number): DatabaseStalled | DatabaseBusy | null {
+  if (away) return new DatabaseStalled("is away: the last probe got no answer");
+  if (budgetMs <= 0) return new DatabaseBusy("the request had no time left for the database");
+  return null;
+}
+
+/** The error for a wait on the server that ran out of time: the server is away, or it is busy answering others. */
+export function outOfTime(away: boolean, busy: string): DatabaseStalled | DatabaseBusy {
+  return away ? new DatabaseStalled("stopped answering (a probe got no answer)") : new DatabaseBusy(busy);
+}
+
+/**
  * The error of a query the database did not answer because it is away (a probe confirmed it, or
  * the server refused or cut off a connection): an outage for the caller (503 DatabaseUnavailable).
  */
