@@ -14,8 +14,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 export const REQUEST_DEADLINE_MS = 4_000;
 /** A query with no deadline around it (a dashboard page, a server action). */
 export const DEFAULT_QUERY_MS = 4_000;
-/** A deadline for all, or long work; `setup` marks a connection's own set-up queries. */
-type Budget = ({ deadline: number } | { long: true } | { perQueryMs: number }) & { setup?: true };
+/** A deadline for all, or long work. */
+type Budget = { deadline: number } | { long: true };
 const budgets = new AsyncLocalStorage<Budget>();
 
 /** Runs `work` with `ms` to spend on the database in all, from now, whatever surrounds it. */
@@ -28,18 +28,6 @@ export function asLongWork<T>(work: () => Promise<T>): Promise<T> {
   return budgets.run({ long: true }, work);
 }
 
-/**
- * Runs a new connection's set-up (its LISTEN) within the budget around it, but past the breaker
- * (db/budgeted-pg.ts): the trial the breaker lets through is the query the connection was opened for.
- */
-export function asConnectionSetup<T>(work: () => Promise<T>): Promise<T> {
-  return budgets.run({ ...(budgets.getStore() ?? { perQueryMs: DEFAULT_QUERY_MS }), setup: true }, work);
-}
-
-export function isConnectionSetup(): boolean {
-  return budgets.getStore()?.setup === true;
-}
-
 /** Whether the current work is long work: it waits for a pooled connection as long as for a statement. */
 export function isLongWork(): boolean {
   const budget = budgets.getStore();
@@ -50,8 +38,22 @@ export function isLongWork(): boolean {
 export function queryBudgetMs(longQueryMs: number): number {
   const budget = budgets.getStore();
   if (budget === undefined) return DEFAULT_QUERY_MS;
-  if ("deadline" in budget) return budget.deadline - Date.now();
-  return "long" in budget ? longQueryMs : budget.perQueryMs;
+  return "deadline" in budget ? budget.deadline - Date.now() : longQueryMs;
+}
+
+/**
+ * Why work is not even sent to the database, if it is not: the server was found away (nothing
+ * waits for it), or the work has no time left (load, not an outage).
+ */
+export function refusal(away: boolean, budgetMs: number): DatabaseStalled | DatabaseBusy | null {
+  if (away) return new DatabaseStalled("is away: the last probe got no answer");
+  if (budgetMs <= 0) return new DatabaseBusy("the request had no time left for the database");
+  return null;
+}
+
+/** The error for a wait on the server that ran out of time: the server is away, or it is busy answering others. */
+export function outOfTime(away: boolean, busy: string): DatabaseStalled | DatabaseBusy {
+  return away ? new DatabaseStalled("stopped answering (a probe got no answer)") : new DatabaseBusy(busy);
 }
 
 /**

@@ -4,9 +4,11 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import * as schema from "./schema";
 import { lockDataDir } from "./data-dir-lock";
-import { dropConnection, listenOn, listenOnServer, settlesWithin, TeamChangeFeed, TEAM_CHANGES_CHANNEL } from "./team-changes";
-import { budgetedClient, budgetedPool, OutageBreaker, type Probe } from "./budgeted-pg";
-import { asConnectionSetup } from "./budget";
+import type { PoolConfig } from "pg";
+import { listenOn, listenOnServer, settlesWithin, TeamChangeFeed, TEAM_CHANGES_CHANNEL } from "./team-changes";
+import { BudgetedPool, type BudgetSettings } from "./budgeted-pg";
+import { OutageBreaker, type Probe } from "./breaker";
+import { DatabaseStalled } from "./budget";
 
 /**
  * The one place that picks a database driver (SPEC §13): no URL → embedded PGlite in a folder;
@@ -35,14 +37,14 @@ export interface Database {
    * the write that made it returns on this instance, so a request after it never sees the old one.
    */
   teamChanges: TeamChangeFeed | null;
-  /** Whether the server answers (db/budgeted-pg.ts): while it is away, what agents read is served from memory, marked stale. */
+  /** Whether the server answers (db/breaker.ts): while it is away, what agents read is served from memory, marked stale. */
   health: DatabaseHealth;
   /** What each URL is used for, said at start-up. */
   uses: string;
   /**
    * Asks the server `select 1` on a connection outside the pool, within the probe's timeout: whether
    * the database answers, whatever the pool's queue holds. The breaker takes the answer as its own
-   * probe's (db/budgeted-pg.ts).
+   * probe's (db/breaker.ts).
    */
   ping(): Promise<void>;
   migrate(): Promise<void>;
@@ -176,35 +178,53 @@ async function migrateLocked(db: { execute(query: ReturnType<typeof sql>): Promi
   }
 }
 
+type Pg = typeof import("pg");
+
+/** A server's driver: node-postgres, or Neon's serverless driver (node-postgres's API over WebSockets). */
+interface ServerDriver {
+  Pool: Pg["Pool"];
+  Client: Pg["Client"];
+}
+
+/** What differs between the drivers on a server. */
+interface ServerSettings {
+  kind: "postgres" | "neon";
+  /** What a statement of long work may take (db/budget.ts). */
+  longQueryMs: number;
+  /** What each pooled connection is opened with beyond the URL: session settings, and its LISTEN. */
+  session: PoolConfig;
+  afterTeamChange?: BudgetSettings["afterTeamChange"];
+  /** What the session URL is used for, said at start-up. */
+  sessionUses: string;
+}
+
 /**
  * For a server that stops answering (frozen, or a network that drops packets): opening a
- * connection gives up, and the clients spend the caller's budget (db/budget.ts), so requests
- * answer 503 within their deadline instead of hanging. The pool's wait for a free connection is
- * timed by the budget alone (db/budgeted-pg.ts): the pool's own `connectionTimeoutMillis` would
- * also time that wait, and call a queue an outage. Migrations run on a connection of their own
- * without a limit: building an index on a big table may take longer.
+ * connection gives up, and every statement and wait for a connection spends the caller's budget
+ * (db/budget.ts, db/budgeted-pg.ts), so requests answer 503 within their deadline instead of
+ * hanging. The pool's own `connectionTimeoutMillis` bounds opening a connection and, behind the
+ * budget (which gives up first), the wait for a free one: long work too waits no longer than that.
  */
-function serverPoolOptions(server: ServerConfig) {
+function serverPoolOptions(server: ServerConfig): PoolConfig {
   return {
     connectionString: server.url,
     max: server.poolSize,
-    clientConnectTimeoutMs: CONNECT_TIMEOUT_MS,
+    connectionTimeoutMillis: Math.max(CONNECT_TIMEOUT_MS, server.queueMs),
     keepAlive: true,
   };
 }
 
 /**
- * The outage probe (db/budgeted-pg.ts): `select 1` on a connection of its own to the server itself
+ * The outage probe (db/breaker.ts): `select 1` on a connection of its own to the server itself
  * (the direct URL behind a pooler: a pooler's queue is load, not an outage), kept open between
  * probes and opened again after one fails.
  */
-function serverProbe(Client: typeof import("pg").Client, url: string): { probe: Probe; close(): Promise<void> } {
-  let client: import("pg").Client | null = null;
+function serverProbe(Client: Pg["Client"], url: string): { probe: Probe; close(): Promise<void> } {
+  let client: InstanceType<Pg["Client"]> | null = null;
+  // pg ends at once a connection with a statement unanswered on it; one that could not connect in time it ended itself.
   const drop = () => {
-    const dropped = client;
+    void client?.end().catch(() => {});
     client = null;
-    (dropped as unknown as { connection?: { stream?: { destroy(): void } } } | null)?.connection?.stream?.destroy();
-    void dropped?.end().catch(() => {});
   };
   const ask = async (ms: number) => {
     if (!client) {
@@ -239,22 +259,73 @@ function serverProbe(Client: typeof import("pg").Client, url: string): { probe: 
   };
 }
 
-async function openNodePostgres(server: ServerConfig, statementTimeoutMs: number): Promise<Database> {
-  const { default: pg } = await import("pg");
+/**
+ * Runs the migrations on a connection of their own to the server itself: the advisory lock belongs
+ * to a session, so lock, migrate and unlock share one. No time limit: building an index on a big
+ * table may take longer than any budget.
+ */
+async function migrateOnSession(Client: Pg["Client"], url: string): Promise<void> {
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-  const teamChanges = new TeamChangeFeed();
-  const prober = serverProbe(pg.Client, server.sessionUrl);
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  await client.connect();
+  try {
+    const db = drizzle({ client, schema });
+    await migrateLocked(db, () => migrate(db, { migrationsFolder: MIGRATIONS_FOLDER }));
+  } finally {
+    await client.end();
+  }
+}
+
+/** A server's database through `driver`: the pool, its budget and breaker, the probe, the migrations. */
+async function openServer(server: ServerConfig, driver: ServerDriver, settings: ServerSettings): Promise<Database> {
+  const { drizzle } = await import("drizzle-orm/node-postgres");
+  const prober = serverProbe(driver.Client, server.sessionUrl);
   const breaker = new OutageBreaker(prober.probe);
-  // Long work waits a little longer than the server lets a statement run: the server's error comes first.
-  const longQueryMs = statementTimeoutMs + 5_000;
-  const hooks = server.pooled ? { afterTeamChange: (notify: (token: string) => Promise<unknown>) => teamChanges.caughtUp(notify) } : {};
-  const pool = new (budgetedPool(pg.Pool, breaker, longQueryMs, server.queueMs))({
-    ...serverPoolOptions(server),
-    Client: budgetedClient(pg.Client, breaker, longQueryMs, hooks),
+  const pool = new driver.Pool({ ...serverPoolOptions(server), ...settings.session });
+  // A connection that fails while idle in the pool (which drops it), or between two statements of its
+  // holder (whose next statement is told), is worth a probe; unheard, its error would end the process.
+  // One that opened is the server answering, unless a pooler answered for it.
+  const heard = (error: Error) => breaker.heard(error);
+  pool.on("error", heard);
+  pool.on("connect", (client) => {
+    client.on("error", heard);
+    if (!server.pooled) breaker.heard(null);
+  });
+  const budgeted = new BudgetedPool(pool, {
+    breaker,
+    longQueryMs: settings.longQueryMs,
+    queueMs: server.queueMs,
+    afterTeamChange: settings.afterTeamChange,
+  });
+  return {
+    // Drizzle is given the budgeted pool in pg's pool's place (db/budgeted-pg.ts says how it tells one).
+    db: drizzle({ client: budgeted as unknown as InstanceType<Pg["Pool"]>, schema }) as unknown as Db,
+    kind: settings.kind,
+    location: describeUrl(server.url),
+    query: async <T>(text: string, params: unknown[]) => (await budgeted.query(text, params)).rows as T[],
+    teamChanges: null,
+    health: healthOf(breaker),
+    uses: describeUses(server, settings.sessionUses),
+    ping: () => breaker.check(),
+    migrate: () => migrateOnSession(driver.Client, server.sessionUrl),
+    close: async () => {
+      breaker.stop();
+      await Promise.all([prober.close(), endPool(pool, budgeted)]);
+    },
+  };
+}
+
+async function openNodePostgres(server: ServerConfig, statementTimeoutMs: number): Promise<Database> {
+  const { default: pg } = await import("pg");
+  const teamChanges = new TeamChangeFeed();
+  const database = await openServer(server, pg, {
+    kind: "postgres",
+    // Long work waits a little longer than the server lets a statement run: the server's error comes first.
+    longQueryMs: statementTimeoutMs + 5_000,
     // A pooler in transaction mode keeps no session: no start-up parameter it does not know (PgBouncer
     // refuses them), and no LISTEN on a connection that is not ours between statements.
-    ...(server.pooled
+    session: server.pooled
       ? {}
       : {
           statement_timeout: statementTimeoutMs,
@@ -263,95 +334,51 @@ async function openNodePostgres(server: ServerConfig, statementTimeoutMs: number
           options: "-c jit=off",
           // Every connection listens too: PostgreSQL tells a listening connection of its own transaction's
           // notices before the commit returns, so this instance forgets a changed key before it answers.
-          onConnect: (client: import("pg").ClientBase) => asConnectionSetup(() => listenOn(client, teamChanges)),
-        }),
+          onConnect: (client) => listenOn(client, teamChanges, CONNECT_TIMEOUT_MS),
+        },
+    afterTeamChange: server.pooled ? (notify) => teamChanges.caughtUp(notify) : undefined,
+    sessionUses: "change notifications (LISTEN), the migrations' lock and outage probes",
   });
-  // An idle client that loses its server must not crash the process; the next query reconnects.
-  pool.on("error", () => {});
   // The pool's connections come and go: one connection of its own hears other instances' changes.
   const listener = listenOnServer(pg.Client, server.sessionUrl, teamChanges);
   return {
-    db: drizzle({ client: pool, schema }) as unknown as Db,
-    kind: "postgres",
-    location: describeUrl(server.url),
-    query: async <T>(text: string, params: unknown[]) => (await pool.query(text, params)).rows as T[],
+    ...database,
     teamChanges,
-    health: healthOf(breaker),
-    uses: describeUses(server, "change notifications (LISTEN), the migrations' lock and outage probes"),
-    ping: () => breaker.check(),
-    migrate: async () => {
-      // The advisory lock belongs to a session: lock, migrate and unlock on one connection.
-      const client = new pg.Client({ connectionString: server.sessionUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
-      await client.connect();
-      try {
-        const db = drizzle({ client, schema });
-        await migrateLocked(db, () => migrate(db, { migrationsFolder: MIGRATIONS_FOLDER }));
-      } finally {
-        await client.end();
-      }
-    },
     close: async () => {
-      breaker.stop();
-      await Promise.all([listener.stop(), prober.close(), endPool(pool)]);
+      await Promise.all([listener.stop(), database.close()]);
     },
   };
 }
 
 async function openNeon(server: ServerConfig): Promise<Database> {
   const { Client, Pool, neonConfig } = await import("@neondatabase/serverless");
-  const { drizzle } = await import("drizzle-orm/neon-serverless");
-  const { migrate } = await import("drizzle-orm/neon-serverless/migrator");
   const { default: ws } = await import("ws");
   // Node 20 has no global WebSocket.
   neonConfig.webSocketConstructor = ws;
-  // No statement_timeout start-up parameter: Neon's pooler refuses unknown ones. The client's
-  // budget still ends a query the server does not answer.
-  const prober = serverProbe(Client as unknown as typeof import("pg").Client, server.sessionUrl);
-  const breaker = new OutageBreaker(prober.probe);
-  const pool = new (budgetedPool(Pool, breaker, NEON_LONG_QUERY_MS, server.queueMs))({
-    ...serverPoolOptions(server),
-    Client: budgetedClient(Client, breaker, NEON_LONG_QUERY_MS),
-  });
-  pool.on("error", () => {});
-  return {
-    db: drizzle({ client: pool, schema }) as unknown as Db,
+  // Neon's driver is node-postgres's, over WebSockets: the same pool, connections and drizzle driver.
+  const driver = { Pool: Pool as unknown as Pg["Pool"], Client: Client as unknown as Pg["Client"] };
+  return openServer(server, driver, {
     kind: "neon",
-    location: describeUrl(server.url),
-    query: async <T>(text: string, params: unknown[]) => (await pool.query(text, params)).rows as T[],
-    teamChanges: null,
-    health: healthOf(breaker),
-    uses: describeUses(server, "the migrations' lock and outage probes"),
-    ping: () => breaker.check(),
-    migrate: async () => {
-      const client = new Client({ connectionString: server.sessionUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
-      await client.connect();
-      try {
-        const db = drizzle({ client, schema });
-        await migrateLocked(db, () => migrate(db, { migrationsFolder: MIGRATIONS_FOLDER }));
-      } finally {
-        await client.end();
-      }
-    },
-    close: async () => {
-      breaker.stop();
-      await Promise.all([prober.close(), endPool(pool)]);
-    },
-  };
+    longQueryMs: NEON_LONG_QUERY_MS,
+    // No statement_timeout start-up parameter: Neon's pooler refuses unknown ones. The budget still
+    // ends a statement the server does not answer.
+    session: {},
+    sessionUses: "the migrations' lock and outage probes",
+  });
 }
 
-/** How long closing waits for the server's part in ending each connection. */
+/** How long closing waits for the pool's connections to come back, and then for their ends. */
 const END_WAIT_MS = 1_500;
 
 /**
- * Ends a pool's connections: cleanly when the server answers; a server that does not (frozen)
- * never finishes its part, so after a moment they are dropped. SIGTERM ends the process in every
- * state (SPEC §14).
+ * Ends the pool: what is lent out gets a moment to come back, then is cut; a server that does not
+ * answer (frozen) never finishes its part in ending a connection, so closing stops waiting after a
+ * moment. SIGTERM ends the process in every state (SPEC §14).
  */
-async function endPool(pool: { end(): Promise<void> }): Promise<void> {
+async function endPool(pool: { end(): Promise<void> }, budgeted: BudgetedPool): Promise<void> {
   const ending = pool.end();
   if (await settlesWithin(ending, END_WAIT_MS)) return;
-  // node-postgres keeps its connections here; no public call ends them without the server.
-  for (const client of (pool as unknown as { _clients?: unknown[] })._clients ?? []) dropConnection(client);
+  budgeted.cutAll(new DatabaseStalled("is closing"));
   await settlesWithin(ending, END_WAIT_MS);
 }
 

@@ -1,3 +1,5 @@
+import { Socket } from "node:net";
+
 /** The channel the triggers of migration 0020 notify on: a team's row or one of its keys changed. */
 export const TEAM_CHANGES_CHANNEL = "skillgate_team_changes";
 
@@ -91,10 +93,14 @@ export class TeamChangeFeed {
   }
 }
 
-/** Has `client` pass every notice of a team change to `feed`. */
-export async function listenOn(client: import("pg").ClientBase, feed: TeamChangeFeed): Promise<void> {
+/**
+ * Has `client` pass every notice of a team change to `feed`; the LISTEN gives up after `ms`
+ * (node-postgres's own `query_timeout`, which its types leave out of a query's config).
+ */
+export async function listenOn(client: import("pg").ClientBase, feed: TeamChangeFeed, ms?: number): Promise<void> {
   client.on("notification", (notice) => feed.noticed(notice.payload));
-  await client.query(`listen ${TEAM_CHANGES_CHANNEL}`);
+  const listen = { text: `listen ${TEAM_CHANGES_CHANNEL}`, query_timeout: ms };
+  await client.query(listen);
 }
 
 /** How long a stop waits for the listening connection to end cleanly. */
@@ -115,11 +121,6 @@ export async function settlesWithin(work: Promise<unknown>, ms: number): Promise
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** Ends a connection at once, without the server's part in it. */
-export function dropConnection(client: unknown): void {
-  (client as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
 }
 
 /** How long the listening connection waits before connecting again after it dropped or could not connect. */
@@ -147,7 +148,14 @@ export function listenOnServer(Client: typeof import("pg").Client, url: string, 
     });
   const run = async () => {
     while (!stopped) {
-      const client = new Client({ connectionString: url, connectionTimeoutMillis: 3_000, application_name: "skillgate-listener" });
+      // Its socket is ours (node-postgres's `stream` option): a stop can end it without the server's part in it.
+      const socket = new Socket();
+      const client = new Client({
+        connectionString: url,
+        connectionTimeoutMillis: 3_000,
+        application_name: "skillgate-listener",
+        stream: () => socket,
+      });
       // A dropped connection also ends the client, which the loop waits for.
       client.on("error", () => {});
       const lost = new Promise<void>((resolve) => {
@@ -175,7 +183,7 @@ export function listenOnServer(Client: typeof import("pg").Client, url: string, 
       // drops it (SIGTERM must end the process whatever the server does); a reconnect does not wait.
       const ended = client.end().catch(() => {});
       if (!stopped) await pause();
-      else if (!(await settlesWithin(ended, END_WAIT_MS))) dropConnection(client);
+      else if (!(await settlesWithin(ended, END_WAIT_MS))) socket.destroy();
     }
   };
   const running = run();

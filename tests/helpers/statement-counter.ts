@@ -1,4 +1,5 @@
 import pg from "pg";
+import { BudgetedPool } from "@/db/budgeted-pg";
 import type { Db } from "@/db/client";
 
 /**
@@ -30,7 +31,7 @@ function countCalls(target: Counted, methods: string[], onCall: () => void): () 
 export function countStatements(db: Db): StatementCounter {
   let count = 0;
   const client = (db as unknown as { $client: unknown }).$client;
-  const isPool = client instanceof pg.Pool;
+  const isPool = client instanceof BudgetedPool;
   const restore = isPool
     ? countCalls(pg.Client.prototype as unknown as Counted, ["query"], () => count++)
     : countCalls(client as Counted, ["query", "exec", "transaction"], () => count++);
