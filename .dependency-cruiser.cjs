@@ -1,5 +1,5 @@
 /**
- * The layers of the code, from the bottom (README "Architecture", docs/decisions.md). A module may
+ * The layers of the code, from the bottom (README "Architecture", docs/decisions/layers.md). A module may
  * import from its own layer and the layers below it, never above; inside a layer, folders may not
  * import each other both ways and files may not import in a circle. Imports of types only carry
  * no code and are not counted (the delivery layer names the App's type, which the root builds).

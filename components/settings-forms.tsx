@@ -9,8 +9,8 @@ import { SubmitButton } from "@/components/ui/submit-button";
 import { useKeptForm, type FormAction } from "@/components/ui/use-kept-form";
 
 /**
- * Scopes nest (§11: admin ⊃ write ⊃ read), so a key gets one level of access, not a set of boxes;
- * a telemetry key (§9.1) sends agent telemetry and nothing else: the key for developers' settings.
+ * Scopes nest (docs/teams-and-keys.md#api-keys-and-scopes: admin ⊃ write ⊃ read), so a key gets one level of access, not a set of boxes;
+ * a telemetry key (docs/teams-and-keys.md#api-keys-and-scopes) sends agent telemetry and nothing else: the key for developers' settings.
  */
 const ACCESS: { scope: Scope; label: string }[] = [
   { scope: "read", label: "read" },
@@ -311,7 +311,7 @@ export function WithdrawInvitationButton({ action, email }: { action: () => Prom
 }
 
 /**
- * One of the team's on/off settings (§10) — auto-promotion, reasons for decisions — as a checkbox
+ * One of the team's on/off settings (docs/teams-and-keys.md#team-settings) — auto-promotion, reasons for decisions — as a checkbox
  * and a Save: `name` is the field the action reads, `label` what the box says.
  */
 export function SettingSwitchForm({
@@ -342,7 +342,7 @@ export function SettingSwitchForm({
   );
 }
 
-/** What the team keeps of its agents' telemetry (§9.1): prompt texts or not, and how long raw events stay. */
+/** What the team keeps of its agents' telemetry (docs/telemetry.md#storage-and-retention): prompt texts or not, and how long raw events stay. */
 export function TelemetrySettingsForm({
   action,
   storePrompts,

@@ -9,7 +9,7 @@ import { budgetedClient, budgetedPool, OutageBreaker, type Probe } from "./budge
 import { asConnectionSetup } from "./budget";
 
 /**
- * The one place that picks a database driver (SPEC §13): no URL → embedded PGlite in a folder;
+ * The one place that picks a database driver (docs/deploy.md#databases-and-drivers): no URL → embedded PGlite in a folder;
  * a Neon host → Neon's serverless driver; any other PostgreSQL URL → node-postgres.
  * Everything above this module sees the same drizzle `Db` and the same migrations.
  */
@@ -259,7 +259,7 @@ async function openNodePostgres(server: ServerConfig, statementTimeoutMs: number
       : {
           statement_timeout: statementTimeoutMs,
           // No JIT: compiling a dashboard's aggregate over a month of rollups took longer than running
-          // it (docs/decisions.md, "Dashboard pages at 10,000 skills").
+          // it (docs/decisions/dashboard-at-10000-skills.md).
           options: "-c jit=off",
           // Every connection listens too: PostgreSQL tells a listening connection of its own transaction's
           // notices before the commit returns, so this instance forgets a changed key before it answers.
@@ -345,7 +345,7 @@ const END_WAIT_MS = 1_500;
 /**
  * Ends a pool's connections: cleanly when the server answers; a server that does not (frozen)
  * never finishes its part, so after a moment they are dropped. SIGTERM ends the process in every
- * state (SPEC §14).
+ * state (docs/outages.md#outages-and-stalls).
  */
 async function endPool(pool: { end(): Promise<void> }): Promise<void> {
   const ending = pool.end();

@@ -5,7 +5,7 @@ import { idParam, idParams, isoTime, parseOneOrBatch, productionSchema, sessionI
 import { skillNameField } from "../skills/name-schema";
 import { promptSetBody, promptSetReplaceBody } from "../activation/prompt-set-input";
 
-/** Activation evals and real usage (§9). */
+/** Activation evals and real usage (docs/evaluation-and-activation.md#real-usage). */
 
 /** Prompt sets and runs carry thousands of cases. */
 const EIGHT_MIB = 8 * 1024 * 1024;

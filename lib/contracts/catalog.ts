@@ -4,7 +4,7 @@ import { isoTime, nameParams, nextCursor, pageQuery, positiveIntText, servedSche
 import { labelParam } from "../skills/label";
 import { refuseWith } from "../validation";
 
-/** The catalog and skill_view (§2, §4): what a team's agents can load, and a skill's body as served. */
+/** The catalog and skill_view (docs/skills-and-listing.md): what a team's agents can load, and a skill's body as served. */
 
 export const SOURCES = ["builtin", "file", "learned"] as const;
 export const SCOPES = ["builtin", "global", "workspace", "learned"] as const;
@@ -31,7 +31,7 @@ const servedEntrySchema = z.strictObject({
   served: servedSchema.describe("the version listed, and why (§10): a lead's pin, or the latest"),
 });
 
-/** A file skill's folder that breaks a hard rule (§2.1): not served as it is; an earlier valid version has its own entry. */
+/** A file skill's folder that breaks a hard rule (docs/skills-and-listing.md#validation): not served as it is; an earlier valid version has its own entry. */
 const invalidEntrySchema = z.strictObject({
   name: z.string().describe("the folder's name, which may not be a valid skill name"),
   source: z.literal("file"),
@@ -45,7 +45,7 @@ const invalidEntrySchema = z.strictObject({
 
 export const catalogEntrySchema = z.union([servedEntrySchema, invalidEntrySchema]);
 
-/** `[collision] …`, `[warning] …` and `[invalid] …` lines (§2). */
+/** `[collision] …`, `[warning] …` and `[invalid] …` lines (docs/skills-and-listing.md#sources-and-precedence). */
 export const diagnostics = z.array(z.string());
 
 export const listSkills = defineOperation({

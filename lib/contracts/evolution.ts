@@ -16,7 +16,7 @@ import {
 } from "./fields";
 import { skillNameField } from "../skills/name-schema";
 
-/** Observations, amendments and judged evaluations (§8). */
+/** Observations, amendments and judged evaluations (docs/evaluation-and-activation.md). */
 
 export const OUTCOMES = ["success", "failure", "partial"] as const;
 

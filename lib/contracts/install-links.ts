@@ -6,7 +6,7 @@ import { skillNameParam } from "../skills/name-schema";
 import { skillsIndexSchema } from "./service";
 import { labelParam } from "../skills/label";
 
-/** Install links (§12): read-only links for installers that cannot send a key. */
+/** Install links (docs/teams-and-keys.md#install-links): read-only links for installers that cannot send a key. */
 
 const newInstallLink = z.strictObject({
   id: z.number().int(),

@@ -3,7 +3,7 @@ import { defineOperation, json } from "./operation";
 import { nameParams, servedSchema, sessionIdField, versionNumber } from "./fields";
 import { skillNameField } from "../skills/name-schema";
 
-/** Learned skills (§6): written by agents and people, promoted, archived and restored, forked, verified. */
+/** Learned skills (docs/learned-skills.md): written by agents and people, promoted, archived and restored, forked, verified. */
 
 const reason = z.string().max(2000).describe("why: recorded with the version");
 export const WRITABLE_STATUSES = ["draft", "active"] as const;

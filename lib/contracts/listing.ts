@@ -4,7 +4,7 @@ import { positiveIntText, servedSchema } from "./fields";
 import { refuseWith } from "../validation";
 import { labelParam } from "../skills/label";
 
-/** The listing for an agent's system prompt (§3). */
+/** The listing for an agent's system prompt (docs/skills-and-listing.md#the-listing). */
 
 export const listingQuery = z
   .object({
@@ -27,7 +27,7 @@ export const listingQuery = z
     ),
   );
 
-/** The full catalog (§12): the listing with nothing cut. */
+/** The full catalog (docs/mcp.md#tools): the listing with nothing cut. */
 export const FULL_CATALOG = { cap: Number.POSITIVE_INFINITY, descMax: Number.POSITIVE_INFINITY } as const;
 
 const figureHeaders: Record<string, HeaderSpec> = {

@@ -33,7 +33,7 @@ export interface Operation<Params extends z.ZodType = z.ZodType, Query extends z
   longWork?: true;
   /**
    * What agents read: while the database is away it is answered from this instance's last answer
-   * to the same request, marked `X-Skillgate-Stale` (§14).
+   * to the same request, marked `X-Skillgate-Stale` (docs/outages.md#stale-answers).
    */
   servesStale?: true;
   /** Errors whose body carries more than the envelope (the ledger gate lists the open predictions). */
@@ -42,7 +42,7 @@ export interface Operation<Params extends z.ZodType = z.ZodType, Query extends z
 
 export interface BodySpec<Schema extends z.ZodType = z.ZodType, Parsed = unknown> {
   schema: Schema;
-  /** Bytes accepted; 1 MiB unless the route says otherwise (§11). */
+  /** Bytes accepted; 1 MiB unless the route says otherwise (docs/api.md#request-bodies). */
   maxBytes?: number;
   /** The body may be left out (a DELETE with an optional reason): it then reads as `{}`. */
   optional?: true;
@@ -114,7 +114,7 @@ export const text = (description: string, example?: string, headers?: Record<str
   headers,
 });
 
-/** The one error envelope of §11. */
+/** The one error envelope of docs/api.md#errors. */
 export const errorEnvelope = z.strictObject({
   error: z.strictObject({
     code: z.string().describe("a stable code, e.g. SkillNotFound"),

@@ -3,7 +3,7 @@ import { SCOPES } from "../auth/scopes";
 import { defineOperation, json } from "./operation";
 
 /**
- * Team settings (§10): a lead changes them on the settings page, an admin key with
+ * Team settings (docs/teams-and-keys.md#team-settings): a lead changes them on the settings page, an admin key with
  * `PATCH /api/v1/settings`; both validate with these.
  */
 
@@ -36,7 +36,7 @@ export const teamSettingsSchema = z.strictObject({
 });
 export type TeamSettings = z.infer<typeof teamSettingsSchema>;
 
-/** Telemetry settings (§9.1), on the settings page's own form. */
+/** Telemetry settings (docs/telemetry.md), on the settings page's own form. */
 export const telemetrySettingsBody = z.strictObject({
   storePrompts: z.boolean().describe("keep prompt texts from telemetry (true) or only count prompts (false)"),
   telemetryDays: z.coerce

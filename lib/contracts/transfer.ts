@@ -3,7 +3,7 @@ import { defineOperation, json } from "./operation";
 import { SYNC_MAX_BYTES, syncBody } from "./sync";
 import { labelParam } from "../skills/label";
 
-/** Export and import of learned skills as SKILL.md folders (§6.6). */
+/** Export and import of learned skills as SKILL.md folders (docs/learned-skills.md#import-and-export). */
 
 export const exportLearned = defineOperation({
   operationId: "exportLearned",

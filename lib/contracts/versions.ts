@@ -5,9 +5,9 @@ import { TIERS } from "./learned";
 import { labelParam } from "../skills/label";
 import { skillNameParam } from "../skills/name-schema";
 
-/** A skill's versions (§6): the history, diffs, rollback and pins. */
+/** A skill's versions (docs/learned-skills.md): the history, diffs, rollback and pins. */
 
-/** A lead's reason for a decision that changes what agents get (§10); required when the team's `requireReasons` is on. */
+/** A lead's reason for a decision that changes what agents get (docs/learned-skills.md#reasons); required when the team's `requireReasons` is on. */
 const decisionReasonField = z
   .string()
   .max(2000)

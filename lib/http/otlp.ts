@@ -3,7 +3,7 @@ import { promisify } from "node:util";
 import { Field, Root, Type } from "protobufjs/light";
 // The OpenTelemetry project's protobufjs code, generated from the official OTLP .proto files. 0.214.0
 // is the last release that ships the logs and trace decoders (later ones only encode, by hand);
-// docs/decisions.md, "OTLP decoding".
+// docs/decisions/otlp-decoder.md.
 import otlpRoot from "@opentelemetry/otlp-transformer/build/src/generated/root";
 import { AppError } from "../errors";
 import { readBytes } from "./body";
