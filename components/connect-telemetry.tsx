@@ -1,7 +1,7 @@
 import Link from "next/link";
 
 /**
- * Claude Code's `env` block that points its OpenTelemetry at this server (§9.1; the README's
+ * Claude Code's `env` block that points its OpenTelemetry at this server (docs/telemetry.md; the README's
  * "Connect Claude Code" says what each setting sends). The endpoint is this server's own address,
  * so the block can be pasted as it is; the key is filled in where it is known (a member's own key,
  * just made) and a placeholder otherwise.

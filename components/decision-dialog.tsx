@@ -8,7 +8,7 @@ import { ActionMessage, useActionMessageSlot } from "@/components/action-message
 import { buttonClass, type ButtonTone } from "@/components/ui/submit-button";
 
 /**
- * A lead's decision that changes what agents get — pin, unpin, a label, a rollback (§10) — asked
+ * A lead's decision that changes what agents get — pin, unpin, a label, a rollback (docs/learned-skills.md#one-served-version) — asked
  * in a dialog instead of the browser's confirm: it says what will happen, takes the reason (required
  * when the team's settings ask for one) and, where there is one, the choice the decision offers
  * (keep the pin). Done is said in the section's slot (the row that offered it may be gone); a

@@ -184,7 +184,7 @@ function HealthRow({ team, row, scale }: { team: string; row: SkillHealthRow; sc
 }
 
 /**
- * People type it, the model never chooses it (§9.1): the description is what the model decides
+ * People type it, the model never chooses it (docs/telemetry.md#activations): the description is what the model decides
  * by, so that is what to fix. The skill page shows the days and the versions.
  */
 function TypedOnlyFlag({ team, name }: { team: string; name: string }) {

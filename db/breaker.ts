@@ -9,7 +9,7 @@ export const PROBE_EVERY_MS = 1_000;
 export type Probe = (ms: number) => Promise<void>;
 
 /**
- * Whether the server answers (SPEC §14). A request that waits long — for its statement's answer,
+ * Whether the server answers (docs/outages.md#outages-and-stalls). A request that waits long — for its statement's answer,
  * or for a pooled connection — is not proof of anything: a busy server and a burst of requests look
  * the same from inside a request. So the breaker asks: a probe, on a connection outside the pool,
  * that no queue holds up. Only an unanswered probe opens it; while open, the probe asks again every

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 
 /**
- * How long the database may take (SPEC §14 "Outages and stalls"). An agent's request answers
+ * How long the database may take (docs/outages.md#outages-and-stalls). An agent's request answers
  * within 5 s whatever connection it lands on, so every query it makes — and its wait for a
  * connection — spends what is left of one deadline. Work that legitimately needs longer (a
  * 10,000-skill sync, a judged evaluation, the background jobs) runs as long work: each of its
@@ -70,7 +70,7 @@ export class DatabaseStalled extends Error {
 /**
  * The error of a request that ran out of its time while the database was answering others: no
  * pooled connection came free, or its statement outran what was left of the deadline. That is load,
- * not an outage (SPEC §14 "Load is not an outage"): 503 Overloaded, and the breaker stays closed.
+ * not an outage (docs/outages.md#load-is-not-an-outage): 503 Overloaded, and the breaker stays closed.
  */
 export class DatabaseBusy extends Error {
   readonly code = "DATABASE_BUSY";

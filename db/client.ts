@@ -11,7 +11,7 @@ import { OutageBreaker, type Probe } from "./breaker";
 import { DatabaseStalled } from "./budget";
 
 /**
- * The one place that picks a database driver (SPEC §13): no URL → embedded PGlite in a folder;
+ * The one place that picks a database driver (docs/deploy.md#databases-and-drivers): no URL → embedded PGlite in a folder;
  * a Neon host → Neon's serverless driver; any other PostgreSQL URL → node-postgres.
  * Everything above this module sees the same drizzle `Db` and the same migrations.
  */
@@ -330,7 +330,7 @@ async function openNodePostgres(server: ServerConfig, statementTimeoutMs: number
       : {
           statement_timeout: statementTimeoutMs,
           // No JIT: compiling a dashboard's aggregate over a month of rollups took longer than running
-          // it (docs/decisions.md, "Dashboard pages at 10,000 skills").
+          // it (docs/decisions/dashboard-at-10000-skills.md).
           options: "-c jit=off",
           // Every connection listens too: PostgreSQL tells a listening connection of its own transaction's
           // notices before the commit returns, so this instance forgets a changed key before it answers.
@@ -373,7 +373,7 @@ const END_WAIT_MS = 1_500;
 /**
  * Ends the pool: what is lent out gets a moment to come back, then is cut; a server that does not
  * answer (frozen) never finishes its part in ending a connection, so closing stops waiting after a
- * moment. SIGTERM ends the process in every state (SPEC §14).
+ * moment. SIGTERM ends the process in every state (docs/outages.md#shutdown).
  */
 async function endPool(pool: { end(): Promise<void> }, budgeted: BudgetedPool): Promise<void> {
   const ending = pool.end();

@@ -43,7 +43,7 @@ export const errorStatus = {
   NotADraft: 409,
   AlreadyArchived: 409,
   AmendmentStateChanged: 409,
-  // An amendment written against a version the skill has moved past (§8.4): it can only be re-proposed.
+  // An amendment written against a version the skill has moved past (docs/evaluation-and-activation.md#out-of-date-amendments): it can only be re-proposed.
   AmendmentOutdated: 409,
   // Re-proposing one that is not out of date: it is written against the latest version already.
   NotOutdated: 409,
@@ -76,7 +76,7 @@ export const errorStatus = {
   InternalError: 500,
   ModelFailed: 502,
   DatabaseUnavailable: 503,
-  // The database answers, but not this request in time: load, not an outage (SPEC §14).
+  // The database answers, but not this request in time: load, not an outage (docs/outages.md#load-is-not-an-outage).
   Overloaded: 503,
   NoModel: 503,
 } as const;

@@ -13,7 +13,7 @@ const SIGNED_TWO_DECIMALS = new Intl.NumberFormat("en-US", {
 /**
  * A score, a delta or a mean as the dashboard prints it: two decimals, half away from zero (0.075 is
  * 0.08, where `toFixed` says 0.07), never "-0.00"; a dash for nothing. `signed` puts a + on a
- * positive delta, so a change reads as one (docs/decisions.md, "Two decimals").
+ * positive delta, so a change reads as one (docs/decisions/two-decimals.md).
  */
 export function twoDecimals(value: number | null | undefined, { signed = false }: { signed?: boolean } = {}): string {
   if (value === null || value === undefined) return "—";

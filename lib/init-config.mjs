@@ -1,4 +1,4 @@
-// The start-up variables that mean nothing without SKILLGATE_INIT_TEAM (§1). Plain JavaScript so
+// The start-up variables that mean nothing without SKILLGATE_INIT_TEAM (docs/teams-and-keys.md#headless-start-up). Plain JavaScript so
 // that `npm start` (scripts/start.mjs, which runs before anything is built) and the server
 // (lib/env.ts) refuse the same configuration in the same words.
 

@@ -1,7 +1,7 @@
 /**
  * Long lists on a page (a 10,000-skill catalog's never-loaded skills, a run's recall per skill)
  * show the first 50 with a count and go on page by page, the page a search param so the address
- * can be shared (docs/decisions.md, "Long lists on a page").
+ * can be shared (docs/decisions/long-lists.md).
  */
 
 export const LIST_PAGE_SIZE = 50;

@@ -12,7 +12,7 @@ import type { Env } from "./env";
 export interface LinkOrigin {
   /** `<scheme>://<host>[:<port>]`, no trailing slash. */
   origin: string;
-  /** Whether it is the configured public URL: only then is a link mailed (§10, issue 25). */
+  /** Whether it is the configured public URL: only then is a link mailed (docs/teams-and-keys.md#members-and-invitations, issue 25). */
   configured: boolean;
 }
 

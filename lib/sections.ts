@@ -1,4 +1,4 @@
-/** The dashboard's sections (§10), in the order the navigation shows them: one list for every page that links them. */
+/** The dashboard's sections (docs/dashboard.md#pages), in the order the navigation shows them: one list for every page that links them. */
 export const DASHBOARD_SECTIONS = [
   { href: "", label: "Overview" },
   { href: "/listing", label: "Listing budget" },

@@ -1,4 +1,4 @@
-// `npm run bench`: performance as ratios measured in one run (SPEC §14). Prints a table and
+// `npm run bench`: performance as ratios measured in one run (docs/outages.md#performance-bars). Prints a table and
 // writes bench/results.json. Not part of the tests: figures vary with the machine, ratios less so.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
@@ -648,7 +648,7 @@ async function benchSyncUnderLoad(bench: ServerBench): Promise<void> {
 }
 
 /**
- * Agents' telemetry (§9.1): usage at 1M activations against 1K; OTLP logs in batches of 512
+ * Agents' telemetry (docs/telemetry.md#activations): usage at 1M activations against 1K; OTLP logs in batches of 512
  * records (the exporters' default, and what an OpenTelemetry Collector in front sends), and, on
  * PostgreSQL, in the few records one developer's Claude Code sends every 5 s; each against the
  * trivial route. The OTLP rows take three turns, not five: they have no aim to fall either side of.

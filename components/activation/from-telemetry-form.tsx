@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Field, KeptForm } from "@/components/ui/kept-form";
 import type { FormAction } from "@/components/ui/use-kept-form";
 
-/** Builds a prompt set from the prompts the team's agents reported (§9.1); a refusal keeps what was typed. */
+/** Builds a prompt set from the prompts the team's agents reported (docs/telemetry.md#prompt-sets-from-production); a refusal keeps what was typed. */
 export function FromTelemetryForm({ action }: { action: FormAction }) {
   const [name, setName] = useState("from-production");
   const [days, setDays] = useState("30");

@@ -20,7 +20,7 @@ type StateOf = Pick<
   | "supersededBy"
 >;
 
-/** What state an amendment is in, in words, with the decisions that put it there (§8.4): the same sentence wherever it is listed. */
+/** What state an amendment is in, in words, with the decisions that put it there (docs/evaluation-and-activation.md#amendment-states): the same sentence wherever it is listed. */
 function amendmentStateText(slug: string, entry: StateOf): ReactNode {
   switch (entry.status) {
     case "pending":

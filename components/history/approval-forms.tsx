@@ -8,7 +8,7 @@ import { SubmitButton } from "@/components/ui/submit-button";
 import { useKeptForm, type FormAction } from "@/components/ui/use-kept-form";
 
 /**
- * A lead's approve and reject (with a reason) of an amendment awaiting approval (§10). The forms go
+ * A lead's approve and reject (with a reason) of an amendment awaiting approval (docs/learned-skills.md#governed-promotion). The forms go
  * once the amendment has moved on, so what was done is said at the top of the section.
  */
 export function ApprovalForms({

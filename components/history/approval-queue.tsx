@@ -20,7 +20,7 @@ export interface QueueActions {
 }
 
 /**
- * A lead's queue (§8.4): amendments judged improved that wait for approval because the team's
+ * A lead's queue (docs/learned-skills.md#governed-promotion): amendments judged improved that wait for approval because the team's
  * auto-promotion is off. Each opens its evaluation; a lead approves or rejects it right here. One
  * the skill has moved past since is out of date: not counted, and offered for re-proposal instead.
  */

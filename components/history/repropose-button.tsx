@@ -6,7 +6,7 @@ import { ActionMessage, useActionMessageSlot } from "@/components/action-message
 import { buttonClass } from "@/components/ui/submit-button";
 
 /**
- * Re-propose an out-of-date amendment against the skill's current version (§8.4). Done, the row
+ * Re-propose an out-of-date amendment against the skill's current version (docs/evaluation-and-activation.md#out-of-date-amendments). Done, the row
  * changes (the old amendment is superseded), so it is said in the section's slot; a change that
  * does not apply cleanly is said here, with the model's offer to write it again when there is one.
  */

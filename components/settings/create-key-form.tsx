@@ -7,8 +7,8 @@ import { Field, KeptForm } from "@/components/ui/kept-form";
 import type { FormAction } from "@/components/ui/use-kept-form";
 
 /**
- * Scopes nest (§11: admin ⊃ write ⊃ read), so a key gets one level of access, not a set of boxes;
- * a telemetry key (§9.1) sends agent telemetry and nothing else: the key for developers' settings.
+ * Scopes nest (docs/teams-and-keys.md#api-keys-and-scopes: admin ⊃ write ⊃ read), so a key gets one level of access, not a set of boxes;
+ * a telemetry key (docs/teams-and-keys.md#api-keys-and-scopes) sends agent telemetry and nothing else: the key for developers' settings.
  */
 const ACCESS: { scope: Scope; label: string }[] = [
   { scope: "read", label: "read" },

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Field, KeptForm } from "@/components/ui/kept-form";
 import type { FormAction } from "@/components/ui/use-kept-form";
 
-/** The team's listing settings (§3): its cap, the characters a description keeps (descMax) and the load hint. */
+/** The team's listing settings (docs/skills-and-listing.md#the-listing): its cap, the characters a description keeps (descMax) and the load hint. */
 export function ListingSettingsForm({
   action,
   cap,

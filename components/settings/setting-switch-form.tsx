@@ -5,7 +5,7 @@ import { KeptForm } from "@/components/ui/kept-form";
 import type { FormAction } from "@/components/ui/use-kept-form";
 
 /**
- * One of the team's on/off settings (§10) — auto-promotion, reasons for decisions — as a checkbox
+ * One of the team's on/off settings (docs/teams-and-keys.md#team-settings) — auto-promotion, reasons for decisions — as a checkbox
  * and a Save: `name` is the field the action reads, `label` what the box says.
  */
 export function SettingSwitchForm({

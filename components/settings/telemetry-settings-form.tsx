@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Field, KeptForm } from "@/components/ui/kept-form";
 import type { FormAction } from "@/components/ui/use-kept-form";
 
-/** What the team keeps of its agents' telemetry (§9.1): prompt texts or not, and how long raw events stay. */
+/** What the team keeps of its agents' telemetry (docs/telemetry.md#storage-and-retention): prompt texts or not, and how long raw events stay. */
 export function TelemetrySettingsForm({
   action,
   storePrompts,

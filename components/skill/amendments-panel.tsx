@@ -25,7 +25,7 @@ export interface AmendmentActions {
   generate: (() => Promise<ActionResult>) | null;
 }
 
-/** States an amendment can be evaluated from, and those a lead may override from (§8.4). */
+/** States an amendment can be evaluated from, and those a lead may override from (docs/evaluation-and-activation.md#amendment-states). */
 const EVALUABLE = new Set(["pending", "evaluated"]);
 const OVERRIDABLE = new Set(["pending", "evaluated", "rejected"]);
 

@@ -5,7 +5,7 @@ import type { ActionResult, Decision } from "@/lib/actions/result";
 import { DecisionButton, DecisionDialog } from "@/components/decision-dialog";
 import { buttonClass } from "@/components/ui/submit-button";
 
-/** What a lead may do with labels (§10), each absent when they may not, each with the lead's reason. */
+/** What a lead may do with labels (docs/learned-skills.md#labels), each absent when they may not, each with the lead's reason. */
 export interface LabelActions {
   moveLabel: ((label: string, version: number, decision: Decision) => Promise<ActionResult>) | null;
   removeLabel: ((label: string, decision: Decision) => Promise<ActionResult>) | null;

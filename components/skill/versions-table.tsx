@@ -14,7 +14,7 @@ function share(part: number, whole: number): string {
   return whole === 0 ? "—" : `${part} of ${whole} · ${Math.round((part / whole) * 100)}%`;
 }
 
-/** What a lead may do to versions, each absent when they may not (§10), each with the lead's reason. */
+/** What a lead may do to versions, each absent when they may not (docs/learned-skills.md#reasons), each with the lead's reason. */
 interface VersionActions extends LabelActions {
   rollback: ((toVersion: number, decision: Decision) => Promise<ActionResult>) | null;
   pin: ((version: number, decision: Decision) => Promise<ActionResult>) | null;
@@ -66,7 +66,7 @@ export function VersionsTable({
   versions: VersionInfo[];
   evidence: VersionEvidence[];
   compare: { from: number; to: number } | null;
-  /** The version a lead pinned for agents, if any (§10), with who pinned it, when and why. */
+  /** The version a lead pinned for agents, if any (docs/learned-skills.md#pins), with who pinned it, when and why. */
   pinned: number | null;
   /** Why the lead pinned it, when they said. */
   pinReason: string | null;

@@ -17,7 +17,7 @@ function overflowOf(box: HTMLElement): Overflow {
 }
 
 /**
- * A box that scrolls sideways when what it holds is wider than it (a table on a phone, §10), and
+ * A box that scrolls sideways when what it holds is wider than it (a table on a phone, docs/dashboard.md#phones-and-accessibility), and
  * says so: "Scroll sideways for more →" above it while anything is out of view, and a shade on each
  * edge that has more beyond it. The box is a named region that takes focus, so it scrolls from the
  * keyboard too (axe: scrollable-region-focusable); it is positioned, so screen-reader-only labels

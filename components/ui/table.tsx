@@ -17,7 +17,7 @@ const CARDS = [
 
 /**
  * The dashboard's table: small text under quiet upper-case headers, in a box that scrolls sideways
- * when the table is wider than its card (a phone, §10) and says so (ScrollBox). Every cell but a
+ * when the table is wider than its card (a phone, docs/dashboard.md#phones-and-accessibility) and says so (ScrollBox). Every cell but a
  * row's last keeps a gap on its right, so neighbouring columns never run together ("AGAINSTFROM").
  */
 export function Table({

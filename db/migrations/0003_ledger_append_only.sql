@@ -1,4 +1,4 @@
--- Ledger records can be inserted and read, never changed or removed (SPEC §7): enforced here,
+-- Ledger records can be inserted and read, never changed or removed (docs/ledger.md#append-only): enforced here,
 -- below every route, on PGlite and PostgreSQL alike.
 CREATE FUNCTION ledger_records_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

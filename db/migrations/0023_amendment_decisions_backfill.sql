@@ -1,4 +1,4 @@
--- Amendments take the states of §8.4: one whose evaluation is running is "evaluating" (the worker
+-- Amendments take the states of docs/evaluation-and-activation.md#amendment-states: one whose evaluation is running is "evaluating" (the worker
 -- that finishes it moves it on from that state), and the decisions the history already records
 -- (approved, rejected, overridden) are written on the amendment: which, who, when and why. An
 -- evaluation that could never finish under these states (its amendment decided meanwhile, or a

@@ -8,7 +8,7 @@
 ALTER TABLE "telemetry_events" RENAME TO "telemetry_events_unpartitioned";--> statement-breakpoint
 CREATE TABLE "telemetry_events" (LIKE "telemetry_events_unpartitioned" INCLUDING DEFAULTS) PARTITION BY RANGE ("at");--> statement-breakpoint
 -- An event of a day with no partition yet lands here rather than being refused; the partition made
--- for its day later takes it out (docs/decisions.md, "Telemetry partitions").
+-- for its day later takes it out (docs/decisions/telemetry-partitions.md).
 CREATE TABLE "telemetry_events_default" PARTITION OF "telemetry_events" DEFAULT;--> statement-breakpoint
 -- A partition for each day the rows already stored fall on, and for today and the two days after.
 DO $$

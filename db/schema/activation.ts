@@ -1,7 +1,7 @@
 import { integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, index, boolean } from "drizzle-orm/pg-core";
 import { teams } from "./teams";
 
-/** One prompt of an activation eval (§9): D names the skill's keywords, P paraphrases, G expects nothing. */
+/** One prompt of an activation eval (docs/evaluation-and-activation.md#activation-evals): D names the skill's keywords, P paraphrases, G expects nothing. */
 export interface PromptCase {
   id: string;
   prompt: string;

@@ -2,7 +2,7 @@ import { index, integer, jsonb, pgTable, serial, text, timestamp } from "drizzle
 import { teams, users } from "./teams";
 
 /**
- * The team's event log of skill changes (§8.4's promotion history): created, edited, promoted,
+ * The team's event log of skill changes (the promotion history: docs/learned-skills.md#history): created, edited, promoted,
  * rolled back, verified, archived, restored, forked, imported. Rows are only ever added.
  */
 export const skillEvents = pgTable(

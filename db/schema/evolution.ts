@@ -14,11 +14,11 @@ import {
 } from "drizzle-orm/pg-core";
 import { teams, users } from "./teams";
 
-/** An amendment's states (§8.4). */
+/** An amendment's states (docs/evaluation-and-activation.md#amendment-states). */
 export const AMENDMENT_STATES = ["pending", "evaluating", "evaluated", "awaiting-approval", "promoted", "rejected", "superseded"] as const;
 export type AmendmentState = (typeof AMENDMENT_STATES)[number];
 
-/** One run of a skill (§8.1): the skill's history and the source of its test cases. */
+/** One run of a skill (docs/evaluation-and-activation.md#observations): the skill's history and the source of its test cases. */
 export const observations = pgTable(
   "observations",
   {
@@ -55,7 +55,7 @@ export const observations = pgTable(
   ],
 );
 
-/** A proposed change to a skill (§8.2). It has no authority until an evaluation earns it one. */
+/** A proposed change to a skill (docs/evaluation-and-activation.md#amendments). It has no authority until an evaluation earns it one. */
 export const amendments = pgTable(
   "amendments",
   {
@@ -71,7 +71,7 @@ export const amendments = pgTable(
     body: text("body"),
     rationale: text("rationale").notNull(),
     origin: text("origin", { enum: ["person", "agent", "generated"] }).notNull(),
-    // The amendment's state (§8.4, lib/evolution/amendment-states.ts): every move is one conditional update of it.
+    // The amendment's state (docs/evaluation-and-activation.md#amendment-states, lib/evolution/amendment-states.ts): every move is one conditional update of it.
     status: text("status", { enum: AMENDMENT_STATES }).notNull().default("pending"),
     authorUserId: integer("author_user_id").references(() => users.id, { onDelete: "set null" }),
     authorKeyId: integer("author_key_id"),
@@ -89,7 +89,7 @@ export const amendments = pgTable(
     rejectedSession: text("rejected_session"),
     rejectedAt: timestamp("rejected_at", { withTimezone: true }),
     rejectionReason: text("rejection_reason"),
-    // Re-proposing an out-of-date amendment (§8.4) makes a new one against the current version: each links the other.
+    // Re-proposing an out-of-date amendment (docs/evaluation-and-activation.md#out-of-date-amendments) makes a new one against the current version: each links the other.
     reproposedFrom: integer("reproposed_from").references((): AnyPgColumn => amendments.id, { onDelete: "set null" }),
     supersededBy: integer("superseded_by").references((): AnyPgColumn => amendments.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -103,7 +103,7 @@ export interface DimensionScores {
   adherence: number;
 }
 
-/** A judged comparison of an amendment against the original on the skill's own history (§8.3). */
+/** A judged comparison of an amendment against the original on the skill's own history (docs/evaluation-and-activation.md#evaluation). */
 export const evaluations = pgTable(
   "evaluations",
   {

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { bigserial, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { teams, users } from "./teams";
 
-/** A plan's experiment ledger, `sci.<slug>/ledger` (§7). Created by its first record. */
+/** A plan's experiment ledger, `sci.<slug>/ledger` (docs/ledger.md#plans-and-keys). Created by its first record. */
 export const ledgers = pgTable(
   "ledgers",
   {

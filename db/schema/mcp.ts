@@ -2,7 +2,7 @@ import { index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { teams } from "./teams";
 
 /**
- * Open MCP sessions (§12). Kept in the database, not in a process, so a session opened through
+ * Open MCP sessions (docs/mcp.md#endpoint-and-sessions). Kept in the database, not in a process, so a session opened through
  * one instance continues through any other; the session id is the agent session of its views.
  */
 export const mcpSessions = pgTable(

@@ -3,7 +3,7 @@ import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "dr
 import { apiKeys, teams, users } from "./teams";
 
 /**
- * OAuth for MCP (§12, issue 28). A client registers itself (RFC 7591), a member consents to it
+ * OAuth for MCP (docs/mcp.md#oauth, issue 28). A client registers itself (RFC 7591), a member consents to it
  * acting for them in one team, and the client then holds tokens. What the member consented to is
  * a connection: an `api_keys` row with the member and the client on it, so everything a key is
  * (scopes, rate limit, MCP sessions, authorship, revocation) a connection is too.

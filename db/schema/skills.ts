@@ -95,14 +95,14 @@ export const workspaceSkillFiles = pgTable(
     content: bytea("content").notNull(),
     size: integer("size").notNull(),
     sha256: text("sha256").notNull(),
-    // The file's executable bit, restored by `skillgate pull` (§2.1).
+    // The file's executable bit, restored by `skillgate pull` (docs/skills-and-listing.md#sync).
     executable: boolean("executable").notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.teamId, t.name, t.path] })],
 );
 
 /**
- * Folders of the last sync that break a hard rule (§2.1), with every error. A folder here may
+ * Folders of the last sync that break a hard rule (docs/skills-and-listing.md#validation), with every error. A folder here may
  * still have a row in workspace_skills: its last valid version, which keeps serving.
  */
 export const workspaceInvalidFolders = pgTable(
@@ -129,18 +129,18 @@ export const learnedSkills = pgTable(
     status: text("status", { enum: ["draft", "active", "archived"] }).notNull(),
     currentVersion: integer("current_version").notNull(),
     description: text("description").notNull(),
-    // Provenance (§6.3).
+    // Provenance (docs/learned-skills.md#provenance).
     sourceKind: text("source_kind", { enum: ["agent", "user", "imported"] }).notNull(),
     sourceRef: text("source_ref"),
     reason: text("reason"),
-    // `<team>/<name>@v<N>` of the skill this one was forked from (§6.5).
+    // `<team>/<name>@v<N>` of the skill this one was forked from (docs/learned-skills.md#forks-and-verification).
     forkedFrom: text("forked_from"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     archivedAt: timestamp("archived_at", { withTimezone: true }),
     // What a restore brings an archived skill back as.
     statusBeforeArchive: text("status_before_archive", { enum: ["draft", "active"] }),
-    // A lead's pin (§10): the version skill_view and the listing serve instead of the latest, and its description.
+    // A lead's pin (docs/learned-skills.md#pins): the version skill_view and the listing serve instead of the latest, and its description.
     pinnedVersion: integer("pinned_version"),
     pinnedDescription: text("pinned_description"),
   },
@@ -169,7 +169,7 @@ export const learnedSkillVersions = pgTable(
     parentVersion: integer("parent_version"),
     // Set on a rollback: this version's content is that of v<revertOf>.
     revertOf: integer("revert_of"),
-    // Verification belongs to a version: every new version starts unverified (§6.5).
+    // Verification belongs to a version: every new version starts unverified (docs/learned-skills.md#forks-and-verification).
     tier: text("tier", { enum: ["unverified", "reviewed", "verified"] })
       .notNull()
       .default("unverified"),
@@ -182,7 +182,7 @@ export const learnedSkillVersions = pgTable(
 );
 
 /**
- * Named labels on versions of a learned skill (§10, "Labels"): a reader that asks for `staging` gets
+ * Named labels on versions of a learned skill (docs/learned-skills.md#labels): a reader that asks for `staging` gets
  * the version labelled so, and its description in the listing. A label is on at most one version
  * of a skill, hence the key.
  */

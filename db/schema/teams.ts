@@ -48,9 +48,9 @@ export const teams = pgTable(
     descMax: integer("desc_max").notNull().default(60),
     loadHint: text("load_hint").notNull().default("skill_view"),
     autoPromote: boolean("auto_promote").notNull().default(true),
-    // Pins, unpins, label moves and rollbacks must say why (§10).
+    // Pins, unpins, label moves and rollbacks must say why (docs/learned-skills.md#reasons).
     requireReasons: boolean("require_reasons").notNull().default(false),
-    // Production telemetry (§9.1): prompt texts are kept only when a lead turns this on.
+    // Production telemetry (docs/telemetry.md#storage-and-retention): prompt texts are kept only when a lead turns this on.
     storePrompts: boolean("store_prompts").notNull().default(false),
     // Days raw telemetry events are kept; the daily counts are kept for good.
     telemetryDays: integer("telemetry_days").notNull().default(30),
@@ -98,7 +98,7 @@ export const apiKeys = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     // The member it acts for: a connection's (OAuth), or a member key's (lib/auth/member-keys.ts),
-    // whose telemetry is that member's. Null for a team's key. docs/decisions.md, "People as people".
+    // whose telemetry is that member's. Null for a team's key. docs/decisions/people-as-people.md.
     userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
     // A connection's client, which holds its tokens.
     clientId: text("client_id"),
@@ -115,7 +115,7 @@ export const apiKeys = pgTable(
 );
 
 /**
- * Read-only links for installers that cannot send a key (`npx skills add <url>`, §12): the token
+ * Read-only links for installers that cannot send a key (`npx skills add <url>`, docs/mcp.md#skill-installers): the token
  * in the URL reads the team's skills index and its files, nothing else. Stored hashed, like keys.
  */
 export const installLinks = pgTable(
@@ -132,14 +132,14 @@ export const installLinks = pgTable(
     createdByKey: integer("created_by_key").references(() => apiKeys.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
-    // A link made for a label (§10) installs, for every skill, the version with that label.
+    // A link made for a label (docs/learned-skills.md#labels) installs, for every skill, the version with that label.
     label: text("label"),
   },
   (t) => [uniqueIndex("install_links_token_hash_key").on(t.tokenHash)],
 );
 
 /**
- * An invitation to join a team with a role (§10): a one-time link, valid for 7 days. The token
+ * An invitation to join a team with a role (docs/teams-and-keys.md#members-and-invitations): a one-time link, valid for 7 days. The token
  * is stored as its SHA-256; accepting sets `acceptedAt`, and a used, withdrawn or expired
  * invitation opens nothing.
  */

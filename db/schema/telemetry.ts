@@ -2,7 +2,7 @@ import { bigint, boolean, date, doublePrecision, index, integer, jsonb, pgTable,
 import { teams } from "./teams";
 
 /*
- * Production telemetry (§9.1): what the agents' own OpenTelemetry says they loaded. Raw events are
+ * Production telemetry (docs/telemetry.md): what the agents' own OpenTelemetry says they loaded. Raw events are
  * kept for the team's `telemetry_days`; the daily rollups beside them, written in the same
  * statement, are kept for good, so usage reads a row per skill per day whatever the history.
  */

@@ -4,7 +4,7 @@ import { teams } from "./teams";
 /*
  * Rollups of skill_views and observations, kept in the transaction that writes the rows they
  * count, so usage and the overview read a row per skill (per day, per pair) instead of scanning
- * history (docs/decisions.md, "Flat analytics"). Days are UTC dates.
+ * history (docs/decisions/usage-rollups.md). Days are UTC dates.
  */
 
 const team = () =>

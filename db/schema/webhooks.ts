@@ -16,7 +16,7 @@ import {
 import { apiKeys, memberships, teams, users } from "./teams";
 
 /*
- * Telling leads (§10 "Webhooks", issue 39): the receivers a lead registers, the outbox of what is
+ * Telling leads (docs/learned-skills.md#webhooks-and-mail, issue 39): the receivers a lead registers, the outbox of what is
  * to be sent to them (and mailed to leads who asked), and each attempt with its answer.
  */
 
@@ -120,7 +120,7 @@ export const webhookAttempts = pgTable(
 );
 
 /**
- * Skills agents use only by people typing `/name` (§9.1), as last announced: `skill.only_typed`
+ * Skills agents use only by people typing `/name` (docs/telemetry.md#activations), as last announced: `skill.only_typed`
  * fires when a name comes in, not again while it stays, and again if it leaves and comes back.
  */
 export const typedOnlySkills = pgTable(

@@ -20,7 +20,7 @@ function sideOf(report: Report, caseId: string): Side | null {
   };
 }
 
-/** Two runs side by side, case by case (§9): before and after a description change. */
+/** Two runs side by side, case by case (docs/evaluation-and-activation.md#activation-evals): before and after a description change. */
 export async function compareRuns(db: Db, teamId: number, a: number, b: number) {
   const [ra, rb] = await Promise.all([runReport(db, teamId, a), runReport(db, teamId, b)]);
   const ids = [...new Set([...ra.cases.map((c) => c.id), ...rb.cases.map((c) => c.id)])].sort();

@@ -8,7 +8,7 @@ import { parsePromptSet } from "./prompt-sets";
 import type { PromptSet } from "./prompt-set-input";
 
 /**
- * A prompt set made of the prompts the team's people really wrote (§9.1): each stored prompt
+ * A prompt set made of the prompts the team's people really wrote (docs/telemetry.md#prompt-sets-from-production): each stored prompt
  * expects the skills its agent activated for it, chosen by the model or typed; a prompt that
  * activated nothing expects nothing. So an activation run measures the catalog on production's
  * prompts, with production's choices as the answer key.

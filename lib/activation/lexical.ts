@@ -2,7 +2,7 @@ import { stemmer } from "stemmer";
 import { showsDescription, type RenderedListing } from "../listing/render";
 
 /**
- * The `lexical` activator (§9): BM25 over what the listing shows of each skill (its name and the
+ * The `lexical` activator (docs/evaluation-and-activation.md#activation-evals): BM25 over what the listing shows of each skill (its name and the
  * description as cut, or the name alone when the listing stripped it; dropped entries are not
  * there to match). It predicts what an agent that matches keywords, not meaning, will load.
  */

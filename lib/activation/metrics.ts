@@ -16,7 +16,7 @@ export interface ActivationMetrics {
   wrongSelections: number;
 }
 
-/** Passes when it expects nothing and loaded nothing, or when every expected skill was loaded (§9). */
+/** Passes when it expects nothing and loaded nothing, or when every expected skill was loaded (docs/evaluation-and-activation.md#metrics). */
 export function casePasses(c: PromptCase, loaded: string[]): boolean {
   if (c.expectNone) return loaded.length === 0;
   return c.expected.every((name) => loaded.includes(name));
@@ -24,7 +24,7 @@ export function casePasses(c: PromptCase, loaded: string[]): boolean {
 
 const rate = (numerator: number, denominator: number) => (denominator === 0 ? null : numerator / denominator);
 
-/** The metrics of §9, exactly; a rate with nothing to count is null, never 0. */
+/** The metrics of docs/evaluation-and-activation.md#metrics, exactly; a rate with nothing to count is null, never 0. */
 export function activationMetrics(cases: PromptCase[], runs: CaseRun[]): ActivationMetrics {
   const byId = new Map(cases.map((c) => [c.id, c]));
   let withExpectations = 0;

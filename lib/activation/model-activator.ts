@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { ConfiguredModel } from "../evolution/model";
 
 /**
- * The `model` activator (§9): the model gets the team's listing as its system prompt and one tool,
+ * The `model` activator (docs/evaluation-and-activation.md#activation-evals): the model gets the team's listing as its system prompt and one tool,
  * `skill_view(name)`; the skills it loads are the ones it calls, over as many steps as it takes
  * (up to 5). Loading here is measurement, never usage: nothing is recorded as a view.
  */

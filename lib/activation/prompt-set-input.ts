@@ -2,7 +2,7 @@ import { z } from "zod";
 import { skillNameProblem } from "../skills/name";
 import { skillNameField } from "../skills/name-schema";
 
-/** What a prompt set is (§9), checked the same for the API, the dashboard and the demo. */
+/** What a prompt set is (docs/evaluation-and-activation.md#activation-evals), checked the same for the API, the dashboard and the demo. */
 
 const skillName = skillNameField.refine((name) => skillNameProblem(name) === null, { message: "is not a skill name" });
 

@@ -6,7 +6,7 @@ import { specError } from "../errors";
 import { parseWith } from "../validation";
 import type { TeamId } from "../teams/teams";
 
-/** Prompt sets (§9): named lists of cases `{id, prompt, expected, expectNone}`; a case's class is its id's first letter. */
+/** Prompt sets (docs/evaluation-and-activation.md#activation-evals): named lists of cases `{id, prompt, expected, expectNone}`; a case's class is its id's first letter. */
 
 export type CaseClass = "D" | "P" | "G";
 

@@ -21,7 +21,7 @@ import { leaseEnd, leaseToken } from "../jobs/leases";
 import { recoverExpired, workLeased, type LeasedJob } from "../jobs/worker";
 import { getTeam, type TeamId } from "../teams/teams";
 
-/** Activation runs (§9): one catalog state, one activator, every case × trial. */
+/** Activation runs (docs/evaluation-and-activation.md#activation-evals): one catalog state, one activator, every case × trial. */
 
 export type RunTeam = CatalogKey & { listingCap: number; descMax: number; loadHint: string };
 
@@ -277,7 +277,7 @@ async function runRow(db: Db, teamId: number, runId: number) {
   return row;
 }
 
-/** The §11.1 shape: `metrics` once finished, and every case-run so far. */
+/** The shape of docs/api.md#shapes: `metrics` once finished, and every case-run so far. */
 export async function runReport(db: Db, teamId: number, runId: number) {
   const row = await runRow(db, teamId, runId);
   const results = await db

@@ -7,7 +7,7 @@ const emailsSchema = z.array(z.object({ email: z.string(), verified: z.boolean()
 
 /**
  * The verified addresses of a GitHub account, normalized, the primary one first: an invitation belongs to its address,
- * and a GitHub account proves only the addresses GitHub verified (§10). An answer that cannot be
+ * and a GitHub account proves only the addresses GitHub verified (docs/teams-and-keys.md#members-and-invitations). An answer that cannot be
  * read proves none, so nobody is let in on a guess.
  */
 export async function githubVerifiedEmails(accessToken: string, fetchImpl: typeof fetch = fetch): Promise<string[]> {

@@ -11,7 +11,7 @@ import type { TeamId } from "../teams/teams";
  * `telemetry`, bound to the member on `api_keys.user_id`, so everything it sends is attributed to
  * that member's email whatever the agent says the person is (lib/http/otlp-route.ts). A member has
  * at most one live: making a new one revokes the last. It stops working when the member leaves
- * the team. docs/decisions.md, "People as people".
+ * the team. docs/decisions/people-as-people.md.
  */
 
 export interface MemberKey {

@@ -11,7 +11,7 @@ import { ensureGithubUser } from "./users";
 import { githubAccountEmail, githubVerifiedEmails } from "./github-emails";
 
 /**
- * Sign-in (§1, §13): GitHub when AUTH_GITHUB_ID and AUTH_GITHUB_SECRET are set, email and
+ * Sign-in (docs/teams-and-keys.md#sign-in): GitHub when AUTH_GITHUB_ID and AUTH_GITHUB_SECRET are set, email and
  * password otherwise. The session cookie is a JWT holding our user id and a dashboard session id;
  * the session itself lives in the database (dashboard-sessions.ts), so sign-out ends it for good.
  */

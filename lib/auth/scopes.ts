@@ -1,8 +1,8 @@
 import { AppError } from "../errors";
 
 /**
- * API key scopes (§1). `read`, `write` and `admin` form a ladder: each includes the ones before
- * it. `telemetry` stands apart: it sends agent telemetry (§9.1) and nothing else, and `write` and
+ * API key scopes (docs/teams-and-keys.md#api-keys-and-scopes). `read`, `write` and `admin` form a ladder: each includes the ones before
+ * it. `telemetry` stands apart: it sends agent telemetry (docs/telemetry.md) and nothing else, and `write` and
  * `admin` include it.
  */
 export const SCOPES = ["read", "write", "admin", "telemetry"] as const;
@@ -54,7 +54,7 @@ export function scopesOfAccess(access: string): Scope[] {
   return level < 0 ? [] : LADDER.slice(0, level + 1);
 }
 
-/** Roles of people in a team (§1), in the same order of power. */
+/** Roles of people in a team (docs/teams-and-keys.md#roles), in the same order of power. */
 export const ROLES = ["viewer", "editor", "lead"] as const;
 export type Role = (typeof ROLES)[number];
 

@@ -5,7 +5,7 @@ import { idParam, idParams, isoTime, parseOneOrBatch, productionSchema, sessionI
 import { skillNameField } from "../skills/name-schema";
 import { promptSetBody, promptSetReplaceBody } from "../activation/prompt-set-input";
 
-/** Activation evals and real usage (§9). */
+/** Activation evals and real usage (docs/evaluation-and-activation.md#real-usage). */
 
 /** Prompt sets and runs carry thousands of cases. */
 const EIGHT_MIB = 8 * 1024 * 1024;
@@ -56,7 +56,7 @@ export const promptSetFromTelemetry = defineOperation({
   method: "POST",
   path: "/api/v1/evals/prompt-sets/from-telemetry",
   tag: "activation",
-  summary: "Create or replace a prompt set from the prompts agents reported (§9.1): each expects the skills activated for it",
+  summary: "Create or replace a prompt set from the prompts agents reported: each expects the skills activated for it",
   description:
     "Needs stored prompt texts: the team's storePrompts setting on, and agents that send them (Claude Code: OTEL_LOG_USER_PROMPTS=1). Prompts that activated skills become P cases, those that activated none G cases.",
   scope: "write",
@@ -256,7 +256,7 @@ export const usageReportSchema = z.strictObject({
       sessions: z.number().int(),
       activations: z
         .strictObject({ proactive: z.number().int(), slash: z.number().int(), nested: z.number().int() })
-        .describe("activations the agents' telemetry reported in 30 days, by who chose the skill (§9.1)"),
+        .describe("activations the agents' telemetry reported in 30 days, by who chose the skill"),
       people: z.number().int().describe("people whose agents activated it in 30 days"),
       typedOnly: z.boolean().describe("activated only by people typing /name: its description does not make the model choose it"),
       proactivePer100Prompts: z.number().nullable().describe("proactive activations per 100 of the team's prompts in 30 days"),

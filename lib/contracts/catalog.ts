@@ -4,7 +4,7 @@ import { isoTime, nameParams, nextCursor, pageQuery, positiveIntText, servedSche
 import { labelParam } from "../skills/label";
 import { refuseWith } from "../validation";
 
-/** The catalog and skill_view (§2, §4): what a team's agents can load, and a skill's body as served. */
+/** The catalog and skill_view (docs/skills-and-listing.md): what a team's agents can load, and a skill's body as served. */
 
 export const SOURCES = ["builtin", "file", "learned"] as const;
 export const SCOPES = ["builtin", "global", "workspace", "learned"] as const;
@@ -27,10 +27,10 @@ const servedEntrySchema = z.strictObject({
   folder: z.string().nullable().describe("skills/<name> or global/<name> for a file skill, else null"),
   provenance: provenanceSchema.optional(),
   pinned: z.literal(true).optional().describe("a lead pinned this learned skill: version is the pinned one"),
-  served: servedSchema.describe("the version listed, and why (§10): a lead's pin, or the latest"),
+  served: servedSchema.describe("the version listed, and why: a lead's pin, or the latest"),
 });
 
-/** A file skill's folder that breaks a hard rule (§2.1): not served as it is; an earlier valid version has its own entry. */
+/** A file skill's folder that breaks a hard rule (docs/skills-and-listing.md#validation): not served as it is; an earlier valid version has its own entry. */
 const invalidEntrySchema = z.strictObject({
   name: z.string().describe("the folder's name, which may not be a valid skill name"),
   source: z.literal("file"),
@@ -44,7 +44,7 @@ const invalidEntrySchema = z.strictObject({
 
 export const catalogEntrySchema = z.union([servedEntrySchema, invalidEntrySchema]);
 
-/** `[collision] …`, `[warning] …` and `[invalid] …` lines (§2). */
+/** `[collision] …`, `[warning] …` and `[invalid] …` lines (docs/skills-and-listing.md#sources-and-precedence). */
 export const diagnostics = z.array(z.string());
 
 export const listSkills = defineOperation({
@@ -64,7 +64,7 @@ const viewHeaders: Record<string, HeaderSpec> = {
   "X-Skill-Version": { description: "the version served", type: "integer" },
   "X-Skill-Source": { description: "builtin, file, learned or draft", type: "string" },
   "X-Skill-Served-Why": {
-    description: "why this version (§10): label (the ?label= asked for), pinned (a lead's pin), latest (no pin), requested (?version=)",
+    description: "why this version: label (the ?label= asked for), pinned (a lead's pin), latest (no pin), requested (?version=)",
     type: "string",
   },
   "X-Skill-Label": { description: "the label whose version was served, when X-Skill-Served-Why is label", type: "string", optional: true },
@@ -73,7 +73,7 @@ const viewHeaders: Record<string, HeaderSpec> = {
 export const viewQuery = z
   .object({
     version: positiveIntText(1_000_000_000).optional().describe("serve an earlier version of a learned or file skill"),
-    label: labelParam.optional().describe("serve the version with this label (§10), or the default where the skill has none"),
+    label: labelParam.optional().describe("serve the version with this label, or the default where the skill has none"),
   })
   .superRefine(
     refuseWith("InvalidQuery", (query: { version?: number; label?: string }) =>
@@ -87,7 +87,7 @@ export const viewSkill = defineOperation({
   method: "GET",
   path: "/api/v1/skills/{name}",
   tag: "skills",
-  summary: "skill_view: an annotation line, then the body byte for byte (§4)",
+  summary: "skill_view: an annotation line, then the body byte for byte",
   description: "Every successful view is recorded as usage, with X-Agent-Session as the session. If-None-Match with the ETag answers 304.",
   scope: "read",
   params: nameParams,

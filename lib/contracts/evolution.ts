@@ -16,7 +16,7 @@ import {
 } from "./fields";
 import { skillNameField } from "../skills/name-schema";
 
-/** Observations, amendments and judged evaluations (§8). */
+/** Observations, amendments and judged evaluations (docs/evaluation-and-activation.md). */
 
 export const OUTCOMES = ["success", "failure", "partial"] as const;
 
@@ -144,7 +144,7 @@ export const amendmentSchema = z.strictObject({
   status: z
     .enum(AMENDMENT_STATES)
     .describe(
-      "pending → evaluating → promoted | awaiting-approval | evaluated; awaiting-approval → promoted | rejected; re-proposed when out of date → superseded (§8.4)",
+      "pending → evaluating → promoted | awaiting-approval | evaluated; awaiting-approval → promoted | rejected; re-proposed when out of date → superseded",
     ),
   verdict: z.enum(VERDICTS).nullable().describe("of its latest finished evaluation"),
   delta: z.number().nullable().describe("of its latest finished evaluation: mean of amended − original case scores"),
@@ -159,7 +159,7 @@ export const amendmentSchema = z.strictObject({
   outdated: z
     .boolean()
     .describe(
-      "not decided yet, and the skill has moved past the version it was written against: it cannot be approved or promoted, only re-proposed (§8.4)",
+      "not decided yet, and the skill has moved past the version it was written against: it cannot be approved or promoted, only re-proposed",
     ),
   base: z.number().int().describe("the version of the skill it was written against"),
   current: z.number().int().nullable().describe("the skill's latest version now; null when the skill is gone"),

@@ -39,7 +39,7 @@ export const sessionIdField = z.string().min(1).max(200).describe("the agent ses
 
 export const isoTime = z.string().describe("an ISO 8601 time");
 
-/** `limit` and `cursor` of a paginated list (§11). */
+/** `limit` and `cursor` of a paginated list (docs/api.md#pagination). */
 export const pageQuery = z.object({
   limit: positiveIntText(1000).optional().describe("page size, 1–1000 (default 500)"),
   cursor: z
@@ -51,7 +51,7 @@ export const pageQuery = z.object({
 
 export const nextCursor = z.string().nullable().describe("pass as cursor for the next page; null on the last");
 
-/** The version a reader gets (§10), and why: one answer shape for pin, unpin, label, rollback, promote and every reader. */
+/** The version a reader gets (docs/learned-skills.md#one-served-version), and why: one answer shape for pin, unpin, label, rollback, promote and every reader. */
 export const servedSchema = z
   .strictObject({
     version: z.number().int(),

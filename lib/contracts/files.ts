@@ -3,7 +3,7 @@ import { defineOperation, json, type ResponseSpec } from "./operation";
 import { nameParams } from "./fields";
 import { skillNameParam } from "../skills/name-schema";
 
-/** A skill's supporting files (§4): the list and each file's bytes. */
+/** A skill's supporting files (docs/skills-and-listing.md#supporting-files): the list and each file's bytes. */
 
 export const listSkillFiles = defineOperation({
   operationId: "listSkillFiles",
@@ -35,7 +35,7 @@ export const listSkillFiles = defineOperation({
  * A file's path is one parameter that spans segments. OpenAPI 3.1 has no such parameter: clients
  * generated from the document percent-encode its slashes and validating proxies match one segment
  * per parameter, so the encoded form is the one they can follow; people and installers send the
- * slashes as they are. Both reach the same file (docs/decisions.md, "File routes in the OpenAPI").
+ * slashes as they are. Both reach the same file (docs/decisions/supporting-files.md).
  */
 export const FILE_PATH_ENCODING =
   "its `/` may be sent as-is (scripts/run.py) or percent-encoded (scripts%2Frun.py, as OpenAPI clients send a path parameter): both answer the same file";

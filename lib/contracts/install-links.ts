@@ -6,13 +6,13 @@ import { skillNameParam } from "../skills/name-schema";
 import { skillsIndexSchema } from "./service";
 import { labelParam } from "../skills/label";
 
-/** Install links (§12): read-only links for installers that cannot send a key. */
+/** Install links (docs/teams-and-keys.md#install-links): read-only links for installers that cannot send a key. */
 
 const newInstallLink = z.strictObject({
   id: z.number().int(),
   url: z.string().describe("<origin>/i/<token>: give it to `npx skills add`"),
   token: z.string().describe("sgi_…, shown once; stored hashed"),
-  label: z.string().nullable().describe("the label whose versions it installs (§10), or null for the default ones"),
+  label: z.string().nullable().describe("the label whose versions it installs, or null for the default ones"),
 });
 
 const installLinkSchema = z.strictObject({
@@ -21,7 +21,7 @@ const installLinkSchema = z.strictObject({
   createdAt: isoTime,
   createdBy: z.string().nullable().describe("the person who made it; null when a key did"),
   revokedAt: isoTime.nullable(),
-  label: z.string().nullable().describe("the label whose versions it installs (§10), or null for the default ones"),
+  label: z.string().nullable().describe("the label whose versions it installs, or null for the default ones"),
 });
 
 export const createInstallLink = defineOperation({
@@ -32,7 +32,7 @@ export const createInstallLink = defineOperation({
   summary: "A revocable, read-only install link: `npx skills add <url>` lists and installs the team's skills with no key",
   scope: "admin",
   query: z.object({
-    label: labelParam.optional().describe("install, for every skill, the version with this label (§10), or the default where it has none"),
+    label: labelParam.optional().describe("install, for every skill, the version with this label, or the default where it has none"),
   }),
   responses: { 201: json(newInstallLink, "the link; its token is not shown again") },
   errors: ["InvalidLabel", "LabelNotFound"],

@@ -3,7 +3,7 @@ import { defineOperation, json } from "./operation";
 import { nameParams, servedSchema, sessionIdField, versionNumber } from "./fields";
 import { skillNameField } from "../skills/name-schema";
 
-/** Learned skills (§6): written by agents and people, promoted, archived and restored, forked, verified. */
+/** Learned skills (docs/learned-skills.md): written by agents and people, promoted, archived and restored, forked, verified. */
 
 const reason = z.string().max(2000).describe("why: recorded with the version");
 export const WRITABLE_STATUSES = ["draft", "active"] as const;
@@ -25,7 +25,7 @@ export const createSkill = defineOperation({
   method: "POST",
   path: "/api/v1/skills",
   tag: "skills",
-  summary: "Create a learned skill: a draft unless an admin key asks for status active (§6.1)",
+  summary: "Create a learned skill: a draft unless an admin key asks for status active",
   scope: "write",
   body: { schema: createSkillBody },
   responses: { 201: json(created, "created at v1") },
@@ -129,7 +129,7 @@ export const verifySkill = defineOperation({
   method: "POST",
   path: "/api/v1/skills/{name}/verify",
   tag: "skills",
-  summary: "Set the current version's tier; verified needs a hostile review report (§6.5)",
+  summary: "Set the current version's tier; verified needs a hostile review report",
   scope: "write",
   params: nameParams,
   body: { schema: verifyBody },

@@ -3,7 +3,7 @@ import { ledgerBody, ledgerSlugParam } from "../ledger/input";
 import { VERDICTS } from "../ledger/records";
 import { defineOperation, errorEnvelope, json, text } from "./operation";
 
-/** The experiment ledger (§7): append-only, one endpoint for the seven actions. */
+/** The experiment ledger (docs/ledger.md#append-only): append-only, one endpoint for the seven actions. */
 
 const slugParams = z.object({ slug: ledgerSlugParam });
 

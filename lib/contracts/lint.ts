@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineOperation, text } from "./operation";
 import { nameParams } from "./fields";
 
-/** Description lint (§5): deterministic, no model. */
+/** Description lint (docs/skills-and-listing.md#description-lint): deterministic, no model. */
 
 const findings = text(
   "one `[lint] <RuleId>: <message>` line per finding, or `[lint] clean`",

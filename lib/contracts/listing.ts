@@ -4,7 +4,7 @@ import { positiveIntText, servedSchema } from "./fields";
 import { refuseWith } from "../validation";
 import { labelParam } from "../skills/label";
 
-/** The listing for an agent's system prompt (§3). */
+/** The listing for an agent's system prompt (docs/skills-and-listing.md#the-listing). */
 
 export const listingQuery = z
   .object({
@@ -17,7 +17,7 @@ export const listingQuery = z
       .describe("true: the full catalog, every description whole, no cap (what skill_list answers)"),
     label: labelParam
       .optional()
-      .describe("list, for every learned skill, the version with this label (§10) and its description, or the default where it has none"),
+      .describe("list, for every learned skill, the version with this label and its description, or the default where it has none"),
   })
   .superRefine(
     refuseWith("InvalidQuery", (query: { cap?: number; descMax?: number; full?: string }) =>
@@ -27,7 +27,7 @@ export const listingQuery = z
     ),
   );
 
-/** The full catalog (§12): the listing with nothing cut. */
+/** The full catalog (docs/mcp.md#tools): the listing with nothing cut. */
 export const FULL_CATALOG = { cap: Number.POSITIVE_INFINITY, descMax: Number.POSITIVE_INFINITY } as const;
 
 const figureHeaders: Record<string, HeaderSpec> = {
@@ -77,7 +77,7 @@ export const getListing = defineOperation({
   method: "GET",
   path: "/api/v1/listing",
   tag: "listing",
-  summary: "The skills listing for an agent's system prompt, never silently truncated (§3)",
+  summary: "The skills listing for an agent's system prompt, never silently truncated",
   description:
     "`?cap=&descMax=` render a what-if without changing settings; `?format=json` gives the same text with its figures and entries.",
   scope: "read",

@@ -3,7 +3,7 @@ import { ROLES } from "../auth/scopes";
 import { defineOperation, json } from "./operation";
 import { idParams, isoTime } from "./fields";
 
-/** Members and invitations (§10), for automation with an admin key; the settings page does the same. */
+/** Members and invitations (docs/teams-and-keys.md#members-and-invitations), for automation with an admin key; the settings page does the same. */
 
 const role = z.enum(ROLES).describe("viewer (read), editor (edit learned skills, run evals) or lead (everything)");
 const email = z.email("must be an email address").max(254).describe("the person's email");

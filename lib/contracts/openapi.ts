@@ -42,7 +42,7 @@ function parametersOf(operation: Operation): JsonSchema[] {
   return parameters;
 }
 
-/** What an answer from memory says (§14): operations that serve stale document it on their 200. */
+/** What an answer from memory says (docs/outages.md#stale-answers): operations that serve stale document it on their 200. */
 const STALE_HEADER_SPEC: Record<string, HeaderSpec> = {
   "X-Skillgate-Stale": {
     description:

@@ -33,7 +33,7 @@ export interface Operation<Params extends z.ZodType = z.ZodType, Query extends z
   longWork?: true;
   /**
    * What agents read: while the database is away it is answered from this instance's last answer
-   * to the same request, marked `X-Skillgate-Stale` (§14).
+   * to the same request, marked `X-Skillgate-Stale` (docs/outages.md#stale-answers).
    */
   servesStale?: true;
   /** Errors whose body carries more than the envelope (the ledger gate lists the open predictions). */
@@ -42,7 +42,7 @@ export interface Operation<Params extends z.ZodType = z.ZodType, Query extends z
 
 export interface BodySpec<Schema extends z.ZodType = z.ZodType, Parsed = unknown> {
   schema: Schema;
-  /** Bytes accepted; 1 MiB unless the route says otherwise (§11). */
+  /** Bytes accepted; 1 MiB unless the route says otherwise (docs/api.md#request-bodies). */
   maxBytes?: number;
   /** The body may be left out (a DELETE with an optional reason): it then reads as `{}`. */
   optional?: true;
@@ -82,15 +82,15 @@ export interface HeaderSpec {
 }
 
 export const TAGS = {
-  skills: "The catalog, skill_view, learned skills and their versions (§2, §4, §6)",
-  listing: "The listing for an agent's system prompt (§3)",
-  lint: "Description lint (§5)",
-  ledger: "The experiment ledger (§7)",
-  evolution: "Observations, amendments and judged evaluations (§8)",
-  activation: "Activation evals and real usage (§9)",
-  transfer: "Export and import of learned skills (§6.6)",
-  integrations: "MCP and skill installers (§12)",
-  team: "Members, invitations and team settings (§10)",
+  skills: "The catalog, skill_view, learned skills and their versions",
+  listing: "The listing for an agent's system prompt",
+  lint: "Description lint",
+  ledger: "The experiment ledger",
+  evolution: "Observations, amendments and judged evaluations",
+  activation: "Activation evals and real usage",
+  transfer: "Export and import of learned skills",
+  integrations: "MCP and skill installers",
+  team: "Members, invitations and team settings",
   service: "Health and this document",
 } as const;
 export type Tag = keyof typeof TAGS;
@@ -114,7 +114,7 @@ export const text = (description: string, example?: string, headers?: Record<str
   headers,
 });
 
-/** The one error envelope of §11. */
+/** The one error envelope of docs/api.md#errors. */
 export const errorEnvelope = z.strictObject({
   error: z.strictObject({
     code: z.string().describe("a stable code, e.g. SkillNotFound"),

@@ -3,7 +3,7 @@ import { defineOperation, json } from "./operation";
 import { fileResponse, indexFileParam } from "./files";
 import { skillNameParam } from "../skills/name-schema";
 
-/** Health, this document, the MCP endpoint and the skill installers' index (§11, §12). */
+/** Health, this document, the MCP endpoint and the skill installers' index (docs/api.md, docs/mcp.md#skill-installers). */
 
 export const health = defineOperation({
   operationId: "health",

@@ -3,7 +3,7 @@ import { SCOPES } from "../auth/scopes";
 import { defineOperation, json } from "./operation";
 
 /**
- * Team settings (§10): a lead changes them on the settings page, an admin key with
+ * Team settings (docs/teams-and-keys.md#team-settings): a lead changes them on the settings page, an admin key with
  * `PATCH /api/v1/settings`; both validate with these.
  */
 
@@ -31,12 +31,12 @@ export const teamSettingsSchema = z.strictObject({
   loadHint: z.string(),
   autoPromote: z.boolean().describe("false: an improved evaluation waits for a lead's approval"),
   requireReasons: z.boolean().describe("true: pinning, unpinning, moving or removing a label and rolling back must say why"),
-  storePrompts: z.boolean().describe("keep the prompt texts agents send in their telemetry (§9.1); off: only that a prompt happened"),
+  storePrompts: z.boolean().describe("keep the prompt texts agents send in their telemetry; off: only that a prompt happened"),
   telemetryDays: z.number().int().describe("days raw telemetry events are kept; the daily counts are kept for good"),
 });
 export type TeamSettings = z.infer<typeof teamSettingsSchema>;
 
-/** Telemetry settings (§9.1), on the settings page's own form. */
+/** Telemetry settings (docs/telemetry.md), on the settings page's own form. */
 export const telemetrySettingsBody = z.strictObject({
   storePrompts: z.boolean().describe("keep prompt texts from telemetry (true) or only count prompts (false)"),
   telemetryDays: z.coerce

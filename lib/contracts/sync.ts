@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineOperation, json } from "./operation";
 import { catalogEntrySchema, diagnostics } from "./catalog";
 
-/** Workspace sync (§2.1, §11.1): a team's whole tree of skill folders, as JSON or a gzip tar. */
+/** Workspace sync (docs/skills-and-listing.md#sync, docs/api.md#shapes): a team's whole tree of skill folders, as JSON or a gzip tar. */
 
 export const syncFileSchema = z.strictObject({
   path: z.string().describe("<folder>/<file>, e.g. my-skill/SKILL.md or my-skill/scripts/run.sh"),
@@ -13,7 +13,7 @@ export const syncFileSchema = z.strictObject({
 
 export const syncBody = z.strictObject({ files: z.array(syncFileSchema).max(100_000) });
 
-/** Up to 64 MiB: a team's whole tree, binary files included (§11.1). */
+/** Up to 64 MiB: a team's whole tree, binary files included (docs/api.md#shapes). */
 export const SYNC_MAX_BYTES = 64 * 1024 * 1024;
 
 const names = z.array(z.string());

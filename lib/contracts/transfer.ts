@@ -3,7 +3,7 @@ import { defineOperation, json } from "./operation";
 import { SYNC_MAX_BYTES, syncBody } from "./sync";
 import { labelParam } from "../skills/label";
 
-/** Export and import of learned skills as SKILL.md folders (§6.6). */
+/** Export and import of learned skills as SKILL.md folders (docs/learned-skills.md#import-and-export). */
 
 export const exportLearned = defineOperation({
   operationId: "exportLearned",
@@ -19,7 +19,7 @@ export const exportLearned = defineOperation({
 export const exportQuery = z.object({
   label: labelParam
     .optional()
-    .describe("serve, for every learned skill, the version with this label (§10), or the default where it has none; not with all"),
+    .describe("serve, for every learned skill, the version with this label, or the default where it has none; not with all"),
   all: z
     .enum(["true", "false"])
     .optional()

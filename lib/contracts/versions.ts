@@ -5,9 +5,9 @@ import { TIERS } from "./learned";
 import { labelParam } from "../skills/label";
 import { skillNameParam } from "../skills/name-schema";
 
-/** A skill's versions (§6): the history, diffs, rollback and pins. */
+/** A skill's versions (docs/learned-skills.md): the history, diffs, rollback and pins. */
 
-/** A lead's reason for a decision that changes what agents get (§10); required when the team's `requireReasons` is on. */
+/** A lead's reason for a decision that changes what agents get (docs/learned-skills.md#reasons); required when the team's `requireReasons` is on. */
 const decisionReasonField = z
   .string()
   .max(2000)
@@ -175,7 +175,7 @@ export const versionInfoSchema = z.strictObject({
   sha256: z.string(),
   evaluationId: z.number().int().nullable().describe("the evaluation that justified it, when an amendment made it"),
   amendmentId: z.number().int().nullable().describe("the amendment that evaluation judged"),
-  labels: z.array(z.string()).describe("the labels on this version (§10), by name; empty for built-in and file skills"),
+  labels: z.array(z.string()).describe("the labels on this version, by name; empty for built-in and file skills"),
 });
 
 export const listVersions = defineOperation({

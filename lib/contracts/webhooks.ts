@@ -5,7 +5,7 @@ import { defineOperation, json } from "./operation";
 import { idParams, isoTime, nextCursor, pageQuery } from "./fields";
 
 /**
- * Webhooks (§10): a lead registers receivers for the team's events; each delivery is JSON signed with
+ * Webhooks (docs/learned-skills.md#webhooks-and-mail): a lead registers receivers for the team's events; each delivery is JSON signed with
  * HMAC-SHA256 (`X-Skillgate-Signature: t=<unix>,v1=<hex>` over `<t>.<raw body>`), sent from a durable
  * outbox, retried for 24 h, and listed here with its answer.
  */

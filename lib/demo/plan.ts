@@ -21,7 +21,7 @@ export interface DemoPlan {
 export const DEMO_GLOBAL_SKILLS_DIR = path.resolve("demo/global-skills");
 
 /**
- * The demo (§13) goes only into a database that holds no team but its own: an empty one, or the
+ * The demo (docs/dashboard.md#the-demo-team) goes only into a database that holds no team but its own: an empty one, or the
  * demo's from an earlier start. A database with any other team is someone's real one, and
  * `SKILLGATE_DEMO` defaults to on, so a server pointed at it by `DATABASE_URL` must not add a demo
  * team, a lead with a printed password, or global skills every real team would see. Decided

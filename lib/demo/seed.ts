@@ -40,7 +40,7 @@ import { seedTelemetry } from "./telemetry";
 import { updateTeamSettings } from "../listing/settings";
 
 /**
- * The demo team (§13), written as the story it tells: each step is done by the person or agent
+ * The demo team (docs/dashboard.md#the-demo-team), written as the story it tells: each step is done by the person or agent
  * who did it, through the same functions the API calls, and every row it writes is then dated
  * to when the story says it happened. So History, the versions table, provenance, observations
  * and views agree on who did what, when, and which version it was. Runs once: a team whose

@@ -7,7 +7,7 @@ import type { TeamId } from "../teams/teams";
 import type { Trigger } from "../usage/activations";
 
 /**
- * Four weeks of the demo team's Claude Code telemetry (§9.1), as the receiver maps it, so the
+ * Four weeks of the demo team's Claude Code telemetry (docs/telemetry.md#the-receiver), as the receiver maps it, so the
  * overview, the skill pages and the activation page show production: five people and their
  * prompts, skills the model chooses, api-error-envelope that people only ever type (its "when"
  * clause is cut from the listing), changelog-writer typed by hand until its description was

@@ -5,7 +5,7 @@ import { sideBySide, type DiffRow } from "../learned/side-by-side";
 import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import { amendmentTexts, getAmendment, listAmendments, type AmendmentEntry, type AmendmentRow } from "./amendments";
 
-/** An amendment as a lead reviews it (§10): its state and the decisions on it, who proposed it, the change itself, and its evaluations. */
+/** An amendment as a lead reviews it (docs/learned-skills.md#governed-promotion): its state and the decisions on it, who proposed it, the change itself, and its evaluations. */
 export interface AmendmentChange {
   amendment: AmendmentRow;
   /** As every list shows it: state, author, decisions, rejection. */

@@ -7,7 +7,7 @@ import type { TeamId } from "../teams/teams";
 export { AMENDMENT_STATES, type AmendmentState } from "@/db/schema";
 
 /**
- * How an amendment moves (§8.4; the table in docs/decisions.md). Each move starts from the states
+ * How an amendment moves (docs/evaluation-and-activation.md#amendment-states; the table in docs/decisions/amendment-states.md). Each move starts from the states
  * listed here and is one conditional update of the amendment's row: of any number of concurrent
  * moves from one state exactly one gets past it, and the others are told the state it is in now.
  */
@@ -25,7 +25,7 @@ export const MOVES = {
   /** A lead puts live what was not judged improved, with a reason: a manual override. */
   override: { from: ["pending", "evaluated", "rejected"], to: "promoted" },
   /**
-   * An editor, a write key or an agent re-proposes one the skill has moved past (§8.4): a new
+   * An editor, a write key or an agent re-proposes one the skill has moved past (docs/evaluation-and-activation.md#out-of-date-amendments): a new
    * pending amendment takes its place. Not while it is being judged; a rejected one too, so a lead
    * who changes their mind after the skill moved on has a way to put it live.
    */

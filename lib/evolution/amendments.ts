@@ -17,7 +17,7 @@ import { selectTestCases } from "./observations";
 import type { Verdict } from "./verdict";
 import { currencyOf, latestVersions, type Currency } from "./outdated";
 
-/** Amendments (§8.2): proposed changes with no authority of their own. */
+/** Amendments (docs/evaluation-and-activation.md#amendments): proposed changes with no authority of their own. */
 
 export type AmendmentRow = typeof amendments.$inferSelect;
 
@@ -166,7 +166,7 @@ export interface AmendmentDecision {
   reason: string | null;
 }
 
-/** An amendment as every list shows it (§8.4): its state, whether it is out of date, its latest verdict, and the lead's decisions on it. */
+/** An amendment as every list shows it (docs/evaluation-and-activation.md#out-of-date-amendments): its state, whether it is out of date, its latest verdict, and the lead's decisions on it. */
 export interface AmendmentEntry extends Currency {
   id: number;
   skill: string;
@@ -337,7 +337,7 @@ function amendmentEntry(
 
 /**
  * How many amendments wait for a lead's approval and can still be approved (the navigation's
- * count), and how many wait but are out of date: those can only be re-proposed (§8.4).
+ * count), and how many wait but are out of date: those can only be re-proposed (docs/evaluation-and-activation.md#out-of-date-amendments).
  */
 export async function awaitingApprovalCounts(deps: AmendmentReader, team: CatalogKey): Promise<{ approvable: number; outdated: number }> {
   const groups = await deps.db

@@ -1,7 +1,7 @@
 import { caseChange, caseScore, type CaseChange, type JudgedCase } from "./verdict";
 
 /**
- * An evaluation's cases as the dot plot shows them (§8.3): each judged case's score with the
+ * An evaluation's cases as the dot plot shows them (docs/evaluation-and-activation.md#evaluation): each judged case's score with the
  * original skill and with the amended one, regressions first so they are the first thing seen.
  */
 

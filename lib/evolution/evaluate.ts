@@ -30,7 +30,7 @@ import { evaluationEvents } from "./webhook-events";
 export type EvaluationTeam = CatalogKey & { slug: string; autoPromote: boolean };
 
 /**
- * Evaluation (§8.3): the amendment against the original on the skill's own failure-weighted
+ * Evaluation (docs/evaluation-and-activation.md#evaluation): the amendment against the original on the skill's own failure-weighted
  * history, one judge call per case with bounded concurrency. Progress is written case by case,
  * so a page can follow it and a reload finds it where it was.
  */
@@ -207,7 +207,7 @@ async function finish(
       verdict: result.verdict,
       delta: result.delta,
     });
-    // The team's setting as it is now, not as it was when judging began minutes ago (§10).
+    // The team's setting as it is now, not as it was when judging began minutes ago (docs/teams-and-keys.md#team-settings).
     const { autoPromote } = singleRow(await tx.select({ autoPromote: teams.autoPromote }).from(teams).where(eq(teams.id, team.id)));
     const outcome = await settle(tx, deps.catalogs.statics, { ...team, autoPromote }, startedBy, amendment, evaluationId, result.verdict);
     await tx.update(evaluations).set(outcome).where(eq(evaluations.id, evaluationId));
@@ -218,7 +218,7 @@ async function finish(
 }
 
 /**
- * Where a verdict leaves the amendment (§8.4): promoted on `improved` when the team promotes on its
+ * Where a verdict leaves the amendment (docs/evaluation-and-activation.md#amendment-states): promoted on `improved` when the team promotes on its
  * own and the skill is learned; awaiting a lead's approval on `improved` otherwise for a learned
  * skill; evaluated in every other case (a built-in or file skill gets a patch instead).
  */
@@ -238,7 +238,7 @@ async function settle(
   if (verdict !== "improved") return evaluated(`not promoted: the verdict is ${verdict}; a lead can override with a written reason`);
   if (amendment.skillSource !== "learned")
     return evaluated(`${amendment.skillSource} skills change in the repository: apply the patch and sync`);
-  // Out of date (§8.4): the skill moved past its base while it was judged, so it can neither go live nor wait for approval.
+  // Out of date (docs/evaluation-and-activation.md#out-of-date-amendments): the skill moved past its base while it was judged, so it can neither go live nor wait for approval.
   const live = await findLiveLearned(tx, team.id, amendment.skillName);
   if (live && live.currentVersion !== amendment.baseVersion)
     return evaluated(`not promoted: ${pageMessage(amendmentOutdated(amendment, live.currentVersion))}`);

@@ -2,7 +2,7 @@ import type { AmendmentEntry } from "./amendments";
 import type { Verdict } from "./verdict";
 
 /**
- * The history's evaluations as the chart of their deltas shows them (§8.3, §8.4): one bar per
+ * The history's evaluations as the chart of their deltas shows them (docs/evaluation-and-activation.md#evaluation, docs/learned-skills.md#history): one bar per
  * evaluation that has a delta, oldest first, with what became of its amendment because of it.
  */
 
@@ -23,7 +23,7 @@ export interface EvaluatedAmendment {
 
 export interface EvaluationBar {
   id: number;
-  /** The number a lead knows it by: the chart labels the bar with it (docs/decisions.md, "One number"). */
+  /** The number a lead knows it by: the chart labels the bar with it (docs/decisions/one-number.md). */
   amendmentId: number;
   skill: string;
   verdict: Verdict;

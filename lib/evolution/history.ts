@@ -7,7 +7,7 @@ import type { TeamId } from "../teams/teams";
 import { eventAuthor, eventsWithAuthors, SKILL_EVENT_KINDS } from "../learned/events";
 import { DECISION_EVENT_KINDS, type DecisionEventCount } from "./promotion-decisions";
 
-/** The promotion history (§8.4, §10): the team's event log, newest first, with who did each thing. */
+/** The promotion history (docs/learned-skills.md#history, docs/dashboard.md#promotion-history): the team's event log, newest first, with who did each thing. */
 
 export const HISTORY_KINDS = SKILL_EVENT_KINDS;
 

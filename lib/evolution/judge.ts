@@ -4,7 +4,7 @@ import { failureMessage } from "./failure-message";
 import type { ConfiguredModel } from "./model";
 import type { Dimensions } from "./verdict";
 
-/** The judge (§8.5): one call per test case, temperature 0, a fixed output schema. */
+/** The judge (docs/evaluation-and-activation.md#the-judge-model): one call per test case, temperature 0, a fixed output schema. */
 export const JUDGE_PROMPT_VERSION = "judge-v1";
 
 const score = z.number().min(0).max(1);

@@ -16,7 +16,7 @@ export interface ConfiguredModel {
   timeoutMs?: number;
 }
 
-/** Builds the model SKILLGATE_MODEL names (§8.5), or null when none is set. A malformed setting stops start-up. */
+/** Builds the model SKILLGATE_MODEL names (docs/evaluation-and-activation.md#the-judge-model), or null when none is set. A malformed setting stops start-up. */
 export function modelFromConfig(config: ModelConfig): ConfiguredModel | null {
   const model = languageModelOf(config);
   return model && config.spec ? { id: config.spec, model, timeoutMs: config.timeoutSeconds * 1000 } : null;
@@ -45,7 +45,7 @@ function languageModelOf(config: ModelConfig): ConfiguredModel["model"] | null {
   }
 }
 
-/** The model, or 503 NoModel (§8.5): evaluation and generation need one, nothing else does. */
+/** The model, or 503 NoModel (docs/evaluation-and-activation.md#the-judge-model): evaluation and generation need one, nothing else does. */
 export function requireModel(model: ConfiguredModel | null): ConfiguredModel {
   if (!model) throw specError("NoModel", "set SKILLGATE_MODEL to evaluate amendments");
   return model;

@@ -6,7 +6,7 @@ import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import type { TeamId } from "../teams/teams";
 import type { ObservationInput } from "../contracts/evolution";
 
-/** Observations (§8.1): one per run of a skill, recorded against the version that ran. */
+/** Observations (docs/evaluation-and-activation.md#observations): one per run of a skill, recorded against the version that ran. */
 
 /** Records observations all or nothing; each must name a skill the team can see and a version it has had. */
 export async function recordObservations(
@@ -105,7 +105,7 @@ export async function successRates(db: Db, teamId: TeamId): Promise<Map<string, 
 }
 
 /**
- * The test cases of an evaluation (§8.3), failure-weighted: up to 7 most recent failures
+ * The test cases of an evaluation (docs/evaluation-and-activation.md#evaluation), failure-weighted: up to 7 most recent failures
  * (`partial` counts as failure) and up to 3 most recent successes.
  */
 export async function selectTestCases(db: Db, teamId: TeamId, skill: string) {

@@ -4,7 +4,7 @@ import { latestVersionOf } from "../skills/catalog";
 import type { AmendmentState } from "./amendment-states";
 
 /**
- * Out of date (§8.4): an amendment is written against the skill's latest version; once the skill
+ * Out of date (docs/evaluation-and-activation.md#out-of-date-amendments): an amendment is written against the skill's latest version; once the skill
  * has a newer one and the amendment is not decided yet, it can no longer go live as it is and can
  * only be re-proposed against the current version. Derived each time it is read, never stored.
  */

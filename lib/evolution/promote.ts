@@ -16,7 +16,7 @@ import { enqueueEvents } from "../webhooks/outbox";
 import { decisionEvents } from "./webhook-events";
 
 /**
- * A lead's decisions on an amendment (§8.4, §10): approve one judged improved, reject it with a
+ * A lead's decisions on an amendment (docs/evaluation-and-activation.md#amendment-states, docs/learned-skills.md#governed-promotion): approve one judged improved, reject it with a
  * reason, or put live anything else with a written reason (a manual override). Each is one
  * transaction that starts with the amendment's conditional move, so of two leads clicking approve
  * and reject at once exactly one decides, and nothing goes live after a rejection.
@@ -32,12 +32,12 @@ export interface Promoted {
   version: number;
   evaluationId: number | null;
   override: boolean;
-  /** What agents get now: the promoted version, or the one a lead pinned (§10). */
+  /** What agents get now: the promoted version, or the one a lead pinned (docs/learned-skills.md#one-served-version). */
   served: Served;
 }
 
 /**
- * `POST /api/v1/amendments/<id>/promote` (§8.4): what it means depends on the state the amendment
+ * `POST /api/v1/amendments/<id>/promote` (docs/evaluation-and-activation.md#amendment-states): what it means depends on the state the amendment
  * is in — awaiting approval, the lead's approval; pending, evaluated or rejected, a manual override,
  * which needs a written reason. The dashboard names the move it means (approve, override) instead.
  */
@@ -59,7 +59,7 @@ export async function promoteAmendment(
 
 /**
  * A lead puts live an amendment that was not judged improved — pending, evaluated or rejected —
- * with a written reason: a manual override (§8.4). `seen` is the state the lead decided on; the
+ * with a written reason: a manual override (docs/evaluation-and-activation.md#amendment-states). `seen` is the state the lead decided on; the
  * move is conditional on it, so a form opened on an evaluated amendment never approves one that
  * has meanwhile been judged again.
  */
@@ -102,7 +102,7 @@ export async function approveAmendment(deps: PromotionDeps, team: CatalogKey, ac
 }
 
 /**
- * An amendment goes live only on the version it was written against (§8.4). Said before anything is
+ * An amendment goes live only on the version it was written against (docs/evaluation-and-activation.md#amendment-states). Said before anything is
  * written; the promotion's own conditional update of the skill's version is what no race gets past.
  */
 async function refuseOutdated(deps: PromotionDeps, team: CatalogKey, amendment: AmendmentRow): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * Promotion decisions by week (§8.4, §10): every history event that decides whether a version goes
+ * Promotion decisions by week (docs/learned-skills.md): every history event that decides whether a version goes
  * live, or stays live, read as one kind of decision. The database counts events by week and by what
  * tells the decisions apart; this module names the decisions and lays them out week by week.
  */

@@ -8,7 +8,7 @@ import type { SkillContent } from "../skills/view";
 import { failureMessage } from "./failure-message";
 import type { ConfiguredModel } from "./model";
 
-/** What the model answers when asked for an amendment (§8.2). */
+/** What the model answers when asked for an amendment (docs/evaluation-and-activation.md#amendments). */
 export const proposalSchema = z.object({
   description: z.string().describe("a better description, or the current one unchanged"),
   body: z.string().describe("the full new Markdown body of the skill"),

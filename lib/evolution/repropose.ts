@@ -20,7 +20,7 @@ import { askForChange, proposalRefused } from "./proposal";
 import { describeSpans, mergeField, mergeText, type LineSpan } from "./three-way";
 
 /**
- * Re-proposing an out-of-date amendment (§8.4): its change, made against a version the skill has
+ * Re-proposing an out-of-date amendment (docs/evaluation-and-activation.md#out-of-date-amendments): its change, made against a version the skill has
  * moved past, is applied to the current version — merged three-way, or written again by the model
  * from the skill's recorded failures — as a new pending amendment, and the old one is superseded by
  * it. The new amendment and the old one's move are one transaction, conditional on the old one's

@@ -1,7 +1,7 @@
 import { diff3Merge } from "node-diff3";
 
 /**
- * Three-way merges of an amendment's change onto a skill that moved on (§8.4): what the amendment
+ * Three-way merges of an amendment's change onto a skill that moved on (docs/evaluation-and-activation.md#out-of-date-amendments): what the amendment
  * changed from the version it was written against, applied to the current version. Lines are
  * merged as diff3 does (node-diff3): changes to lines the other side left alone apply; changes to
  * the same or adjacent lines conflict, unless both made the same change.

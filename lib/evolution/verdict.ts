@@ -1,5 +1,5 @@
 /**
- * The verdict rules of §8.3, in exact arithmetic. Scores are decimals in [0, 1]; a case score is
+ * The verdict rules of docs/evaluation-and-activation.md#verdict-rules, in exact arithmetic. Scores are decimals in [0, 1]; a case score is
  * the mean of three dimensions and the delta a mean of differences, so floating point would put
  * 0.05 at 0.05000000000000001. Every score is read as the exact decimal its JSON number prints as,
  * scaled to an integer of 10^20, and the threshold is compared without division.
@@ -19,7 +19,7 @@ export interface JudgedCase {
   amended: Dimensions;
 }
 
-/** The delta an amendment must beat to be judged improved (§8.3); the history's evaluation chart draws it. */
+/** The delta an amendment must beat to be judged improved (docs/evaluation-and-activation.md#evaluation); the history's evaluation chart draws it. */
 export const IMPROVED_ABOVE = 0.05;
 
 const DIGITS = 20;

@@ -6,7 +6,7 @@ import type { Actor } from "../learned/actor";
 import type { AmendmentDecision, WebhookEvent } from "../webhooks/events";
 import type { AmendmentRow } from "./amendments";
 
-/** The events of an amendment's life that leads are told of (§10 "Webhooks"), each written in the transaction that makes it. */
+/** The events of an amendment's life that leads are told of (docs/learned-skills.md#webhooks-and-mail), each written in the transaction that makes it. */
 
 /**
  * An evaluation's end: it finished with its verdict, and where that left the amendment — awaiting
@@ -36,7 +36,7 @@ export async function evaluationEvents(
   return events;
 }
 
-/** A lead's decision (§8.4), and for an approval or an override the version it made live. */
+/** A lead's decision (docs/evaluation-and-activation.md#amendment-states), and for an approval or an override the version it made live. */
 export function decisionEvents(
   amendment: AmendmentRow,
   decision: AmendmentDecision,

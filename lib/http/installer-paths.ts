@@ -3,7 +3,7 @@ const LINK = /^\/i\/([^/]+)(\/.*)?$/;
 
 /**
  * The API route that answers where installers look for a team's skills: `/.well-known/skills/…`
- * (with a key) and the same under an install link, `/i/<token>/.well-known/skills/…` (§12); null
+ * (with a key) and the same under an install link, `/i/<token>/.well-known/skills/…` (docs/teams-and-keys.md#install-links); null
  * for any other path. Every path under `/i/<token>` goes to an install-link route, so an installer
  * with a revoked link reads the 401 that says so, and one with a mistyped path the 404 that names
  * what exists; the bare `…/.well-known/skills` (with or without its slash) is the index. The proxy

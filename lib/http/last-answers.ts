@@ -66,7 +66,7 @@ export class AnswerStore<T> {
 /**
  * What agents read (the listing, skill_view, skill_file, skill_list, the skills index), as last
  * answered by this instance, so an outage does not take skills away from running agents
- * (SPEC §14): while the database is away the same request gets the same answer, marked stale.
+ * (docs/outages.md#stale-answers): while the database is away the same request gets the same answer, marked stale.
  * Also what lets those requests in while the database cannot say: the MCP sessions seen working
  * (API keys and install links: lib/auth/key-cache.ts).
  */
@@ -86,7 +86,7 @@ export class LastAnswers {
 
 /**
  * Since when what a request was answered with is known only from memory: the key's last
- * confirmation, or — the database found away — its last answer (SPEC §14: marked from the first
+ * confirmation, or — the database found away — its last answer (docs/outages.md#stale-answers: marked from the first
  * second; nothing reaches the database while it is away).
  */
 export function staleSinceOf(health: DatabaseHealth, auth: Stale<unknown>): number | undefined {

@@ -25,14 +25,14 @@ export function clientMethod(req: Request): string {
   return refusedMethod(req) ?? req.method;
 }
 
-/** The 405 for a method `what` does not serve, in the envelope (§11), with what it does serve. */
+/** The 405 for a method `what` does not serve, in the envelope (docs/api.md#errors), with what it does serve. */
 export function methodNotAllowed(method: string, allow: string, what = "route"): Response {
   return errorResponse(new AppError("MethodNotAllowed", `${method} is not allowed here; this ${what} answers ${allow}`), { allow });
 }
 
 /**
  * The answers of a route for the methods it does not implement. Next's own are an empty 405
- * without `Allow`; every `/api` answer is the error envelope (§11), so each route file exports
+ * without `Allow`; every `/api` answer is the error envelope (docs/api.md#errors), so each route file exports
  * these beside its handlers: `export const { PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ GET, POST })`.
  * HEAD is GET without a body (Next drops it), OPTIONS says what is allowed, or refuses a method
  * Next does not serve, which arrives as a marked OPTIONS.

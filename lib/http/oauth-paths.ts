@@ -1,5 +1,5 @@
 /**
- * Where OAuth for MCP lives (§12, issue 28). Clients look for the metadata at fixed addresses
+ * Where OAuth for MCP lives (docs/mcp.md#oauth, issue 28). Clients look for the metadata at fixed addresses
  * (RFC 8414, RFC 9728); the proxy sends those to API routes, as it does the installers' paths, so
  * they answer as the API does (JSON errors, no page headers). Kept apart from lib/http/oauth.ts so
  * the proxy and the MCP endpoint do not load the OAuth server.

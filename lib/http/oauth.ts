@@ -32,7 +32,7 @@ import { withRateLimitHeaders } from "./rate-limit-headers";
 import { clientAddress } from "../client-address";
 
 /**
- * OAuth for the MCP endpoint (§12, issue 28), on the MCP TypeScript SDK's authorization-server
+ * OAuth for the MCP endpoint (docs/mcp.md#oauth, issue 28), on the MCP TypeScript SDK's authorization-server
  * handlers: they parse and check every request (client authentication, redirect URIs, PKCE S256,
  * registration metadata, revocation) and call the provider below, which keeps codes, connections
  * and tokens in the database (lib/oauth). The handlers are Express routers; each request is handed

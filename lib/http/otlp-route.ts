@@ -21,7 +21,7 @@ import { answeredError } from "./respond";
 import { authenticateRequest, withinBudget } from "./route";
 
 /**
- * `POST /api/otlp/v1/logs` and `/v1/traces` (§9.1): an OpenTelemetry exporter pointed at
+ * `POST /api/otlp/v1/logs` and `/v1/traces` (docs/telemetry.md#the-receiver): an OpenTelemetry exporter pointed at
  * `<base>/api/otlp` with a key that holds `telemetry` (or `write`, or `admin`). Answers as the
  * OTLP specification says exporters expect: 200 with `partialSuccess` for what was refused, a
  * google.rpc.Status in the request's encoding for a failure, and `Retry-After` on 429 and 503,
@@ -54,8 +54,7 @@ async function receive(signal: Signal, req: Request): Promise<Response> {
 
 /**
  * What a member key sends is its member's: every event's person becomes their email, whatever
- * the agent said (with an API-key login Claude Code says only a hash). docs/decisions.md,
- * "People as people".
+ * the agent said (with an API-key login Claude Code says only a hash). docs/decisions/people-as-people.md.
  */
 function attributed(mapped: Mapped, member: BoundMember | null): Mapped {
   if (!member) return mapped;

@@ -1,6 +1,6 @@
 import { AppError } from "../errors";
 
-/** Lists are paginated with `limit` and an opaque `cursor` (§11); `nextCursor` is null on the last page. */
+/** Lists are paginated with `limit` and an opaque `cursor` (docs/api.md#pagination); `nextCursor` is null on the last page. */
 export const DEFAULT_PAGE = 500;
 
 export interface Page<T> {

@@ -5,7 +5,7 @@ import type { RateLimitState } from "./rate-limit";
  * link's, on REST, MCP, the installers' routes and OTLP, refusals included. The state is kept by
  * request where it is taken (lib/http/route.ts) and put on the answer where it leaves, so every
  * way a request is authenticated and counted gets them without passing the state along, and an
- * answer kept for an outage never replays an old count (docs/decisions.md, "Rate-limit headers").
+ * answer kept for an outage never replays an old count (docs/decisions/rate-limit-headers.md).
  */
 
 /** Each request's state, as its limit was taken; gone with the request. */

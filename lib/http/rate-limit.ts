@@ -9,7 +9,7 @@ const CHUNKS_PER_WINDOW = 20;
 
 /**
  * A key's window as one request left it, which the X-RateLimit-* headers say
- * (lib/http/rate-limit-headers.ts; docs/decisions.md, "Rate-limit headers").
+ * (lib/http/rate-limit-headers.ts; docs/decisions/rate-limit-headers.md).
  */
 export interface RateLimitState {
   /** Whether this request was admitted. */
@@ -44,7 +44,7 @@ interface Lease {
  * doubles while the instance keeps needing more, up to a twentieth of the limit: a busy key costs a
  * few claims a minute, and many short-lived instances (serverless) hold back little they do not
  * use. The limit is never exceeded across instances; a key may be refused early by what other
- * instances claimed and did not spend — at most a chunk each (docs/decisions.md).
+ * instances claimed and did not spend — at most a chunk each (docs/decisions/rate-limiter.md).
  */
 export class SharedRateLimit {
   private readonly leases = new LRUCache<string, Lease>({ max: 100_000 });
@@ -100,7 +100,7 @@ export class SharedRateLimit {
         lease.left--;
         // What no instance had claimed at this instance's last claim, and what this one holds unspent:
         // exact with one instance; with several, others may have claimed since, and what they hold
-        // unspent is not counted (docs/decisions.md, "Rate-limit headers").
+        // unspent is not counted (docs/decisions/rate-limit-headers.md).
         return this.state(true, this.limit - lease.claimed + lease.left, lease.endsAt);
       }
       if (lease.spent) return this.state(false, 0, lease.endsAt);

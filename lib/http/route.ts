@@ -191,7 +191,7 @@ type LinkParams = z.ZodObject<{ token: z.ZodString }>;
 type LinkHandler<P extends LinkParams> = (params: z.infer<P>, request: { req: Request; app: App; team: LinkTeam }) => Promise<Response>;
 
 /**
- * A route an install link opens (§12): the token in the path is the credential, so no header is
+ * A route an install link opens (docs/teams-and-keys.md#install-links): the token in the path is the credential, so no header is
  * needed, and it opens nothing but these routes. Rate-limited per link, as keys are, and says so
  * (`X-RateLimit-*`).
  */

@@ -5,7 +5,7 @@ import { readSkillFile } from "../skills/files";
 import { loadSkillContent } from "../skills/view";
 
 /**
- * The skills index and its files for installers (§12), as a key (`/.well-known/skills/…`) or an
+ * The skills index and its files for installers (docs/mcp.md#skill-installers), as a key (`/.well-known/skills/…`) or an
  * install link (`/i/<token>/.well-known/skills/…`) reads them. Both come from memory once this
  * instance has them (CatalogCache): an installer asks for every file at once.
  */

@@ -19,7 +19,7 @@ export function mayWriteActive(actor: Actor): boolean {
   return actor.kind === "person" ? roleAtLeast(actor.role, "editor") : grants(actor.scopes, "admin");
 }
 
-/** Leads and admin keys: rollback, restore and forced promotion (§1). */
+/** Leads and admin keys: rollback, restore and forced promotion (docs/teams-and-keys.md#roles). */
 export function mayLead(actor: Actor): boolean {
   if (actor.kind === "system") return true;
   return actor.kind === "person" ? roleAtLeast(actor.role, "lead") : grants(actor.scopes, "admin");
@@ -55,7 +55,7 @@ export function authorOf(actor: Actor): Author {
   return { userId: null, keyId: null, sessionId: null };
 }
 
-/** Provenance of a skill this actor creates (§6.3): an agent's session, or the person. */
+/** Provenance of a skill this actor creates (docs/learned-skills.md#provenance): an agent's session, or the person. */
 export function provenanceOf(actor: Actor): { kind: "agent" | "user"; ref: string | null } {
   if (actor.kind === "person") return { kind: "user", ref: actor.email };
   return { kind: "agent", ref: actor.kind === "key" ? actor.sessionId : null };

@@ -4,7 +4,7 @@ import { apiKeys, skillEvents, users } from "@/db/schema";
 import type { TeamId } from "../teams/teams";
 import { authorName, authorOf, isConnection, namedAuthor, type Actor, type Author } from "./actor";
 
-/** Every kind of event the history holds (§8.4, §10), in the order a skill's life meets them. */
+/** Every kind of event the history holds (docs/learned-skills.md#history, docs/dashboard.md#promotion-history), in the order a skill's life meets them. */
 export const SKILL_EVENT_KINDS = [
   "created",
   "edited",

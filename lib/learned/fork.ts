@@ -11,7 +11,7 @@ export interface ForkSource {
 }
 
 /**
- * Forks any visible skill, of any source, into a new learned skill (§6.5). The fork records
+ * Forks any visible skill, of any source, into a new learned skill (docs/learned-skills.md#forks-and-verification). The fork records
  * where it came from as `<team>/<name>@v<N>`; the source is untouched.
  */
 export async function forkSkill(

@@ -10,7 +10,7 @@ import { listLearnedVersions } from "./store";
 import { isConnection, namedAuthor, type NamedAuthor } from "./actor";
 import { boundedUnifiedPatch } from "./line-diff";
 
-/** Versions of the skill skill_view would serve, and diffs between any two (§6.2). */
+/** Versions of the skill skill_view would serve, and diffs between any two (docs/learned-skills.md#versions-and-diffs). */
 
 /** Who made a version: a person, a key or Skillgate (learned skills), a workspace sync, or the deployment (built-in). */
 export type VersionAuthor = NamedAuthor | { kind: "sync" } | { kind: "deployment" };
@@ -28,7 +28,7 @@ export interface VersionInfo {
   evaluationId: number | null;
   /** The amendment that evaluation judged: the number a lead knows it by. */
   amendmentId: number | null;
-  /** The labels on this version (§10), by name. */
+  /** The labels on this version (docs/learned-skills.md#labels), by name. */
   labels: string[];
 }
 

@@ -6,7 +6,7 @@ import type { TeamId } from "../teams/teams";
 
 /**
  * A lead's reason for a decision that changes what agents get — a pin, an unpin, a label moved or
- * taken off, a rollback (§10): optional, unless the team's `requireReasons` setting asks for one.
+ * taken off, a rollback (docs/learned-skills.md#reasons): optional, unless the team's `requireReasons` setting asks for one.
  * Read inside the decision's transaction, so a lead who turns the setting on is obeyed at once.
  */
 export async function decisionReason(tx: Db, teamId: TeamId, reason: string | null | undefined): Promise<string | null> {

@@ -15,7 +15,7 @@ import { getLearnedVersion } from "./store";
 import { partOf, writableLearned, type Deps } from "./write";
 
 /**
- * What agents get of a learned skill, as a lead decides it (§10): the pin, the version every reader
+ * What agents get of a learned skill, as a lead decides it (docs/learned-skills.md#one-served-version): the pin, the version every reader
  * that asks for no label gets, and labels, the versions readers that ask for one get. Which version
  * a reader then gets is `servedChoice`'s to say (lib/skills/catalog.ts). Each decision may carry a
  * reason, which the team may require (./reasons.ts), and is a history event.
@@ -76,7 +76,7 @@ export async function unpinLearned(deps: Deps, teamId: TeamId, actor: Actor, nam
   return { name, pinnedVersion: null, version: result.version, served: servedChoice(result.version, null, null) };
 }
 
-/** Who put a skill's pin on the version it is on, when and why (§10): what the skill page's first line says. */
+/** Who put a skill's pin on the version it is on, when and why (docs/learned-skills.md#pins): what the skill page's first line says. */
 export interface PinRecord {
   version: number;
   by: string;

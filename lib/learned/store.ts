@@ -75,12 +75,12 @@ export async function nameHolder(db: Db, statics: StaticCatalog, teamId: TeamId,
   return workspace ? { source: "file", folder: `skills/${name}` } : null;
 }
 
-/** §6.4: creating or promoting a learned skill under a built-in's or file skill's name. */
+/** docs/learned-skills.md#errors-that-protect-precedence: creating or promoting a learned skill under a built-in's or file skill's name. */
 export function nameCollision(name: string, holder: NameHolder) {
   return specError("NameCollision", `"${name}" is held by a ${holder.source} skill`);
 }
 
-/** §6.4: changing a skill that is not learned. */
+/** docs/learned-skills.md#errors-that-protect-precedence: changing a skill that is not learned. */
 export function notLearned(name: string, holder: NameHolder) {
   return holder.source === "builtin"
     ? specError("BuiltInImmutable", `"${name}" is a built-in skill`)

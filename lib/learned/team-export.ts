@@ -8,7 +8,7 @@ import { exportLearned } from "./transfer";
 
 /**
  * The team's skills as trees of SKILL.md folders, for `GET /api/v1/export` and `skillgate pull`
- * (docs/decisions.md, "One served version"): what agents get, or — for a lead, never for an
+ * (docs/decisions/one-served-version.md): what agents get, or — for a lead, never for an
  * agent's skills folder — the team's whole workspace.
  */
 

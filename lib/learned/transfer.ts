@@ -14,7 +14,7 @@ import type { Actor } from "./actor";
 import { insertLearnedIn, type Deps, type LearnedStatus, type Provenance } from "./write";
 
 /**
- * Export and import of learned skills as standard SKILL.md folders (§6.6). Provenance travels in
+ * Export and import of learned skills as standard SKILL.md folders (docs/learned-skills.md#import-and-export). Provenance travels in
  * `metadata` under `skillgate.*` keys; an export imported elsewhere and exported again gives the
  * same files byte for byte.
  */
@@ -38,7 +38,7 @@ export interface ExportedSkill {
  * The team's live learned skills — active (shadowed ones too) and drafts — each as the SKILL.md an
  * export holds, provenance in `metadata`: at the version agents get (the catalog's, pinned or
  * latest), so an export, `skillgate pull --all` and skill_view hand out the same version
- * (docs/decisions.md, "One served version").
+ * (docs/decisions/one-served-version.md).
  */
 export async function exportLearned(db: Db, catalogs: CatalogCache, team: CatalogKey): Promise<ExportedSkill[]> {
   const catalog = await catalogs.catalog(team);

@@ -28,7 +28,7 @@ function completeReport(report: unknown): ReviewReport | null {
   };
 }
 
-/** Sets the tier of the skill's current version (§6.5); `verified` needs a hostile review report. */
+/** Sets the tier of the skill's current version (docs/learned-skills.md#forks-and-verification); `verified` needs a hostile review report. */
 export async function verifyLearned(
   deps: Deps,
   teamId: TeamId,

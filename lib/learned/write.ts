@@ -26,7 +26,7 @@ import {
 } from "./store";
 
 /**
- * Every change to a learned skill (§6): one transaction that writes the skill, its new immutable
+ * Every change to a learned skill (docs/learned-skills.md): one transaction that writes the skill, its new immutable
  * version and an event, and bumps the catalog revision so no cached listing outlives it.
  */
 
@@ -111,7 +111,7 @@ export interface NewLearnedFields {
   reason?: string | null;
 }
 
-/** `POST /api/v1/skills`: a draft by default (§6.1). */
+/** `POST /api/v1/skills`: a draft by default (docs/learned-skills.md#drafts-and-promotion). */
 export function createLearned(deps: Deps, teamId: TeamId, actor: Actor, input: NewLearnedFields) {
   const skillMd = composeSkillMd({ name: input.name, description: input.description }, input.body);
   return insertLearned(deps, teamId, actor, { skillMd, status: input.status ?? "draft", reason: input.reason ?? null });
@@ -177,7 +177,7 @@ export interface LearnedChanged {
   served: Served;
 }
 
-/** `PUT /api/v1/skills/<name>`: a new version, only against the current one (§6.2). */
+/** `PUT /api/v1/skills/<name>`: a new version, only against the current one (docs/learned-skills.md#versions-and-diffs). */
 export async function updateLearned(deps: Deps, teamId: TeamId, actor: Actor, name: string, change: LearnedChange) {
   const result = await deps.db.transaction((tx) => changeLearnedIn(tx, deps.catalogs.statics, teamId, actor, name, change));
   if (result.changed && result.listed) await recordListingSnapshot(deps.db, deps.catalogs, teamId, `learned skill ${name} edited`);
@@ -263,7 +263,7 @@ async function advance(
   return version;
 }
 
-/** `POST …/promote`: the draft becomes the active learned skill, if its name is still free (§6.1). */
+/** `POST …/promote`: the draft becomes the active learned skill, if its name is still free (docs/learned-skills.md#drafts-and-promotion). */
 export async function promoteLearned(deps: Deps, teamId: TeamId, actor: Actor, name: string) {
   requireWriteActive(actor, "promoting a draft");
   const promoted = await deps.db.transaction(async (tx) => {
@@ -291,9 +291,9 @@ export async function promoteLearned(deps: Deps, teamId: TeamId, actor: Actor, n
 
 export interface RollbackRequest {
   toVersion: number;
-  /** The current version the rollback was decided on: a stale one is refused (§6.2). */
+  /** The current version the rollback was decided on: a stale one is refused (docs/learned-skills.md#rollback). */
   expectedVersion?: number;
-  /** Under a pin: leave it where it is, so agents keep the pinned version (§6.2). */
+  /** Under a pin: leave it where it is, so agents keep the pinned version (docs/learned-skills.md#rollback). */
   keepPin?: boolean;
   reason?: string | null;
 }
@@ -306,7 +306,7 @@ export type RolledBack = ({ name: string; version: number; revertOf: number } | 
 };
 
 /**
- * `POST …/rollback`: a new version with the content of v<toVersion>; nothing is deleted (§6.2).
+ * `POST …/rollback`: a new version with the content of v<toVersion>; nothing is deleted (docs/learned-skills.md#rollback).
  * When that content is already the current one no version is made, so a double click or a retry
  * never makes a duplicate; `expectedVersion`, like an update's, refuses a stale rollback. A
  * rollback is the lead saying "agents get this content now": a pin moves to the version that has

@@ -26,7 +26,7 @@ export interface LedgerAuthor {
   at?: Date;
 }
 
-/** A plan's slug from a URL, with the ledger's own refusal (§7). */
+/** A plan's slug from a URL, with the ledger's own refusal (docs/ledger.md#plans-and-keys). */
 export function parseLedgerSlug(slug: string): LedgerSlug {
   return parseWith(ledgerSlugParam, slug, "InvalidPath");
 }
@@ -62,7 +62,7 @@ function required(input: LedgerInput, field: keyof LedgerInput): string {
   return value;
 }
 
-/** The gates of §7 that need no database: every required field non-empty, a known verdict, evidence where it is due. */
+/** The gates of docs/ledger.md#actions-and-gates that need no database: every required field non-empty, a known verdict, evidence where it is due. */
 function checkFields(action: Exclude<LedgerAction, "list">, input: LedgerInput): void {
   for (const field of REQUIRED[action]) {
     if (!filled(input[field])) throw specError("MissingField", `${action} requires ${field}`);

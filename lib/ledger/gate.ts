@@ -10,7 +10,7 @@ export interface GateResult {
   message: string | null;
 }
 
-/** The finishing gate (§7): clear when no prediction is open; otherwise every open one, verbatim. */
+/** The finishing gate (docs/ledger.md#the-finishing-gate): clear when no prediction is open; otherwise every open one, verbatim. */
 export async function ledgerGate(db: Db, teamId: TeamId, slug: LedgerSlug): Promise<GateResult> {
   const open = openPredictions(await readLedger(db, teamId, slug));
   const ledger = ledgerKey(slug);

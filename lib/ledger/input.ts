@@ -2,7 +2,7 @@ import { z } from "zod";
 import { refuseWith } from "../validation";
 import { LEDGER_ACTIONS, VERDICTS } from "./records";
 
-/** What the ledger accepts (§7); the contract (lib/contracts/ledger.ts) documents it as it is. */
+/** What the ledger accepts (docs/ledger.md#actions-and-gates); the contract (lib/contracts/ledger.ts) documents it as it is. */
 
 export const LEDGER_SLUG_PATTERN = "^[a-z0-9-]{1,80}$";
 
@@ -20,7 +20,7 @@ export const ledgerSlugParam = z
 
 /**
  * What an agent or person sends. The action is checked here; which fields it needs, and whether
- * they are non-empty, the ledger checks in the order of §7 (a missing field before a bad verdict).
+ * they are non-empty, the ledger checks in the order of docs/ledger.md#actions-and-gates (a missing field before a bad verdict).
  */
 export const ledgerBody = z.strictObject({
   action: z

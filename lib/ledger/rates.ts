@@ -4,7 +4,7 @@ import { ledgerRecords, ledgers } from "@/db/schema";
 import type { TeamId } from "../teams/teams";
 import { passRateOf } from "./week-rate";
 
-/** Prediction pass rate = confirmed / (confirmed + refuted + inconclusive), counted in SQL (§7). */
+/** Prediction pass rate = confirmed / (confirmed + refuted + inconclusive), counted in SQL (docs/ledger.md#pass-rates). */
 export interface PassRate {
   confirmed: number;
   refuted: number;

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-/** Ledger records as values, and their one-line text form (§7). Pure: the list, the gate and the pages share it. */
+/** Ledger records as values, and their one-line text form (docs/ledger.md#the-list-text). Pure: the list, the gate and the pages share it. */
 
 export const LEDGER_ACTIONS = [
   "record-hypothesis",

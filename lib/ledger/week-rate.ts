@@ -22,7 +22,7 @@ export interface WeekRate extends VerdictCounts {
   few: boolean;
 }
 
-/** Prediction pass rate = confirmed / (confirmed + refuted + inconclusive) (§7); null when nothing has been judged: not 0%. */
+/** Prediction pass rate = confirmed / (confirmed + refuted + inconclusive) (docs/ledger.md#pass-rates); null when nothing has been judged: not 0%. */
 export function passRateOf({ confirmed, refuted, inconclusive }: VerdictCounts): number | null {
   const judged = confirmed + refuted + inconclusive;
   return judged === 0 ? null : confirmed / judged;

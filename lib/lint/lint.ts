@@ -1,7 +1,7 @@
 import { codePointLength } from "../text";
 
 /**
- * Description lint (SPEC §5): deterministic checks of whether an agent will notice that a
+ * Description lint (docs/skills-and-listing.md#description-lint): deterministic checks of whether an agent will notice that a
  * skill applies. Findings come in the order of the spec's table.
  */
 

@@ -1,7 +1,6 @@
 /**
  * The budget page's lists of what was cut, a page at a time: at 10,000 skills the cap drops
- * thousands of entries, and printing them all made the page megabytes (docs/decisions.md, "The
- * listing budget page at 10,000 skills"). The whole lists are the download's (cut-csv.ts).
+ * thousands of entries, and printing them all made the page megabytes (docs/decisions/listing-budget-page.md). The whole lists are the download's (cut-csv.ts).
  */
 import { pageOf, type Paged } from "../paged";
 

@@ -12,7 +12,7 @@ import {
 import type { ListingSettings } from "./render";
 import { listingHistory } from "./snapshots";
 
-/** The figures of §3.7 as response headers. */
+/** The listing's figures as response headers (docs/skills-and-listing.md#figures-and-headers). */
 export function listingHeaders(listing: TeamListing): Record<string, string> {
   const { figures } = listing;
   return {

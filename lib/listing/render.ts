@@ -1,7 +1,7 @@
 import { codePointLength, codePointPrefix } from "../text";
 
 /**
- * The listing render contract (SPEC §3), as a pure function: the text an agent puts in its
+ * The listing render contract (docs/skills-and-listing.md#the-listing), as a pure function: the text an agent puts in its
  * system prompt, never over the cap while the header and diagnostics fit, and never silent
  * about what it left out.
  */
@@ -20,7 +20,7 @@ export interface ListingSkill {
   name: string;
   scope: ListingScope;
   description: string;
-  /** The version listed and why (§10), carried to the JSON form's entries; the text does not say it. */
+  /** The version listed and why (docs/learned-skills.md#one-served-version), carried to the JSON form's entries; the text does not say it. */
   served?: ListedVersion;
 }
 
@@ -38,7 +38,7 @@ export interface ListingSettings {
 }
 
 /**
- * An entry's state, as the API names it (§10): `full`, the whole description; `cut`, the description
+ * An entry's state, as the API names it (docs/skills-and-listing.md#entry-states): `full`, the whole description; `cut`, the description
  * shortened at descMax; `stripped`, the description dropped by the cap; `dropped`, the entry dropped
  * by the cap. The figures count the last two as droppedDescriptions and droppedEntries.
  */
@@ -214,7 +214,7 @@ function groupEntries(skills: ListingSkill[], descMax: number): WorkGroup[] {
 }
 
 /**
- * Drops descriptions, then entries, until the block and its marker fit the cap (§10): lowest
+ * Drops descriptions, then entries, until the block and its marker fit the cap (docs/skills-and-listing.md#truncation): lowest
  * precedence first, from the end of each group backwards. Marks each entry's state and says how
  * many of each it dropped.
  */

@@ -16,7 +16,7 @@ import { continueMcpSession, endMcpSession, openMcpSession } from "./sessions";
 import { registerTools } from "./tools";
 
 /**
- * The MCP endpoint (§12): Streamable HTTP with the SDK's web-standard transport. Sessions live in
+ * The MCP endpoint (docs/mcp.md#endpoint-and-sessions): Streamable HTTP with the SDK's web-standard transport. Sessions live in
  * the database (lib/mcp/sessions.ts), and every request is served by a fresh server and transport
  * in the SDK's stateless mode, so any instance can serve any session: the session id the client
  * carries is checked against the table, belongs to the key that opened it, and is the agent
@@ -100,7 +100,7 @@ function challengeFor(error: unknown, req: Request): Record<string, string> {
 
 /**
  * Whether the session is open for this key. While the database is away, a session this instance
- * saw open goes on, so a running agent keeps its skills (§14); a new one cannot open.
+ * saw open goes on, so a running agent keeps its skills (docs/outages.md#stale-answers); a new one cannot open.
  */
 async function sessionContinues(app: App, sessionId: string, keyId: number): Promise<boolean> {
   try {

@@ -33,7 +33,7 @@ import { parseAnnotationLine, skillViewText, viewSkill } from "../skills/view";
 import { decodeUtf8 } from "../text";
 
 /**
- * The MCP tools of §12, built from the REST contracts: each tool's input schema is made of the
+ * The MCP tools of docs/mcp.md#tools, built from the REST contracts: each tool's input schema is made of the
  * contract's fields, and each call is checked with the very schema the REST route uses, so an
  * answer — refusals included — is the string the REST route gives for the same request: its text
  * body, its JSON body as serialized, or its error's `message`.
@@ -63,7 +63,7 @@ interface ToolDefinition<S extends z.ZodObject> {
   /** A text answer, one with facts beside it in `_meta`, or content of other kinds (a binary file as an embedded resource). */
   run: (args: z.infer<S>, context: ToolContext) => Promise<string | TextWithMeta | ToolContent>;
   /**
-   * What agents read (§14): while the database is away, the last answer to the same call, marked
+   * What agents read (docs/outages.md#stale-answers): while the database is away, the last answer to the same call, marked
    * stale in `_meta`; `whenStale` does what the fresh answer would have done besides answering.
    */
   servesStale?: { whenStale?: (args: z.infer<S>, context: ToolContext, kept: CallToolResult) => void };
@@ -76,13 +76,13 @@ interface ToolContext {
   sessionId: string | null;
 }
 
-/** A text answer and what it is, for a client that reads more than the text: the version skill_view served and why (§10). */
+/** A text answer and what it is, for a client that reads more than the text: the version skill_view served and why (docs/learned-skills.md#one-served-version). */
 interface TextWithMeta {
   text: string;
   meta: Record<string, unknown>;
 }
 
-/** The `_meta` key of the version a reader got and why (§10): `{version, why, label?}`, as REST's X-Skill-Served-Why says. */
+/** The `_meta` key of the version a reader got and why (docs/learned-skills.md#one-served-version): `{version, why, label?}`, as REST's X-Skill-Served-Why says. */
 export const SERVED_META = "skillgate/served";
 
 const tool = <S extends z.ZodObject>(definition: ToolDefinition<S>) => definition;
@@ -311,7 +311,7 @@ async function callTool(call: McpCall, name: string, args: unknown): Promise<Cal
     if (staleSince === undefined || result._meta?.[STALE_META] !== undefined) return result;
     return { ...result, _meta: { ...result._meta, [STALE_META]: secondsSince(staleSince) } };
   } catch (error) {
-    // The REST route's message for the same failure (§12), an outage included; a bug is logged, not echoed.
+    // The REST route's message for the same failure (docs/mcp.md#answers-and-refusals), an outage included; a bug is logged, not echoed.
     const known = knownError(error);
     if (!known) logUnexpected(`MCP tool ${name} failed`, error);
     return { content: [{ type: "text", text: (known ?? INTERNAL_ERROR).message }], isError: true };

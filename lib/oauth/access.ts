@@ -2,7 +2,7 @@ import { ACCESS_LEVELS, roleAtLeast, type AccessLevel, type Role } from "../auth
 
 /**
  * What a connection may do, chosen by the member on the consent page: a level of the key ladder
- * (§1, ACCESS_LEVELS in lib/auth/scopes.ts), never above their role. A viewer's connection reads;
+ * (docs/teams-and-keys.md#api-keys-and-scopes, ACCESS_LEVELS in lib/auth/scopes.ts), never above their role. A viewer's connection reads;
  * an editor's may also write (drafts, observations, the ledger, as a `write` key); a lead's may
  * also do what an `admin` key does.
  */

@@ -24,7 +24,7 @@ export interface TeamOverview {
     collisions: number;
     lintFindings: number;
     neverLoaded: number;
-    /** Skills people activate only by typing `/name` (§9.1). */
+    /** Skills people activate only by typing `/name` (docs/telemetry.md#activations). */
     typedOnly: number;
     /** Skills whose tools fail more often while loaded than with no skill, and skills whose prompts cost twice as much (30 days). */
     loadedThenFailing: number;
@@ -38,11 +38,11 @@ export interface TeamOverview {
     listingCap: number;
     truncated: boolean;
   };
-  /** Folders that break a hard rule (§2.1), with the version still served from an earlier sync. */
+  /** Folders that break a hard rule (docs/skills-and-listing.md#validation), with the version still served from an earlier sync. */
   invalid: InvalidFolderRow[];
   /** Collision and warning lines; invalid folders have their own list. */
   diagnostics: string[];
-  /** Activations of custom skills whose names the agent hid, and of names the catalog does not hold (§9.1). */
+  /** Activations of custom skills whose names the agent hid, and of names the catalog does not hold (docs/telemetry.md#activations). */
   unlisted: UnlistedActivations;
 }
 

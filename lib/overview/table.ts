@@ -3,7 +3,7 @@ export interface SkillHealthRow {
   name: string;
   source: string;
   scope: string;
-  /** The version agents get (§10)… */
+  /** The version agents get (docs/learned-skills.md#one-served-version)… */
   version: number;
   /** …and why: a lead's pin or the latest, with the latest when it is another. */
   served: { why: string; latest: number };
@@ -19,7 +19,7 @@ export interface SkillHealthRow {
   /** "shadowed by builtin", "shadows file skills/x" */
   collision: string | null;
   neverLoaded: boolean;
-  /** Activations the agents' telemetry reported in 30 days (§9.1): the model chose it, or a person typed `/name`. */
+  /** Activations the agents' telemetry reported in 30 days (docs/telemetry.md#activations): the model chose it, or a person typed `/name`. */
   proactive: number;
   typed: number;
   /** Only ever typed: its description does not make the model choose it. */
@@ -62,8 +62,7 @@ export interface RowReader {
 
 /**
  * The overview's skill health table is filtered, sorted and cut into pages on the server: a
- * catalog of 10,000 skills must not send 10,000 rows to the browser (docs/decisions.md, "Flat
- * catalogs"). The query lives in the page's URL, so a filtered, sorted page can be linked.
+ * catalog of 10,000 skills must not send 10,000 rows to the browser (docs/decisions/dashboard-tables.md). The query lives in the page's URL, so a filtered, sorted page can be linked.
  */
 
 export const SORT_KEYS = [

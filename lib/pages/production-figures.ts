@@ -1,7 +1,7 @@
 import { costPerPrompt, MIN_TOOL_CALLS, wilson, type Comparison, type Production, type Rate } from "../usage/production";
 
 /**
- * How the skill page says a version's production figures (docs/decisions.md, "Issue 40"): rates
+ * How the skill page says a version's production figures (docs/decisions/production-page.md): rates
  * with their intervals, money and time a person reads at a glance, and the one sentence that
  * answers "did vN make things worse than vN-1?". Pure.
  */

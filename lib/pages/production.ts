@@ -13,7 +13,7 @@ import { chosenRate } from "./production-figures";
 import { daysBefore, type UtcDay } from "../usage/rollups";
 
 /**
- * What the dashboard shows of production telemetry (§9.1) beyond the usage rows: the activations
+ * What the dashboard shows of production telemetry (docs/telemetry.md#activations) beyond the usage rows: the activations
  * the overview has no row for, and a skill's days and versions in production, shaped for a chart.
  */
 

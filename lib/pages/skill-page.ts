@@ -16,7 +16,7 @@ import { noEvidence, versionEvidence, type VersionEvidence } from "../skills/ver
 import { annotationLine, loadSkillContent, type SkillContent } from "../skills/view";
 import { skillInProduction, type SkillInProduction } from "./production";
 
-/** What agents get of a skill, and why, in one place (§10): the skill page's first line. */
+/** What agents get of a skill, and why, in one place (docs/learned-skills.md#one-served-version): the skill page's first line. */
 export interface AgentsGet {
   /** What a reader that asks for no label gets. */
   served: Served;
@@ -45,11 +45,11 @@ export interface SkillDetail {
   forks: { name: string; forkedFrom: string }[];
   observations: Awaited<ReturnType<typeof listObservations>>;
   amendments: Awaited<ReturnType<typeof listAmendments>>;
-  /** Activations the agents' telemetry reported (§9.1), by day and by version. */
+  /** Activations the agents' telemetry reported (docs/telemetry.md#activations), by day and by version. */
   production: SkillInProduction;
 }
 
-/** Everything the skill page shows (§10). Reading it is not agent usage: no view is recorded. */
+/** Everything the skill page shows (docs/dashboard.md#skill-page). Reading it is not agent usage: no view is recorded. */
 export async function skillDetail(
   db: Db,
   catalogs: CatalogCache,

@@ -29,7 +29,7 @@ export interface App {
   catalogs: CatalogCache;
   /** What each API key authenticates as, forgotten when its team or keys change. */
   keys: KeyAuthCache;
-  /** What agents read, as last answered here: served, marked stale, while the database is away (§14). */
+  /** What agents read, as last answered here: served, marked stale, while the database is away (docs/outages.md#stale-answers). */
   lastAnswers: LastAnswers;
   views: ViewRecorder;
   /** The activation page's pairs loaded together, added up at most once a minute per team. */
@@ -44,14 +44,14 @@ export interface App {
   signInThrottle: SignInThrottle;
   /** How long dashboard sessions live. */
   sessionPolicy: SessionPolicy;
-  /** The judge and generator (§8.5); null when SKILLGATE_MODEL is unset. */
+  /** The judge and generator (docs/evaluation-and-activation.md#the-judge-model); null when SKILLGATE_MODEL is unset. */
   model: ConfiguredModel | null;
   judgeConcurrency: number;
   /** Mails invitations; null when no SMTP server is configured. */
   mailer: Mailer | null;
   /** This instance's id and background timers (leases on runs). */
   work: InstanceWork;
-  /** Sends what the webhook outbox holds: to receivers, and mail to leads who asked (§10 "Webhooks"). */
+  /** Sends what the webhook outbox holds: to receivers, and mail to leads who asked (docs/learned-skills.md#webhooks-and-mail). */
   webhooks: WebhookSender;
   /** Write buffered views once each response is sent, not only on the interval (serverless). */
   flushViewsAfterResponse: boolean;

@@ -85,7 +85,7 @@ async function bootNow(): Promise<App> {
       await deleteStaleSignInFailures(running.db);
       await deleteAbandonedStaging(running.db, running.catalogs.leftoverSyncs);
       await deleteUnusedClients(running.db);
-      // Raw telemetry past each team's retention (§9.1), at start and hourly after; the daily counts
+      // Raw telemetry past each team's retention (docs/telemetry.md#storage-and-retention), at start and hourly after; the daily counts
       // stay. Then the partitions of the next days, made before the receiver needs them.
       if (Date.now() - telemetryTrimmedAt >= 3_600_000) {
         await trimTelemetry(running.db, new Date(), running.telemetryPartitions);
@@ -130,7 +130,7 @@ async function describeMigrations(database: Database): Promise<string> {
   return pending > 0 ? `migrating (${pending} of ${total} migrations to apply)` : `checking migrations (all ${total} applied)`;
 }
 
-/** How long a shutdown may take before the process ends anyway: SIGTERM ends it within 10 s in every state (§14). */
+/** How long a shutdown may take before the process ends anyway: SIGTERM ends it within 10 s in every state (docs/outages.md#shutdown). */
 const SHUTDOWN_MS = 8_000;
 
 /** A clean shutdown writes the buffered views and closes the database (PGlite must be closed). */

@@ -1,5 +1,5 @@
 /**
- * What start-up is doing, said as it starts each step (§14: a new user does not wait in silence),
+ * What start-up is doing, said as it starts each step (docs/outages.md#start-up: a new user does not wait in silence),
  * and how long each took, for the line that says the database is ready.
  */
 export class StartUpSteps {

@@ -9,7 +9,7 @@ import { addressesFromSockets } from "../client-address";
  * Opens, migrates and seeds the database once, in the server process, before requests are served.
  * A start-up that cannot work (the embedded database held by another process, bad configuration)
  * stops the process with its reason, rather than leave a server up that answers 500 to everything.
- * An unreachable database is not such a reason: requests answer 503 until it is back (§14).
+ * An unreachable database is not such a reason: requests answer 503 until it is back (docs/outages.md#outages-and-stalls).
  */
 export async function startUp(): Promise<void> {
   // The configuration is read first: a setting that cannot work stops the server before it says anything else.

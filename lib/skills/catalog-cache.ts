@@ -32,7 +32,7 @@ export interface CatalogKey {
   id: TeamId;
   catalogRevision: number;
   draftsRevision: number;
-  /** The label a reader asked for (§10): its catalog serves the labelled versions. */
+  /** The label a reader asked for (docs/learned-skills.md#labels): its catalog serves the labelled versions. */
   label?: LabelName | null;
 }
 
@@ -84,7 +84,7 @@ export class CatalogCache {
    * away): the background tick deletes it as soon as the database answers (lib/skills/sync.ts).
    */
   readonly leftoverSyncs = new Set<string>();
-  /** The skills index (§12) per catalog state: what installers ask for first. */
+  /** The skills index (docs/mcp.md#skill-installers) per catalog state: what installers ask for first. */
   private readonly indexes = new LRUCache<string, Promise<SkillsIndex>>({ max: 256 });
 
   /** The names of the built-in and global skills: every team has them, at v1. */
@@ -117,7 +117,7 @@ export class CatalogCache {
     return loadOnce(this.teamLabels, `${team.id}:${team.catalogRevision}:${team.draftsRevision}`, () => loadTeamLabels(this.db, team.id));
   }
 
-  /** A reader's label (or an install link's) is on some version of one of the team's skills, or it is refused as the typo it is (§10). */
+  /** A reader's label (or an install link's) is on some version of one of the team's skills, or it is refused as the typo it is (docs/learned-skills.md#labels). */
   async knownLabel(team: CatalogKey): Promise<void> {
     if (team.label) requireKnownLabel(await this.labels(team), team.label);
   }

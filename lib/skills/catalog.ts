@@ -11,19 +11,19 @@ import type { InvalidStaticFolder, StaticSkill } from "./folders";
 import { invalidLines, workspaceFolderLabel } from "./invalid-folders";
 
 /**
- * The team's catalog: every skill it can see, resolved by precedence (SPEC §2).
+ * The team's catalog: every skill it can see, resolved by precedence (docs/skills-and-listing.md#sources-and-precedence).
  * Built-in and global skills come from disk; workspace and learned ones from the database.
  */
 
 export type SkillSource = "builtin" | "file" | "learned";
 export type SkillStatus = "active" | "draft" | "shadowed";
 
-/** A file skill's folder that breaks a hard rule (§2.1): not served as it is. */
+/** A file skill's folder that breaks a hard rule (docs/skills-and-listing.md#validation): not served as it is. */
 export interface InvalidCatalogFolder {
   /** The folder's name, which may not be a valid skill name. */
   name: string;
   scope: "global" | "workspace";
-  /** `global/<folder>` or `skills/<folder>`: the label its skill has (§2), in `GET /api/v1/skills` and on the dashboard. */
+  /** `global/<folder>` or `skills/<folder>`: the label its skill has (docs/skills-and-listing.md#sources-and-precedence), in `GET /api/v1/skills` and on the dashboard. */
   folder: string;
   /** Where the folder is, as its `[invalid]` lines name it: `<folder>` in the tree the team synced, `global/<folder>`. */
   path: string;
@@ -42,11 +42,11 @@ export interface CatalogSkill {
   warnings: string[];
   /** The row id of a learned skill: its versions are cached by it, since an archived name can be reused. */
   learnedId: number | null;
-  /** Where a learned skill came from (§6.3); null for other sources. */
+  /** Where a learned skill came from (docs/learned-skills.md#provenance); null for other sources. */
   provenance: Provenance | null;
-  /** Set when a lead pinned a learned skill (§10): `version` is then the pinned one, and this its latest. */
+  /** Set when a lead pinned a learned skill (docs/learned-skills.md#pins): `version` is then the pinned one, and this its latest. */
   pinned?: { latest: number };
-  /** Set when the reader asked for a label this learned skill has (§10): `version` is the labelled one, and this its latest. */
+  /** Set when the reader asked for a label this learned skill has (docs/learned-skills.md#labels): `version` is the labelled one, and this its latest. */
   label?: { name: LabelName; latest: number };
 }
 
@@ -80,7 +80,7 @@ export interface Catalog {
   diagnostics: string[];
   /** `[invalid] …` then `[warning] …` lines: shown in the API and dashboard, not the listing. */
   warnings: string[];
-  /** What a name resolves to (§4): the active skill of that name, else the draft. */
+  /** What a name resolves to (docs/skills-and-listing.md#skill_view): the active skill of that name, else the draft. */
   named: ReadonlyMap<string, CatalogSkill>;
 }
 
@@ -220,7 +220,7 @@ export function invalidFoldersOfWorkspace(folders: { name: string; errors: strin
     .sort((a, b) => compareCodePoints(a.name, b.name));
 }
 
-/** The labels on a team's live learned skills (§10): by skill name, each label and the version it marks. */
+/** The labels on a team's live learned skills (docs/learned-skills.md#labels): by skill name, each label and the version it marks. */
 export type TeamLabels = ReadonlyMap<string, readonly { label: LabelName; version: number }[]>;
 
 export async function loadTeamLabels(db: Db, teamId: TeamId): Promise<TeamLabels> {
@@ -236,7 +236,7 @@ export async function loadTeamLabels(db: Db, teamId: TeamId): Promise<TeamLabels
 }
 
 /**
- * A reader's label must be on some version of one of the team's skills (§10): one that is on none
+ * A reader's label must be on some version of one of the team's skills (docs/learned-skills.md#labels): one that is on none
  * is a typo, refused with the labels the team has, instead of serving every default in silence.
  */
 export function requireKnownLabel(labels: TeamLabels, label: LabelName): void {
@@ -301,7 +301,7 @@ interface LearnedVersions {
   labelledDescription: string | null;
 }
 
-/** Why a reader gets the version it gets (§10): the label it asked for, a lead's pin, or the latest. */
+/** Why a reader gets the version it gets (docs/learned-skills.md#one-served-version): the label it asked for, a lead's pin, or the latest. */
 export type ServedWhy = "label" | "pinned" | "latest";
 
 /** The version a reader gets and why: what every answer that changes or serves it says (`"served"`). */
@@ -314,7 +314,7 @@ export interface Served {
 
 /**
  * Which version of a learned skill a reader gets — the one rule every reader and every answer
- * uses (docs/decisions.md, "One served version"): the version with the label the reader asked for, where
+ * uses (docs/decisions/one-served-version.md): the version with the label the reader asked for, where
  * the skill has it; else the version a lead pinned; else the latest. Built-in and file skills
  * have only their latest.
  */

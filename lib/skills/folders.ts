@@ -30,7 +30,7 @@ export interface SupportingFileInfo {
   executable: boolean;
 }
 
-/** A folder on disk that breaks a hard rule (§2.1): reported, not served. */
+/** A folder on disk that breaks a hard rule (docs/skills-and-listing.md#validation): reported, not served. */
 export interface InvalidStaticFolder {
   /** `global/<folder>`, or `builtin/<folder>` for a skill shipped with the deployment. */
   folder: string;

@@ -4,7 +4,7 @@ import { skillNameProblem } from "./name";
 import { SKILL_NAME_PATTERN } from "./name-schema";
 
 /**
- * A label on versions of learned skills (§10, "Labels"): `staging`, `canary`… It follows the rules of
+ * A label on versions of learned skills (docs/learned-skills.md#labels): `staging`, `canary`… It follows the rules of
  * a skill name. A reader that asks for one gets, for every skill, the version with that label, or
  * the default (pinned, else latest) where the skill has none.
  */

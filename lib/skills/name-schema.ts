@@ -17,7 +17,7 @@ export const skillNameParam = z
   })
   .brand<"SkillName">();
 
-/** A skill name inside a body, documented; the write that uses it checks it with the rules of §2.1. */
+/** A skill name inside a body, documented; the write that uses it checks it with the rules of docs/skills-and-listing.md#validation. */
 export const skillNameField = z
   .string()
   .meta({ pattern: SKILL_NAME_PATTERN, maxLength: 64, description: "lowercase letters, digits and single hyphens, 1–64 characters" });

@@ -4,7 +4,7 @@ import { AppError } from "../errors";
 /** A validated skill name: 1–64 of [a-z0-9-], no leading, trailing or doubled hyphen. Zod's brand, so a contract's schema can produce it. */
 export type SkillName = string & z.core.$brand<"SkillName">;
 
-/** Why `name` is not a valid skill name, or null when it is. `what` names it in the message: labels follow the same rules (§10). */
+/** Why `name` is not a valid skill name, or null when it is. `what` names it in the message: labels follow the same rules (docs/learned-skills.md#labels). */
 export function skillNameProblem(name: string, what = "name"): string | null {
   const length = [...name].length;
   if (length < 1 || length > 64) return `${what} "${name}" must be 1–64 characters long (it has ${length})`;

@@ -1,5 +1,5 @@
 /**
- * Where a tree's skill folders sit when they are deeper than a sync reads them (§2.1: the folders
+ * Where a tree's skill folders sit when they are deeper than a sync reads them (docs/skills-and-listing.md#sync: the folders
  * at the top of the tree): the SKILL.md files below it, hidden folders included, counted by the
  * folder that holds each skill folder. What a sender most likely meant to sync, said when a tree,
  * or a folder at its top, holds no skill folder of its own. One reading for every way a tree

@@ -17,13 +17,13 @@ export interface ParsedSkill {
   frontmatter: string;
   /** Everything after it, byte for byte. */
   body: string;
-  /** `metadata` with every value a string: values of other types are turned into strings (§2.1). */
+  /** `metadata` with every value a string: values of other types are turned into strings (docs/skills-and-listing.md#validation). */
   metadata: Record<string, string>;
   /** Every frontmatter field as parsed, spec fields and others. */
   fields: Record<string, unknown>;
   /** `[warning] <name>: …` diagnostics, one per soft rule this SKILL.md breaks; the skill is kept and served. */
   warnings: string[];
-  /** The same breaches as refusals: a learned write is held to the soft rules too (§2.1). */
+  /** The same breaches as refusals: a learned write is held to the soft rules too (docs/skills-and-listing.md#validation). */
   softBreaches: string[];
 }
 
@@ -56,7 +56,7 @@ export function splitSkillMd(text: string): SplitSkillMd | null {
 }
 
 /**
- * Reads a SKILL.md under the hard rules of §2.1 and reports every one it breaks, not only the
+ * Reads a SKILL.md under the hard rules of docs/skills-and-listing.md#validation and reports every one it breaks, not only the
  * first: a team fixing a synced tree sees all of it at once. Soft rules become warnings.
  * `folder` is the folder name a file skill came from; its name must equal it.
  */
@@ -108,7 +108,7 @@ export function parseSkillMd(text: string, folder?: string): ParsedSkill {
 }
 
 /**
- * A learned skill's SKILL.md: held to every rule, soft ones included (§2.1). An edit is held to
+ * A learned skill's SKILL.md: held to every rule, soft ones included (docs/skills-and-listing.md#validation). An edit is held to
  * what it writes: a breach the current version already had (a field kept from before this rule)
  * does not block changing the body; a new or worse one is refused.
  */

@@ -27,7 +27,7 @@ import { enqueueEvent } from "../webhooks/outbox";
 import { syncFinished } from "../webhooks/events";
 
 /**
- * Workspace sync (§2.1, §11.1): the request is the team's whole tree of skill folders. It is
+ * Workspace sync (docs/skills-and-listing.md#sync, docs/api.md#shapes): the request is the team's whole tree of skill folders. It is
  * filtered (one filter for every way in), every folder is checked (tree-plan.ts), then the tree is applied in
  * one transaction: a valid folder whose content changed gets a new version, an unchanged one keeps
  * its version, an invalid one is recorded with every error (its last valid version, if any, keeps
@@ -141,7 +141,7 @@ function emptyTreeRefusal(removed: number, hint: string): AppError {
 }
 
 /**
- * The catalog the sync would leave (a dry run answers the sync's own body, §11.1): the built-in,
+ * The catalog the sync would leave (a dry run answers the sync's own body, docs/api.md#shapes): the built-in,
  * global and learned skills of `now` resolved with the workspace the tree makes — a changed or new
  * folder at its next version, an unchanged one and an invalid one's last valid version as they
  * are, a folder not in the tree gone — and the tree's invalid folders. Nothing is written.
@@ -223,7 +223,7 @@ function compareWithWorkspace(plan: TreePlan, { served, wasInvalid }: Workspace)
     toWrite.push(folder);
     (existing ? summary.updated : summary.added).push(folder.name);
   }
-  // An invalid folder keeps its last valid version serving (§2.1): it is in the tree, not removed.
+  // An invalid folder keeps its last valid version serving (docs/skills-and-listing.md#sync): it is in the tree, not removed.
   const inTree = new Set([...plan.folders, ...plan.invalid].map((folder) => folder.name));
   const gone = [...served.keys()].filter((name) => !inTree.has(name));
   summary.removed = [...new Set([...gone, ...[...wasInvalid.keys()].filter((name) => !inTree.has(name))])].sort();

@@ -8,7 +8,7 @@ import { readSkillMd, type ParsedSkill } from "./skill-md";
 import type { TreeFile } from "./tree";
 
 /**
- * A tree's plan (§2.1): its filtered files grouped into the folders at its top, each checked —
+ * A tree's plan (docs/skills-and-listing.md#sync): its filtered files grouped into the folders at its top, each checked —
  * valid ones ready to apply, invalid ones with every error. What a sync applies and an import
  * of learned skills reads.
  */

@@ -6,7 +6,7 @@ import { NEVER_HOLDS_SKILLS } from "./skill-locations";
 
 /**
  * A tree of skill folders as it arrives — JSON files, a .tar.gz, or a folder the CLI read —
- * and the one filter that decides what of it is a skill's content (§2.1). Every way in goes
+ * and the one filter that decides what of it is a skill's content (docs/skills-and-listing.md#sync). Every way in goes
  * through `filterTree`, so the same tree gives the same versions whichever way it came.
  */
 

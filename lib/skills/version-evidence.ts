@@ -5,7 +5,7 @@ import type { TeamId } from "../teams/teams";
 import type { SkillSource } from "./catalog";
 
 /**
- * What each version of a skill did (§10's skill page): how often agents loaded it, how its
+ * What each version of a skill did (the skill page: docs/dashboard.md#skill-page): how often agents loaded it, how its
  * recorded runs went, and how often activation runs loaded it when a prompt expected it. Counts,
  * not only rates, so a lead can see how much evidence a rate rests on.
  */

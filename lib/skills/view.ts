@@ -7,7 +7,7 @@ import type { CatalogCache, CatalogKey, VersionContent } from "./catalog-cache";
 import { latestVersionOf, learnedIdOf, servedOf, type CatalogSkill, type Served } from "./catalog";
 import type { SkillView } from "../usage/rollups";
 
-/** What `skill_view` serves: one exact version of one skill (SPEC §4). */
+/** What `skill_view` serves: one exact version of one skill (docs/skills-and-listing.md#skill_view). */
 export interface SkillContent {
   name: string;
   /** The annotation's source: `draft` for a learned draft. */
@@ -18,7 +18,7 @@ export interface SkillContent {
   body: string;
   /** SHA-256 of the whole SKILL.md of this version: the response's ETag. */
   sha256: string;
-  /** Why this version (§10): the reader's label, a pin, the latest — or the version the reader asked for. */
+  /** Why this version (docs/learned-skills.md#one-served-version): the reader's label, a pin, the latest — or the version the reader asked for. */
   served: Served | { version: number; why: "requested" };
 }
 
@@ -46,7 +46,7 @@ export function servedHeaders(content: SkillContent): Record<string, string> {
   return { "x-skill-served-why": served.why, ...("label" in served && served.label && { "x-skill-label": served.label }) };
 }
 
-/** Active skills by precedence, then the team's drafts (§4). */
+/** Active skills by precedence, then the team's drafts (docs/skills-and-listing.md#skill_view). */
 export async function resolveSkill(catalogs: CatalogCache, team: CatalogKey, name: string): Promise<CatalogSkill> {
   const catalog = await catalogs.catalog(team);
   const skill = catalog.named.get(name);

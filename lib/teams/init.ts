@@ -10,7 +10,7 @@ export const START_UP_KEY_NAME = "start-up key";
 const FORMER_START_UP_KEY_NAME = "SKILLGATE_INIT_API_KEY";
 
 /**
- * Headless start-up (§1): makes sure each SKILLGATE_INIT_TEAM exists, that the key at the same
+ * Headless start-up (docs/teams-and-keys.md#headless-start-up): makes sure each SKILLGATE_INIT_TEAM exists, that the key at the same
  * position of SKILLGATE_INIT_API_KEY is one of its admin keys, and that every
  * SKILLGATE_INIT_USER_EMAIL exists with its password and is lead of every one of those teams.
  * Keys made under the former name are renamed, in every team: once done, it changes nothing.

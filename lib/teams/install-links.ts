@@ -10,7 +10,7 @@ import type { LabelName } from "../skills/label";
 import type { TeamId } from "./teams";
 
 /**
- * Install links (§12): for installers that cannot send a key (`npx skills add <url>`). The token
+ * Install links (docs/teams-and-keys.md#install-links): for installers that cannot send a key (`npx skills add <url>`). The token
  * sits in the URL, so a link is read-only and answers nothing but the skills index and its files
  * (`<url>/.well-known/skills/…`); a lead lists and revokes links like keys. Tokens are random 192-bit
  * strings, stored as their SHA-256 like API keys, and shown once.
@@ -29,7 +29,7 @@ export interface NewInstallLink {
   label: LabelName | null;
 }
 
-/** A new link; one made for a label (§10) installs, for every skill, the version with that label. */
+/** A new link; one made for a label (docs/learned-skills.md#labels) installs, for every skill, the version with that label. */
 export async function createInstallLink(
   db: Db,
   teamId: TeamId,

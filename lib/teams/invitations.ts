@@ -14,7 +14,7 @@ import { roleOfEmail } from "./members";
 import { getTeam, setMembership, type TeamId } from "./teams";
 
 /**
- * Invitations (§10): a lead invites a person by email with a role and gets a one-time link,
+ * Invitations (docs/teams-and-keys.md#members-and-invitations): a lead invites a person by email with a role and gets a one-time link,
  * valid for 7 days. It belongs to its address: only a person signed in with that email (or a
  * GitHub account that verified it) accepts it, and becomes a member with that role. The token is
  * stored as its SHA-256 and shown once.
@@ -88,7 +88,7 @@ export interface SentInvitation extends NewInvitation {
 
 /**
  * `POST /api/v1/invitations` and the settings page: invites, then mails the link where mail is
- * configured (§10). The invitation stands whether or not the mail goes: a failed send is logged
+ * configured (docs/teams-and-keys.md#members-and-invitations). The invitation stands whether or not the mail goes: a failed send is logged
  * and answered as `mailed: false`, and the lead still has the link. A link is mailed only when
  * its origin is the configured public URL: one taken from the request could send the person's
  * one-time link to a host the request named.
@@ -207,7 +207,7 @@ export async function openInvitation(db: Db, token: string, now = new Date()): P
 export const invitationGone = () =>
   new AppError("InvitationNotFound", "this invitation has expired, was used or was withdrawn; ask a lead of the team for a new one");
 
-/** Whether this person may accept an invitation to `invited`: it belongs to its address (§10), compared case-insensitively. */
+/** Whether this person may accept an invitation to `invited`: it belongs to its address (docs/teams-and-keys.md#members-and-invitations), compared case-insensitively. */
 export function isInvitee(owned: readonly string[], invited: string): boolean {
   return owned.includes(normalizeEmail(invited));
 }

@@ -10,7 +10,7 @@ import { AppError } from "../errors";
 import type { TeamId } from "./teams";
 
 /**
- * A team's members and their roles (§1, §10). A lead changes roles and removes members; a team
+ * A team's members and their roles (docs/teams-and-keys.md). A lead changes roles and removes members; a team
  * always keeps at least one lead, checked under a lock on the team so two leads demoting each
  * other at once cannot both succeed.
  */

@@ -16,7 +16,7 @@ export interface Team {
   descMax: number;
   loadHint: string;
   autoPromote: boolean;
-  /** Pins, unpins, label moves and rollbacks must say why (§10). */
+  /** Pins, unpins, label moves and rollbacks must say why (docs/learned-skills.md#reasons). */
   requireReasons: boolean;
   catalogRevision: number;
   draftsRevision: number;

@@ -9,7 +9,7 @@ import { daysBefore, utcDay, type UtcDay } from "../usage/rollups";
  * Raw telemetry events live in one partition of `telemetry_events` per UTC day, named
  * `telemetry_events_YYYYMMDD`, beside a DEFAULT partition that holds what arrives for a day with no
  * partition yet (db/migrations/0034_telemetry_partitions.sql). Why a default partition, and what
- * retention means with whole days: docs/decisions.md, "Telemetry partitions".
+ * retention means with whole days: docs/decisions/telemetry-partitions.md.
  */
 
 /** Takes changes to the partitions one at a time, whatever the instance: making a day's, dropping old ones. */

@@ -2,7 +2,7 @@
  * How the dashboard names a person telemetry reported. Claude Code signed in with an API key sends
  * only `user.id`, a 64-hex hash no lead can map to anyone: such a person is "unknown person #n",
  * counted like anyone else but never shown as hex. `n` is the hash's place among the team's
- * hashes (lib/telemetry/unknown-people.ts). Pure. docs/decisions.md, "People as people".
+ * hashes (lib/telemetry/unknown-people.ts). Pure. docs/decisions/people-as-people.md.
  */
 
 const HASHED_PERSON = /^[0-9a-f]{64}$/i;

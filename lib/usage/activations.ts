@@ -5,7 +5,7 @@ import type { TeamId } from "../teams/teams";
 import { daysBefore, utcDay, type UtcDay } from "./rollups";
 
 /**
- * Activations in production (§9.1), read from the rollups the telemetry receiver writes
+ * Activations in production (docs/telemetry.md#activations), read from the rollups the telemetry receiver writes
  * (db/schema/telemetry.ts): who chose each skill — the model from its description (proactive), a
  * person typing `/name` (slash), or another skill (nested) — per day, never from the raw events,
  * so a read costs a row per skill per day whatever was received.
@@ -76,7 +76,7 @@ export function unlistedActivations(
 
 /**
  * Used only by people typing `/name`: the model never chose it, so its description does not
- * make the model choose it (§9.1).
+ * make the model choose it (docs/telemetry.md).
  */
 export function typedOnly(activations: Activations | undefined): boolean {
   return activations !== undefined && activations.slash > 0 && activations.proactive === 0;

@@ -4,7 +4,7 @@ import type { CatalogCache, CatalogKey } from "../skills/catalog-cache";
 import type { SkillView } from "./rollups";
 
 /**
- * Loads that happened outside skill_view (§11.1 `POST /api/v1/usage/views`): a harness such as
+ * Loads that happened outside skill_view (docs/api.md#shapes `POST /api/v1/usage/views`): a harness such as
  * Claude Code reads skills from disk and reports each load, so usage counts real sessions.
  */
 

@@ -6,7 +6,7 @@ import { coLoadedPairs, type CoLoadedPage } from "./usage";
 /**
  * How long the activation page reuses a team's pairs loaded together. They are a 30-day sum over
  * every pair of every session (480,000 day rows at a million views, some 200 ms to add up), and a
- * minute changes a month's figures by little (docs/decisions.md, "Pairs loaded together, once a minute").
+ * minute changes a month's figures by little (docs/decisions/pairs-once-a-minute.md).
  */
 export const RECENT_PAIRS_MS = 60_000;
 

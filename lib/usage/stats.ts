@@ -75,8 +75,8 @@ export async function weeklyViewTrend(db: Db, teamId: TeamId, now = new Date()):
 }
 
 /**
- * "Never loaded" (§9): an active skill that no agent loaded (a view) and no agent's telemetry
- * reported activated (§9.1) in the 30 days the usage covers.
+ * "Never loaded" (docs/evaluation-and-activation.md#real-usage): an active skill that no agent loaded (a view) and no agent's telemetry
+ * reported activated (docs/telemetry.md#activations) in the 30 days the usage covers.
  */
 export function neverLoaded(
   skill: { name: string; status: string },

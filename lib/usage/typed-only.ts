@@ -11,8 +11,8 @@ import { daysBefore } from "./rollups";
 const TYPED_ONLY_LOCK = 7_310_039;
 
 /**
- * `skill.only_typed` (§10 "Webhooks"): a skill the catalog serves becomes "used only by /name"
- * (§9.1) when telemetry brings a typed activation, or when its last proactive one leaves the
+ * `skill.only_typed` (docs/learned-skills.md#webhooks-and-mail): a skill the catalog serves becomes "used only by /name"
+ * (docs/telemetry.md#activations) when telemetry brings a typed activation, or when its last proactive one leaves the
  * 30-day window — no request marks either moment, so the background tick looks. The names flagged
  * are kept (`typed_only_skills`): a name that comes in is announced once, one that leaves is
  * forgotten (so it is announced again if it comes back), and one that stays is not announced again.

@@ -16,7 +16,7 @@ import {
 } from "./activations";
 
 /**
- * Real usage (§9), from views: what agents actually load, computed in SQL. Eval runs never write
+ * Real usage (docs/evaluation-and-activation.md#real-usage), from views: what agents actually load, computed in SQL. Eval runs never write
  * views, so they never count here.
  */
 
@@ -52,7 +52,7 @@ export interface CoLoadedPair {
 export interface UsageDeps {
   db: Db;
   catalogs: CatalogCache;
-  /** Flushed first, so a view this instance acknowledged is counted (read-your-writes; docs/decisions.md). */
+  /** Flushed first, so a view this instance acknowledged is counted (read-your-writes; docs/decisions/view-buffer.md). */
   views: { flush(): Promise<void> };
 }
 

@@ -1,5 +1,5 @@
 /**
- * What a lead can be told of (§10 "Webhooks"): each event's name, the data it carries and the
+ * What a lead can be told of (docs/learned-skills.md#webhooks-and-mail): each event's name, the data it carries and the
  * dashboard page it points to. Events are written to the outbox by the change that makes them
  * (lib/webhooks/outbox.ts) and sent as they are here.
  */
@@ -18,7 +18,7 @@ export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 /** The event "Send a test event" sends one webhook; nobody subscribes to it. */
 export const TEST_EVENT = "ping";
 
-/** What a lead decided on an amendment (§8.4). */
+/** What a lead decided on an amendment (docs/evaluation-and-activation.md#amendment-states). */
 export type AmendmentDecision = "approved" | "rejected" | "overridden";
 
 /** Each event with its data; every field is in the JSON a receiver gets under `data`. */
@@ -59,7 +59,7 @@ export type WebhookEvent =
     }
   | {
       event: "skill.rolled_back";
-      /** `served`: what agents get after it (§6.2: a pin moves with the rollback unless kept). */
+      /** `served`: what agents get after it (docs/learned-skills.md#rollback: a pin moves with the rollback unless kept). */
       data: { skill: string; version: number; revertOf: number; from: number; served: { version: number; why: string } };
     }
   | { event: "sync.finished"; data: { added: number; updated: number; removed: number; invalid: number } }

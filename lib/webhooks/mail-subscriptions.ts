@@ -5,7 +5,7 @@ import type { TeamId } from "../teams/teams";
 import { WEBHOOK_EVENTS, type WebhookEventName } from "./events";
 
 /**
- * Mail for leads who ask for it (§10 "Webhooks"): per member and team, the events a lead wants
+ * Mail for leads who ask for it (docs/learned-skills.md#webhooks-and-mail): per member and team, the events a lead wants
  * mailed, through the same outbox as webhooks. Only leads get them: a lead who becomes an editor
  * keeps the choice, and gets mail again only as a lead.
  */

@@ -7,7 +7,7 @@ import type { TeamId } from "../teams/teams";
 import { TEST_EVENT, type WebhookEvent } from "./events";
 
 /**
- * The transactional outbox (§10 "Webhooks"). `enqueueEvents` is called inside the transaction that
+ * The transactional outbox (docs/learned-skills.md#webhooks-and-mail). `enqueueEvents` is called inside the transaction that
  * makes the change, with that transaction: it writes one delivery per receiver — each of the team's
  * webhooks that asked for the event, and each lead of the team who asked to get it by mail — so a
  * delivery exists exactly when the change committed, and a change rolled back tells nobody. When it

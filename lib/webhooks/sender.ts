@@ -47,7 +47,7 @@ export const ANSWER_EXCERPT = 500;
 const USER_AGENT = "Skillgate-Webhooks/1";
 
 /**
- * One instance's sender (§10 "Webhooks"). It wakes on the outbox's notice, which every instance
+ * One instance's sender (docs/learned-skills.md#webhooks-and-mail). It wakes on the outbox's notice, which every instance
  * hears when a transaction that wrote deliveries commits, and on a tick (for retries that come due,
  * and where notices cannot be heard), then claims due deliveries one at a time under a lease,
  * sends each, and records the attempt. The work runs beside requests, never inside one: the request

@@ -9,7 +9,7 @@ import { enqueueTestEvent } from "./outbox";
 import { newWebhookSecret, secretPrefix } from "./signature";
 
 /**
- * A team's webhooks (§10 "Webhooks"): a lead (or an admin key) registers a receiver for some
+ * A team's webhooks (docs/learned-skills.md#webhooks-and-mail): a lead (or an admin key) registers a receiver for some
  * events, gets its signing secret once, sees every delivery with its answer, and deletes it.
  */
 

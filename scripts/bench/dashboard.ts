@@ -6,7 +6,7 @@ import type { RunRequest } from "../../lib/contracts/activation";
 import { getTeam, type TeamId } from "../../lib/teams/teams";
 import { rollupBackfillStatements } from "../../tests/helpers/migration-sql";
 
-/** The demo team's pages (§10), those with ids found on the pages that list them. */
+/** The demo team's pages (docs/dashboard.md#pages), those with ids found on the pages that list them. */
 export async function demoPages(url: string, cookie: Record<string, string>): Promise<string[]> {
   const firstLink = async (from: string, pattern: RegExp) => {
     const html = await (await fetch(`${url}${from}`, { headers: cookie })).text();

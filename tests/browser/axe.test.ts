@@ -4,7 +4,7 @@ import { everyDashboardPage, launchBrowser, seriousViolations, signInAt } from "
 import { BROWSER_LOGIN } from "./server";
 
 const baseUrl = inject("baseUrl");
-/** axe-core on every page (§10, issue 13): no serious or critical violation, on a laptop and on a phone. */
+/** axe-core on every page (docs/dashboard.md#phones-and-accessibility, issue 13): no serious or critical violation, on a laptop and on a phone. */
 describe("axe-core on every page in Chromium", () => {
   let browser: Browser;
   let page: Page;

@@ -108,7 +108,7 @@ describe("the dashboard in Chromium", () => {
       "0",
       // The views by day, said in words for screen readers.
       "0 views in 7 days, 0 views in 30 days",
-      // Proactive and typed (§9.1): the demo's telemetry has it typed, then chosen after its new description.
+      // Proactive and typed (docs/telemetry.md#activations): the demo's telemetry has it typed, then chosen after its new description.
       "7",
       "11",
       "—",

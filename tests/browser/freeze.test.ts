@@ -59,7 +59,7 @@ function activation(session: string): string {
 }
 
 /**
- * Two instances on a PostgreSQL server that freezes (issue 38, SPEC §14 "Outages and stalls"):
+ * Two instances on a PostgreSQL server that freezes (issue 38, docs/outages.md#outages-and-stalls):
  * every process of the server stopped with SIGSTOP, as a machine that hangs, and 22 different
  * requests sent to each instance at the same moment — reads it holds and reads it does not, writes,
  * a sync, telemetry, MCP, health and a dashboard page. Every answer comes within 5 s, whatever else
@@ -212,7 +212,7 @@ describe.runIf(process.env.TEST_DATABASE_URL && postgresBinaries())("two instanc
         } else if (answer.route === "MCP record_observation") {
           expect([answer.route, answer.status, answer.body]).toEqual([answer.route, 503, UNAVAILABLE.message]);
         } else if (answer.route === "POST /api/v1/usage/views") {
-          // Views seen while the database is away are kept and written after (§14).
+          // Views seen while the database is away are kept and written after (docs/outages.md#stale-answers).
           expect([answer.route, answer.status, answer.body]).toEqual([answer.route, 201, '{"recorded":1}']);
         } else if (answer.route === `GET /t/${TEAM}/settings`) {
           expect([answer.route, answer.status, answer.retryAfter]).toEqual([answer.route, 503, "5"]);

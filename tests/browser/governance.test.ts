@@ -14,7 +14,7 @@ const api = async (path: string, body?: unknown) => {
   return res;
 };
 
-/** Governed promotion (§10): a lead turns auto-promotion off; an improved amendment waits for their approval, then goes live. */
+/** Governed promotion (docs/learned-skills.md#governed-promotion): a lead turns auto-promotion off; an improved amendment waits for their approval, then goes live. */
 describe("governed promotion in Chromium", () => {
   let browser: Browser;
   let page: Page;

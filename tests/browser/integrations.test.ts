@@ -340,7 +340,7 @@ describe("the Claude Code hook", () => {
       views30d: 1,
       lastViewedAt: expect.any(String),
       sessions: 1,
-      // The hook records views; activations come from telemetry (§9.1), and none was sent.
+      // The hook records views; activations come from telemetry (docs/telemetry.md#activations), and none was sent.
       activations: { proactive: 0, slash: 0, nested: 0 },
       people: 0,
       typedOnly: false,

@@ -16,7 +16,7 @@ const servedVersion = async (name: string, query = "") =>
 const labelsIn = (page: Page, version: number) =>
   page.locator(`tr[data-version="${version}"] [data-label]`).evaluateAll((chips) => chips.map((chip) => chip.getAttribute("data-label")));
 
-/** Labels from the versions table (§10): a lead puts, moves and takes off labels; readers that ask for one get its version. */
+/** Labels from the versions table (docs/learned-skills.md#labels): a lead puts, moves and takes off labels; readers that ask for one get its version. */
 describe.each([
   { width: 1440, height: 900, skill: "label-wide" },
   { width: 390, height: 844, skill: "label-phone" },

@@ -44,7 +44,7 @@ describe("the MCP endpoint with the official MCP client", () => {
   });
   afterAll(async () => client?.close());
 
-  it("offers the six tools of §12, each described for agents", async () => {
+  it("offers the six tools of docs/mcp.md#tools, each described for agents", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual([
       "skill_list",

@@ -5,7 +5,7 @@ import { BROWSER_LOGIN } from "./server";
 
 const baseUrl = inject("baseUrl");
 
-/** Every page on a phone (390 px, §10): nothing wider than the screen, the sections a menu away. */
+/** Every page on a phone (390 px, docs/dashboard.md#phones-and-accessibility): nothing wider than the screen, the sections a menu away. */
 describe("every page at 390 px in Chromium", () => {
   let browser: Browser;
   let page: Page;

@@ -42,7 +42,7 @@ async function firstLink(page: Page, baseUrl: string, from: string, pattern: Reg
   return href;
 }
 
-/** Every page of the demo team's dashboard (§10), those with ids found by following its links; the page must be signed in. */
+/** Every page of the demo team's dashboard (docs/dashboard.md#pages), those with ids found by following its links; the page must be signed in. */
 export async function everyDashboardPage(page: Page, baseUrl: string): Promise<string[]> {
   return [
     "/t/demo",

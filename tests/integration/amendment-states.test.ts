@@ -11,7 +11,7 @@ import { judgeJson, mockJudge, taskOf } from "../helpers/judge";
 import { waitFor } from "../helpers/wait";
 
 /**
- * Issue 23: an amendment moves one way at a time (§8.4). Every move is raced by 16 requests at once,
+ * Issue 23: an amendment moves one way at a time (docs/evaluation-and-activation.md#amendment-states). Every move is raced by 16 requests at once,
  * over several rounds, and the database is read afterwards: exactly one move wins, the others are
  * told the state it is in, and nothing goes live after a rejection.
  */

@@ -118,8 +118,7 @@ describe("the OpenAPI document", () => {
         name: "label",
         in: "query",
         required: false,
-        description:
-          "list, for every learned skill, the version with this label (§10) and its description, or the default where it has none",
+        description: "list, for every learned skill, the version with this label and its description, or the default where it has none",
         schema: {
           type: "string",
           pattern: "^[a-z0-9]+(-[a-z0-9]+)*$",

@@ -11,7 +11,7 @@ import { waitFor, waitUntil } from "../helpers/wait";
 /**
  * An operator stops PostgreSQL (`pg_ctl stop -m fast`: every connection is told "terminating
  * connection due to administrator command" and closed) and starts it again, under a running app
- * (SPEC §14). Agents keep reading, marked stale; writes answer 503; the app recovers without a
+ * (docs/outages.md#stale-answers). Agents keep reading, marked stale; writes answer 503; the app recovers without a
  * restart; nothing is thrown past the app; the log says each outage once per kind of work, with
  * a count, and never holds a query's parameters.
  */

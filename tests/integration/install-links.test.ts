@@ -6,7 +6,7 @@ import { testDbKinds } from "../helpers/db";
 import { skillMd } from "../helpers/skills";
 
 /**
- * Install links (§12): a lead makes a revocable, read-only link; `<url>/.well-known/skills/…`
+ * Install links (docs/teams-and-keys.md#install-links): a lead makes a revocable, read-only link; `<url>/.well-known/skills/…`
  * answers with no header, the same as the key does, and nothing else answers to it.
  */
 describe.each(testDbKinds)("install links on %s", (kind) => {

@@ -6,7 +6,7 @@ import { testDbKinds } from "../helpers/db";
 import { startSmtp } from "../helpers/smtp-server";
 
 /**
- * §10: where mail is configured, the invitation's link is sent to the person; the invitation stands
+ * docs/teams-and-keys.md#members-and-invitations: where mail is configured, the invitation's link is sent to the person; the invitation stands
  * if the send fails. Links are mailed only on the public URL (AUTH_URL, issue 25).
  */
 describe.each(testDbKinds)("invitations mailed through SMTP on %s", (kind) => {

@@ -8,7 +8,7 @@ import { learnedAtVersions } from "../helpers/skills";
 import { testDbKinds } from "../helpers/db";
 
 /**
- * Labels beyond one pin (§10): a lead puts named labels on versions of a learned skill; a reader
+ * Labels beyond one pin (docs/learned-skills.md#labels): a lead puts named labels on versions of a learned skill; a reader
  * that asks for a label gets, for every skill, the labelled version or the default (pinned, else
  * latest). REST, MCP and install links alike; each move is a history event.
  */

@@ -91,7 +91,7 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
     expect(await (await t.call("GET", "/api/v1/listing")).text()).toContain("- straight-in: Handles straight-in.");
   });
 
-  it("answers every precedence error of §6.4 with its status and exact message", async () => {
+  it("answers every precedence error of docs/learned-skills.md#errors-that-protect-precedence with its status and exact message", async () => {
     await must(create(skill("triage-notes")));
     const cases: [Promise<Response>, number, string, string][] = [
       [create(skill("writing-plans")), 409, "NameCollision", 'Error [NameCollision]: "writing-plans" is held by a builtin skill'],

@@ -149,7 +149,7 @@ describe.each(testDbKinds)("the experiment ledger on %s", (kind) => {
     expect(await clear.json()).toEqual({ ledger: "sci.cache-fix/ledger", open: [] });
   });
 
-  it("refuses with every gate and message of §7, and writes nothing", async () => {
+  it("refuses with every gate and message of docs/ledger.md#actions-and-gates, and writes nothing", async () => {
     await seedCacheFixLedger();
     await recordOpenPrediction();
     await refuteOpenPrediction();

@@ -6,7 +6,7 @@ import { fetchApp, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 
 /**
- * The MCP tools are built from the REST contracts (§12): every tool, given what its REST route is
+ * The MCP tools are built from the REST contracts (docs/mcp.md#tools): every tool, given what its REST route is
  * given, answers the same text — the text body, the JSON body as serialized, or the error's
  * message — refusals included. The real MCP client talks to the app in-process.
  */
@@ -112,7 +112,7 @@ describe.each(testDbKinds)("MCP tools and their REST routes on %s", (kind) => {
     }
   });
 
-  it("answers skill_list with the full catalog (§12): every description whole, no marker, whatever the listing cuts", async () => {
+  it("answers skill_list with the full catalog (docs/mcp.md#tools): every description whole, no marker, whatever the listing cuts", async () => {
     const long = `Checks long descriptions end to end. Use when a description runs past the team's descMax and its when clause would be cut: ${"x".repeat(200)}`;
     expect((await rest("POST", "/api/v1/skills", { json: { ...skill, description: long, status: "active" } })).isError).toBe(false);
     const cut = await rest("GET", "/api/v1/listing");

@@ -10,7 +10,7 @@ import type { Role } from "@/lib/auth/scopes";
 import { errorOf, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 
-/** Members and invitations (§10) through the API an admin key uses; the settings page calls the same functions. */
+/** Members and invitations (docs/teams-and-keys.md#members-and-invitations) through the API an admin key uses; the settings page calls the same functions. */
 describe.each(testDbKinds)("members and invitations on %s", (kind) => {
   const t = useTestApp(kind);
 

@@ -13,7 +13,7 @@ import { testDbKinds } from "../helpers/db";
 import { MemoryOAuthClient } from "../helpers/oauth-client";
 import { MCP_URL, ORIGIN, REDIRECT, RESOURCE_METADATA, oauthFlow } from "../helpers/oauth-flow";
 
-/** OAuth for the MCP endpoint (§12, issue 28): the MCP SDK's client signs in as a member, in process. */
+/** OAuth for the MCP endpoint (docs/mcp.md#oauth, issue 28): the MCP SDK's client signs in as a member, in process. */
 describe.each(testDbKinds)("OAuth for MCP on %s", (kind) => {
   const t = useTestApp(kind);
   const clients: Client[] = [];

@@ -22,7 +22,7 @@ import {
 } from "../helpers/telemetry";
 
 /**
- * The OTLP/HTTP receiver (§9.1) as an agent meets it: the OpenTelemetry JS SDK's own exporters
+ * The OTLP/HTTP receiver (docs/telemetry.md#the-receiver) as an agent meets it: the OpenTelemetry JS SDK's own exporters
  * send Claude Code-shaped records over HTTP (tests/helpers/telemetry.ts) to a real server in front
  * of the app; what they put on the wire and what they got back is kept by the bridge, and the
  * database afterwards — raw events and rollups — is asserted exactly.

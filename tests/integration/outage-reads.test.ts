@@ -7,7 +7,7 @@ import { startFreezingProxy, type FreezingProxy } from "../helpers/freezing-prox
 import { waitUntil } from "../helpers/wait";
 
 /**
- * SPEC §14 "Outages and stalls": while the database is away, what agents read keeps being served
+ * docs/outages.md#outages-and-stalls: while the database is away, what agents read keeps being served
  * from what the instance already holds, marked stale, over REST and MCP alike; writes answer 503
  * with Retry-After, and MCP gives REST's message; views seen meanwhile are written after. On
  * PostgreSQL the database stalls (a proxy that stops forwarding, as `kill -STOP` does) and comes
@@ -120,7 +120,7 @@ describe.each(testDbKinds)("reads while the %s database is away", (kind) => {
     ];
     const freshTools = new Map<string, ToolResult>();
     for (const [name, args] of toolCalls) freshTools.set(name, (await mcp.callTool({ name, arguments: args })) as ToolResult);
-    // A fresh answer says what was served and why (§10), and nothing of being stale.
+    // A fresh answer says what was served and why (docs/learned-skills.md#one-served-version), and nothing of being stale.
     expect(freshTools.get("skill_view")!._meta).toEqual({ "skillgate/served": { version: 1, why: "latest" } });
 
     await takeDatabaseAway();

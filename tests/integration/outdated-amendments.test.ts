@@ -9,7 +9,7 @@ import { judgeJson, mockJudge } from "../helpers/judge";
 
 /**
  * Issue 39, point 5: an amendment written against a version the skill has moved past is out of
- * date (§8.4) — listed so, refused when approved, left out of the approval count — and re-proposing
+ * date (docs/evaluation-and-activation.md#out-of-date-amendments) — listed so, refused when approved, left out of the approval count — and re-proposing
  * it applies its change to the current text (a three-way merge, or the model writing it again).
  */
 

@@ -7,7 +7,7 @@ import { skillMd } from "../helpers/skills";
 import { waitUntil } from "../helpers/wait";
 
 /**
- * Load is not an outage (SPEC §14; issue 38), over HTTP: with every pooled connection busy, a
+ * Load is not an outage (docs/outages.md#load-is-not-an-outage; issue 38), over HTTP: with every pooled connection busy, a
  * request that needs the database waits its turn for at most the queue's bound, then answers 503
  * `Overloaded` with `Retry-After: 1`; health, asked on a connection of its own, says the database
  * is up; what the instance already holds is served as usual, unmarked; nothing opens the breaker,

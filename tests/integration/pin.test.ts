@@ -6,7 +6,7 @@ import { readTarGz } from "@/lib/skills/tar-gz";
 import { errorOf, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 
-/** Pinning (§10): a lead pins the version agents get; skill_view and the listing serve it until unpinned. */
+/** Pinning (docs/learned-skills.md#pins): a lead pins the version agents get; skill_view and the listing serve it until unpinned. */
 describe.each(testDbKinds)("pinned versions on %s", (kind) => {
   const t = useTestApp(kind);
 

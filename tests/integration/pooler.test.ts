@@ -6,7 +6,7 @@ import { pgbouncerBinary, startPgbouncer, type Pgbouncer } from "../helpers/pgbo
 import { waitUntil } from "../helpers/wait";
 
 /**
- * Skillgate behind a pooler in transaction mode (SPEC §14; docs/deploy.md), as Neon's pooled URL
+ * Skillgate behind a pooler in transaction mode (docs/deploy.md#behind-pgbouncer-or-neons-pooler-transaction-mode; docs/deploy.md), as Neon's pooled URL
  * and PgBouncer's `pool_mode = transaction` give it: a pooled connection is ours for one
  * transaction only, so no start-up parameter the pooler does not know, no LISTEN on it, no session
  * lock. DATABASE_URL goes through PgBouncer (Debian's package, started here); what needs a session

@@ -10,7 +10,7 @@ import { httpBridge } from "../helpers/http-bridge";
 import { claudeCodeLogs, type ClaudeCodeSession, type LogSender } from "../helpers/telemetry";
 
 /**
- * What production telemetry (§9.1) shows through the API: usage per skill by trigger, people,
+ * What production telemetry (docs/telemetry.md) shows through the API: usage per skill by trigger, people,
  * the typed-only flag, unnamed and unregistered activations, the telemetry settings, and prompt
  * sets built from the prompts people wrote. Telemetry goes in through the real exporters.
  */

@@ -88,7 +88,7 @@ describe.each(testDbKinds)("the rate limit shared by instances on %s", (kind) =>
     expect(used).toEqual([1, 3, 3, 5]);
   });
 
-  it("says as remaining what no instance had claimed at this one's last claim, plus what this one holds (docs/decisions.md)", async () => {
+  it("says as remaining what no instance had claimed at this one's last claim, plus what this one holds (docs/decisions/rate-limit-headers.md)", async () => {
     const other = anotherInstance(t.app, { rateLimitPerMinute: LIMIT });
     /** X-RateLimit-Remaining of one request through `app`. */
     const remaining = async (app: App) => {

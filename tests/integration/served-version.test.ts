@@ -7,7 +7,7 @@ import { learnedAtVersions } from "../helpers/skills";
 import { testDbKinds } from "../helpers/db";
 
 /**
- * What agents get is one fact (issue 39, §6.2, §10): a rollback under a pin moves the pin (unless
+ * What agents get is one fact (issue 39, docs/learned-skills.md): a rollback under a pin moves the pin (unless
  * kept), every decision's answer says what agents get and why, a label nobody has is a typo, and a
  * lead's decisions carry their reasons — required when the team asks for them.
  */

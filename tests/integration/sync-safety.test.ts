@@ -23,7 +23,7 @@ import { skillMd } from "../helpers/skills";
 
 /**
  * Issue 23: a sync cannot empty a catalog by mistake, can be tried without writing, and is all or
- * nothing (§11.1). The tree is a real repository's layout: every skill under `.claude/skills/`.
+ * nothing (docs/api.md#shapes). The tree is a real repository's layout: every skill under `.claude/skills/`.
  */
 
 const SKILLS = ["api-review", "db-migrations", "release-notes"];

@@ -11,7 +11,7 @@ import { testDbKinds } from "../helpers/db";
 import { skillMd } from "../helpers/skills";
 
 /**
- * A team's skills tree as real repositories hold it (§2.1): a root README and LICENSE, .git/, a
+ * A team's skills tree as real repositories hold it (docs/skills-and-listing.md#sync): a root README and LICENSE, .git/, a
  * .gitignore, node_modules, a symlink, a BOM and CRLF, a 755 script, a binary file, a skill that
  * breaks soft rules (Anthropic's own claude-api has a 1,068-character description) and folders
  * that break hard ones. It syncs as it is, the same whichever way it arrives.

@@ -66,7 +66,7 @@ describe.each(testDbKinds)("usage rollups, on %s", (kind) => {
         views30d: of.filter((v) => inDays(v, 30)).length,
         lastViewedAt: new Date(Math.max(...of.map((v) => v.viewedAt.getTime()))).toISOString(),
         sessions: [...firstLoads.values()].filter((v) => v.skillName === name && inDays(v, 30)).length,
-        // No telemetry was sent: views alone (§9.1's activations are tested in production-usage.test.ts).
+        // No telemetry was sent: views alone (docs/telemetry.md#activations's activations are tested in production-usage.test.ts).
         activations: { proactive: 0, slash: 0, nested: 0 },
         people: 0,
         typedOnly: false,

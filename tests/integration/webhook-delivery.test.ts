@@ -10,7 +10,7 @@ import { waitUntil } from "../helpers/wait";
 import { startReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
 
 /**
- * Deliveries (§10 "Webhooks", issue 39) to a real receiver on this machine: signed as the spec
+ * Deliveries (docs/learned-skills.md#webhooks-and-mail, issue 39) to a real receiver on this machine: signed as the spec
  * says, retried with backoff after a 5xx, given up 24 hours after the event, never in the way of
  * the request that made the event, and sent once per event whatever the number of instances.
  */

@@ -18,7 +18,7 @@ import { waitUntil } from "../helpers/wait";
 import { startReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
 
 /**
- * Each event leads can be told of (§10 "Webhooks", issue 39) is written to the outbox by the change
+ * Each event leads can be told of (docs/learned-skills.md#webhooks-and-mail, issue 39) is written to the outbox by the change
  * that makes it, in its transaction, with the data the spec's consumers need: nothing for a change
  * that did not commit, nothing for an event no receiver asked for, and mail to leads who asked.
  */

@@ -6,7 +6,7 @@ import { errorOf, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 
 /**
- * Webhooks through the API (§10, issue 39): a lead registers a receiver for some events, gets its
+ * Webhooks through the API (docs/learned-skills.md#webhooks-and-mail, issue 39): a lead registers a receiver for some events, gets its
  * signing secret once, lists and deletes it; bad input is a 400 that says what to fix and writes
  * nothing; every change is raced by 16 requests at once.
  */

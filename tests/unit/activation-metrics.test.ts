@@ -5,7 +5,7 @@ import { activationMetrics, casePasses } from "@/lib/activation/metrics";
 const c = (id: string, expected: string[], expectNone = false): PromptCase => ({ id, prompt: id, expected, expectNone });
 const cases = [c("D1", ["debugging"]), c("D2", ["planning", "tdd"]), c("P1", ["debugging"]), c("G1", [], true), c("G2", [], true)];
 
-describe("activation metrics (§9)", () => {
+describe("activation metrics (docs/evaluation-and-activation.md#metrics)", () => {
   it("passes a case when every expected skill loaded, or nothing loaded when nothing was expected", () => {
     expect(casePasses(cases[1]!, ["tdd", "planning", "extra"])).toBe(true);
     expect(casePasses(cases[1]!, ["tdd"])).toBe(false);

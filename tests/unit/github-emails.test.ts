@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { githubAccountEmail, githubVerifiedEmails } from "@/lib/auth/github-emails";
 
-/** What a GitHub account proves (§10): the addresses GitHub verified, and nothing on a bad answer. */
+/** What a GitHub account proves (docs/teams-and-keys.md#members-and-invitations): the addresses GitHub verified, and nothing on a bad answer. */
 describe("a GitHub account's verified addresses", () => {
   const answering = (status: number, body: unknown) => {
     const seen: { url: string; auth: string | null }[] = [];

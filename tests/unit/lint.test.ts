@@ -9,7 +9,7 @@ const FRONT_LOAD = "[lint] FrontLoad: Front-load the key terms: start with what 
 const cutByListing = (n: number) =>
   `[lint] CutByListing: The 'when' clause starts after character ${n} and is cut from the listing: move it forward`;
 
-describe("description lint (SPEC §5)", () => {
+describe("description lint (docs/skills-and-listing.md#description-lint)", () => {
   it("answers clean for a good description", () => {
     expect(lint("Finds root causes before fixing. Use when a test fails.")).toBe("[lint] clean");
   });

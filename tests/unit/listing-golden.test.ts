@@ -14,7 +14,7 @@ interface GoldenCase {
 
 const golden = JSON.parse(readFileSync(new URL("../fixtures/listing-cases.json", import.meta.url), "utf8")) as { cases: GoldenCase[] };
 
-describe("listing render: the golden cases of SPEC §3", () => {
+describe("listing render: the golden cases of docs/skills-and-listing.md#the-listing", () => {
   it("has the seven cases", () => expect(golden.cases).toHaveLength(7));
 
   for (const c of golden.cases) {

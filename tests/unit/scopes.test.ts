@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { grants, scopesOfAccess, SCOPES } from "@/lib/auth/scopes";
 
-describe("API key scopes (§1)", () => {
+describe("API key scopes (docs/teams-and-keys.md#api-keys-and-scopes)", () => {
   it("nest read ⊂ write ⊂ admin", () => {
     expect(SCOPES.filter((scope) => grants(["read"], scope))).toEqual(["read"]);
     expect(SCOPES.filter((scope) => grants(["read", "write"], scope))).toEqual(["read", "write", "telemetry"]);

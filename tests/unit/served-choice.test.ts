@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { requireKnownLabel, servedChoice, servedOf, type TeamLabels } from "@/lib/skills/catalog";
 import type { LabelName } from "@/lib/skills/label";
 
-/** The one rule of what a reader gets (§10), and the refusal of a label nobody has. */
+/** The one rule of what a reader gets (docs/learned-skills.md#labels), and the refusal of a label nobody has. */
 describe("servedChoice", () => {
   it("gives the label the reader asked for where the skill has it, else the lead's pin, else the latest", () => {
     expect(servedChoice(5, 2, 4)).toEqual({ version: 4, why: "label" });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { composeSkillMd, declaredVersion, parseLearnedSkillMd, parseSkillMd, readSkillMd, splitSkillMd } from "@/lib/skills/skill-md";
 
-describe("SKILL.md parsing (§2.1)", () => {
+describe("SKILL.md parsing (docs/skills-and-listing.md#validation)", () => {
   it("splits frontmatter from the body at the newline that ends the closing line", () => {
     expect(splitSkillMd("---\nname: a\n---\nbody\n")).toEqual({ frontmatter: "---\nname: a\n---\n", yaml: "name: a", body: "body\n" });
     expect(splitSkillMd("---\r\nname: a\r\n---\r\n\r\nbody")?.body).toBe("\r\nbody");

@@ -3,7 +3,7 @@ import { eventsOfLogs, eventsOfSpans, type Activation, type Mapped, type Prompt 
 import type { AnyValue, Int64, KeyValue, LogRecord, LogsRequest, Span, TracesRequest } from "@/lib/telemetry/otlp-messages";
 
 /**
- * The mapping of §9.1 on decoded OTLP messages written by hand: which records are Claude Code's
+ * The mapping of docs/telemetry.md#the-receiver on decoded OTLP messages written by hand: which records are Claude Code's
  * skill activations and prompts, what each becomes, and the key that makes a re-sent one the same.
  */
 
@@ -81,7 +81,7 @@ const only = (records: LogRecord[], resource?: Record<string, Plain>) => {
 const activation = (record: LogRecord, resource?: Record<string, Plain>) => only([record], resource) as Activation;
 const prompt = (record: LogRecord) => only([record]) as Prompt;
 
-describe("Claude Code's log events (§9.1)", () => {
+describe("Claude Code's log events (docs/telemetry.md)", () => {
   it("maps skill_activated to an activation with everything it says", () => {
     expect(map([activated()])).toEqual({
       events: [
@@ -389,7 +389,7 @@ describe("Claude Code's log events (§9.1)", () => {
   });
 });
 
-describe("GenAI spans (§9.1)", () => {
+describe("GenAI spans (docs/telemetry.md)", () => {
   const TRACE = Uint8Array.from({ length: 16 }, (_, i) => i + 1);
   const SPAN = Uint8Array.from({ length: 8 }, (_, i) => 0xa0 + i);
 

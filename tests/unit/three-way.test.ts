@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { describeSpans, mergeField, mergeText } from "@/lib/evolution/three-way";
 
-/** The three-way merge an out-of-date amendment is re-proposed with (§8.4). */
+/** The three-way merge an out-of-date amendment is re-proposed with (docs/evaluation-and-activation.md#out-of-date-amendments). */
 describe("three-way merge of an amendment onto the current text", () => {
   const base = "a\nb\nc\nd\ne\n";
 

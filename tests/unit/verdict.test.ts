@@ -17,7 +17,7 @@ describe("exact scores", () => {
   });
 });
 
-describe("the verdict rules of §8.3", () => {
+describe("the verdict rules of docs/evaluation-and-activation.md#verdict-rules", () => {
   it.each<[string, JudgedCase[], string, number | null, [number, number, number]]>([
     ["no usable history", [], "inconclusive", null, [0, 0, 0]],
     ["more regressed than improved", [pair(0.5, 0.9), pair(0.5, 0.4), pair(0.5, 0.4)], "regressed", 0.066666666, [1, 2, 0]],

@@ -3,7 +3,7 @@ import { clientMethod } from "@/lib/http/methods";
 import { errorResponse } from "@/lib/http/respond";
 
 /**
- * Any /api path no route matches: the error envelope (§11), not the framework's HTML 404, whatever
+ * Any /api path no route matches: the error envelope (docs/api.md#errors), not the framework's HTML 404, whatever
  * the method (one Next does not serve arrives as a marked OPTIONS).
  */
 function noRoute(req: Request): Response {

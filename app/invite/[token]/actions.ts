@@ -14,7 +14,7 @@ import { clientAddress } from "@/lib/client-address";
 import { isAppError } from "@/lib/errors";
 import { acceptInvitation, openInvitation } from "@/lib/teams/invitations";
 
-/** Invitation acceptance (§10): as the signed-in person, with the password of an existing account, or with a new one. */
+/** Invitation acceptance (docs/teams-and-keys.md#members-and-invitations): as the signed-in person, with the password of an existing account, or with a new one. */
 
 const gone: ActionResult = {
   ok: false,

@@ -17,7 +17,7 @@ const ROLE_MEANS = {
   lead: "do everything, settings and members included",
 } as const;
 
-/** `/invite/<token>`: a one-time invitation to a team (§10), accepted signed in, with a password, or with GitHub. */
+/** `/invite/<token>`: a one-time invitation to a team (docs/teams-and-keys.md#members-and-invitations), accepted signed in, with a password, or with GitHub. */
 export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
   const app = await getApp();

@@ -15,7 +15,7 @@ import { answerConsent } from "./actions";
 export const metadata: Metadata = { title: "Connect an MCP client" };
 
 /**
- * Where /api/oauth/authorize sends a member's browser (§12): signed in (password or GitHub, the
+ * Where /api/oauth/authorize sends a member's browser (docs/mcp.md): signed in (password or GitHub, the
  * dashboard's own sign-in), they see which client asks, where it will send them back, and choose
  * the team and what the client may do there.
  */

@@ -14,7 +14,7 @@ import { reproposeAmendment, REGENERATE_HINT } from "@/lib/evolution/repropose";
 import { isAppError, pageMessage } from "@/lib/errors";
 
 /**
- * Every move a person makes on an amendment (§8.4), wherever it is listed: the skill page, the
+ * Every move a person makes on an amendment (docs/evaluation-and-activation.md#amendment-states), wherever it is listed: the skill page, the
  * evaluation page, the queue on the overview and the history. The same functions as the REST
  * routes, so a page and an agent meet the same rules and the same refusals. Each names the move it
  * means: Approve approves, Override overrides the state the lead saw — never the other.
@@ -79,7 +79,7 @@ const overrideInput = z.strictObject({
   reason: z.string().trim().min(1, "say why you put it live against its verdict"),
 });
 
-/** Whether agents get the version an amendment made, or the one a lead pinned (§10): a pin holds what goes live. */
+/** Whether agents get the version an amendment made, or the one a lead pinned (docs/learned-skills.md#governed-promotion): a pin holds what goes live. */
 function whatAgentsGet(promoted: { version: number; served: { version: number } }): string {
   return promoted.served.version === promoted.version
     ? "is live"

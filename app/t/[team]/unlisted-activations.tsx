@@ -4,7 +4,7 @@ import type { UnlistedActivations } from "@/lib/usage/activations";
 const SHOWN = 8;
 
 /**
- * Activations the table has no row for (§9.1): custom skills whose names the agent hid, and names
+ * Activations the table has no row for (docs/telemetry.md#activations): custom skills whose names the agent hid, and names
  * the catalog does not hold — skills people use that the registry does not govern.
  */
 export function UnlistedActivationsNotice({ unlisted }: { unlisted: UnlistedActivations }) {

@@ -3,7 +3,7 @@ import { isOAuthStep, serveOAuthStep } from "@/lib/http/oauth";
 import { errorResponse } from "@/lib/http/respond";
 
 /**
- * /api/oauth/{authorize,token,register,revoke} — OAuth for MCP (§12), answered by the MCP SDK's
+ * /api/oauth/{authorize,token,register,revoke} — OAuth for MCP (docs/mcp.md#oauth), answered by the MCP SDK's
  * handlers (lib/http/oauth.ts), which also answer CORS preflights and refuse methods they do not take.
  */
 async function serve(req: Request, { params }: { params: Promise<{ step: string }> }): Promise<Response> {

@@ -5,7 +5,7 @@ import { notModified } from "@/lib/http/params";
 import { json, text } from "@/lib/http/respond";
 import { route } from "@/lib/http/route";
 
-/** GET /api/v1/listing — the skills listing for the system prompt (§3); `?cap=&descMax=` render a what-if, `?label=` the labelled versions. */
+/** GET /api/v1/listing — the skills listing for the system prompt (docs/skills-and-listing.md#the-listing); `?cap=&descMax=` render a what-if, `?label=` the labelled versions. */
 export const GET = route(getListing, async ({ query }, { req, app, auth: { team } }) => {
   const settings =
     query.full === "true"

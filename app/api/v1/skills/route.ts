@@ -14,7 +14,7 @@ export const GET = route(listSkills, async ({ query }, { app, auth }) => {
   return json({ skills: page.items.map(describeEntry), diagnostics: catalogDiagnostics(catalog), nextCursor: page.nextCursor });
 });
 
-/** POST /api/v1/skills — a learned skill: a draft unless an admin key asks for "active" (§6.1). */
+/** POST /api/v1/skills — a learned skill: a draft unless an admin key asks for "active" (docs/learned-skills.md#drafts-and-promotion). */
 export const POST = route(createSkill, async ({ body: { sessionId, ...input } }, { app, auth, actor }) => {
   const author = sessionId ? { ...actor, sessionId } : actor;
   return json(await createLearned(app, auth.team.id, author, input), 201);

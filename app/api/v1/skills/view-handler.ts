@@ -5,7 +5,7 @@ import { route } from "@/lib/http/route";
 import { servedHeaders, skillViewText, viewSkill } from "@/lib/skills/view";
 
 /**
- * skill_view (§4): the annotation line, then the body byte for byte; ETag = SHA-256 of that
+ * skill_view (docs/skills-and-listing.md#skill_view): the annotation line, then the body byte for byte; ETag = SHA-256 of that
  * version's SKILL.md. Answered from memory while the database is away, the view still counts: it
  * waits in the view buffer with the others.
  */

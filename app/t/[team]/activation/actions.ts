@@ -10,7 +10,7 @@ import { parsePromptSet, savePromptSet } from "@/lib/activation/prompt-sets";
 import { parseJsonValue } from "@/lib/http/body";
 import { cancelRun, startRun } from "@/lib/activation/runs";
 
-/** Editors run evals (§1). */
+/** Editors run evals (docs/teams-and-keys.md#roles). */
 const asEditor = (slug: string) => ({ team: slug, page: `/t/${slug}/activation`, role: "editor" as const });
 
 /**
@@ -46,7 +46,7 @@ export async function savePromptSetAction(slug: string, json: string): Promise<A
   });
 }
 
-/** A prompt set of the prompts people really wrote (§9.1), as `POST /api/v1/evals/prompt-sets/from-telemetry` makes it. */
+/** A prompt set of the prompts people really wrote (docs/telemetry.md#prompt-sets-from-production), as `POST /api/v1/evals/prompt-sets/from-telemetry` makes it. */
 export async function promptSetFromTelemetryAction(slug: string, _previous: ActionResult | null, form: FormData): Promise<ActionResult> {
   const input = { name: String(form.get("name") ?? "").trim(), days: Number(form.get("days")) };
   return memberAction({ ...asEditor(slug), schema: fromTelemetryBody, input }, async (member, request) => {

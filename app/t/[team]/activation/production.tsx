@@ -14,7 +14,7 @@ type ActivationView = Awaited<ReturnType<typeof activationOverview>>;
 type ListHref = (list: "production", page: number, anchor: string) => string;
 
 /**
- * Per skill, what production reports (§9.1, last 30 days) beside the recall the latest run
+ * Per skill, what production reports (docs/telemetry.md, last 30 days) beside the recall the latest run
  * measured: a skill the run finds but people must type has a description that works on prompt
  * sets and not on the prompts people write.
  */

@@ -19,7 +19,7 @@ const KIND_STYLE: Record<string, string> = {
   verified: "bg-teal-100 text-teal-900",
 };
 
-/** A lead's decisions on what agents get, whose reason (§10) the line says. */
+/** A lead's decisions on what agents get, whose reason (docs/learned-skills.md#reasons) the line says. */
 const DECISION_REASONS = new Set(["pinned", "unpinned", "labelled", "unlabelled", "rolled-back"]);
 
 /** Events about a proposed change, not a version: they open the amendment, not a version's diff. */

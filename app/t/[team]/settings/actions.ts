@@ -43,7 +43,7 @@ export async function makeMemberKeyAction(slug: string, _previous: ActionResult 
   });
 }
 
-/** A blank label box is a link for the default versions; a filled one must be a valid label (§10). */
+/** A blank label box is a link for the default versions; a filled one must be a valid label (docs/learned-skills.md#labels). */
 const installLinkForm = z.strictObject({ label: z.union([z.literal("").transform(() => null), labelParam]) });
 
 export async function createInstallLinkAction(slug: string, _previous: ActionResult | null, form: FormData): Promise<ActionResult> {

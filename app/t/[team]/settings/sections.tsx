@@ -67,7 +67,7 @@ export function ApiKeysSection({ slug, keys }: { slug: string; keys: ApiKey[] })
 }
 
 /**
- * MCP clients members signed in with OAuth (§12): every member sees and revokes their own, a lead
+ * MCP clients members signed in with OAuth (docs/mcp.md#oauth): every member sees and revokes their own, a lead
  * everyone's. A connection also ends when its member leaves the team or drops below its access.
  */
 export function ConnectionsSection({ slug, connections, isLead }: { slug: string; connections: Connection[]; isLead: boolean }) {
@@ -222,7 +222,7 @@ export function ListingSection({ slug, team }: { slug: string; team: Pick<Team, 
   );
 }
 
-/** What the team keeps of its agents' telemetry (§9.1), and how agents send it. */
+/** What the team keeps of its agents' telemetry (docs/telemetry.md#storage-and-retention), and how agents send it. */
 export function TelemetrySection({
   slug,
   settings,

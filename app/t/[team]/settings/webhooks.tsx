@@ -13,7 +13,7 @@ export interface WebhookWithDeliveries extends WebhookRow {
 }
 
 /**
- * Webhooks (§10): the team's receivers, each with its latest deliveries and what the receiver
+ * Webhooks (docs/learned-skills.md#webhooks-and-mail): the team's receivers, each with its latest deliveries and what the receiver
  * answered, and the form that adds one; below, the events this lead gets by mail.
  */
 export function WebhooksSection({

@@ -5,7 +5,7 @@ import { json } from "@/lib/http/respond";
 import { route } from "@/lib/http/route";
 
 /**
- * POST /api/v1/evals/runs — an activation run (§9). `lexical` and `import` runs answer finished;
+ * POST /api/v1/evals/runs — an activation run (docs/evaluation-and-activation.md#activation-evals). `lexical` and `import` runs answer finished;
  * a `model` run answers at once with its status and runs in the background (poll GET …/runs/<id>).
  */
 export const POST = route(startRunOperation, async ({ body }, { app, auth }) => {

@@ -5,7 +5,7 @@ import { route } from "@/lib/http/route";
 import { appendRecord, readLedger } from "@/lib/ledger/append";
 import { formatLedger, ledgerKey, recordJson } from "@/lib/ledger/records";
 
-/** POST /api/v1/ledger/<slug> — one of the seven actions of §7; `list` answers the ledger as text. */
+/** POST /api/v1/ledger/<slug> — one of the seven actions of docs/ledger.md#the-list-text; `list` answers the ledger as text. */
 export const POST = route(appendLedger, async ({ params: { slug }, body }, { app, auth, sessionId }) => {
   if (body.action === "list") return text(formatLedger(slug, await readLedger(app.db, auth.team.id, slug)));
   const record = await appendRecord(app.db, auth.team.id, slug, body, { keyId: auth.keyId, userId: null, sessionId });

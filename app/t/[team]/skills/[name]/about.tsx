@@ -31,7 +31,7 @@ export function SkillHeader({ detail }: { detail: SkillDetail }) {
 }
 
 /**
- * What agents get and why, in one line (§10): the version a reader that asks for no label gets —
+ * What agents get and why, in one line (docs/learned-skills.md#one-served-version): the version a reader that asks for no label gets —
  * pinned (by whom, when, why) or the latest — then each label and its version, then the latest
  * when agents get another one.
  */

@@ -21,7 +21,7 @@ import { generateAmendment, latestContent, proposeAmendment } from "@/lib/evolut
 import { parseSkillMd } from "@/lib/skills/skill-md";
 import { muteTool, unmuteTool } from "@/lib/telemetry/muted-tools";
 
-/** Editors and leads change skills (§1); each action validates with its REST operation's schema. */
+/** Editors and leads change skills (docs/teams-and-keys.md#roles); each action validates with its REST operation's schema. */
 const asEditor = (slug: string, name: string) => ({ team: slug, page: `/t/${slug}/skills/${name}`, role: "editor" as const });
 const nothing = { schema: z.undefined(), input: undefined };
 
@@ -100,7 +100,7 @@ export async function unpinAction(slug: string, name: string, decision: Decision
 
 const labelForm = moveLabelBody.extend({ label: labelParam });
 
-/** Puts a label on a version (§10), from the versions table: a new label or one moved from another version. */
+/** Puts a label on a version (docs/learned-skills.md#labels), from the versions table: a new label or one moved from another version. */
 export async function moveLabelAction(
   slug: string,
   name: string,
@@ -186,7 +186,7 @@ export async function generateAmendmentAction(slug: string, name: string): Promi
   });
 }
 
-/** Leads mute a tool for a skill: what it does is their call, as pins are (docs/decisions.md, "Issue 40"). */
+/** Leads mute a tool for a skill: what it does is their call, as pins are (docs/decisions/production-attribution.md). */
 const asLead = (slug: string, name: string) => ({ team: slug, page: `/t/${slug}/skills/${name}`, role: "lead" as const });
 
 export async function muteToolAction(slug: string, name: string, tool: string): Promise<ActionResult> {

@@ -67,7 +67,7 @@ export default async function SkillPage({ params, searchParams }: TeamPageProps<
   }
 
   const { content, learned } = detail;
-  // Agents get the pinned version; people edit the latest, and a new version waits behind the pin (§10).
+  // Agents get the pinned version; people edit the latest, and a new version waits behind the pin (docs/learned-skills.md#pins).
   const latest = latestVersionOf(content.skill);
   const editing = content.skill.pinned ? await loadSkillContent(app.db, app.catalogs, team, name, latest) : content;
   const path = `/t/${slug}/skills/${name}`;

@@ -8,7 +8,7 @@ import { chosenRate, intervalScale, per100WithInterval } from "@/lib/pages/produ
 import { IntervalBar, ProductionFigures } from "./production-figures";
 
 /**
- * The skill as the agents' telemetry reports it (§9.1): who chose it day by day, and per version
+ * The skill as the agents' telemetry reports it (docs/telemetry.md): who chose it day by day, and per version
  * how often the model chose it per 100 of the team's prompts. People are named to leads only;
  * everyone else sees how many (issue 26).
  */

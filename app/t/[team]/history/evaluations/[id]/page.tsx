@@ -37,12 +37,12 @@ export default async function EvaluationPage({ params, searchParams }: TeamPageP
   const change = await amendmentChange(app.db, app.catalogs, team, report.amendmentId);
   const { amendment } = change;
   const isLead = roleAtLeast(role, "lead");
-  // Anything not judged improved that has not gone live is a lead's to override, a rejection included (§8.4).
+  // Anything not judged improved that has not gone live is a lead's to override, a rejection included (docs/evaluation-and-activation.md#amendment-states).
   const overridable =
     report.status !== "running" &&
     amendment.skillSource === "learned" &&
     (MOVES.override.from as readonly string[]).includes(amendment.status);
-  // An amendment applies only to the version it was written against (§8.4): once the skill has moved on, it can only be re-proposed.
+  // An amendment applies only to the version it was written against (docs/evaluation-and-activation.md#out-of-date-amendments): once the skill has moved on, it can only be re-proposed.
   const { current } = change.entry;
   const movedOn =
     current !== null && current !== amendment.baseVersion && (MOVES.repropose.from as readonly string[]).includes(amendment.status);

@@ -164,7 +164,7 @@ export function OverrideSection({
 }
 
 /**
- * The skill moved past the version the amendment was written against (§8.4): it can no longer be
+ * The skill moved past the version the amendment was written against (docs/evaluation-and-activation.md#out-of-date-amendments): it can no longer be
  * approved or put live as it is, only re-proposed against the current version.
  */
 export function ReproposeSection({

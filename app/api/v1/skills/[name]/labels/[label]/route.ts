@@ -4,7 +4,7 @@ import { json } from "@/lib/http/respond";
 import { route } from "@/lib/http/route";
 import * as labels from "@/lib/learned/served";
 
-/** PUT /api/v1/skills/<name>/labels/<label> — put a label on a version; DELETE takes it off (§10). */
+/** PUT /api/v1/skills/<name>/labels/<label> — put a label on a version; DELETE takes it off (docs/learned-skills.md#labels). */
 export const PUT = route(moveLabel, async ({ params, body }, { app, auth, actor }) =>
   json(await labels.moveLabel(app, auth.team.id, actor, params.name, params.label, body.version, body.reason)),
 );
