@@ -22,6 +22,19 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // Tests of the built server as a process of its own: start-up, several instances, shutdown,
+          // installers' bursts. No page and no shared server: each starts the servers it needs.
+          name: "servers",
+          include: ["tests/servers/**/*.test.ts"],
+          globalSetup: ["tests/servers/build.ts"],
+          fileParallelism: false,
+          testTimeout: 90_000,
+          hookTimeout: 240_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: "browser",
           include: ["tests/browser/**/*.test.ts"],
           globalSetup: ["tests/browser/server.ts"],

@@ -61,16 +61,30 @@ export async function openTestDatabase(
  * Empties every table of the app and restarts their ids, as right after the migrations: a test
  * then starts from a known state however the tests before it left the database. Drizzle's
  * record of applied migrations lives in its own schema and stays.
+ *
+ * DELETE, not TRUNCATE: on tables this small it is ten times faster on a server (TRUNCATE makes
+ * new files for 55 tables, ~180 ms against ~15 ms), and every integration test starts with it.
+ * With `session_replication_role = replica` no trigger fires for it — neither the foreign keys
+ * (so the order of the tables does not matter) nor the ledger's append-only guard (db/migrations/0003)
+ * nor the change notices — and only inside this transaction. That needs a superuser, as PGlite's
+ * user and CI's are; another user gets TRUNCATE, with the ledger's guard off for it alone.
  */
 export async function resetDatabase(database: Database): Promise<void> {
   const tables = await database.query<{ name: string }>(
     "select quote_ident(tablename) as name from pg_tables where schemaname = 'public'",
     [],
   );
+  const superuser = await database.query<{ on: boolean }>("select rolsuper as on from pg_roles where rolname = current_user", []);
   await database.db.transaction(async (tx) => {
-    // The ledger is append-only (db/migrations/0003): its trigger refuses TRUNCATE, as it should for
-    // everyone but a test reset. Turned off and on inside this transaction only, so no other
-    // connection ever sees the ledger without it.
+    if (superuser[0]?.on) {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      for (const table of tables) await tx.execute(sql.raw(`delete from ${table.name}`));
+      await tx.execute(
+        sql`select setval(s.seqrelid, s.seqstart, false) from pg_sequence s join pg_class c on c.oid = s.seqrelid
+            join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public'`,
+      );
+      return;
+    }
     await tx.execute(sql`alter table ledger_records disable trigger ledger_records_no_truncate`);
     await tx.execute(sql.raw(`truncate ${tables.map((table) => table.name).join(", ")} restart identity cascade`));
     await tx.execute(sql`alter table ledger_records enable trigger ledger_records_no_truncate`);
