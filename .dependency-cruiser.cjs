@@ -1,17 +1,10 @@
 /**
-<<<<<<< HEAD
- * The layers of the code, from the bottom (README "Architecture", docs/decisions/small-debts.md). A
+ * The layers of the code, from the bottom (README "Architecture", docs/decisions/layers.md and small-debts.md). A
  * module may import from its own layer and the layers below it, never above; inside a layer, folders
  * may not import each other both ways and files may not import in a circle. Imports of types only
  * carry no code and are not counted (the delivery layer names the App's type, which the root builds).
  * Next's route handlers (app/api) are delivery's entry points: thin files that hand a request to
  * lib/http or lib/mcp. Components sit below the root: they render what pages hand them.
-=======
- * The layers of the code, from the bottom (README "Architecture", docs/decisions/layers.md). A module may
- * import from its own layer and the layers below it, never above; inside a layer, folders may not
- * import each other both ways and files may not import in a circle. Imports of types only carry
- * no code and are not counted (the delivery layer names the App's type, which the root builds).
->>>>>>> i42-docs
  */
 const LAYERS = [
   ["foundations", "^(db/|lib/[^/]+\\.(ts|mjs)$|lib/(mail|security)/)"],

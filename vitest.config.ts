@@ -15,6 +15,10 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
+          // One module graph per worker, not per file: importing the app (PGlite's WebAssembly, the AI
+          // SDK, Auth.js) took seconds per file. Safe because no state lives outside the App, and each
+          // test builds its own (tests/helpers/app.ts).
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

@@ -5,19 +5,10 @@ import { isServerFailure } from "./outage";
 import { TEAM_CHANGES_CHANNEL } from "./team-changes";
 
 /**
-<<<<<<< HEAD
  * The database budget (db/budget.ts) and the outage breaker (db/breaker.ts) around node-postgres's
  * pool, by composition: pg's own pool and connections underneath, used through their public API
  * (docs/decisions/database-wrapper.md). Drizzle and `Database.query` go through `BudgetedPool`;
  * a transaction gets a `BudgetedConnection` and gives it back.
-=======
- * Whether the server answers (docs/outages.md#outages-and-stalls). A request that waits long — for its statement's answer,
- * or for a pooled connection — is not proof of anything: a busy server and a burst of requests look
- * the same from inside a request. So the breaker asks: a probe, on a connection outside the pool,
- * that no queue holds up. Only an unanswered probe opens it; while open, queries fail at once
- * (nothing waits for a server that is away), queries in flight and waits for a connection are told
- * at once, and the probe asks again every second; the first answer closes it.
->>>>>>> i42-docs
  */
 
 /** A statement as drizzle and `Database.query` send it. */

@@ -288,7 +288,7 @@ const DISCARD_TRY_MS = 1_000;
 
 /**
  * Deletes what a sync staged, whatever ended it, before it answers. A sync the database failed
- * (cut off, stopped) meets the driver's breaker (db/budgeted-pg.ts) refusing every query until its
+ * (cut off, stopped) meets the driver's breaker (db/breaker.ts) refusing every query until its
  * probe, a second later, finds the server back: the delete is tried again meanwhile, for at most
  * DISCARD_WITHIN_MS. Past that the database is away, and the sync's id is left to the tick
  * (`leftovers`, the App's: CatalogCache.leftoverSyncs).
