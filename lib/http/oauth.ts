@@ -14,7 +14,7 @@ import {
 import type { OAuthServerProvider } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import type { OAuthMetadata, OAuthProtectedResourceMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { checkResourceAllowed } from "@modelcontextprotocol/sdk/shared/auth-utils.js";
-import type { App } from "../root/app";
+import type { App } from "../contracts/app";
 import { getApp } from "../current-app";
 import { createAuthorization } from "../oauth/authorizations";
 import { exchangeCode } from "../oauth/code-exchange";

@@ -1,4 +1,4 @@
-import type { RateLimitState } from "./rate-limit";
+import type { RateLimitState } from "../security/rate-limit";
 
 /**
  * The X-RateLimit-* headers of every answer to a counted request (issue 28): a key's or an install

@@ -1,7 +1,7 @@
 import { asLongWork, REQUEST_DEADLINE_MS, withDeadline } from "@/db/budget";
 import { isUnanswered } from "@/db/outage";
 import { getApp } from "../current-app";
-import type { App } from "../root/app";
+import type { App } from "../contracts/app";
 import type { StaleKeyAuth } from "../auth/key-cache";
 import type { LinkTeam } from "../auth/install-link-auth";
 import { requireScope, type Scope } from "../auth/scopes";
@@ -14,7 +14,8 @@ import { readJsonValue } from "./body";
 import { readQuery } from "./params";
 import { errorResponse } from "./respond";
 import { recordRateLimit, withRateLimitHeaders } from "./rate-limit-headers";
-import { keepable, markedIfFromMemory, staleResponse, type KeptResponse } from "./last-answers";
+import { keepable, markedIfFromMemory, staleResponse } from "./last-answers";
+import type { KeptResponse } from "../answer-store";
 
 export interface AgentRequest<P> {
   req: Request;

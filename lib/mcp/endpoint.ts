@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import type { App } from "../root/app";
+import type { App } from "../contracts/app";
 import { getApp } from "../current-app";
 import type { KeyAuth } from "../auth/api-keys";
 import { bearerChallenge, errorResponse } from "../http/respond";

@@ -1,7 +1,7 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { App } from "../root/app";
+import type { App } from "../contracts/app";
 import type { KeyAuth } from "../auth/api-keys";
 import { requireScope, type Scope } from "../auth/scopes";
 import { observationBody } from "../contracts/evolution";
@@ -15,7 +15,8 @@ import { createSkillBody, updateSkillBody } from "../contracts/learned";
 import { AppError } from "../errors";
 import { isUnanswered } from "@/db/outage";
 import { INTERNAL_ERROR, knownError } from "../http/respond";
-import { secondsSince, staleSinceOf, STALE_META } from "../http/last-answers";
+import { staleSinceOf, STALE_META } from "../http/last-answers";
+import { secondsSince } from "../answer-store";
 import type { StaleKeyAuth } from "../auth/key-cache";
 import { logUnexpected } from "../log";
 import { recordObservations } from "../evolution/observations";
