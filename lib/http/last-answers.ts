@@ -1,27 +1,51 @@
 import type { DatabaseHealth } from "@/db/client";
 import type { Stale } from "../auth/key-cache";
-import { secondsSince, type KeptResponse } from "../answer-store";
+import type { AnswerStore, KeptResponse, LastAnswers } from "../answer-store";
+import { secondsFromMemory, type Keeping } from "./pipeline";
 
-/** The header (and, in MCP, the `_meta` key) that says an answer comes from memory: seconds since the database confirmed it. */
+/** The header that says an answer comes from memory: seconds since the database confirmed it. */
 export const STALE_HEADER = "x-skillgate-stale";
-export const STALE_META = "skillgate/stale";
 
 /**
- * Since when what a request was answered with is known only from memory: the key's last
- * confirmation, or — the database found away — its last answer (SPEC §14: marked from the first
- * second; nothing reaches the database while it is away).
+ * How REST's answers are kept for an outage (lib/http/pipeline.ts, `answerOrLast`): a 200 as its
+ * bytes, and given again with `X-Skillgate-Stale`.
  */
-export function staleSinceOf(health: DatabaseHealth, auth: Stale<unknown>): number | undefined {
-  return auth.staleSince ?? (health.away ? health.answeredAt : undefined);
+export const RESPONSES: Keeping<Response, KeptResponse> = {
+  store: (answers: LastAnswers) => answers.responses,
+  keep: keepResponse,
+  stale: staleResponse,
+};
+
+/**
+ * A 200 kept as its bytes, and sent as a copy. An answer whose ETag is the one kept is sent as it
+ * is, at once: the hot path (skill_view, the listing) costs a lookup, not a copy of the body.
+ */
+function keepResponse(
+  store: AnswerStore<KeptResponse>,
+  key: string,
+  response: Response,
+  teamChanges: number,
+): Response | Promise<Response> {
+  if (response.status !== 200) return response;
+  const etag = response.headers.get("etag");
+  if (etag !== null && store.confirm(key, etag, teamChanges)) return response;
+  return keptCopy(store, key, response, teamChanges, etag);
 }
 
-export async function keepable(response: Response): Promise<{ kept: KeptResponse; response: Response }> {
+async function keptCopy(
+  store: AnswerStore<KeptResponse>,
+  key: string,
+  response: Response,
+  teamChanges: number,
+  etag: string | null,
+): Promise<Response> {
   const body = new Uint8Array(await response.arrayBuffer());
-  const headers = [...response.headers.entries()];
-  return { kept: { status: response.status, headers, body }, response: new Response(body, { status: response.status, headers }) };
+  const kept = { status: response.status, headers: [...response.headers.entries()], body };
+  store.keep(key, kept, body.byteLength, teamChanges, etag);
+  return new Response(body, { status: kept.status, headers: kept.headers });
 }
 
-export function staleResponse(kept: KeptResponse, staleSeconds: number): Response {
+function staleResponse(kept: KeptResponse, staleSeconds: number): Response {
   const headers = new Headers(kept.headers);
   headers.set(STALE_HEADER, String(staleSeconds));
   return new Response(kept.body, { status: kept.status, headers });
@@ -33,13 +57,8 @@ export function staleResponse(kept: KeptResponse, staleSeconds: number): Respons
  * changed since. Failures (5xx) are not from memory.
  */
 export function markedIfFromMemory(response: Response, health: DatabaseHealth, auth: Stale<unknown>): Response {
-  const staleSince = staleSinceOf(health, auth);
-  if (staleSince === undefined || response.status >= 500 || response.headers.has(STALE_HEADER)) return response;
-  return markedStale(response, secondsSince(staleSince));
-}
-
-/** Marks an answer made from memory while the database is away. */
-export function markedStale(response: Response, staleSeconds: number): Response {
+  const staleSeconds = secondsFromMemory(health, auth);
+  if (staleSeconds === undefined || response.status >= 500 || response.headers.has(STALE_HEADER)) return response;
   const headers = new Headers(response.headers);
   headers.set(STALE_HEADER, String(staleSeconds));
   return new Response(response.body, { status: response.status, headers });
