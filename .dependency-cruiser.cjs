@@ -1,8 +1,8 @@
 /**
  * The layers of the code, from the bottom (README "Architecture", docs/decisions/layers.md and small-debts.md). A
  * module may import from its own layer and the layers below it, never above; inside a layer, folders
- * may not import each other both ways and files may not import in a circle. Imports of types only
- * carry no code and are not counted (the delivery layer names the App's type, which the root builds).
+ * may not import each other both ways and files may not import in a circle. Here imports of types
+ * only are not counted: .dependency-cruiser-types.cjs checks the layers again counting them.
  * Next's route handlers (app/api) are delivery's entry points: thin files that hand a request to
  * lib/http or lib/mcp. Components sit below the root: they render what pages hand them.
  */
@@ -64,7 +64,7 @@ module.exports = {
   options: {
     doNotFollow: { path: "node_modules" },
     exclude: { path: "^(node_modules|\\.next)/" },
-    // Imports as they are after compilation: a type-only import is gone, so it counts for nothing.
+    // Imports as they are after compilation: a type-only import is gone (the types pass counts it).
     tsPreCompilationDeps: false,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: {

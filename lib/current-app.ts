@@ -1,4 +1,4 @@
-import type { App } from "./root/app";
+import type { App } from "./contracts/app";
 
 /**
  * The process's one App, for code that Next calls with no way to hand it one (route handlers,

@@ -167,7 +167,7 @@ export const invitations = pgTable(
 /**
  * Requests per API key (or install link) in its current window, shared by every instance (issue 14).
  * A window starts at the first request after the last one ended and lasts a minute; instances claim
- * the window's allowance in chunks (lib/http/rate-limit.ts), so most requests never touch this row.
+ * the window's allowance in chunks (lib/security/rate-limit.ts), so most requests never touch this row.
  */
 export const rateLimits = pgTable("rate_limits", {
   key: text("key").primaryKey(),

@@ -10,7 +10,7 @@ import { hashApiKey, readKeyAuth, type KeyAuth } from "./api-keys";
 const ENTRY_TTL_MS = 60_000;
 /**
  * The longest an answer read from the database is served from memory while the database is away
- * (docs/outages.md#stale-answers): a key, and what agents read with it (lib/http/last-answers.ts).
+ * (docs/outages.md#stale-answers): a key, and what agents read with it (lib/http/last-answers.ts, kept in lib/answer-store.ts).
  */
 export const STALE_MAX_MS = 24 * 3_600_000;
 

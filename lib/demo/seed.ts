@@ -15,7 +15,7 @@ import {
 } from "@/db/schema";
 import { parsePromptSet, savePromptSet } from "../activation/prompt-sets";
 import { startRun } from "../activation/runs";
-import type { App } from "../root/app";
+import type { App } from "../contracts/app";
 import { createApiKey } from "../auth/api-keys";
 import type { Role, Scope } from "../auth/scopes";
 import { ensureUser } from "../auth/users";

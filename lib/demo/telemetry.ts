@@ -1,6 +1,6 @@
 import { inSlices } from "@/db/batches";
 import { updateTeamSettings } from "../listing/settings";
-import type { App } from "../root/app";
+import type { App } from "../contracts/app";
 import type { TelemetryEvent } from "../telemetry/events";
 import { ingestTelemetry } from "../telemetry/ingest";
 import type { TeamId } from "../teams/teams";

@@ -14,8 +14,7 @@ import {
 import type { OAuthServerProvider } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import type { OAuthMetadata, OAuthProtectedResourceMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { checkResourceAllowed } from "@modelcontextprotocol/sdk/shared/auth-utils.js";
-import type { App } from "../root/app";
-import { getApp } from "../current-app";
+import type { App } from "../contracts/app";
 import { createAuthorization } from "../oauth/authorizations";
 import { exchangeCode } from "../oauth/code-exchange";
 import { clientName, findClient, registerClient } from "../oauth/clients";
@@ -27,8 +26,7 @@ import { CONSENT_PAGE, OAUTH_BASE, oauthAddresses, type OAuthAddresses } from ".
 import { answeredError, errorResponse } from "./respond";
 import { readBytes } from "./body";
 import { AppError } from "../errors";
-import { takeRateLimit, withinBudget } from "./route";
-import { withRateLimitHeaders } from "./rate-limit-headers";
+import { entryPoint, takeRateLimit } from "./pipeline";
 import { clientAddress } from "../client-address";
 
 /**
@@ -176,7 +174,7 @@ const MAX_BODY_BYTES = 64 * 1024;
  * as a server error): the request's own faults and its limits. What is not the request's fault —
  * an unknown step, the database away, a bug — keeps the API's envelope.
  */
-function refusalOf(step: OAuthStep, error: unknown): Response {
+function refusalOf(error: unknown, _req: Request, step: OAuthStep): Response {
   const { error: known, headers } = answeredError(error, "unexpected error");
   if (known.code === "RateLimited") return oauthRefusal(known.status, "too_many_requests", known.message, headers);
   if (known.status === 404 || known.status >= 500) return errorResponse(known, headers);
@@ -242,48 +240,44 @@ async function takeRegistration(app: App, address: string): Promise<void> {
   throw new AppError("RateLimited", `too many client registrations from this address (${state.limit} an hour); retry in ${wait} s`, wait);
 }
 
-/** Serves one step of the flow: the request goes through the SDK's handler and its answer comes back. */
-export function serveOAuthStep(step: OAuthStep) {
-  return (req: Request): Promise<Response> =>
-    withinBudget("request", async () => {
-      try {
-        const app = await getApp();
-        // The SDK's own limits count in one process's memory; the App's are shared by every instance.
-        const address = clientAddress(req.headers);
-        await takeRateLimit(app, req, `oauth ${address}`, "address");
-        if (step === "register" && req.method === "POST") await takeRegistration(app, address);
-        const url = new URL(req.url);
-        const addresses = oauthAddresses(req);
-        const body = req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.from(await readBytes(req, MAX_BODY_BYTES));
-        const refused = refusedBeforeHandler(step, url, valuesOf(url, body, req.headers.get("content-type")), addresses);
-        if (refused) return withRateLimitHeaders(req, refused);
-        const failures: unknown[] = [];
-        const server = express();
-        server.disable("x-powered-by");
-        server.use("/", stepRouter(step, provider(app, addresses, failures)));
-        server.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-          failures.push(bodyParserRefusal(error));
-          res.status(500).end();
-        });
-        const answer = await inject(server, {
-          method: req.method as "GET",
-          url: `/${url.search}`,
-          headers: Object.fromEntries(req.headers),
-          ...(body ? { payload: body } : {}),
-        });
-        if (failures.length > 0) throw failures[0];
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(answer.headers)) {
-          if (value === undefined || name === "connection" || name === "transfer-encoding") continue;
-          for (const one of Array.isArray(value) ? value : [String(value)]) headers.append(name, one);
-        }
-        const status = answer.statusCode;
-        return withRateLimitHeaders(
-          req,
-          new Response(status === 204 || status === 304 ? null : new Uint8Array(answer.rawPayload), { status, headers }),
-        );
-      } catch (error) {
-        return withRateLimitHeaders(req, refusalOf(step, error));
-      }
-    });
+/**
+ * Serves one step of the flow, on the request pipeline (lib/http/pipeline.ts): what is its own is
+ * its credential — none: the request counts against its address — the registrations' hour, what
+ * is refused before the SDK's handler and OAuth's refusals. The request goes through the SDK's
+ * handler and its answer comes back.
+ */
+export const serveOAuthStep = entryPoint<OAuthStep>("request", serveStep, refusalOf);
+
+async function serveStep(req: Request, app: App, step: OAuthStep): Promise<Response> {
+  // The SDK's own limits count in one process's memory; the App's are shared by every instance.
+  const address = clientAddress(req.headers);
+  await takeRateLimit(app, req, `oauth ${address}`, "address");
+  if (step === "register" && req.method === "POST") await takeRegistration(app, address);
+  const url = new URL(req.url);
+  const addresses = oauthAddresses(req);
+  const body = req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.from(await readBytes(req, MAX_BODY_BYTES));
+  const refused = refusedBeforeHandler(step, url, valuesOf(url, body, req.headers.get("content-type")), addresses);
+  if (refused) return refused;
+  const failures: unknown[] = [];
+  const server = express();
+  server.disable("x-powered-by");
+  server.use("/", stepRouter(step, provider(app, addresses, failures)));
+  server.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    failures.push(bodyParserRefusal(error));
+    res.status(500).end();
+  });
+  const answer = await inject(server, {
+    method: req.method as "GET",
+    url: `/${url.search}`,
+    headers: Object.fromEntries(req.headers),
+    ...(body ? { payload: body } : {}),
+  });
+  if (failures.length > 0) throw failures[0];
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (value === undefined || name === "connection" || name === "transfer-encoding") continue;
+    for (const one of Array.isArray(value) ? value : [String(value)]) headers.append(name, one);
+  }
+  const status = answer.statusCode;
+  return new Response(status === 204 || status === 304 ? null : new Uint8Array(answer.rawPayload), { status, headers });
 }

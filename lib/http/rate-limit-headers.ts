@@ -1,9 +1,9 @@
-import type { RateLimitState } from "./rate-limit";
+import type { RateLimitState } from "../security/rate-limit";
 
 /**
  * The X-RateLimit-* headers of every answer to a counted request (issue 28): a key's or an install
  * link's, on REST, MCP, the installers' routes and OTLP, refusals included. The state is kept by
- * request where it is taken (lib/http/route.ts) and put on the answer where it leaves, so every
+ * request where it is taken and put on the answer where it leaves (lib/http/pipeline.ts), so every
  * way a request is authenticated and counted gets them without passing the state along, and an
  * answer kept for an outage never replays an old count (docs/decisions/rate-limit-headers.md).
  */

@@ -1,4 +1,4 @@
-import type { App } from "../root/app";
+import type { App } from "../contracts/app";
 import type { CatalogKey } from "../skills/catalog-cache";
 import { contentTypeOf } from "../skills/content-types";
 import { readSkillFile } from "../skills/files";

@@ -2,15 +2,13 @@ import { randomUUID } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import type { App } from "../root/app";
-import { getApp } from "../current-app";
+import type { App } from "../contracts/app";
 import type { KeyAuth } from "../auth/api-keys";
 import { bearerChallenge, errorResponse } from "../http/respond";
-import { withRateLimitHeaders } from "../http/rate-limit-headers";
-import { authenticateRequest, bearerOf, takeRateLimit, withinBudget } from "../http/route";
+import { authenticate, bearerOf, entryPoint, type Bearers } from "../http/pipeline";
 import { oauthAddresses } from "../http/oauth-paths";
-import { authenticateAccessToken, looksLikeOAuthToken } from "../oauth/connections";
-import { AppError, isAppError } from "../errors";
+import { looksLikeOAuthToken } from "../oauth/connections";
+import { isAppError } from "../errors";
 import { isUnanswered } from "@/db/outage";
 import { continueMcpSession, endMcpSession, openMcpSession } from "./sessions";
 import { registerTools } from "./tools";
@@ -20,66 +18,59 @@ import { registerTools } from "./tools";
  * the database (lib/mcp/sessions.ts), and every request is served by a fresh server and transport
  * in the SDK's stateless mode, so any instance can serve any session: the session id the client
  * carries is checked against the table, belongs to the key that opened it, and is the agent
- * session of every view and write. Every request is authenticated again with its bearer key.
+ * session of every view and write. Every request is authenticated again with its bearer key. On
+ * the request pipeline (lib/http/pipeline.ts): what is its own is the credentials it takes (an API
+ * key or a connection's token), the sessions, its refusals' challenges and the tools, which check
+ * their scopes and parse their arguments per call (lib/mcp/tools.ts).
  */
 
 function jsonRpcError(status: number, code: number, message: string): Response {
   return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
 }
 
-export function handleMcp(req: Request): Promise<Response> {
-  return withinBudget("request", async () => withRateLimitHeaders(req, await serveMcp(req)));
-}
-
-async function serveMcp(req: Request): Promise<Response> {
-  try {
-    const app = await getApp();
-    const auth = await authenticate(app, req);
-    // Nothing is ever pushed to clients, so there is no stream to open.
-    if (req.method === "GET") return jsonRpcError(405, -32000, "Method not allowed: this server sends no notifications");
-    const sessionId = req.headers.get("mcp-session-id");
-    if (req.method === "DELETE") {
-      const ended = sessionId !== null && (await endMcpSession(app.db, sessionId, auth.keyId));
-      if (ended) app.lastAnswers.mcpSessions.delete(sessionId);
-      return ended ? new Response(null, { status: 200 }) : jsonRpcError(404, -32001, "Session not found: initialize a new session");
-    }
-    if (req.method !== "POST") return jsonRpcError(405, -32000, "Method not allowed: send POST");
-    if (sessionId) {
-      // Unknown (expired, ended) or another key's: the client starts a new session.
-      if (!(await sessionContinues(app, sessionId, auth.keyId)))
-        return jsonRpcError(404, -32001, "Session not found: initialize a new session");
-      return await serve(app, auth, sessionId, req);
-    }
-    if (!(await opensSession(req))) return jsonRpcError(400, -32000, "Bad Request: no session; open one with an initialize request");
-    const opened = randomUUID();
-    const response = await serve(app, auth, opened, req);
-    if (!response.ok) return response;
-    await openMcpSession(app.db, opened, { teamId: auth.team.id, keyId: auth.keyId });
-    app.lastAnswers.mcpSessions.set(opened, auth.keyId);
-    const headers = new Headers(response.headers);
-    headers.set("mcp-session-id", opened);
-    return new Response(response.body, { status: response.status, headers });
-  } catch (error) {
-    return errorResponse(error, challengeFor(error, req));
-  }
-}
-
-const NO_CREDENTIAL =
-  "sign in: an MCP client does it with OAuth from this answer's WWW-Authenticate; or send a team API key as Authorization: Bearer <key>";
-const INVALID_ACCESS_TOKEN = "access token not valid, expired or revoked: refresh it, or sign in again";
+/** Any method: Next's route handlers for /api/mcp. */
+export const handleMcp = entryPoint<unknown>("request", serveMcp, refused);
 
 /**
  * An API key, or an OAuth access token of a connection (lib/oauth/connections.ts), which acts as
  * the key row of its connection: its team, its scopes, its rate limit, its sessions.
  */
-async function authenticate(app: App, req: Request): Promise<KeyAuth> {
-  const bearer = bearerOf(req);
-  if (bearer === null) throw new AppError("Unauthorized", NO_CREDENTIAL);
-  if (!looksLikeOAuthToken(bearer)) return authenticateRequest(app, req);
-  const auth = await authenticateAccessToken(app.database, app.db, bearer);
-  if (!auth) throw new AppError("InvalidToken", INVALID_ACCESS_TOKEN);
-  await takeRateLimit(app, req, String(auth.keyId), "connection");
-  return auth;
+const BEARERS: Bearers = {
+  connections: true,
+  missing:
+    "sign in: an MCP client does it with OAuth from this answer's WWW-Authenticate; or send a team API key as Authorization: Bearer <key>",
+};
+
+async function serveMcp(req: Request, app: App): Promise<Response> {
+  const auth = await authenticate(app, req, BEARERS);
+  // Nothing is ever pushed to clients, so there is no stream to open.
+  if (req.method === "GET") return jsonRpcError(405, -32000, "Method not allowed: this server sends no notifications");
+  const sessionId = req.headers.get("mcp-session-id");
+  if (req.method === "DELETE") {
+    const ended = sessionId !== null && (await endMcpSession(app.db, sessionId, auth.keyId));
+    if (ended) app.lastAnswers.mcpSessions.delete(sessionId);
+    return ended ? new Response(null, { status: 200 }) : jsonRpcError(404, -32001, "Session not found: initialize a new session");
+  }
+  if (req.method !== "POST") return jsonRpcError(405, -32000, "Method not allowed: send POST");
+  if (sessionId) {
+    // Unknown (expired, ended) or another key's: the client starts a new session.
+    if (!(await sessionContinues(app, sessionId, auth.keyId)))
+      return jsonRpcError(404, -32001, "Session not found: initialize a new session");
+    return await serve(app, auth, sessionId, req);
+  }
+  if (!(await opensSession(req))) return jsonRpcError(400, -32000, "Bad Request: no session; open one with an initialize request");
+  const opened = randomUUID();
+  const response = await serve(app, auth, opened, req);
+  if (!response.ok) return response;
+  await openMcpSession(app.db, opened, { teamId: auth.team.id, keyId: auth.keyId });
+  app.lastAnswers.mcpSessions.set(opened, auth.keyId);
+  const headers = new Headers(response.headers);
+  headers.set("mcp-session-id", opened);
+  return new Response(response.body, { status: response.status, headers });
+}
+
+function refused(error: unknown, req: Request): Response {
+  return errorResponse(error, challengeFor(error, req));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { App } from "../root/app";
+import type { App } from "../contracts/app";
 import type { KeyAuth } from "../auth/api-keys";
 import { requireScope, type Scope } from "../auth/scopes";
 import { observationBody } from "../contracts/evolution";
@@ -13,9 +13,9 @@ import { FULL_CATALOG } from "../contracts/listing";
 import { labelParam } from "../skills/label";
 import { createSkillBody, updateSkillBody } from "../contracts/learned";
 import { AppError } from "../errors";
-import { isUnanswered } from "@/db/outage";
 import { INTERNAL_ERROR, knownError } from "../http/respond";
-import { secondsSince, staleSinceOf, STALE_META } from "../http/last-answers";
+import { answerOrLast, secondsFromMemory, type Keeping } from "../http/pipeline";
+import type { AnswerStore } from "../answer-store";
 import type { StaleKeyAuth } from "../auth/key-cache";
 import { logUnexpected } from "../log";
 import { recordObservations } from "../evolution/observations";
@@ -84,6 +84,8 @@ interface TextWithMeta {
 
 /** The `_meta` key of the version a reader got and why (docs/learned-skills.md#one-served-version): `{version, why, label?}`, as REST's X-Skill-Served-Why says. */
 export const SERVED_META = "skillgate/served";
+/** The `_meta` key that says a result comes from memory, as REST's X-Skillgate-Stale: seconds since the database confirmed it. */
+const STALE_META = "skillgate/stale";
 
 const tool = <S extends z.ZodObject>(definition: ToolDefinition<S>) => definition;
 const json = (value: unknown) => JSON.stringify(value);
@@ -259,6 +261,9 @@ const TOOLS = [
   }),
 ];
 
+/** Each tool by its name: a call finds its tool without a search. */
+const TOOLS_BY_NAME = new Map(TOOLS.map((definition) => [definition.name, definition as ToolDefinition<z.ZodObject>]));
+
 /** About what a result holds in memory, without serializing it (skill_list of a big catalog is large). */
 function sizeOf(result: CallToolResult): number {
   return result.content.reduce((bytes, part) => bytes + 100 + ("text" in part ? part.text.length : JSON.stringify(part).length), 0);
@@ -291,7 +296,7 @@ export function toolList(): Tool[] {
 
 async function callTool(call: McpCall, name: string, args: unknown): Promise<CallToolResult> {
   try {
-    const definition = TOOLS.find((candidate) => candidate.name === name) as ToolDefinition<z.ZodObject> | undefined;
+    const definition = TOOLS_BY_NAME.get(name);
     if (!definition) throw new AppError("NotFound", `no tool named "${name}"; the tools are ${TOOLS.map((t) => t.name).join(", ")}`);
     const auth = call.auth();
     const scope = definition.scope(args);
@@ -306,10 +311,20 @@ async function callTool(call: McpCall, name: string, args: unknown): Promise<Cal
       if (Array.isArray(content)) return { content };
       return { content: [{ type: "text", text: content.text }], _meta: content.meta };
     };
-    const result = definition.servesStale ? await answerOrLast(definition, input, context, answer) : await answer();
-    const staleSince = staleSinceOf(call.app.database.health, auth);
-    if (staleSince === undefined || result._meta?.[STALE_META] !== undefined) return result;
-    return { ...result, _meta: { ...result._meta, [STALE_META]: secondsSince(staleSince) } };
+    const whenStale = definition.servesStale?.whenStale;
+    const result = definition.servesStale
+      ? await answerOrLast(
+          call.app,
+          TOOL_RESULTS,
+          auth.team.id,
+          `${definition.name} ${JSON.stringify(input)}`,
+          answer,
+          whenStale && ((kept) => whenStale(input, context, kept)),
+        )
+      : await answer();
+    const staleSeconds = secondsFromMemory(call.app.database.health, auth);
+    if (staleSeconds === undefined || result._meta?.[STALE_META] !== undefined) return result;
+    return markedStale(result, staleSeconds);
   } catch (error) {
     // The REST route's message for the same failure (docs/mcp.md#answers-and-refusals), an outage included; a bug is logged, not echoed.
     const known = knownError(error);
@@ -318,27 +333,19 @@ async function callTool(call: McpCall, name: string, args: unknown): Promise<Cal
   }
 }
 
-/** The fresh result, kept for an outage; or, while the database is away, the last result of the same call, marked stale. */
-async function answerOrLast(
-  definition: ToolDefinition<z.ZodObject>,
-  input: Record<string, unknown>,
-  context: ToolContext,
-  answer: () => Promise<CallToolResult>,
-): Promise<CallToolResult> {
-  const { app, auth } = context;
-  const key = `${auth.team.id} ${definition.name} ${JSON.stringify(input)}`;
-  const teamChanges = app.keys.changesOf(auth.team.id);
-  try {
-    const result = await answer();
-    app.lastAnswers.toolResults.keep(key, result, sizeOf(result), teamChanges);
+/** How tool results are kept for an outage (lib/http/pipeline.ts, `answerOrLast`): each as it is, given again marked in `_meta`. */
+const TOOL_RESULTS: Keeping<CallToolResult, CallToolResult> = {
+  store: (answers) => answers.toolResults as AnswerStore<CallToolResult>,
+  keep: (store, key, result, teamChanges) => {
+    store.keep(key, result, sizeOf(result), teamChanges);
     return result;
-  } catch (error) {
-    const last = isUnanswered(error) ? app.lastAnswers.toolResults.find(key, app.keys.changesOf(auth.team.id)) : null;
-    if (!last) throw error;
-    const kept = last.value as CallToolResult;
-    definition.servesStale?.whenStale?.(input, context, kept);
-    return { ...kept, _meta: { ...kept._meta, [STALE_META]: last.staleSeconds } };
-  }
+  },
+  stale: markedStale,
+};
+
+/** A result made from memory, marked so. */
+function markedStale(result: CallToolResult, staleSeconds: number): CallToolResult {
+  return { ...result, _meta: { ...result._meta, [STALE_META]: staleSeconds } };
 }
 
 export function registerTools(server: Server, call: McpCall): void {

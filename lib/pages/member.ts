@@ -2,7 +2,7 @@ import { headers } from "next/headers";
 import { cache } from "react";
 import { notFound, redirect } from "next/navigation";
 import { getApp } from "../current-app";
-import type { App } from "../root/app";
+import type { App } from "../contracts/app";
 import { checkDashboardSession } from "../auth/dashboard-sessions";
 import { readSessionToken } from "../auth/session-cookie";
 import { getUser, type User } from "../auth/users";

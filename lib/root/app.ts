@@ -1,5 +1,6 @@
 import path from "node:path";
-import type { Database, Db } from "@/db/client";
+import type { Database } from "@/db/client";
+import type { App } from "../contracts/app";
 import { CatalogCache } from "../skills/catalog-cache";
 import type { StaticCatalog } from "../skills/catalog";
 import { loadSkillFolders } from "../skills/folders";
@@ -7,56 +8,16 @@ import { ViewRecorder } from "../usage/view-recorder";
 import type { ConfiguredModel } from "../evolution/model";
 import type { SessionPolicy } from "../auth/dashboard-sessions";
 import type { Mailer } from "../mail/mailer";
-import { SharedRateLimit } from "../http/rate-limit";
+import { SharedRateLimit } from "../security/rate-limit";
 import { InstanceWork } from "../jobs/work";
 import { releaseLeases } from "../jobs/leases";
 import { SignInThrottle } from "../auth/sign-in-throttle";
 import { REGISTRATIONS_PER_HOUR } from "../oauth/clients";
-import { KeyAuthCache } from "../auth/key-cache";
-import { LastAnswers } from "../http/last-answers";
+import { KeyAuthCache, STALE_MAX_MS } from "../auth/key-cache";
+import { LastAnswers } from "../answer-store";
 import { WebhookSender, webhookOptions, type WebhookOptions } from "../webhooks/sender";
 import { TelemetryPartitions } from "../telemetry/partitions";
 import { RecentPairs } from "../usage/recent-pairs";
-
-/**
- * Everything a request needs that lives as long as the process: the database, the skills read
- * from disk at start-up, the caches and the view buffer. Route handlers get it from `getApp()`;
- * tests build their own with `createApp`.
- */
-export interface App {
-  database: Database;
-  db: Db;
-  catalogs: CatalogCache;
-  /** What each API key authenticates as, forgotten when its team or keys change. */
-  keys: KeyAuthCache;
-  /** What agents read, as last answered here: served, marked stale, while the database is away (docs/outages.md#stale-answers). */
-  lastAnswers: LastAnswers;
-  views: ViewRecorder;
-  /** The activation page's pairs loaded together, added up at most once a minute per team. */
-  recentPairs: RecentPairs;
-  /** The days this instance knows have a telemetry partition: the receiver asks nothing more about them. */
-  telemetryPartitions: TelemetryPartitions;
-  /** Per API key; null when rate limiting is off. */
-  limiter: SharedRateLimit | null;
-  /** OAuth client registrations per address, an hour's worth; on whatever SKILLGATE_RATE_LIMIT says. */
-  registrations: SharedRateLimit;
-  /** Failed sign-ins, per account and per address. */
-  signInThrottle: SignInThrottle;
-  /** How long dashboard sessions live. */
-  sessionPolicy: SessionPolicy;
-  /** The judge and generator (docs/evaluation-and-activation.md#the-judge-model); null when SKILLGATE_MODEL is unset. */
-  model: ConfiguredModel | null;
-  judgeConcurrency: number;
-  /** Mails invitations; null when no SMTP server is configured. */
-  mailer: Mailer | null;
-  /** This instance's id and background timers (leases on runs). */
-  work: InstanceWork;
-  /** Sends what the webhook outbox holds: to receivers, and mail to leads who asked (docs/learned-skills.md#webhooks-and-mail). */
-  webhooks: WebhookSender;
-  /** Write buffered views once each response is sent, not only on the interval (serverless). */
-  flushViewsAfterResponse: boolean;
-  close(): Promise<void>;
-}
 
 export interface AppOptions {
   database: Database;
@@ -98,7 +59,7 @@ export function createApp(options: AppOptions): App {
   const work = new InstanceWork(options.leaseMs, options.claimsPerTick);
   const views = new ViewRecorder(database.db, options.viewBatch, work.outages);
   const keys = new KeyAuthCache(database, database.teamChanges);
-  const lastAnswers = new LastAnswers();
+  const lastAnswers = new LastAnswers(STALE_MAX_MS);
   const webhooks = new WebhookSender(database.db, work, options.mailer ?? null, webhookOptions(work.leaseMs, options.webhooks));
   webhooks.start(database.teamChanges);
   return {

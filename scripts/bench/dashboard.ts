@@ -1,6 +1,6 @@
 // Dashboard pages as one person opens them: the server's time to the whole HTML of each page.
 import { sql } from "drizzle-orm";
-import type { App } from "../../lib/root/app";
+import type { App } from "../../lib/contracts/app";
 import { startRun } from "../../lib/activation/runs";
 import type { RunRequest } from "../../lib/contracts/activation";
 import { getTeam, type TeamId } from "../../lib/teams/teams";

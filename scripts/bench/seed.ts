@@ -1,7 +1,8 @@
 // The bench's data, written before the server starts (the embedded database has one owner at a time).
 import { sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
-import { createApp, type App } from "../../lib/root/app";
+import type { App } from "../../lib/contracts/app";
+import { createApp } from "../../lib/root/app";
 import { syncWorkspace } from "../../lib/skills/sync";
 import type { Tree } from "../../lib/skills/tree";
 import { ensureTeam, type TeamId } from "../../lib/teams/teams";

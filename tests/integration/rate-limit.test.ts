@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { apiKeys, rateLimits } from "@/db/schema";
 import { installApp } from "@/lib/current-app";
-import type { App } from "@/lib/root/app";
+import type { App } from "@/lib/contracts/app";
 import { anotherInstance, errorOf, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { GET } from "@/app/api/health/route";
 import { installApp, provideBoot } from "@/lib/current-app";
 import { OutageLog } from "@/lib/log";
-import type { App } from "@/lib/root/app";
+import type { App } from "@/lib/contracts/app";
 
 /** A server whose database went away: what node-postgres throws when nothing listens. */
 const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });

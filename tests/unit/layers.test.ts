@@ -10,6 +10,8 @@ import { afterEach, describe, expect, it } from "vitest";
  * the tree as it should be passes, and each kind of violation fails with its rule's name.
  */
 const config = createRequire(import.meta.url)("../../.dependency-cruiser.cjs") as { forbidden: IForbiddenRuleType[] };
+/** Its second pass, which counts imports of types only (.dependency-cruiser-types.cjs). */
+const typesConfig = createRequire(import.meta.url)("../../.dependency-cruiser-types.cjs") as { forbidden: IForbiddenRuleType[] };
 
 /** teams ← listing ← skills ← http, each importing the one below it, as the real folders do. */
 const CLEAN: Record<string, string> = {
@@ -25,7 +27,7 @@ afterEach(() => {
   for (const tree of trees.splice(0)) rmSync(tree, { recursive: true, force: true });
 });
 
-async function violations(files: Record<string, string>): Promise<string[]> {
+async function violations(files: Record<string, string>, pass = { config, tsPreCompilationDeps: false }): Promise<string[]> {
   const tree = mkdtempSync(path.join(tmpdir(), "skillgate-layers-"));
   trees.push(tree);
   for (const [file, text] of Object.entries(files)) {
@@ -35,7 +37,7 @@ async function violations(files: Record<string, string>): Promise<string[]> {
   const roots = [...new Set(Object.keys(files).map((file) => file.split("/")[0]!))];
   const { output } = await cruise(
     roots,
-    { baseDir: tree, validate: true, ruleSet: { forbidden: config.forbidden }, tsPreCompilationDeps: false },
+    { baseDir: tree, validate: true, ruleSet: { forbidden: pass.config.forbidden }, tsPreCompilationDeps: pass.tsPreCompilationDeps },
     { extensions: [".ts"] },
   );
   if (typeof output === "string") throw new Error("expected a cruise result, not a report");
@@ -125,5 +127,41 @@ describe("the layer check", () => {
       "lib/teams/teams.ts": `import type { respond } from "../http/respond";\nexport type Respond = typeof respond;\nexport const getTeam = () => 1;\n`,
     };
     expect(await violations(planted)).toEqual([]);
+  });
+});
+
+describe("the layer check of types", () => {
+  const typesPass = { config: typesConfig, tsPreCompilationDeps: true };
+  const app = `export interface App { db: string }\n`;
+
+  it("passes a tree whose imports point down", async () => {
+    expect(await violations(CLEAN, typesPass)).toEqual([]);
+  });
+
+  it("fails delivery naming the composition root's App", async () => {
+    const planted = {
+      ...CLEAN,
+      "lib/root/app.ts": app,
+      "lib/http/respond.ts": `import type { App } from "../root/app";\nimport { parse } from "../skills/name";\nexport const respond = (app: App) => app.db + parse();\n`,
+    };
+    expect(await violations(planted)).toEqual([]);
+    expect(await violations(planted, typesPass)).toEqual(["layer-delivery"]);
+  });
+
+  it("fails a capability naming a type of delivery", async () => {
+    const planted = {
+      ...CLEAN,
+      "lib/teams/teams.ts": `import type { respond } from "../http/respond";\nexport type Respond = typeof respond;\nexport const getTeam = () => 1;\n`,
+    };
+    expect(await violations(planted, typesPass)).toEqual(["layer-capabilities"]);
+  });
+
+  it("lets the slot of the process's App name the App's type, which is above it", async () => {
+    const planted = {
+      ...CLEAN,
+      "lib/contracts/app.ts": app,
+      "lib/current-app.ts": `import type { App } from "./contracts/app";\nexport const getApp = (): App | null => null;\n`,
+    };
+    expect(await violations(planted, typesPass)).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ async function serve(req: Request, { params }: { params: Promise<{ step: string 
   if (!isOAuthStep(step)) {
     return errorResponse(new AppError("NotFound", `no OAuth endpoint ${step}; they are authorize, token, register and revoke`));
   }
-  return serveOAuthStep(step)(req);
+  return serveOAuthStep(req, step);
 }
 
 export const GET = serve;
