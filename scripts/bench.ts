@@ -1,6 +1,7 @@
 // `npm run bench`: performance as ratios measured in one run (docs/outages.md#performance-bars). Prints a table and
 // writes bench/results.json. Not part of the tests: figures vary with the machine, ratios less so.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -29,6 +30,7 @@ import { installerCatalog, syncBody } from "../tests/helpers/installer-catalog";
 import { startFreezingProxy } from "../tests/helpers/freezing-proxy";
 import { createApp } from "../lib/root/app";
 import { seedDemo } from "../lib/demo/seed";
+import { regressions } from "./bench/regressions";
 
 /** Groups of rows; `BENCH_ONLY=telemetry,api` runs only those, and leaves bench/results.json as it was. */
 const GROUPS = ["render", "lexical", "evaluation", "ledger", "api", "pages", "sync", "telemetry", "mixed", "dashboard", "burst"] as const;
@@ -970,6 +972,14 @@ if (runs("burst")) {
   else console.log("bench: no BENCH_DATABASE_URL or TEST_DATABASE_URL, so no burst rows");
 }
 
+/** The rows of bench/results.json as last committed (the file itself outside a git checkout). */
+function lastCommittedRows(): Row[] {
+  const committed = spawnSync("git", ["show", "HEAD:bench/results.json"], { encoding: "utf8" });
+  const text =
+    committed.status === 0 ? committed.stdout : existsSync("bench/results.json") ? readFileSync("bench/results.json", "utf8") : null;
+  return text ? (JSON.parse(text) as { rows: Row[] }).rows : [];
+}
+
 const fixed = (value: number | undefined) =>
   value === undefined ? "—" : Number.isInteger(value) ? String(value) : value.toFixed(value >= 100 ? 0 : 2);
 console.table(
@@ -991,6 +1001,12 @@ const verdict =
   missed.length === 0
     ? "every row is within its aim"
     : `${missed.length} row(s) outside their aim: ${missed.map((r) => `${r.name} (${r.database ?? "—"})`).join("; ")}`;
+const fell = regressions(lastCommittedRows(), rows);
+if (fell.length === 0) console.log("bench: no row fell more than 5 points behind the last committed bench/results.json");
+else {
+  console.log(`bench: ${fell.length} row(s) fell more than 5 points behind the last committed bench/results.json:`);
+  for (const r of fell) console.log(`  ${r.row}: ${r.before.toFixed(2)}× → ${r.now.toFixed(2)}×`);
+}
 if (only) {
   console.log(`BENCH_ONLY=${only.join(",")}: a partial run, so bench/results.json is left as it was (${machine}); ${verdict}`);
 } else {
