@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, seriousViolationsHere, signInAt } from "../helpers/browser";
-import { BROWSER_KEY, BROWSER_LOGIN } from "./server";
+import { launchBrowser, leadPage, seriousViolationsHere } from "../helpers/browser";
+import { BROWSER_KEY } from "./server";
 import { chartsHistory, type ChartsHistory } from "./charts-history";
 
 const baseUrl = inject("baseUrl");
@@ -31,8 +31,7 @@ describe.each([1440, 390])("numbers at %i px", (width) => {
   beforeAll(async () => {
     made = await chartsHistory(baseUrl);
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width, height: 900 } });
-    await signInAt(page, `${baseUrl}/t/charts/history`, BROWSER_LOGIN);
+    page = await leadPage(browser, { viewport: { width, height: 900 } });
   });
   afterAll(async () => browser?.close());
 
