@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, seriousViolationsHere, signInAt } from "../helpers/browser";
-import { BROWSER_LOGIN, LARGE_SKILLS, LARGE_VIEWED } from "./server";
+import { launchBrowser, leadPage, seriousViolationsHere } from "../helpers/browser";
+import { LARGE_SKILLS, LARGE_VIEWED } from "./server";
 
 const baseUrl = inject("baseUrl");
 
@@ -26,8 +26,8 @@ describe("the activation page at 10,000 skills", () => {
       let page: Page;
 
       beforeAll(async () => {
-        page = await browser.newPage({ viewport: { width, height: 900 } });
-        await signInAt(page, `${baseUrl}/t/large/activation`, BROWSER_LOGIN);
+        page = await leadPage(browser, { viewport: { width, height: 900 } });
+        await page.goto(`${baseUrl}/t/large/activation`);
       });
 
       it("shows the first 50 never-loaded skills with their count, and a page's HTML of at most 300 KB", async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, signInAt } from "../helpers/browser";
+import { launchBrowser, leadPage } from "../helpers/browser";
 import { stubControl } from "../helpers/openai-stub";
-import { BROWSER_LOGIN, LAB_KEY } from "./server";
+import { LAB_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
 const model = stubControl(inject("judgeUrl"));
@@ -46,9 +46,9 @@ describe("the activation page in Chromium", () => {
       await call("/api/v1/skills/writing-plans", { session });
     }
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page = await leadPage(browser, { viewport: { width: 1400, height: 1000 } });
     page.on("dialog", (dialog) => void dialog.accept());
-    await signInAt(page, `${baseUrl}/t/lab/activation`, BROWSER_LOGIN);
+    await page.goto(`${baseUrl}/t/lab/activation`);
   });
   afterAll(async () => browser?.close());
 

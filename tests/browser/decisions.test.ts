@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, seriousViolations, signInAt } from "../helpers/browser";
+import { launchBrowser, leadPage, seriousViolations, signInAt } from "../helpers/browser";
 import { BROWSER_LOGIN, GOVERNED_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
@@ -53,9 +53,9 @@ describe("what a lead decides holds, in Chromium", () => {
     approved = await awaitingAmendment("handover-notes");
     rejected = await awaitingAmendment("oncall-summaries");
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page = await leadPage(browser, { viewport: { width: 1400, height: 1000 } });
     page.on("dialog", (dialog) => void dialog.accept());
-    await signInAt(page, `${baseUrl}/t/governed`, BROWSER_LOGIN);
+    await page.goto(`${baseUrl}/t/governed`);
   });
   afterAll(async () => browser?.close());
 
@@ -150,6 +150,7 @@ describe("what a lead decides holds, in Chromium", () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const other = await context.newPage();
     try {
+      // A session of its own, through the form: it signs out, and the stored session is every file's.
       await signInAt(other, `${baseUrl}/t/demo`, BROWSER_LOGIN);
       await other.goto(url);
       expect(await other.textContent('[data-testid="not-yours"] [role="alert"]')).toBe(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, seriousViolations, signInAt } from "../helpers/browser";
-import { BROWSER_LOGIN, LAB_KEY } from "./server";
+import { launchBrowser, leadPage, seriousViolations } from "../helpers/browser";
+import { LAB_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
 const api = (path: string, init: RequestInit = {}) =>
@@ -42,8 +42,7 @@ describe.each([
       ).toBe(200);
     } else expect(created.status).toBe(409);
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width, height } });
-    await signInAt(page, `${baseUrl}${SKILL}`, BROWSER_LOGIN);
+    page = await leadPage(browser, { viewport: { width, height } });
   });
   afterAll(async () => browser?.close());
 

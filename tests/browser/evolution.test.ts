@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, signInAt } from "../helpers/browser";
+import { launchBrowser, leadPage } from "../helpers/browser";
 import { stubControl } from "../helpers/openai-stub";
-import { BROWSER_LOGIN, LAB_KEY } from "./server";
+import { LAB_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
 const judge = stubControl(inject("judgeUrl"));
@@ -45,9 +45,9 @@ describe("evaluations in Chromium", () => {
       rationale: "two rollouts went to everyone at once",
     });
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page = await leadPage(browser, { viewport: { width: 1400, height: 1000 } });
     page.on("dialog", (dialog) => void dialog.accept());
-    await signInAt(page, `${baseUrl}/t/lab/skills/staged-release`, BROWSER_LOGIN);
+    await page.goto(`${baseUrl}/t/lab/skills/staged-release`);
   });
   afterAll(async () => browser?.close());
 
@@ -237,10 +237,10 @@ describe.each([
       observations: [{ skill, task: "guide a misfit", category: "guide", outcome: "failure" }],
     });
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport });
+    page = await leadPage(browser, { viewport });
     page.on("pageerror", (error) => pageErrors.push(error.message));
     page.on("dialog", (dialog) => void dialog.accept());
-    await signInAt(page, `${baseUrl}/t/lab/skills/${skill}`, BROWSER_LOGIN);
+    await page.goto(`${baseUrl}/t/lab/skills/${skill}`);
   });
   afterAll(async () => browser?.close());
 

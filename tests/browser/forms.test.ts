@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Locator, Page } from "playwright-core";
-import { launchBrowser, signInAt } from "../helpers/browser";
+import { launchBrowser, leadPage } from "../helpers/browser";
 import { BROWSER_LOGIN, GOVERNED_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
@@ -46,9 +46,8 @@ describe.each([
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport });
+    page = await leadPage(browser, { viewport });
     page.on("dialog", (dialog) => void dialog.accept());
-    await signInAt(page, `${team}/settings`, BROWSER_LOGIN);
   });
   afterAll(async () => browser?.close());
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, signInAt, decide } from "../helpers/browser";
+import { decide, launchBrowser, leadPage } from "../helpers/browser";
 import { BROWSER_LOGIN, GOVERNED_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
@@ -33,8 +33,8 @@ describe("governed promotion in Chromium", () => {
       ],
     });
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await signInAt(page, `${baseUrl}/t/governed/settings`, BROWSER_LOGIN);
+    page = await leadPage(browser, { viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${baseUrl}/t/governed/settings`);
   });
   afterAll(async () => browser?.close());
 

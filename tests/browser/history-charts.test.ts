@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, seriousViolations, signInAt } from "../helpers/browser";
-import { BROWSER_LOGIN } from "./server";
+import { launchBrowser, leadPage, seriousViolations } from "../helpers/browser";
 import { chartsHistory, type ChartsHistory, type Judged } from "./charts-history";
 
 const baseUrl = inject("baseUrl");
@@ -30,8 +29,7 @@ describe.each([
     mixed = made.mixed;
     amendments = [made.mixed, made.regressed, made.waiting, made.refused].map((e) => e.id);
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport });
-    await signInAt(page, `${baseUrl}/t/charts/history`, BROWSER_LOGIN);
+    page = await leadPage(browser, { viewport });
   });
   afterAll(async () => browser?.close());
 

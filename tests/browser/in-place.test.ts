@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, seriousViolations, signInAt } from "../helpers/browser";
-import { BROWSER_LOGIN, GOVERNED_KEY, LAB_KEY } from "./server";
+import { launchBrowser, leadPage, seriousViolations } from "../helpers/browser";
+import { GOVERNED_KEY, LAB_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
 /** A call to the API as the team's key; anything but a success fails the test, except an answer it says it expects. */
@@ -86,9 +86,8 @@ describe.each([
     waiting.overview = await awaitingAmendment(`in-place-overview-${width}`);
     waiting.history = await awaitingAmendment(`in-place-history-${width}`);
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width, height } });
+    page = await leadPage(browser, { viewport: { width, height } });
     page.on("dialog", (dialog) => void dialog.accept());
-    await signInAt(page, `${baseUrl}/t/lab`, BROWSER_LOGIN);
   });
   afterAll(async () => browser?.close());
 

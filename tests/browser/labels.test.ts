@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { decide, launchBrowser, signInAt } from "../helpers/browser";
-import { BROWSER_LOGIN, LAB_KEY } from "./server";
+import { decide, launchBrowser, leadPage } from "../helpers/browser";
+import { LAB_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
 const api = async (method: string, path: string, body?: unknown) =>
@@ -38,8 +38,8 @@ describe.each([
     });
     expect(updated.status).toBe(200);
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width, height } });
-    await signInAt(page, `${baseUrl}/t/lab/skills/${skill}`, BROWSER_LOGIN);
+    page = await leadPage(browser, { viewport: { width, height } });
+    await page.goto(`${baseUrl}/t/lab/skills/${skill}`);
   });
   afterAll(async () => browser?.close());
 

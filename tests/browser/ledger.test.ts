@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, signInAt } from "../helpers/browser";
-import { BROWSER_LOGIN, LAB_KEY } from "./server";
+import { launchBrowser, leadPage } from "../helpers/browser";
+import { LAB_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
 const append = async (slug: string, body: Record<string, unknown>) => {
@@ -46,8 +46,8 @@ describe("the ledger pages in Chromium", () => {
     });
     await append("docs-rewrite", { action: "record-verdict", id: "P1", verdict: "refuted", evidence: "scroll depth 48%" });
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await signInAt(page, `${baseUrl}/t/lab/ledger`, BROWSER_LOGIN);
+    page = await leadPage(browser, { viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${baseUrl}/t/lab/ledger`);
   });
   afterAll(async () => browser?.close());
 

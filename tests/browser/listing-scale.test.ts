@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, signInAt } from "../helpers/browser";
-import { BROWSER_LOGIN, LARGE_KEY } from "./server";
+import { launchBrowser, leadPage } from "../helpers/browser";
+import { LARGE_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
 const listingUrl = `${baseUrl}/t/large/listing`;
@@ -31,8 +31,8 @@ describe("the listing budget page of a team with 10,009 skills", () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await signInAt(page, listingUrl, BROWSER_LOGIN);
+    page = await leadPage(browser, { viewport: { width: 1440, height: 900 } });
+    await page.goto(listingUrl);
     const api = await fetch(`${baseUrl}/api/v1/listing?format=json`, { headers: { authorization: `Bearer ${LARGE_KEY}` } });
     listing = (await api.json()) as JsonListing;
     dropped = leftOut(listing, "dropped");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, seriousViolations, signInAt, decide } from "../helpers/browser";
+import { decide, launchBrowser, leadPage, seriousViolations } from "../helpers/browser";
 import { BROWSER_LOGIN, MORNING_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
@@ -40,8 +40,8 @@ describe("a lead's morning in Chromium", () => {
   beforeAll(async () => {
     await api("PATCH", "/api/v1/settings", { autoPromote: false });
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await signInAt(page, `${baseUrl}/t/morning`, BROWSER_LOGIN);
+    page = await leadPage(browser, { viewport: { width: 1440, height: 900 } });
+    await page.goto(`${baseUrl}/t/morning`);
   });
   afterAll(async () => browser?.close());
 
@@ -151,8 +151,7 @@ describe("a lead's morning in Chromium", () => {
     { width: 1440, height: 900 },
     { width: 390, height: 844 },
   ])("has no serious axe finding on any page of the team after it, at $width px, and fits the screen", async ({ width, height }) => {
-    const viewer = await browser.newPage({ viewport: { width, height } });
-    await signInAt(viewer, `${baseUrl}/t/morning`, BROWSER_LOGIN);
+    const viewer = await leadPage(browser, { viewport: { width, height } });
     const pages = [
       "/t/morning",
       "/t/morning/listing",
@@ -175,6 +174,6 @@ describe("a lead's morning in Chromium", () => {
     expect(pages.length).toBe(13);
     expect(findings).toEqual([]);
     expect(wide).toEqual([]);
-    await viewer.close();
+    await viewer.context().close();
   });
 });

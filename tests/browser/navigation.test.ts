@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { launchBrowser, seriousViolations, signInAt } from "../helpers/browser";
-import { BROWSER_LOGIN, LAB_KEY } from "./server";
+import type { Browser, Locator, Page } from "playwright-core";
+import { launchBrowser, leadPage, seriousViolations, type StoredSession } from "../helpers/browser";
+import { LAB_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
 const lab = (path: string, body?: unknown, method = "POST") =>
@@ -24,19 +24,25 @@ const VIEWPORTS = [
 const box = async (locator: Locator) => (await locator.boundingBox())!;
 const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 
+let browser: Browser;
+/** The outsider's session, from joining: what their pages are opened with. */
+let outsiderSession: StoredSession;
+
 beforeAll(async () => {
+  browser = await launchBrowser();
   const invited = await lab("/api/v1/invitations", { email: OUTSIDER.email, role: "viewer" });
   expect(invited.status).toBe(201);
-  const browser = await launchBrowser();
+  const joining = await browser.newContext();
   try {
-    const joining = await browser.newPage();
-    await joining.goto((await invited.json()).url);
-    await joining.fill('input[name="password"]', OUTSIDER.password);
-    await joining.fill('input[name="confirm"]', OUTSIDER.password);
-    await joining.click("text=Set password and join");
-    await joining.waitForURL(`${baseUrl}/t/lab`);
+    const page = await joining.newPage();
+    await page.goto((await invited.json()).url);
+    await page.fill('input[name="password"]', OUTSIDER.password);
+    await page.fill('input[name="confirm"]', OUTSIDER.password);
+    await page.click("text=Set password and join");
+    await page.waitForURL(`${baseUrl}/t/lab`);
+    outsiderSession = await joining.storageState();
   } finally {
-    await browser.close();
+    await joining.close();
   }
   const created = await lab("/api/v1/skills", {
     name: PINNED,
@@ -53,23 +59,19 @@ beforeAll(async () => {
   expect(amended.status).toBe(200);
   expect((await lab(`/api/v1/skills/${PINNED}/pin`, { version: 1 })).status).toBe(200);
 });
+afterAll(async () => browser?.close());
 
 for (const viewport of VIEWPORTS) {
   const phone = viewport.width < 1024;
 
   describe(`navigation at ${viewport.width}×${viewport.height} in Chromium`, () => {
-    let browser: Browser;
-    let context: BrowserContext;
     let page: Page;
 
     beforeAll(async () => {
-      browser = await launchBrowser();
-      context = await browser.newContext({ viewport });
-      page = await context.newPage();
+      page = await leadPage(browser, { viewport });
       page.on("dialog", (dialog) => void dialog.dismiss());
-      await signInAt(page, `${baseUrl}/t/demo/ledger`, BROWSER_LOGIN);
     });
-    afterAll(async () => browser?.close());
+    afterAll(async () => page?.context().close());
 
     const menuButton = () => page.locator('[data-testid="nav-menu"]');
     const menu = () => page.locator('nav[aria-label="Sections menu"]');
@@ -362,10 +364,9 @@ for (const viewport of VIEWPORTS) {
     });
 
     it("tells a person at a team they are not in that they are in none of that name, with links to their teams", async () => {
-      const outsider = await browser.newContext({ viewport });
+      const outsider = await browser.newContext({ viewport, storageState: outsiderSession });
       try {
         const visit = await outsider.newPage();
-        await signInAt(visit, `${baseUrl}/t/lab`, OUTSIDER);
         for (const [path, team] of [
           ["/t/other-team", "other-team"],
           ["/t/other-team/ledger", "other-team"],

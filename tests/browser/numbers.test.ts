@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, seriousViolationsHere, signInAt } from "../helpers/browser";
-import { BROWSER_KEY, BROWSER_LOGIN } from "./server";
+import { launchBrowser, leadPage } from "../helpers/browser";
+import { BROWSER_KEY } from "./server";
 import { chartsHistory, type ChartsHistory } from "./charts-history";
 
 const baseUrl = inject("baseUrl");
@@ -22,6 +22,8 @@ function namedVersions(labels: string[]): number[] {
  * lead looks for it, a note for what a chart leaves out, the case plot's tasks whole, a production
  * axis that starts at the data with labels that do not overlap, and chosen per 100 prompts with its
  * interval. On the charts team's history (tests/browser/charts-history.ts) and the demo's month.
+ * axe on these pages at both widths is history-charts.test.ts's (the charts team's history and
+ * evaluation) and every-page.test.ts's (the demo's skill page and activation).
  */
 describe.each([1440, 390])("numbers at %i px", (width) => {
   let browser: Browser;
@@ -31,8 +33,7 @@ describe.each([1440, 390])("numbers at %i px", (width) => {
   beforeAll(async () => {
     made = await chartsHistory(baseUrl);
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width, height: 900 } });
-    await signInAt(page, `${baseUrl}/t/charts/history`, BROWSER_LOGIN);
+    page = await leadPage(browser, { viewport: { width, height: 900 } });
   });
   afterAll(async () => browser?.close());
 
@@ -127,19 +128,5 @@ describe.each([1440, 390])("numbers at %i px", (width) => {
     // The demo's 30 days: 691 prompts, 7 of them chose changelog-writer, 42 systematic-debugging.
     expect((await cells(page, 'tr[data-production="changelog-writer"]'))[4]).toBe("1.0 (0.5–2.1)");
     expect((await cells(page, 'tr[data-production="systematic-debugging"]'))[4]).toBe("6.1 (4.5–8.1)");
-  });
-
-  it("has no serious or critical accessibility finding on the pages it reads", async () => {
-    const found: string[] = [];
-    for (const path of [
-      "/t/charts/history",
-      `/t/charts/history/evaluations/${made.mixed.evaluationId}`,
-      "/t/demo/skills/flaky-test-triage",
-      "/t/demo/activation",
-    ]) {
-      await page.goto(`${baseUrl}${path}`);
-      found.push(...(await seriousViolationsHere(page)).map((line) => `${path} ${line}`));
-    }
-    expect(found).toEqual([]);
   });
 });

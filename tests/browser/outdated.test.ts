@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, seriousViolations, signInAt } from "../helpers/browser";
+import { launchBrowser, leadPage, seriousViolations } from "../helpers/browser";
 import { stubControl } from "../helpers/openai-stub";
-import { BROWSER_LOGIN, OUTDATED_KEY } from "./server";
+import { OUTDATED_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
 const judge = stubControl(inject("judgeUrl"));
@@ -71,10 +71,10 @@ describe.each([
     }
     await api(`/api/v1/amendments/${approved}/approve`, "POST");
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport });
+    page = await leadPage(browser, { viewport });
     page.on("pageerror", (error) => pageErrors.push(error.message));
     page.on("dialog", (dialog) => void dialog.accept());
-    await signInAt(page, `${baseUrl}/t/outdated/history`, BROWSER_LOGIN);
+    await page.goto(`${baseUrl}/t/outdated/history`);
   });
   afterAll(async () => browser?.close());
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Locator, Page } from "playwright-core";
-import { launchBrowser, seriousViolations, signInAt } from "../helpers/browser";
-import { BROWSER_LOGIN, LAB_KEY } from "./server";
+import { launchBrowser, leadPage, seriousViolations } from "../helpers/browser";
+import { LAB_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
 
@@ -48,8 +48,7 @@ describe.each([
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width, height } });
-    await signInAt(page, `${baseUrl}/t/demo`, BROWSER_LOGIN);
+    page = await leadPage(browser, { viewport: { width, height } });
   });
   afterAll(async () => browser?.close());
 
@@ -107,6 +106,7 @@ describe.each([
     expect(await page.locator('[data-stat="Collisions"] + div').textContent()).toBe(
       "names more than one source holds; agents get one of each",
     );
+    // Each card's link from the overview as the one before left it: the cards stay, whatever the table shows.
     for (const [label, show, rows] of [
       ["In the listing", "active", 15],
       ["Never loaded", "never", 2],
@@ -116,7 +116,6 @@ describe.each([
       ["Lint findings", "lint", 5],
       ["Collisions", "shadowed", 2],
     ] as const) {
-      await page.goto(`${baseUrl}/t/demo`);
       expect(await page.textContent(`[data-stat="${label}"]`)).toBe(String(rows));
       await page.locator(`[data-stat-link="${label}"]`).click();
       await page.waitForURL(`${baseUrl}/t/demo?show=${show}#skill-health`);
@@ -205,8 +204,7 @@ describe("the lab team's overview with nothing awaiting and 60 more skills, at 1
     });
     expect((await sync(files)).status).toBe(200);
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await signInAt(page, `${baseUrl}/t/lab`, BROWSER_LOGIN);
+    page = await leadPage(browser, { viewport: { width: 1440, height: 900 } });
   });
   afterAll(async () => {
     await sync([]);

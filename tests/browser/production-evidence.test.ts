@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, seriousViolationsHere, signInAt } from "../helpers/browser";
+import { launchBrowser, leadPage, seriousViolationsHere } from "../helpers/browser";
 import { claudeCodeLogs, type ClaudeCodeSession, type LogSender } from "../helpers/telemetry";
-import { BROWSER_LOGIN, EVIDENCE_KEY } from "./server";
+import { EVIDENCE_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
 const WIDTHS = [1440, 390];
@@ -42,8 +42,8 @@ describe("production evidence on the dashboard in Chromium", () => {
       expect(created.status).toBe(201);
     }
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await signInAt(page, `${baseUrl}/t/evidence`, BROWSER_LOGIN);
+    page = await leadPage(browser, { viewport: { width: 1440, height: 900 } });
+    await page.goto(`${baseUrl}/t/evidence`);
   });
   afterAll(async () => browser?.close());
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, seriousViolations, signInAt } from "../helpers/browser";
+import { launchBrowser, leadPage, seriousViolations } from "../helpers/browser";
 import { claudeCodeLogs, type ClaudeCodeSession } from "../helpers/telemetry";
-import { BROWSER_LOGIN, LAB_KEY } from "./server";
+import { LAB_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
 const DAY = 24 * 60 * 60 * 1000;
@@ -47,8 +47,8 @@ describe("production telemetry on the dashboard in Chromium", () => {
     });
     expect(await v2.json()).toEqual({ name: "prod-chosen", version: 2 });
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await signInAt(page, `${baseUrl}/t/lab/settings`, BROWSER_LOGIN);
+    page = await leadPage(browser, { viewport: { width: 1280, height: 900 } });
+    await page.goto(`${baseUrl}/t/lab/settings`);
   });
   afterAll(async () => browser?.close());
 

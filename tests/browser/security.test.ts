@@ -2,7 +2,7 @@ import { request } from "node:http";
 import { applyPatch } from "diff";
 import type { Browser, BrowserContext, Page, Request as PlaywrightRequest } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, signInAt } from "../helpers/browser";
+import { launchBrowser, leadPage, signInAt } from "../helpers/browser";
 import { waitFor } from "../helpers/wait";
 import { BROWSER_KEY, BROWSER_LOGIN, LAB_KEY, MEMBER_LOGIN, OTHER_TEAM_KEY, THROTTLED_LOGIN } from "./server";
 
@@ -24,6 +24,12 @@ function rawGet(
     req.end();
   });
 }
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => browser?.close());
 
 describe("the built server at the edges of the contract", () => {
   it("answers paths it cannot decode with a 400 in the envelope, never a bare 500", async () => {
@@ -111,13 +117,8 @@ describe("the built server at the edges of the contract", () => {
   });
 });
 
+/** Sessions are what these tests are about: each signs in through the form, never with the stored session. */
 describe("dashboard sessions in Chromium", () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => browser?.close());
-
   const signedInPage = async (login: { email: string; password: string }, url = `${baseUrl}/t/demo`) => {
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -189,32 +190,7 @@ describe("dashboard sessions in Chromium", () => {
   });
 });
 
-describe("hostile input typed into the dashboard", () => {
-  it("refuses a NUL in a form field with a message that says what to fix, and creates nothing", async () => {
-    const browser = await launchBrowser();
-    try {
-      const page = await browser.newPage();
-      await signInAt(page, `${baseUrl}/t/lab/settings`, BROWSER_LOGIN);
-      await page.fill('form[aria-label="Create API key"] input[name="name"]', "bad\u0000name");
-      await page.check('input[name="access"][value="read"]');
-      await page.click("text=Create key");
-      const refused = page.locator('form[aria-label="Create API key"] p[role="alert"]');
-      await refused.waitFor();
-      expect(await refused.textContent()).toBe('field "name" holds a NUL character (\\u0000), which text cannot hold; remove it');
-      expect(await page.locator('tr[data-key^="bad"]').count()).toBe(0);
-    } finally {
-      await browser.close();
-    }
-  });
-});
-
 describe("sign-in throttling through the sign-in page", () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => browser?.close());
-
   const attempt = async (page: Page, password: string) => {
     await page.goto(`${baseUrl}/signin?callbackUrl=%2Ft%2Fdemo`);
     await page.fill('input[name="email"]', THROTTLED_LOGIN.email);
@@ -239,12 +215,6 @@ describe("sign-in throttling through the sign-in page", () => {
 });
 
 describe("sign-in throttling through an invitation", () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => browser?.close());
-
   const invite = async (key: string, email: string): Promise<string> => {
     const res = await fetch(`${baseUrl}/api/v1/invitations`, {
       method: "POST",
@@ -294,12 +264,6 @@ describe("sign-in throttling through an invitation", () => {
 });
 
 describe("a skill with a large body", () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => browser?.close());
-
   const api = (path: string, init: RequestInit = {}) =>
     fetch(`${baseUrl}${path}`, {
       ...init,
@@ -330,9 +294,7 @@ describe("a skill with a large body", () => {
     const skillMd = (text: string) => `---\nname: large-body\ndescription: Large. Use when testing size.\n---\n${text}`;
     expect(applyPatch(skillMd(v1), patch)).toBe(skillMd(v2));
 
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await signInAt(page, `${baseUrl}/t/lab/skills/large-body`, BROWSER_LOGIN);
+    const page = await leadPage(browser);
     const html = await (await page.goto(`${baseUrl}/t/lab/skills/large-body`))!.text();
     const bodyBytes = Buffer.byteLength(v2);
     // The old page sent the body about 15 times over (3.3 MB). Now: the rendered body twice (the HTML and
@@ -344,6 +306,6 @@ describe("a skill with a large body", () => {
       /^… [\d,]+ more rows not shown here; the API's diff route \(GET \/api\/v1\/skills\/<name>\/diff\) has every line$/,
     );
     expect(await page.locator('[data-testid="rendered-body"] li').count()).toBeGreaterThan(3000);
-    await context.close();
+    await page.context().close();
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { decide, launchBrowser, seriousViolations, seriousViolationsHere, signInAt } from "../helpers/browser";
+import { decide, launchBrowser, leadPage, seriousViolations, seriousViolationsHere } from "../helpers/browser";
 import { BROWSER_LOGIN, SERVED_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
@@ -46,8 +46,8 @@ describe.each([
     expect((await api("PUT", `/api/v1/skills/${skill}/labels/staging`, { version: 2 })).status).toBe(200);
     expect((await api("PUT", `/api/v1/skills/${skill}/labels/canary`, { version: 1 })).status).toBe(200);
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width, height } });
-    await signInAt(page, `${baseUrl}/t/served/skills/${skill}`, BROWSER_LOGIN);
+    page = await leadPage(browser, { viewport: { width, height } });
+    await page.goto(`${baseUrl}/t/served/skills/${skill}`);
   });
   afterAll(async () => browser?.close());
 

@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import type { TestProject } from "vitest/node";
 import { buildIfNeeded } from "../../scripts/build-if-needed.mjs";
+import { launchBrowser, signInAt, type StoredSession } from "../helpers/browser";
 import { syncBody } from "../helpers/installer-catalog";
 import { judgeJson, taskOf } from "../helpers/judge";
 import { startOpenAiStub, type StubAnswer, type StubRequest } from "../helpers/openai-stub";
@@ -67,6 +68,11 @@ declare module "vitest" {
     baseUrl: string;
     /** The judge's base URL, for the tests that hold its answers (stubControl). */
     judgeUrl: string;
+    /**
+     * BROWSER_LOGIN's session, signed in once through the form for the whole run (leadPage). No
+     * test ends it: those that sign out or end sessions sign in through the form themselves.
+     */
+    leadSession: StoredSession;
   }
 }
 
@@ -95,12 +101,25 @@ export default async function setup(project: TestProject) {
   console.log(`skillgate: seeded the large team (10,000 skills, 10,000 views) in ${Date.now() - seedStart} ms`);
   project.provide("baseUrl", server.url);
   project.provide("judgeUrl", judge.baseUrl);
+  project.provide("leadSession", await signInOnce(server.url));
   return async () => {
     await server.stop();
     // The shared server's log, for a failure the tests only see as a status code.
     if (process.env.SKILLGATE_TEST_SERVER_LOG) writeFileSync(process.env.SKILLGATE_TEST_SERVER_LOG, server.output());
     await judge.close();
   };
+}
+
+/** Signs BROWSER_LOGIN in through the sign-in form once; what the browser then holds opens every file's pages. */
+async function signInOnce(baseUrl: string): Promise<StoredSession> {
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext();
+    await signInAt(await context.newPage(), `${baseUrl}/t/demo`, BROWSER_LOGIN);
+    return await context.storageState();
+  } finally {
+    await browser.close();
+  }
 }
 
 /** The "large" team's skills and views, through the API agents and CI use (one sync, ten batches of views). */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, signInAt, decide } from "../helpers/browser";
+import { decide, launchBrowser, leadPage } from "../helpers/browser";
 import { BROWSER_LOGIN, LAB_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
@@ -42,10 +42,10 @@ describe("the skill page in Chromium", () => {
       }),
     });
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page = await leadPage(browser, { viewport: { width: 1400, height: 1000 } });
     page.on("pageerror", (error) => pageErrors.push(error.message));
     page.on("dialog", (dialog) => void dialog.accept());
-    await signInAt(page, `${baseUrl}/t/lab/skills/deploy-guide`, BROWSER_LOGIN);
+    await page.goto(`${baseUrl}/t/lab/skills/deploy-guide`);
   });
   afterAll(async () => browser?.close());
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, signInAt } from "../helpers/browser";
+import { launchBrowser, leadPage } from "../helpers/browser";
 import { stubControl } from "../helpers/openai-stub";
-import { BROWSER_KEY, BROWSER_LOGIN, LAB_KEY } from "./server";
+import { BROWSER_KEY, LAB_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
 const judge = stubControl(inject("judgeUrl"));
@@ -51,9 +51,9 @@ describe.each([
     });
     await api(`/api/v1/skills/${skill}/amendments`, { body: "# Check\n\n1. Ship to 5%.\n2. Ship to all.\n", rationale: "stages" });
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width, height } });
+    page = await leadPage(browser, { viewport: { width, height } });
     page.on("dialog", (dialog) => void dialog.accept());
-    await signInAt(page, `${baseUrl}/t/lab/activation`, BROWSER_LOGIN);
+    await page.goto(`${baseUrl}/t/lab/activation`);
   });
   afterAll(async () => browser?.close());
 

@@ -1,10 +1,10 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { verifySignature } from "@/lib/webhooks/signature";
-import { launchBrowser, seriousViolations, signInAt } from "../helpers/browser";
+import { launchBrowser, leadPage, seriousViolations } from "../helpers/browser";
 import { waitUntil } from "../helpers/wait";
 import { startReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
-import { BROWSER_LOGIN, LAB_KEY } from "./server";
+import { LAB_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
 /** The lab team: these tests add a webhook of their own and delete it again; its skills are others' to change. */
@@ -44,9 +44,9 @@ describe.each([
     receiver.answer = (_n, got) =>
       JSON.parse(got.body).event === "skill.promoted" ? { status: 503, body: "maintenance window" } : { status: 200, body: "thanks" };
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport });
+    page = await leadPage(browser, { viewport });
     page.on("dialog", (dialog) => void dialog.accept());
-    await signInAt(page, settings, BROWSER_LOGIN);
+    await page.goto(settings);
   });
   afterAll(async () => {
     await browser?.close();

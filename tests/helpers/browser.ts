@@ -1,7 +1,11 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
+import { inject } from "vitest";
 import { findChromium } from "../../scripts/chromium.mjs";
+
+/** What a browser context holds after signing in (its cookies), to start another context signed in. */
+export type StoredSession = Awaited<ReturnType<BrowserContext["storageState"]>>;
 
 /** Debian's Chromium, headless, with the flags that keep it off the network; Playwright gives it a fresh profile. */
 export async function launchBrowser(): Promise<Browser> {
@@ -31,6 +35,16 @@ export async function signInAt(page: Page, url: string, login: { email: string; 
   await page.fill('input[name="password"]', login.password);
   await page.click('button[type="submit"]');
   await page.waitForURL(url);
+}
+
+/**
+ * A page in a new context of `browser`, signed in as BROWSER_LOGIN with the session the browser
+ * tests' server made once (tests/browser/server.ts): no sign-in form per file. Close it with
+ * `page.context().close()`. Tests about signing in, signing out or ending sessions use signInAt.
+ */
+export async function leadPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ ...options, storageState: inject("leadSession") });
+  return context.newPage();
 }
 
 /** The first link on a page whose path matches, to reach pages with ids (a plan, an evaluation, a run). */
