@@ -87,12 +87,18 @@ function vitest(lane, projects) {
 /** Runs node with `args`, each line of its output said with the lane's name; resolves to its exit status. */
 function run(lane, args) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: "0" } });
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], env: colours() });
     const label = `[${lane}]`.padEnd(10);
     for (const stream of [child.stdout, child.stderr])
       createInterface({ input: stream }).on("line", (line) => process.stdout.write(`${label}${line}\n`));
     child.on("close", (code) => resolve(code ?? 1));
   });
+}
+
+/** The lanes' output goes through a pipe: coloured as vitest would colour it here, on a terminal only. */
+function colours() {
+  if ("NO_COLOR" in process.env || "FORCE_COLOR" in process.env) return process.env;
+  return process.stdout.isTTY ? { ...process.env, FORCE_COLOR: "1" } : { ...process.env, NO_COLOR: "1" };
 }
 
 /** The slowest files of this run, and every file's time in tests/.artifacts/durations/files.txt. */
