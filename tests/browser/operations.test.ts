@@ -3,23 +3,9 @@ import { describe, expect, it } from "vitest";
 import { launchBrowser, signInAt } from "../helpers/browser";
 import { startFreezingProxy } from "../helpers/freezing-proxy";
 import { scratchDatabase } from "../helpers/scratch-database";
+import { OPS_LOGIN as LOGIN, opsOn } from "../helpers/ops-team";
 import { startServer } from "../helpers/server";
 import { waitUntil } from "../helpers/wait";
-
-const KEY = "sg_operations_test_key_00000000001";
-const LOGIN = { email: "ops@skillgate.test", password: "operations-password" };
-
-/** The "ops" team, its key and its lead, on the given database. */
-function opsOn(databaseUrl: string): Record<string, string> {
-  return {
-    DATABASE_URL: databaseUrl,
-    SKILLGATE_DEMO: "0",
-    SKILLGATE_INIT_TEAM: "ops",
-    SKILLGATE_INIT_API_KEY: KEY,
-    SKILLGATE_INIT_USER_EMAIL: LOGIN.email,
-    SKILLGATE_INIT_USER_PASSWORD: LOGIN.password,
-  };
-}
 
 /** What a person sees of the built server when its database freezes or a query breaks. */
 describe("the built server under operation, in the browser", () => {

@@ -72,3 +72,36 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     },
   };
 }
+
+/**
+ * `next start` (the server started directly, as in the Dockerfile) with the given variables and
+ * none of the runner's SKILLGATE_INIT_*, run to its exit: its code and its output. For a start
+ * that must refuse or stop.
+ */
+export async function nextStartToExit(vars: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const port = await freePort();
+  const inherited = Object.entries(process.env).filter(([name]) => !name.startsWith("SKILLGATE_INIT_"));
+  const env: NodeJS.ProcessEnv = {
+    ...Object.fromEntries(inherited),
+    NODE_ENV: "production",
+    AUTH_SECRET: randomBytes(32).toString("base64"),
+    AUTH_TRUST_HOST: "true",
+    DATABASE_URL: "",
+    ...vars,
+  };
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.resolve("node_modules/next/dist/bin/next"), "start", "-p", String(port)], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    // A deadline, not a pause: a server that should have stopped but serves on is killed, and the test sees no exit code.
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}

@@ -1,5 +1,3 @@
-import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -8,50 +6,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { scratchDatabase } from "../helpers/scratch-database";
-import { freePort, startServer } from "../helpers/server";
-
-const KEY = "sg_operations_test_key_00000000001";
-const LOGIN = { email: "ops@skillgate.test", password: "operations-password" };
-
-/** `next start` on a data folder, run to its exit: code and output. */
-async function runToExit(dataDir: string): Promise<{ code: number | null; output: string }> {
-  const port = await freePort();
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.resolve("node_modules/next/dist/bin/next"), "start", "-p", String(port)], {
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        AUTH_SECRET: randomBytes(32).toString("base64"),
-        AUTH_TRUST_HOST: "true",
-        SKILLGATE_DATA_DIR: dataDir,
-        SKILLGATE_DEMO: "0",
-        DATABASE_URL: "",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    // A deadline, not a pause: a server that should have exited but hangs is killed, and the test sees no exit code.
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
-
-/** The "ops" team, its key and its lead, on the given database. */
-function opsOn(databaseUrl: string): Record<string, string> {
-  return {
-    DATABASE_URL: databaseUrl,
-    SKILLGATE_DEMO: "0",
-    SKILLGATE_INIT_TEAM: "ops",
-    SKILLGATE_INIT_API_KEY: KEY,
-    SKILLGATE_INIT_USER_EMAIL: LOGIN.email,
-    SKILLGATE_INIT_USER_PASSWORD: LOGIN.password,
-  };
-}
+import { OPS_KEY as KEY, OPS_LOGIN as LOGIN, opsOn } from "../helpers/ops-team";
+import { nextStartToExit, startServer } from "../helpers/server";
 
 /** The built server as operators run it: its limits, its data folder, https, serverless flushing (no page opened). */
 describe("the built server under operation", () => {
@@ -95,7 +51,7 @@ describe("the built server under operation", () => {
     const server = await startServer({ SKILLGATE_DATA_DIR: dataDir, SKILLGATE_DEMO: "0" });
     try {
       expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
-      const second = await runToExit(dataDir);
+      const second = await nextStartToExit({ SKILLGATE_DATA_DIR: dataDir, SKILLGATE_DEMO: "0" });
       expect(second.code).toBe(1);
       expect(second.output).toContain(
         `skillgate: cannot start: The embedded database in ${dataDir} is in use by process ${server.process.pid}.`,

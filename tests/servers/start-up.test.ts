@@ -1,12 +1,11 @@
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
 import { teams, users } from "@/db/schema";
-import { freePort, startServer } from "../helpers/server";
+import { freePort, nextStartToExit, startServer } from "../helpers/server";
 import { waitUntil } from "../helpers/wait";
 
 const MIGRATIONS = (JSON.parse(readFileSync("db/migrations/meta/_journal.json", "utf8")) as { entries: unknown[] }).entries.length;
@@ -194,37 +193,6 @@ describe("npm start on a database that holds a real team", () => {
   });
 });
 
-/** `next start` (the server started directly, as in the Dockerfile) with the given variables, run to its exit. */
-async function nextStartToExit(vars: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const port = await freePort();
-  const inherited = Object.entries(process.env).filter(([name]) => !name.startsWith("SKILLGATE_INIT_"));
-  const env: NodeJS.ProcessEnv = {
-    ...Object.fromEntries(inherited),
-    NODE_ENV: "production",
-    AUTH_SECRET: randomBytes(32).toString("base64"),
-    AUTH_TRUST_HOST: "true",
-    SKILLGATE_DATA_DIR: mkdtempSync(path.join(tmpdir(), "skillgate-refusal-")),
-    SKILLGATE_DEMO: "1",
-    DATABASE_URL: "",
-    ...vars,
-  };
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.resolve("node_modules/next/dist/bin/next"), "start", "-p", String(port)], {
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    // A deadline, not a pause: a server that should have refused but serves is killed, and the test sees no exit code.
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
-
 describe("next start with a start-up key or lead but no SKILLGATE_INIT_TEAM", () => {
   it.each([
     [
@@ -240,7 +208,11 @@ describe("next start with a start-up key or lead but no SKILLGATE_INIT_TEAM", ()
       "skillgate: cannot start: configuration: SKILLGATE_INIT_USER_PASSWORD is set but SKILLGATE_INIT_TEAM is not: set SKILLGATE_INIT_TEAM to the team(s) the user leads, or unset SKILLGATE_INIT_USER_PASSWORD",
     ],
   ])("refuses %s, saying what to set, before it opens the database", async (name, line) => {
-    const { code, output } = await nextStartToExit({ [name]: "set-by-the-operator" });
+    const { code, output } = await nextStartToExit({
+      SKILLGATE_DATA_DIR: mkdtempSync(path.join(tmpdir(), "skillgate-refusal-")),
+      SKILLGATE_DEMO: "1",
+      [name]: "set-by-the-operator",
+    });
     expect(code).toBe(1);
     expect(output.split("\n").filter((text) => text.startsWith("skillgate: "))).toEqual([line]);
   });
