@@ -70,13 +70,13 @@ export async function openTestDatabase(
  * user and CI's are; another user gets TRUNCATE, with the ledger's guard off for it alone.
  */
 export async function resetDatabase(database: Database): Promise<void> {
-  const tables = await database.query<{ name: string }>(
-    "select quote_ident(tablename) as name from pg_tables where schemaname = 'public'",
+  const tables = await database.query<{ name: string; superuser: boolean }>(
+    `select quote_ident(tablename) as name, (select rolsuper from pg_roles where rolname = current_user) as superuser
+     from pg_tables where schemaname = 'public'`,
     [],
   );
-  const superuser = await database.query<{ on: boolean }>("select rolsuper as on from pg_roles where rolname = current_user", []);
   await database.db.transaction(async (tx) => {
-    if (superuser[0]?.on) {
+    if (tables[0]?.superuser) {
       await tx.execute(sql`set local session_replication_role = replica`);
       for (const table of tables) await tx.execute(sql.raw(`delete from ${table.name}`));
       await tx.execute(
