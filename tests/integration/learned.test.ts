@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
+import { rowsOf } from "@/db/rows";
 import { learnedSkills, learnedSkillVersions, skillEvents } from "@/db/schema";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { errorOf, useTestApp } from "../helpers/app";
@@ -224,7 +225,7 @@ describe.each(testDbKinds)("learned skills on %s", (kind) => {
     const everywhere = await t.app.db.execute(
       sql`select count(*)::int as n from learned_skill_versions where body like 'writer % was here%'`,
     );
-    expect((everywhere as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(1);
+    expect(rowsOf<{ n: number }>(everywhere)[0]!.n).toBe(1);
   });
 
   it("refuses to promote a draft whose name a file skill took after it was written", async () => {

@@ -4,6 +4,7 @@ import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { MIGRATIONS_FOLDER, openDatabase, type Database, type Db } from "@/db/client";
+import { rowsOf } from "@/db/rows";
 import { skillActivationDays, skillActivationPeople, telemetryDays } from "@/db/schema";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { ensureTelemetryPartitions, prepareTelemetryPartitions, TelemetryPartitions, trimTelemetry } from "@/lib/telemetry/partitions";
@@ -35,13 +36,13 @@ const dayOf = (days: number): UtcDay => utcDay(daysAgo(days));
 const partitionOf = (day: UtcDay) => `telemetry_events_${day.replaceAll("-", "")}`;
 const ahead = () => [0, 1, 2].map((n) => daysBefore(new Date(), -n));
 
-async function rowsOf<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+async function selectRows<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
+  return rowsOf<T>(await db.execute(query));
 }
 
 /** The days that have a partition of their own, oldest first. */
 async function dayPartitions(db: Db): Promise<UtcDay[]> {
-  const rows = await rowsOf<{ name: string }>(
+  const rows = await selectRows<{ name: string }>(
     db,
     sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
         where i.inhparent = 'telemetry_events'::regclass and c.relname <> 'telemetry_events_default'`,
@@ -51,7 +52,7 @@ async function dayPartitions(db: Db): Promise<UtcDay[]> {
 
 /** How many rows each partition holds, by partition name: where each event was stored. */
 async function rowsByPartition(db: Db): Promise<Record<string, number>> {
-  const rows = await rowsOf<{ name: string; n: number }>(
+  const rows = await selectRows<{ name: string; n: number }>(
     db,
     sql`select tableoid::regclass::text as name, count(*)::int as n from telemetry_events group by 1 order by 1`,
   );
@@ -109,7 +110,7 @@ describe.each(testDbKinds)("telemetry partitions, on %s", (kind) => {
 
   const eventDays = async (teamId: TeamId) =>
     (
-      await rowsOf<{ day: string }>(
+      await selectRows<{ day: string }>(
         t.app.db,
         sql`select to_char(at at time zone 'UTC', 'YYYY-MM-DD') as day from telemetry_events where team_id = ${teamId} order by at`,
       )
@@ -217,7 +218,7 @@ describe.each(testDbKinds)("telemetry partitions, on %s", (kind) => {
     try {
       await migrate(database, folder);
       const db = database.db;
-      const [team] = await rowsOf<{ id: number }>(db, sql`insert into teams (slug, name) values ('old', 'Old') returning id`);
+      const [team] = await selectRows<{ id: number }>(db, sql`insert into teams (slug, name) values ('old', 'Old') returning id`);
       for (const [key, days] of [
         ["old-40", 40],
         ["old-3a", 3],
@@ -237,7 +238,7 @@ describe.each(testDbKinds)("telemetry partitions, on %s", (kind) => {
         [partitionOf(dayOf(3))]: 2,
         [partitionOf(dayOf(40))]: 1,
       });
-      const names = await rowsOf<{ name: string }>(
+      const names = await selectRows<{ name: string }>(
         db,
         sql`select indexname as name from pg_indexes where tablename = 'telemetry_events'
             union all select conname from pg_constraint where conrelid = 'telemetry_events'::regclass and contype in ('p', 'f')
@@ -250,7 +251,7 @@ describe.each(testDbKinds)("telemetry partitions, on %s", (kind) => {
         "telemetry_events_team_prompt_idx",
         "telemetry_events_team_time_idx",
       ]);
-      const [partitioned] = await rowsOf<{ strategy: string }>(
+      const [partitioned] = await selectRows<{ strategy: string }>(
         db,
         sql`select partstrat as strategy from pg_partitioned_table where partrelid = 'telemetry_events'::regclass`,
       );
