@@ -28,7 +28,9 @@ export function addressesFromSockets(config: { trustProxy: boolean }): () => voi
   const fromSocket = (message: unknown) => {
     const { request, socket } = message as { request: IncomingMessage; socket: Socket };
     request.headers["x-forwarded-for"] = socket.remoteAddress ?? "unknown";
-    delete request.headers["x-real-ip"];
+    // `delete` turns the headers object into a slow dictionary for everything that reads it after
+    // (Next copies it on every request): only when there is something to take away.
+    if (request.headers["x-real-ip"] !== undefined) delete request.headers["x-real-ip"];
   };
   subscribe(REQUEST_START, fromSocket);
   return () => unsubscribe(REQUEST_START, fromSocket);

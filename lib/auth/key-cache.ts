@@ -57,22 +57,27 @@ export class KeyAuthCache {
     this.unsubscribe = feed?.subscribe((change) => this.forget(change)) ?? (() => {});
   }
 
-  authenticate(key: string): Promise<StaleKeyAuth | null> {
+  authenticate(key: string): Known<StaleKeyAuth> {
     const hash = hashApiKey(key);
     return this.known(`key ${hash}`, () => readKeyAuth(this.database, hash));
   }
 
   /** An install link's token (lib/teams/install-links.ts), as a key is authenticated. */
-  authenticateLink(token: string): Promise<Stale<LinkAuth> | null> {
+  authenticateLink(token: string): Known<Stale<LinkAuth>> {
     return this.known(`link ${sha256Hex(token)}`, () => authenticateInstallLink(this.database, token));
   }
 
-  private async known<T extends Credential>(id: string, read: () => Promise<T | null>): Promise<Stale<T> | null> {
+  /** A credential kept and unchanged is answered at once, not as a promise: a warm request awaits nothing for it (docs/hot-path.md). */
+  private known<T extends Credential>(id: string, read: () => Promise<T | null>): Known<Stale<T>> {
     // A feed that cannot hear the server vouches for nothing: while the server is away, every
     // credential is read again, and known only from memory, marked stale, when it does not answer.
     const live = (this.feed?.live ?? false) && !this.database.health.away;
     const cached = live ? this.entries.get(id) : undefined;
     if (cached && this.unchanged(cached)) return cached.auth as T;
+    return this.readAndKeep(id, read, live);
+  }
+
+  private async readAndKeep<T extends Credential>(id: string, read: () => Promise<T | null>, live: boolean): Promise<Stale<T> | null> {
     const before = this.changesHeard;
     let auth: T | null;
     try {
@@ -131,6 +136,9 @@ type Credential = KeyAuth | LinkAuth;
 
 /** A credential as known from memory while the database does not answer: when it last confirmed it. */
 export type Stale<T> = T & { staleSince?: number };
+
+/** What a credential authenticates as (null: nothing): at once when it is kept, or when the database has answered. */
+export type Known<T> = T | null | Promise<T | null>;
 
 interface Entry<T> {
   auth: T;

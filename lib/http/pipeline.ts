@@ -2,12 +2,13 @@ import { asLongWork, REQUEST_DEADLINE_MS, withDeadline } from "@/db/budget";
 import type { DatabaseHealth } from "@/db/client";
 import { isUnanswered } from "@/db/outage";
 import type { App } from "../contracts/app";
-import { getApp } from "../current-app";
+import { bootedApp, getApp } from "../current-app";
 import { secondsSince, type AnswerStore, type LastAnswers } from "../answer-store";
 import type { Stale, StaleKeyAuth } from "../auth/key-cache";
 import type { LinkAuth } from "../auth/install-link-auth";
 import { authenticateAccessToken, looksLikeOAuthToken } from "../oauth/connections";
 import { AppError } from "../errors";
+import type { RateLimitState } from "../security/rate-limit";
 import { recordRateLimit, withRateLimitHeaders } from "./rate-limit-headers";
 
 /**
@@ -46,7 +47,7 @@ export function entryPoint<C>(budget: Budget, work: Work<C>, refuse: Refuse<C>):
 async function answer<C>(req: Request, context: C, work: Work<C>, refuse: Refuse<C>): Promise<Response> {
   let response: Response;
   try {
-    response = await work(req, await getApp(), context);
+    response = await work(req, bootedApp() ?? (await getApp()), context);
   } catch (error) {
     response = refuse(error, req, context);
   }
@@ -82,19 +83,29 @@ const INVALID_LINK = "this install link is not valid or was revoked; ask a lead 
  * request taken from its limit. Handlers only ever query with its `team.id`: a key never sees
  * another team.
  */
-export async function authenticate(app: App, req: Request, bearers: Bearers): Promise<StaleKeyAuth> {
+export function authenticate(app: App, req: Request, bearers: Bearers): StaleKeyAuth | Promise<StaleKeyAuth> {
   const bearer = bearerOf(req);
   if (bearer === null) throw new AppError("Unauthorized", bearers.missing);
-  if (bearers.connections && looksLikeOAuthToken(bearer)) {
-    const connection = await authenticateAccessToken(app.database, app.db, bearer);
-    if (!connection) throw new AppError("InvalidToken", INVALID_ACCESS_TOKEN);
-    await takeRateLimit(app, req, String(connection.keyId), "connection");
-    return connection;
-  }
-  const auth = await app.keys.authenticate(bearer);
+  if (bearers.connections && looksLikeOAuthToken(bearer)) return authenticateConnection(app, req, bearer);
+  // A key kept and a request from the lease this instance holds are answered at once, not as a
+  // promise: a warm request awaits neither (docs/hot-path.md).
+  const known = app.keys.authenticate(bearer);
+  if (known instanceof Promise) return known.then((auth) => keyCounted(app, req, auth));
+  return keyCounted(app, req, known);
+}
+
+/** The key's request counted against its limit: at once, or once a claim of the limit is granted. */
+function keyCounted(app: App, req: Request, auth: StaleKeyAuth | null): StaleKeyAuth | Promise<StaleKeyAuth> {
   if (!auth) throw new AppError("InvalidToken", INVALID_KEY);
-  await takeRateLimit(app, req, String(auth.keyId), "API key");
-  return auth;
+  const taken = takeRateLimit(app, req, String(auth.keyId), "API key");
+  return taken ? taken.then(() => auth) : auth;
+}
+
+async function authenticateConnection(app: App, req: Request, bearer: string): Promise<StaleKeyAuth> {
+  const connection = await authenticateAccessToken(app.database, app.db, bearer);
+  if (!connection) throw new AppError("InvalidToken", INVALID_ACCESS_TOKEN);
+  await takeRateLimit(app, req, String(connection.keyId), "connection");
+  return connection;
 }
 
 /**
@@ -102,16 +113,28 @@ export async function authenticate(app: App, req: Request, bearers: Bearers): Pr
  * no header is needed. Rate-limited per link, as keys are.
  */
 export async function authenticateLink(app: App, req: Request, token: string): Promise<Stale<LinkAuth>> {
-  const link = await app.keys.authenticateLink(token);
+  const known = app.keys.authenticateLink(token);
+  const link = known instanceof Promise ? await known : known;
   if (!link) throw new AppError("Unauthorized", INVALID_LINK);
-  await takeRateLimit(app, req, `link:${link.linkId}`, "install link");
+  const taken = takeRateLimit(app, req, `link:${link.linkId}`, "install link");
+  if (taken) await taken;
   return link;
 }
 
-/** Counts the request against `who`'s limit, recording the state its answer's headers say (lib/http/rate-limit-headers.ts). */
-export async function takeRateLimit(app: App, req: Request, who: string, what: string): Promise<void> {
-  if (!app.limiter) return;
-  const state = await app.limiter.take(who);
+/**
+ * Counts the request against `who`'s limit, recording the state its answer's headers say
+ * (lib/http/rate-limit-headers.ts); refuses it past the limit. At once while this instance holds
+ * what the window has left; a promise only when it must claim more from the database.
+ */
+export function takeRateLimit(app: App, req: Request, who: string, what: string): Promise<void> | undefined {
+  if (!app.limiter) return undefined;
+  const state = app.limiter.take(who);
+  if (state instanceof Promise) return state.then((claimed) => counted(req, claimed, what));
+  counted(req, state, what);
+  return undefined;
+}
+
+function counted(req: Request, state: RateLimitState, what: string): void {
   recordRateLimit(req, state);
   const wait = state.resetSeconds;
   if (!state.admitted) throw new AppError("RateLimited", `too many requests for this ${what}; retry in ${wait} s`, wait);
@@ -141,7 +164,7 @@ export interface Keeping<T, K> {
  * settings, a new catalog). `whenStale` does what the fresh answer would have done besides
  * answering (skill_view records the view).
  */
-export async function answerOrLast<T, K>(
+export function answerOrLast<T, K>(
   app: App,
   keeping: Keeping<T, K>,
   teamId: number,
@@ -152,14 +175,24 @@ export async function answerOrLast<T, K>(
   const store = keeping.store(app.lastAnswers);
   const key = `${teamId} ${request}`;
   const teamChanges = app.keys.changesOf(teamId);
+  // One `then`, not an async function's own promises: this is on every agent read (docs/hot-path.md).
+  return freshOrThrown(fresh).then(
+    (answer) => keeping.keep(store, key, answer, teamChanges),
+    (error: unknown) => {
+      const last = isUnanswered(error) ? store.find(key, app.keys.changesOf(teamId)) : null;
+      if (!last) throw error;
+      whenStale?.(last.value);
+      return keeping.stale(last.value, last.staleSeconds);
+    },
+  );
+}
+
+/** The fresh answer's promise; what it throws before it has one, as a rejection. */
+function freshOrThrown<T>(fresh: () => Promise<T>): Promise<T> {
   try {
-    const sent = keeping.keep(store, key, await fresh(), teamChanges);
-    return sent instanceof Promise ? await sent : sent;
+    return fresh();
   } catch (error) {
-    const last = isUnanswered(error) ? store.find(key, app.keys.changesOf(teamId)) : null;
-    if (!last) throw error;
-    whenStale?.(last.value);
-    return keeping.stale(last.value, last.staleSeconds);
+    return Promise.reject(error);
   }
 }
 

@@ -6,7 +6,8 @@ export function json(data: unknown, status = 200, headers: HeadersInit = {}): Re
   return Response.json(data, { status, headers });
 }
 
-export function text(body: string, status = 200, headers: Record<string, string> = {}): Response {
+/** A text answer; from bytes encoded once where the same text is sent again and again (the listing). */
+export function text(body: string | Uint8Array<ArrayBuffer>, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers } });
 }
 

@@ -75,51 +75,69 @@ export function route<P extends z.ZodType, Q extends z.ZodType, B extends BodySp
   return entryPoint<RouteContext<RouteParams>>(
     operation.longWork ? "long" : "request",
     async (req, app, context) => {
-      const auth = await authenticate(app, req, API_KEYS);
+      // A warm request awaits only what is not in memory (docs/hot-path.md): a kept key, and no params.
+      const authenticated = authenticate(app, req, API_KEYS);
+      const auth = authenticated instanceof Promise ? await authenticated : authenticated;
       requireScope(auth, scope);
       const sessionId = req.headers.get("x-agent-session")?.slice(0, 200) || null;
       const actor = { kind: "key" as const, keyId: auth.keyId, credential: auth.credential, scopes: auth.scopes, sessionId };
       // Next gives no params at all to a route without dynamic segments.
-      const params = (await context.params) ?? {};
+      const params = context.params === undefined ? {} : ((await context.params) ?? {});
       refuseNulInPath(params);
       const request = { req, params, app, auth, sessionId, actor };
+      let response: Response;
       try {
-        return markedIfFromMemory(await operationAnswer(operation, handler, whenStale, request), app.database.health, auth);
+        response = await operationAnswer(operation, handler, whenStale, request);
+      } catch (error) {
+        response = errorResponse(error);
       } finally {
         app.views.flushAfterResponse(app.flushViewsAfterResponse);
       }
+      return markedIfFromMemory(response, app.database.health, auth);
     },
     refused,
   );
 }
 
-/** The handler's answer to the parsed request, or its refusal as an answer: either may be made from memory. */
-async function operationAnswer<P extends z.ZodType, Q extends z.ZodType, B extends BodySpec>(
+/**
+ * The handler's answer to the parsed request; what it throws, at once or later, its caller answers
+ * as the refusal it is. Not an async function: a GET with no body goes straight to its handler.
+ */
+function operationAnswer<P extends z.ZodType, Q extends z.ZodType, B extends BodySpec>(
   operation: Operation<P, Q, B>,
   handler: Handler<P, Q, B>,
   whenStale: WhenStale<P, Q, B> | undefined,
   request: AgentRequest<RouteParams>,
 ): Promise<Response> {
-  try {
-    const { req, app, auth } = request;
-    const input = {
-      params: operation.params ? parseWith(operation.params, request.params, "InvalidPath") : {},
-      query: operation.query ? readQuery(req, operation.query) : {},
-      body: operation.body && !operation.body.alsoAccepts ? await readBody(operation.body, req) : undefined,
-    } as OperationInput<P, Q, B>;
-    if (!operation.servesStale) return await handler(input, request);
-    return await answerOrLast(
-      app,
-      RESPONSES,
-      auth.team.id,
-      // The whole URL: the same request, whatever host it came by, is one more entry at worst.
-      req.url,
-      () => handler(input, request),
-      whenStale && ((kept) => whenStale(input, request, kept)),
-    );
-  } catch (error) {
-    return errorResponse(error);
-  }
+  const { req } = request;
+  const parsed = {
+    params: operation.params ? parseWith(operation.params, request.params, "InvalidPath") : {},
+    query: operation.query ? readQuery(req, operation.query) : {},
+  };
+  const body = operation.body && !operation.body.alsoAccepts ? operation.body : undefined;
+  if (!body) return answerParsed(operation, handler, whenStale, request, { ...parsed, body: undefined } as OperationInput<P, Q, B>);
+  return readBody(body, req).then((value) =>
+    answerParsed(operation, handler, whenStale, request, { ...parsed, body: value } as OperationInput<P, Q, B>),
+  );
+}
+
+function answerParsed<P extends z.ZodType, Q extends z.ZodType, B extends BodySpec>(
+  operation: Operation<P, Q, B>,
+  handler: Handler<P, Q, B>,
+  whenStale: WhenStale<P, Q, B> | undefined,
+  request: AgentRequest<RouteParams>,
+  input: OperationInput<P, Q, B>,
+): Promise<Response> {
+  if (!operation.servesStale) return handler(input, request);
+  return answerOrLast(
+    request.app,
+    RESPONSES,
+    request.auth.team.id,
+    // The whole URL: the same request, whatever host it came by, is one more entry at worst.
+    request.req.url,
+    () => handler(input, request),
+    whenStale && ((kept) => whenStale(input, request, kept)),
+  );
 }
 
 async function readBody(spec: BodySpec, req: Request): Promise<unknown> {

@@ -70,13 +70,32 @@ export class SharedRateLimit {
    * database is away this instance counts alone, with the whole limit: agents reading from memory
    * stay limited, and no instance can tell another what it spent.
    */
-  async take(who: string): Promise<RateLimitState> {
+  take(who: string): RateLimitState | Promise<RateLimitState> {
+    // What this instance holds of the window answers at once: only a claim waits (docs/hot-path.md).
+    return this.fromLease(who) ?? this.takeClaiming(who);
+  }
+
+  private async takeClaiming(who: string): Promise<RateLimitState> {
     try {
       return await this.takeShared(who);
     } catch (error) {
       if (!isUnanswered(error)) throw error;
       return this.takeAlone(who);
     }
+  }
+
+  /** One request from the lease this instance holds of `who`'s current window; null when it must claim first. */
+  private fromLease(who: string): RateLimitState | null {
+    const lease = this.leases.get(who);
+    if (!lease || Date.now() >= lease.endsAt) return null;
+    if (lease.left > 0) {
+      lease.left--;
+      // What no instance had claimed at this instance's last claim, and what this one holds unspent:
+      // exact with one instance; with several, others may have claimed since, and what they hold
+      // unspent is not counted (docs/decisions/rate-limit-headers.md).
+      return this.state(true, this.limit - lease.claimed + lease.left, lease.endsAt);
+    }
+    return lease.spent ? this.state(false, 0, lease.endsAt) : null;
   }
 
   private takeAlone(who: string): RateLimitState {
@@ -94,18 +113,11 @@ export class SharedRateLimit {
 
   private async takeShared(who: string): Promise<RateLimitState> {
     for (;;) {
-      let lease = this.leases.get(who);
-      if (!lease || Date.now() >= lease.endsAt) lease = await this.claimOnce(who);
-      if (lease.left > 0) {
-        lease.left--;
-        // What no instance had claimed at this instance's last claim, and what this one holds unspent:
-        // exact with one instance; with several, others may have claimed since, and what they hold
-        // unspent is not counted (docs/decisions/rate-limit-headers.md).
-        return this.state(true, this.limit - lease.claimed + lease.left, lease.endsAt);
-      }
-      if (lease.spent) return this.state(false, 0, lease.endsAt);
-      // This instance spent its chunk: claim the next one, then try again.
-      await this.claimOnce(who);
+      const lease = this.leases.get(who);
+      // No lease for the current window, or this instance spent its chunk: claim, then try again.
+      if (!lease || Date.now() >= lease.endsAt || (lease.left === 0 && !lease.spent)) await this.claimOnce(who);
+      const taken = this.fromLease(who);
+      if (taken) return taken;
     }
   }
 

@@ -41,6 +41,12 @@ export type CatalogPart = "listed" | "drafts";
 
 export interface TeamListing extends RenderedListing {
   etag: string;
+  /**
+   * The text as UTF-8, encoded once: the listing is sent again and again, and its header's dash
+   * makes it a two-byte string, which costs a scan and an encoding on every answer made from it
+   * (docs/hot-path.md).
+   */
+  bytes: Uint8Array<ArrayBuffer>;
 }
 
 /** The stored text of one version of a workspace or learned skill. */
@@ -155,8 +161,9 @@ export class CatalogCache {
    * request that asks at the same time: a burst of views or installs of one skill makes one query.
    * A version that does not exist is not kept.
    */
-  versionContent(key: string, load: () => Promise<VersionContent | null>): Promise<VersionContent | null> {
-    return loadShared(this.contents, this.loadingContents, key, load);
+  versionContent(key: string, load: () => Promise<VersionContent | null>): VersionContent | Promise<VersionContent | null> {
+    // Kept: at once, not as a promise (docs/hot-path.md).
+    return this.contents.get(key) ?? loadShared(this.contents, this.loadingContents, key, load);
   }
 
   /** A built-in or global skill's file, read from disk once (the folder was listed at start-up). */
@@ -188,7 +195,7 @@ export class CatalogCache {
       served: servedOf(skill),
     }));
     const rendered = renderListing(listed, catalog.diagnostics, settings);
-    const listing = { ...rendered, etag: `"${sha256Hex(rendered.text)}"` };
+    const listing = { ...rendered, etag: `"${sha256Hex(rendered.text)}"`, bytes: new TextEncoder().encode(rendered.text) };
     this.listings.set(key, listing);
     return listing;
   }

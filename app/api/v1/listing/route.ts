@@ -15,7 +15,7 @@ export const GET = route(getListing, async ({ query }, { req, app, auth: { team 
   const headers = listingHeaders(listing);
   if (notModified(req, listing.etag)) return new Response(null, { status: 304, headers });
   if (query.format === "json") return json(listingJson(listing, settings), 200, headers);
-  return text(listing.text, 200, headers);
+  return text(listing.bytes, 200, headers);
 });
 
 export const { POST, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ GET });
