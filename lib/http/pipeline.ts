@@ -4,7 +4,7 @@ import { isUnanswered } from "@/db/outage";
 import type { App } from "../contracts/app";
 import { bootedApp, getApp } from "../current-app";
 import { secondsSince, type AnswerStore, type LastAnswers } from "../answer-store";
-import type { Stale, StaleKeyAuth } from "../auth/key-cache";
+import type { Known, Stale, StaleKeyAuth } from "../auth/key-cache";
 import type { LinkAuth } from "../auth/install-link-auth";
 import { authenticateAccessToken, looksLikeOAuthToken } from "../oauth/connections";
 import { AppError } from "../errors";
@@ -87,18 +87,14 @@ export function authenticate(app: App, req: Request, bearers: Bearers): StaleKey
   const bearer = bearerOf(req);
   if (bearer === null) throw new AppError("Unauthorized", bearers.missing);
   if (bearers.connections && looksLikeOAuthToken(bearer)) return authenticateConnection(app, req, bearer);
-  // A key kept and a request from the lease this instance holds are answered at once, not as a
-  // promise: a warm request awaits neither (docs/hot-path.md).
   const known = app.keys.authenticate(bearer);
-  if (known instanceof Promise) return known.then((auth) => keyCounted(app, req, auth));
-  return keyCounted(app, req, known);
-}
-
-/** The key's request counted against its limit: at once, or once a claim of the limit is granted. */
-function keyCounted(app: App, req: Request, auth: StaleKeyAuth | null): StaleKeyAuth | Promise<StaleKeyAuth> {
-  if (!auth) throw new AppError("InvalidToken", INVALID_KEY);
-  const taken = takeRateLimit(app, req, String(auth.keyId), "API key");
-  return taken ? taken.then(() => auth) : auth;
+  return counted(
+    app,
+    req,
+    known,
+    () => new AppError("InvalidToken", INVALID_KEY),
+    (auth) => [String(auth.keyId), "API key"],
+  );
 }
 
 async function authenticateConnection(app: App, req: Request, bearer: string): Promise<StaleKeyAuth> {
@@ -112,13 +108,36 @@ async function authenticateConnection(app: App, req: Request, bearer: string): P
  * Credential, team, limit for an install link (docs/teams-and-keys.md#install-links): the token in the path is the credential, so
  * no header is needed. Rate-limited per link, as keys are.
  */
-export async function authenticateLink(app: App, req: Request, token: string): Promise<Stale<LinkAuth>> {
+export function authenticateLink(app: App, req: Request, token: string): Stale<LinkAuth> | Promise<Stale<LinkAuth>> {
   const known = app.keys.authenticateLink(token);
-  const link = known instanceof Promise ? await known : known;
-  if (!link) throw new AppError("Unauthorized", INVALID_LINK);
-  const taken = takeRateLimit(app, req, `link:${link.linkId}`, "install link");
-  if (taken) await taken;
-  return link;
+  return counted(
+    app,
+    req,
+    known,
+    () => new AppError("Unauthorized", INVALID_LINK),
+    (link) => [`link:${link.linkId}`, "install link"],
+  );
+}
+
+/**
+ * A key or a link as the App's cache knows it, refused when it is none, with its request taken
+ * from its limit under `limitOf`'s name. A credential kept and a request from the lease this
+ * instance holds are answered at once, not as a promise: a warm request awaits neither
+ * (docs/hot-path.md).
+ */
+function counted<C>(
+  app: App,
+  req: Request,
+  known: Known<C>,
+  refusal: () => AppError,
+  limitOf: (credential: C) => [who: string, what: string],
+): C | Promise<C> {
+  const take = (credential: C | null): C | Promise<C> => {
+    if (!credential) throw refusal();
+    const taken = takeRateLimit(app, req, ...limitOf(credential));
+    return taken ? taken.then(() => credential) : credential;
+  };
+  return known instanceof Promise ? known.then(take) : take(known);
 }
 
 /**
@@ -129,12 +148,13 @@ export async function authenticateLink(app: App, req: Request, token: string): P
 export function takeRateLimit(app: App, req: Request, who: string, what: string): Promise<void> | undefined {
   if (!app.limiter) return undefined;
   const state = app.limiter.take(who);
-  if (state instanceof Promise) return state.then((claimed) => counted(req, claimed, what));
-  counted(req, state, what);
+  if (state instanceof Promise) return state.then((claimed) => admitted(req, claimed, what));
+  admitted(req, state, what);
   return undefined;
 }
 
-function counted(req: Request, state: RateLimitState, what: string): void {
+/** Records the request's count for its headers, and refuses it when the limit did not admit it. */
+function admitted(req: Request, state: RateLimitState, what: string): void {
   recordRateLimit(req, state);
   const wait = state.resetSeconds;
   if (!state.admitted) throw new AppError("RateLimited", `too many requests for this ${what}; retry in ${wait} s`, wait);

@@ -146,7 +146,7 @@ export class CatalogCache {
    * unless a sync moved the skill on meanwhile: then they answer this request (they are what the
    * database holds) and the next request at the new version.
    */
-  workspaceFiles(teamId: TeamId, name: string, version: number): Promise<WorkspaceFiles> {
+  workspaceFiles(teamId: TeamId, name: string, version: number): WorkspaceFiles | Promise<WorkspaceFiles> {
     return loadShared(
       this.files,
       this.loadingFiles,
@@ -162,8 +162,7 @@ export class CatalogCache {
    * A version that does not exist is not kept.
    */
   versionContent(key: string, load: () => Promise<VersionContent | null>): VersionContent | Promise<VersionContent | null> {
-    // Kept: at once, not as a promise (docs/hot-path.md).
-    return this.contents.get(key) ?? loadShared(this.contents, this.loadingContents, key, load);
+    return loadShared(this.contents, this.loadingContents, key, load);
   }
 
   /** A built-in or global skill's file, read from disk once (the folder was listed at start-up). */
@@ -203,8 +202,9 @@ export class CatalogCache {
 
 /** A load in flight or done, shared by every request for the same key; a failed load (database down) is not kept. */
 /**
- * What `cache` holds under `key`, or else `load`, once for every caller that asks while it loads.
- * A value is kept under `keepAs(value)` (`key` unless said); nothing (null) and a failed load are not kept.
+ * What `cache` holds under `key`, at once and not as a promise (a warm request awaits nothing for
+ * it: docs/hot-path.md), or else `load`, once for every caller that asks while it loads. A value is
+ * kept under `keepAs(value)` (`key` unless said); nothing (null) and a failed load are not kept.
  */
 function loadShared<T>(
   cache: LRUCache<string, NonNullable<T>>,
@@ -212,9 +212,9 @@ function loadShared<T>(
   key: string,
   load: () => Promise<T>,
   keepAs: (value: NonNullable<T>) => string = () => key,
-): Promise<T> {
+): NonNullable<T> | Promise<T> {
   const cached = cache.get(key);
-  if (cached) return Promise.resolve(cached);
+  if (cached) return cached;
   let underWay = loading.get(key);
   if (!underWay) {
     underWay = load()

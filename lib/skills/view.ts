@@ -4,7 +4,7 @@ import { learnedSkillVersions, workspaceSkillVersions } from "@/db/schema";
 import { AppError, skillNotFound, specError } from "../errors";
 import type { TeamId } from "../teams/teams";
 import type { CatalogCache, CatalogKey, VersionContent } from "./catalog-cache";
-import { latestVersionOf, learnedIdOf, servedOf, type CatalogSkill, type Served } from "./catalog";
+import { latestVersionOf, learnedIdOf, servedOf, type Catalog, type CatalogSkill, type Served } from "./catalog";
 import type { SkillView } from "../usage/rollups";
 
 /** What `skill_view` serves: one exact version of one skill (docs/skills-and-listing.md#skill_view). */
@@ -48,7 +48,11 @@ export function servedHeaders(content: SkillContent): Record<string, string> {
 
 /** Active skills by precedence, then the team's drafts (docs/skills-and-listing.md#skill_view). */
 export async function resolveSkill(catalogs: CatalogCache, team: CatalogKey, name: string): Promise<CatalogSkill> {
-  const catalog = await catalogs.catalog(team);
+  return skillIn(await catalogs.catalog(team), name);
+}
+
+/** The catalog's skill of that name, or SkillNotFound. */
+function skillIn(catalog: Catalog, name: string): CatalogSkill {
   const skill = catalog.named.get(name);
   if (!skill) throw skillNotFound(name);
   return skill;
@@ -61,8 +65,8 @@ export async function loadSkillContent(
   name: string,
   requestedVersion?: number,
 ): Promise<SkillContent> {
-  const skill = (await catalogs.catalog(team)).named.get(name);
-  if (!skill) throw skillNotFound(name);
+  // Not through resolveSkill: an async function more is two promises more on every skill_view (docs/hot-path.md).
+  const skill = skillIn(await catalogs.catalog(team), name);
   const version = requestedVersion ?? skill.version;
   const latest = latestVersionOf(skill);
   if (version > latest) throw noSuchVersion(name, version, latest);

@@ -17,6 +17,7 @@ import { sql } from "drizzle-orm";
 import WebSocket from "ws";
 import { asLongWork } from "../../db/budget";
 import { openDatabase } from "../../db/client";
+import { rowsOf, singleRow } from "../../db/rows";
 import { scratchDatabase } from "../../tests/helpers/scratch-database";
 import { freePort, startServer } from "../../tests/helpers/server";
 import { buildIfNeeded } from "../build-if-needed.mjs";
@@ -209,7 +210,8 @@ async function main(): Promise<void> {
     const database = await openDatabase({ url, statementTimeoutMs: 600_000 });
     const seeded = await database.db
       .execute(sql`select count(*)::int as n from skills s join teams t on t.id = s.team_id where t.slug = ${TEAM.large}`)
-      .then((result) => (result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0)
+      .then((result) => singleRow(rowsOf<{ n: number }>(result)).n)
+      // A new scratch database has no tables yet.
       .catch(() => 0);
     if (seeded < LARGE_CATALOG) await asLongWork(() => seed(database, console.log, { views: false, telemetry: false, largeCatalog: true }));
     await database.close();
