@@ -200,7 +200,6 @@ export class CatalogCache {
   }
 }
 
-/** A load in flight or done, shared by every request for the same key; a failed load (database down) is not kept. */
 /**
  * What `cache` holds under `key`, at once and not as a promise (a warm request awaits nothing for
  * it: docs/hot-path.md), or else `load`, once for every caller that asks while it loads. A value is
@@ -228,6 +227,7 @@ function loadShared<T>(
   return underWay;
 }
 
+/** A load in flight or done, shared by every request for the same key; a failed load (database down) is not kept. */
 function loadOnce<T>(cache: LRUCache<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
   let value = cache.get(key);
   if (!value) {
