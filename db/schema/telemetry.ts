@@ -98,6 +98,35 @@ export const productionPrompts = pgTable(
   ],
 );
 
+/**
+ * `production_prompts` added up per day, part and prompt time (docs/telemetry.md, "Production
+ * figures"), so the team's figures read a row per part, day and time bucket whatever the number of
+ * prompts. A part is a skill's name, ' before' (what ran before the first skill was loaded in a
+ * prompt that loaded one), ' none' (prompts that loaded none) or ' total' (each prompt once, its
+ * parts summed, its own time). `bucket` is the prompt time's bucket, 2% wide
+ * (lib/usage/production-days.ts): the median is read from the buckets' counts and the mean of each
+ * bucket's times. Settling a prompt again takes its old rows out and puts its new ones in, in the
+ * same statement.
+ */
+export const productionDays = pgTable(
+  "production_days",
+  {
+    teamId: team(),
+    day: date("day", { mode: "string" }).notNull(),
+    part: text("part").notNull(),
+    bucket: integer("bucket").notNull(),
+    prompts: integer("prompts").notNull(),
+    toolCalls: bigint("tool_calls", { mode: "number" }).notNull(),
+    toolFailures: bigint("tool_failures", { mode: "number" }).notNull(),
+    rejections: bigint("rejections", { mode: "number" }).notNull(),
+    costUsd: doublePrecision("cost_usd").notNull(),
+    tokens: bigint("tokens", { mode: "number" }).notNull(),
+    /** The prompts' times added up: their mean is the bucket's time. */
+    promptMs: bigint("prompt_ms", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.day, t.part, t.bucket] })],
+);
+
 export interface FailingTool {
   tool: string;
   failures: number;

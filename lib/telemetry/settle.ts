@@ -1,7 +1,8 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { rowsOf } from "@/db/rows";
 import type { TeamId } from "../teams/teams";
+import { bucketOf, partOf, TOTAL_PART } from "../usage/production-days";
 import { utcDay } from "../usage/rollups";
 import { attributePrompt, NO_SKILL, type PromptFigures, type StoredEvent } from "./attribution";
 
@@ -179,8 +180,11 @@ function observationRows(settled: readonly Settled[], versions: Map<string, numb
   );
 }
 
-/** One statement: the prompts' old rows out, their settled rows in, and an observation per skill per failing prompt. */
-/** `keys`: the settled prompts as the JSON the read took, `[{s, p}]`. */
+/**
+ * One statement: the prompts' old rows out, their settled rows in, the rollup moved by the
+ * difference, and an observation per skill per failing prompt. `keys`: the settled prompts as the
+ * JSON the read took, `[{s, p}]`.
+ */
 function writeStatement(teamId: TeamId, keys: string, settled: readonly Settled[], versions: Map<string, number>) {
   const rows = productionRows(settled, versions);
   const observed = observationRows(settled, versions);
@@ -190,6 +194,7 @@ function writeStatement(teamId: TeamId, keys: string, settled: readonly Settled[
         as r(s text, p text, skill text, version int, loaded boolean, day text, at double precision, person text, activations int,
              calls int, failures int, rejections int, cost double precision, tokens bigint, ms bigint, failing jsonb)
     ),
+    ${rollupMoves(teamId, keys)},
     -- A skill the prompt no longer has a part of (its events moved to another): its row goes.
     cleared as (
       delete from production_prompts pp using json_to_recordset(${keys}::json) as k(s text, p text)
@@ -229,4 +234,53 @@ function writeStatement(teamId: TeamId, keys: string, settled: readonly Settled[
     on conflict (team_id, skill_name, session_id, prompt_id) where source = 'telemetry' do update
       set failed_tool_calls = excluded.failed_tool_calls, tools_called = excluded.tools_called,
           feedback = excluded.feedback, duration_ms = excluded.duration_ms`;
+}
+
+/**
+ * The statement's CTEs that move the rollup production_days by what settling changes: each
+ * prompt's rows as they were come out, its rows as settled (`incoming`) go in. Every CTE of the
+ * statement reads the table as it was before any of them wrote.
+ */
+function rollupMoves(teamId: TeamId, keys: string): SQL {
+  return sql`
+    settled_keys as (select distinct s, p from json_to_recordset(${keys}::json) as k(s text, p text)),
+    was as (
+      select pp.session_id as s, pp.prompt_id as p, pp.day, ${partOf(sql`pp.skill_name`, sql`pp.loaded`)} as part,
+             pp.tool_calls as calls, pp.tool_failures as failures, pp.rejections, pp.cost_usd as cost, pp.tokens, pp.prompt_ms as ms
+      from production_prompts pp join settled_keys k on pp.session_id = k.s and pp.prompt_id = k.p
+      where pp.team_id = ${teamId}::int
+    ),
+    settled_rows as (
+      select s, p, day::date as day, ${partOf(sql`skill`, sql`loaded`)} as part, calls, failures, rejections, cost, tokens, ms
+      from incoming
+    ),
+    changes as (
+      select day, part, ${bucketOf(sql`ms`)} as bucket, -1 as n, -calls::bigint as calls, -failures::bigint as failures,
+             -rejections::bigint as rejections, -cost as cost, -tokens as tokens, -ms as ms
+      from was
+      union all
+      select min(day), ${TOTAL_PART}::text, ${bucketOf(sql`max(ms)`)}, -1, -sum(calls), -sum(failures), -sum(rejections), -sum(cost),
+             -sum(tokens), -max(ms)
+      from was group by s, p
+      union all
+      select day, part, ${bucketOf(sql`ms`)}, 1, calls, failures, rejections, cost, tokens, ms from settled_rows
+      union all
+      select min(day), ${TOTAL_PART}::text, ${bucketOf(sql`max(ms)`)}, 1, sum(calls), sum(failures), sum(rejections), sum(cost),
+             sum(tokens), max(ms)
+      from settled_rows group by s, p
+    ),
+    rolled as (
+      insert into production_days (team_id, day, part, bucket, prompts, tool_calls, tool_failures, rejections, cost_usd, tokens, prompt_ms)
+      select ${teamId}::int, day, part, bucket, sum(n), sum(calls), sum(failures), sum(rejections), sum(cost), sum(tokens), sum(ms)
+      from changes
+      group by day, part, bucket
+      -- A prompt settled again with the same figures changes nothing.
+      having sum(n) <> 0 or sum(calls) <> 0 or sum(failures) <> 0 or sum(rejections) <> 0 or sum(cost) <> 0 or sum(tokens) <> 0
+          or sum(ms) <> 0
+      on conflict (team_id, day, part, bucket) do update
+        set prompts = production_days.prompts + excluded.prompts, tool_calls = production_days.tool_calls + excluded.tool_calls,
+            tool_failures = production_days.tool_failures + excluded.tool_failures,
+            rejections = production_days.rejections + excluded.rejections, cost_usd = production_days.cost_usd + excluded.cost_usd,
+            tokens = production_days.tokens + excluded.tokens, prompt_ms = production_days.prompt_ms + excluded.prompt_ms
+    )`;
 }

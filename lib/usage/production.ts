@@ -3,13 +3,16 @@ import type { Db } from "@/db/client";
 import { rowsOf } from "@/db/rows";
 import type { FailingTool } from "@/db/schema";
 import type { TeamId } from "../teams/teams";
+import { medianOfBuckets, TOTAL_PART } from "./production-days";
 import type { UtcDay } from "./rollups";
 
 /**
  * Is a skill helping? (docs/telemetry.md, "Production figures"): what the agents did while it was
- * loaded — tool calls and failures, rejections, tokens, cost, prompt time — read from the per-prompt
- * rollup `production_prompts` (lib/telemetry/settle.ts), beside the prompts in which no skill was
- * loaded. A failure rate carries its 95% Wilson interval; a comparison needs a minimum sample.
+ * loaded — tool calls and failures, rejections, tokens, cost, prompt time — beside the prompts in
+ * which no skill was loaded. A version's figures are read from the per-prompt rows
+ * `production_prompts` (lib/telemetry/settle.ts); the team's, and the no-skill baseline, from their
+ * daily rollup `production_days` (./production-days.ts). A failure rate carries its 95% Wilson
+ * interval; a comparison needs a minimum sample.
  */
 
 /** A proportion with its 95% Wilson score interval. */
@@ -120,60 +123,100 @@ export interface TeamProduction {
   total: Production;
 }
 
-interface FigureRow {
-  part: string;
+/** Added-up columns as the driver gives them (a bigint or a sum may come as a string). */
+interface SumColumns {
   prompts: number | string;
   calls: number | string;
   failures: number | string;
   rejections: number | string;
   cost: number | string;
   tokens: number | string;
+}
+
+/** A part's figures added up over `production_prompts`, with its exact median. */
+interface FigureRow extends SumColumns {
+  part: string;
   median_ms: number | string | null;
 }
 
-function production(row: FigureRow | undefined): Production {
-  if (!row) return NO_PRODUCTION;
-  const calls = Number(row.calls);
-  const failures = Number(row.failures);
+/** A part's figures in one prompt-time bucket of `production_days`, added up over the days asked for. */
+interface BucketRow extends SumColumns {
+  part: string;
+  bucket: number | string;
+  ms: number | string;
+}
+
+function figures(sums: SumColumns, medianPromptMs: number | null): Production {
+  const calls = Number(sums.calls);
+  const failures = Number(sums.failures);
   return {
-    prompts: Number(row.prompts),
+    prompts: Number(sums.prompts),
     toolCalls: calls,
     toolFailures: failures,
     failureRate: wilson(failures, calls),
-    rejections: Number(row.rejections),
-    costUsd: Number(row.cost),
-    tokens: Number(row.tokens),
-    medianPromptMs: row.median_ms === null ? null : Math.round(Number(row.median_ms)),
+    rejections: Number(sums.rejections),
+    costUsd: Number(sums.cost),
+    tokens: Number(sums.tokens),
+    medianPromptMs,
   };
+}
+
+function production(row: FigureRow): Production {
+  return figures(row, row.median_ms === null ? null : Math.round(Number(row.median_ms)));
 }
 
 const FIGURES = sql`count(*) as prompts, coalesce(sum(tool_calls), 0) as calls, coalesce(sum(tool_failures), 0) as failures,
   coalesce(sum(rejections), 0) as rejections, coalesce(sum(cost_usd), 0) as cost, coalesce(sum(tokens), 0) as tokens,
   percentile_cont(0.5) within group (order by prompt_ms) as median_ms`;
 
+/** The parts' figures from their buckets' rows: sums, and the median from the buckets. Pure. */
+function fromBuckets(rows: readonly BucketRow[]): Map<string, Production> {
+  const byPart = new Map<string, BucketRow[]>();
+  for (const row of rows) byPart.set(row.part, [...(byPart.get(row.part) ?? []), row]);
+  const parts = new Map<string, Production>();
+  for (const [part, buckets] of byPart) {
+    const sum = (column: keyof SumColumns) => buckets.reduce((total, row) => total + Number(row[column]), 0);
+    const prompts = sum("prompts");
+    // A part whose prompts all moved to another (settled again) has rows of nothing left.
+    if (prompts <= 0) continue;
+    const sums = {
+      prompts,
+      calls: sum("calls"),
+      failures: sum("failures"),
+      rejections: sum("rejections"),
+      cost: sum("cost"),
+      tokens: sum("tokens"),
+    };
+    const times = buckets.map((row) => ({ bucket: Number(row.bucket), prompts: Number(row.prompts), promptMs: Number(row.ms) }));
+    parts.set(part, figures(sums, medianOfBuckets(times)));
+  }
+  return parts;
+}
+
+/** The parts' figures over the days from `since` (every day without it), read from the rollup `production_days`. */
+async function partFigures(db: Db, teamId: TeamId, since: UtcDay | null, part?: string): Promise<Map<string, Production>> {
+  const result = await db.execute(sql`
+    select part, bucket, sum(prompts) as prompts, sum(tool_calls) as calls, sum(tool_failures) as failures,
+           sum(rejections) as rejections, sum(cost_usd) as cost, sum(tokens) as tokens, sum(prompt_ms) as ms
+    from production_days
+    where team_id = ${teamId} ${since === null ? sql`` : sql`and day >= ${since}`} ${part === undefined ? sql`` : sql`and part = ${part}`}
+    group by part, bucket`);
+  return fromBuckets(rowsOf<BucketRow>(result));
+}
+
+/**
+ * The team's production from `since`, from the rollup (a row per part, day and time bucket, so
+ * the same few rows at a thousand prompts or a million). The total counts each prompt once,
+ * whatever it loaded: its own part, ' total'.
+ */
 export async function teamProduction(db: Db, teamId: TeamId, since: UtcDay): Promise<TeamProduction> {
-  const [parts, whole] = await Promise.all([
-    db.execute(sql`
-      select case when skill_name <> '' then skill_name when loaded then ' before' else ' none' end as part, ${FIGURES}
-      from production_prompts where team_id = ${teamId} and day >= ${since}
-      group by 1`),
-    // The total counts each prompt once, whatever it loaded: its figures summed over its parts.
-    db.execute(sql`
-      select ' total' as part, ${FIGURES}
-      from (
-        select max(prompt_ms) as prompt_ms, sum(tool_calls) as tool_calls, sum(tool_failures) as tool_failures,
-               sum(rejections) as rejections, sum(cost_usd) as cost_usd, sum(tokens) as tokens
-        from production_prompts where team_id = ${teamId} and day >= ${since}
-        group by session_id, prompt_id
-      ) prompts`),
-  ]);
-  const rows = rowsOf<FigureRow>(parts);
-  const bySkill = new Map(rows.filter((row) => !row.part.startsWith(" ")).map((row) => [row.part, production(row)]));
+  const parts = await partFigures(db, teamId, since);
+  const part = (name: string) => parts.get(name) ?? NO_PRODUCTION;
   return {
-    bySkill,
-    noSkill: production(rows.find((row) => row.part === " none")),
-    beforeSkill: production(rows.find((row) => row.part === " before")),
-    total: production(rowsOf<FigureRow>(whole)[0]),
+    bySkill: new Map([...parts].filter(([name]) => !name.startsWith(" "))),
+    noSkill: part(" none"),
+    beforeSkill: part(" before"),
+    total: part(TOTAL_PART),
   };
 }
 
@@ -209,11 +252,9 @@ export async function versionProduction(db: Db, teamId: TeamId, name: string): P
   }));
 }
 
-/** The baseline beside a version's figures: prompts with no skill loaded, over the same rollup. */
+/** The baseline beside a version's figures: prompts with no skill loaded, every day the rollup holds. */
 export async function noSkillProduction(db: Db, teamId: TeamId): Promise<Production> {
-  const result = await db.execute(sql`
-    select ' none' as part, ${FIGURES} from production_prompts where team_id = ${teamId} and skill_name = '' and not loaded`);
-  return production(rowsOf<FigureRow>(result)[0]);
+  return (await partFigures(db, teamId, null, " none")).get(" none") ?? NO_PRODUCTION;
 }
 
 /** Versions with their production and how each compares with the one before and with no skill loaded. Pure. */

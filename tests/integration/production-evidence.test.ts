@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { rowsOf } from "@/db/rows";
 import { observations, productionPrompts, telemetryEvents } from "@/db/schema";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { updateTeamSettings } from "@/lib/listing/settings";
@@ -9,6 +10,7 @@ import { testDbKinds } from "../helpers/db";
 import { httpBridge, type HttpBridge } from "../helpers/http-bridge";
 import { mockJudge } from "../helpers/judge";
 import { learnedAtVersions } from "../helpers/skills";
+import { migrationStatements } from "../helpers/migration-sql";
 import { claudeCodeLogs, type ClaudeCodeSession, type LogSender, type Person } from "../helpers/telemetry";
 
 /**
@@ -292,6 +294,98 @@ describe.each(testDbKinds)("production evidence from Claude Code's telemetry, on
     expect(rows).toEqual([{ skill: "release-notes", version: 1 }]);
     const made = await t.app.db.select({ skill: observations.skillName, version: observations.version }).from(observations);
     expect(made).toEqual([{ skill: "release-notes", version: 1 }]);
+  });
+
+  it("adds the team's figures up from the daily rollup exactly as from the prompts' own rows, however the events arrived; the migration's backfill makes the same rollup", async () => {
+    // 30 prompts of 3 kinds (release-notes, a skill outside the catalog, none), their times spread
+    // from 2.0 s to 12.6 s, some of them 1% apart (one 2% bucket); each third prompt's activation
+    // comes a batch after its tool results, which moves its figures from "none" to the skill.
+    const early = logs();
+    const late = logs();
+    for (let i = 0; i < 30; i++) {
+      const s = session(`rollup-${i % 4}`, i % 2 === 0 ? ANA : BEN);
+      const promptId = `p${i}`;
+      const skill = i % 3 === 0 ? undefined : i % 3 === 1 ? "release-notes" : "not-in-catalog";
+      const start = i * 100;
+      const calls = i % 10;
+      early.userPrompt(s, { promptId, at: at(start) });
+      if (skill) (i % 9 === 1 ? late : early).skillActivated(s, { skill, trigger: "claude-proactive", promptId, at: at(start + 1) });
+      for (let c = 0; c < calls; c++) {
+        early.toolResult(s, { promptId, tool: c % 3 === 0 ? "Bash" : "Read", success: c % 3 !== 0, at: at(start + 2 + c) });
+      }
+      early.apiRequest(s, {
+        promptId,
+        costUsd: 0.01 * (i + 1),
+        inputTokens: 10 * i,
+        outputTokens: 5,
+        at: at(start + 2 + calls + (i % 7) * 0.1),
+      });
+    }
+    await early.flush();
+    await late.flush();
+
+    // What the per-prompt rows say, added up as the figures were before the rollup.
+    const exact = rowsOf<{
+      part: string;
+      prompts: number;
+      calls: number;
+      failures: number;
+      rejections: number;
+      cost: number;
+      tokens: number;
+      median: number;
+    }>(
+      await t.app.db.execute(sql`
+        select part, count(*)::int as prompts, sum(calls)::int as calls, sum(failures)::int as failures, sum(rejections)::int as rejections,
+               sum(cost)::float8 as cost, sum(tokens)::int as tokens, percentile_cont(0.5) within group (order by ms)::float8 as median
+        from (
+          select case when skill_name <> '' then skill_name when loaded then ' before' else ' none' end as part,
+                 tool_calls as calls, tool_failures as failures, rejections, cost_usd as cost, tokens, prompt_ms as ms
+          from production_prompts
+          union all
+          select ' total', sum(tool_calls), sum(tool_failures), sum(rejections), sum(cost_usd), sum(tokens), max(prompt_ms)
+          from production_prompts group by session_id, prompt_id
+        ) parts
+        group by part order by part`),
+    );
+    expect(exact.map((row) => row.part)).toEqual([" before", " none", " total", "not-in-catalog", "release-notes"]);
+    expect(exact.find((row) => row.part === " total")!.prompts).toBe(30);
+    const report = await usage();
+    const read: Record<string, Record<string, unknown>> = {
+      " before": report.production.beforeSkill,
+      " none": report.production.noSkill,
+      " total": report.production.total,
+      "not-in-catalog": report.production.outsideRegistry,
+      "release-notes": report.skills.find((skill) => skill.name === "release-notes")!.production,
+    };
+    for (const row of exact) {
+      expect(read[row.part], row.part).toMatchObject({
+        prompts: row.prompts,
+        toolCalls: row.calls,
+        toolFailures: row.failures,
+        rejections: row.rejections,
+        costUsd: expect.closeTo(row.cost, 9),
+        tokens: row.tokens,
+      });
+      // A prompt's time is its bucket's mean: within the bucket's 2% of the exact median (outsideRegistry, a sum of parts, has none).
+      if (row.part === "not-in-catalog") continue;
+      const median = read[row.part]!.medianPromptMs as number;
+      expect(Math.abs(median - row.median) / row.median, `${row.part}: ${median} against ${row.median}`).toBeLessThanOrEqual(0.02);
+    }
+
+    // The migration fills the rollup from history already settled with the same rows settling wrote.
+    const rollup = async () =>
+      rowsOf<Record<string, unknown>>(
+        await t.app.db.execute(sql`
+          select day::text, part, bucket, prompts, tool_calls::int, tool_failures::int, rejections::int, round(cost_usd::numeric, 9)::text as cost,
+                 tokens::int, prompt_ms::int
+          from production_days where prompts <> 0 order by day, part, bucket`),
+      );
+    const settled = await rollup();
+    expect(settled.length).toBeGreaterThan(10);
+    await t.app.db.execute(sql`delete from production_days`);
+    for (const statement of migrationStatements("0036_production_days.sql", "-- Backfill")) await t.app.db.execute(sql.raw(statement));
+    expect(await rollup()).toEqual(settled);
   });
 
   it("answers a burst of 2,000 reads of the figures at once alike, or Overloaded past the queue's wait: usage, versions and muted tools", async () => {

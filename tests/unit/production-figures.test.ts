@@ -1,3 +1,4 @@
+import { medianOfBuckets } from "@/lib/usage/production-days";
 import { describe, expect, it } from "vitest";
 import {
   compareFailureRates,
@@ -65,5 +66,28 @@ describe("production figures", () => {
       [3, 0, "n too small", "n too small"],
     ]);
     expect(rows[1]!.failingTools).toEqual([{ tool: "Bash", failures: 30, error: null }]);
+  });
+});
+
+describe("medianOfBuckets: the median prompt time from the rollup's buckets", () => {
+  const bucket = (b: number, prompts: number, promptMs: number) => ({ bucket: b, prompts, promptMs });
+
+  it("takes the middle prompt of an odd count, each prompt at its bucket's mean, in bucket order whatever the rows' order", () => {
+    expect(medianOfBuckets([bucket(460, 1, 9_000), bucket(440, 2, 8_000), bucket(470, 2, 22_000)])).toBe(9_000);
+  });
+
+  it("takes the mean of the middle two of an even count, as percentile_cont(0.5) does", () => {
+    expect(medianOfBuckets([bucket(419, 1, 4_000), bucket(454, 1, 8_000)])).toBe(6_000);
+    expect(medianOfBuckets([bucket(419, 3, 12_000), bucket(454, 1, 8_000)])).toBe(4_000);
+  });
+
+  it("reads a bucket of prompts 1% apart as their mean, rounded to the ms", () => {
+    expect(medianOfBuckets([bucket(466, 3, 10_000 + 10_050 + 10_101)])).toBe(10_050);
+  });
+
+  it("is null with no prompt, and leaves out buckets whose prompts all moved to another part", () => {
+    expect(medianOfBuckets([])).toBeNull();
+    expect(medianOfBuckets([bucket(419, 0, 0)])).toBeNull();
+    expect(medianOfBuckets([bucket(100, 0, 0), bucket(419, 1, 4_000)])).toBe(4_000);
   });
 });
