@@ -793,7 +793,7 @@ function otlpLogs(bench: ServerBench, body: OtlpBody, connections: number): Load
 
 /** One body sent: answered 200 with nothing refused, and every activation and prompt in it counted — what the rows then measure. */
 async function storedWhole(bench: ServerBench, body: OtlpBody, expected: { activations: number; prompts: number }): Promise<void> {
-  const before = await telemetryTotals(bench);
+  const before = await quietTotals(bench);
   const res = await fetch(`${bench.url}/api/otlp/v1/logs`, {
     method: "POST",
     headers: { ...bench.as(TEAM.ingest), "content-type": "application/x-protobuf" },
@@ -808,6 +808,21 @@ async function storedWhole(bench: ServerBench, body: OtlpBody, expected: { activ
   if (added.activations !== expected.activations || added.prompts !== expected.prompts) {
     throw new Error(`one batch added ${JSON.stringify(added)}; expected ${JSON.stringify(expected)}`);
   }
+}
+
+/**
+ * The ingest team's totals once they stop moving: a load row before stops sending when its time is
+ * up, but the batches it had sent wait their turn for the team's lock and land for seconds after.
+ */
+async function quietTotals(bench: ServerBench): Promise<{ activations: number; prompts: number }> {
+  let last = await telemetryTotals(bench);
+  for (let tries = 0; tries < 60; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const now = await telemetryTotals(bench);
+    if (now.activations === last.activations && now.prompts === last.prompts) return now;
+    last = now;
+  }
+  throw new Error(`the ingest team's totals still moved a minute after the rows before stopped sending: ${JSON.stringify(last)}`);
 }
 
 /** Activations (the ingest team holds no catalog, so every name is outside it) and prompts, from usage. */
