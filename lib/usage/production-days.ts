@@ -15,13 +15,17 @@ export function bucketOf(ms: SQL): SQL {
   return sql`greatest(0, ceil(ln(greatest(${ms}, 1)::float8) / ln(${BUCKET_GROWTH}::float8)))::int`;
 }
 
+/** The parts that are no skill; skill names never start with a space. What ran before a prompt's first skill was loaded. */
+export const BEFORE_PART = " before";
+/** Prompts that loaded no skill: the baseline. */
+export const NONE_PART = " none";
+/** Each prompt once, its parts summed. */
+export const TOTAL_PART = " total";
+
 /** The part a `production_prompts` row adds to, from its skill name and whether its prompt loaded any. */
 export function partOf(skillName: SQL, loaded: SQL): SQL {
-  return sql`case when ${skillName} <> '' then ${skillName} when ${loaded} then ' before' else ' none' end`;
+  return sql`case when ${skillName} <> '' then ${skillName} when ${loaded} then ${BEFORE_PART}::text else ${NONE_PART}::text end`;
 }
-
-/** The part that counts each prompt once. Skill names never start with a space. */
-export const TOTAL_PART = " total";
 
 /** Prompts of one time bucket: how many, and their times added up. */
 export interface TimeBucket {

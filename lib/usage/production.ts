@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { rowsOf } from "@/db/rows";
 import type { FailingTool } from "@/db/schema";
 import type { TeamId } from "../teams/teams";
-import { medianOfBuckets, TOTAL_PART } from "./production-days";
+import { BEFORE_PART, medianOfBuckets, NONE_PART, TOTAL_PART } from "./production-days";
 import type { UtcDay } from "./rollups";
 
 /**
@@ -172,7 +172,11 @@ const FIGURES = sql`count(*) as prompts, coalesce(sum(tool_calls), 0) as calls, 
 /** The parts' figures from their buckets' rows: sums, and the median from the buckets. Pure. */
 function fromBuckets(rows: readonly BucketRow[]): Map<string, Production> {
   const byPart = new Map<string, BucketRow[]>();
-  for (const row of rows) byPart.set(row.part, [...(byPart.get(row.part) ?? []), row]);
+  for (const row of rows) {
+    const buckets = byPart.get(row.part);
+    if (buckets) buckets.push(row);
+    else byPart.set(row.part, [row]);
+  }
   const parts = new Map<string, Production>();
   for (const [part, buckets] of byPart) {
     const sum = (column: keyof SumColumns) => buckets.reduce((total, row) => total + Number(row[column]), 0);
@@ -214,8 +218,8 @@ export async function teamProduction(db: Db, teamId: TeamId, since: UtcDay): Pro
   const part = (name: string) => parts.get(name) ?? NO_PRODUCTION;
   return {
     bySkill: new Map([...parts].filter(([name]) => !name.startsWith(" "))),
-    noSkill: part(" none"),
-    beforeSkill: part(" before"),
+    noSkill: part(NONE_PART),
+    beforeSkill: part(BEFORE_PART),
     total: part(TOTAL_PART),
   };
 }
@@ -254,7 +258,7 @@ export async function versionProduction(db: Db, teamId: TeamId, name: string): P
 
 /** The baseline beside a version's figures: prompts with no skill loaded, every day the rollup holds. */
 export async function noSkillProduction(db: Db, teamId: TeamId): Promise<Production> {
-  return (await partFigures(db, teamId, null, " none")).get(" none") ?? NO_PRODUCTION;
+  return (await partFigures(db, teamId, null, NONE_PART)).get(NONE_PART) ?? NO_PRODUCTION;
 }
 
 /** Versions with their production and how each compares with the one before and with no skill loaded. Pure. */
