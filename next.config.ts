@@ -1,6 +1,7 @@
 import type { NextConfig } from "next";
 import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_SERVER } from "next/constants";
 import { guardNodeServer } from "./lib/http/node-server";
+import { SECURITY_HEADERS } from "./lib/security/headers";
 
 const config: NextConfig = {
   // PGlite loads its WASM and data files by URL; bundling it breaks `next build`.
@@ -14,18 +15,7 @@ const config: NextConfig = {
   // No `rewrites`: Next compiles each one again on every request to a dynamic route. The
   // installers' paths are rewritten by proxy.ts (lib/http/installer-paths.ts).
   // Headers every answer carries (ASVS V14.4); each page's Content-Security-Policy comes from proxy.ts.
-  headers: async () => [
-    {
-      source: "/:path*",
-      headers: [
-        { key: "X-Content-Type-Options", value: "nosniff" },
-        { key: "X-Frame-Options", value: "DENY" },
-        { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
-        { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
-        { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
-      ],
-    },
-  ],
+  headers: async () => [{ source: "/:path*", headers: SECURITY_HEADERS.map(([key, value]) => ({ key, value })) }],
 };
 
 /**

@@ -41,6 +41,9 @@ const only = process.env.BENCH_ONLY?.split(",")
 const unknownGroup = only?.find((group) => !GROUPS.includes(group as Group));
 if (unknownGroup) throw new Error(`BENCH_ONLY: no group "${unknownGroup}"; the groups are ${GROUPS.join(", ")}`);
 const runs = (group: Group) => !only || only.includes(group);
+/** `BENCH_DATABASES=PostgreSQL` (or PGlite) runs the server groups on that database only: a partial run too. */
+const databasesOnly = process.env.BENCH_DATABASES?.split(",").map((name) => name.trim());
+const onDatabase = (name: "PGlite" | "PostgreSQL") => !databasesOnly || databasesOnly.includes(name);
 
 interface Row {
   name: string;
@@ -746,6 +749,8 @@ async function benchMixed(bench: ServerBench): Promise<void> {
   mixedRow(bench, "GET /api/v1/listing", turns.busy.listing, turns.quiet.listing);
   mixedRow(bench, `GET /api/v1/skills/<name>, any of ${TEN_THOUSAND} skills`, turns.busy.view, turns.quiet.view);
   const seconds = sent.ms / 1000;
+  for (const [reason, exports] of Object.entries(sent.failures))
+    console.log(`bench (${bench.database}): ${exports} export(s) failed: ${reason}`);
   rows.push({
     name: `POST /api/otlp/v1/logs from ${MIXED.exporters} Claude Code exporters while they sent (all event types, 22.5 records a prompt)`,
     database: bench.database,
@@ -989,8 +994,8 @@ if (runs("evaluation")) await benchEvaluation();
 if (runs("ledger")) await benchLedgerList();
 const serverGroups: Group[] = ["api", "pages", "sync", "telemetry", "mixed"];
 if (serverGroups.some(runs)) {
-  await benchServer("PGlite");
-  if (postgresUrl) await benchServer("PostgreSQL", postgresUrl);
+  if (onDatabase("PGlite")) await benchServer("PGlite");
+  if (postgresUrl && onDatabase("PostgreSQL")) await benchServer("PostgreSQL", postgresUrl);
   else console.log("bench: no BENCH_DATABASE_URL or TEST_DATABASE_URL, so no PostgreSQL rows");
 }
 if (runs("dashboard")) {
@@ -1038,8 +1043,9 @@ else {
   console.log(`bench: ${fell.length} row(s) fell more than 5 points behind the last committed bench/results.json:`);
   for (const r of fell) console.log(`  ${r.row}: ${r.before.toFixed(2)}× → ${r.now.toFixed(2)}×`);
 }
-if (only) {
-  console.log(`BENCH_ONLY=${only.join(",")}: a partial run, so bench/results.json is left as it was (${machine}); ${verdict}`);
+if (only || databasesOnly) {
+  const partial = [only && `BENCH_ONLY=${only.join(",")}`, databasesOnly && `BENCH_DATABASES=${databasesOnly.join(",")}`];
+  console.log(`${partial.filter(Boolean).join(" ")}: a partial run, so bench/results.json is left as it was (${machine}); ${verdict}`);
 } else {
   writeFileSync("bench/results.json", `${JSON.stringify({ at: new Date().toISOString(), machine, rows }, null, 2)}\n`);
   console.log(`wrote bench/results.json (${machine}); ${verdict}`);

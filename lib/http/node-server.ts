@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { Duplex } from "node:stream";
+import { answerInFront } from "./front-routes";
 import { answerAfterInFlight, trackRequest, watchConnection } from "./in-flight";
 import { markUnservedMethod, refuseConnect, refuseUnparsedMethod } from "./unserved-methods";
 
@@ -19,8 +20,9 @@ const widened = new WeakSet<http.Server>();
  * Our code in front of Next's request handling, in the server's own process: `next start` offers
  * no hook before it builds its `Request`, so the events of Node's HTTP server are seen here first.
  * It refuses the methods Next cannot serve (unserved-methods.ts), keeps what goes wrong on a
- * connection from cutting short or throwing from the requests in flight on it (in-flight.ts), and
- * widens the server's listen backlog (`LISTEN_BACKLOG`).
+ * connection from cutting short or throwing from the requests in flight on it (in-flight.ts),
+ * answers the agents' warm listing and skill_view itself (front-routes.ts), and widens the server's
+ * listen backlog (`LISTEN_BACKLOG`).
  * Installed from next.config.ts when the server starts; a second call changes nothing.
  */
 export function guardNodeServer(): void {
@@ -33,6 +35,7 @@ export function guardNodeServer(): void {
       const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
       markUnservedMethod(req);
       trackRequest(req, res);
+      if (answerInFront(req, res, portOf(this))) return true;
     } else if (event === "connection") {
       widenBacklog(this);
       refuseConnect(this);
@@ -57,4 +60,9 @@ function widenBacklog(server: http.Server): void {
   widened.add(server);
   const handle = (server as unknown as { _handle?: { listen?: (backlog: number) => number } })._handle;
   handle?.listen?.(LISTEN_BACKLOG);
+}
+
+function portOf(server: http.Server): number {
+  const address = server.address();
+  return typeof address === "object" && address ? address.port : 0;
 }

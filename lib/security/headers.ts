@@ -28,3 +28,15 @@ export const STRICT_TRANSPORT_SECURITY = "max-age=31536000; includeSubDomains";
 export function newNonce(): string {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
 }
+
+/**
+ * Headers every answer carries (ASVS V14.4): next.config.ts gives them to Next for every path, and
+ * the routes answered in front of Next's router (lib/http/front-routes.ts) add them themselves.
+ */
+export const SECURITY_HEADERS: ReadonlyArray<readonly [name: string, value: string]> = [
+  ["X-Content-Type-Options", "nosniff"],
+  ["X-Frame-Options", "DENY"],
+  ["Referrer-Policy", "strict-origin-when-cross-origin"],
+  ["Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()"],
+  ["Cross-Origin-Opener-Policy", "same-origin"],
+];

@@ -16,6 +16,8 @@ export interface ExporterCounts {
   acknowledged: number;
   /** Records in exports that failed (the SDK drops them). */
   failed: number;
+  /** Why exports failed: each error's message, with how many exports it failed. */
+  failures: Record<string, number>;
   /** How long the exporters were sending: from each "resume" to the last answer after the next "pause". */
   ms: number;
 }
@@ -27,7 +29,7 @@ const exporters = Number(exportersText ?? 50);
 const promptMs = Number(promptMsText ?? 1000);
 const exportMs = Number(exportMsText ?? 5000);
 
-const counts: ExporterCounts = { emitted: 0, acknowledged: 0, failed: 0, ms: 0 };
+const counts: ExporterCounts = { emitted: 0, acknowledged: 0, failed: 0, failures: {}, ms: 0 };
 
 /** The SDK's exporter, counting what the server acknowledged. */
 class Counted implements LogRecordExporter {
@@ -37,7 +39,11 @@ class Counted implements LogRecordExporter {
     this.inner.export(logs, (result) => {
       // ExportResultCode.SUCCESS is 0.
       if (result.code === 0) counts.acknowledged += logs.length;
-      else counts.failed += logs.length;
+      else {
+        counts.failed += logs.length;
+        const reason = result.error?.message ?? "no error given";
+        counts.failures[reason] = (counts.failures[reason] ?? 0) + 1;
+      }
       done(result);
     });
   }

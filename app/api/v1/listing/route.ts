@@ -1,5 +1,6 @@
 import { FULL_CATALOG, getListing } from "@/lib/contracts/listing";
 import { listingHeaders, listingJson } from "@/lib/listing/listing";
+import { serveInFront } from "@/lib/http/front-routes";
 import { otherMethods } from "@/lib/http/methods";
 import { notModified } from "@/lib/http/params";
 import { json, text } from "@/lib/http/respond";
@@ -19,3 +20,5 @@ export const GET = route(getListing, async ({ query }, { req, app, auth: { team 
 });
 
 export const { POST, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ GET });
+
+serveInFront("listing", GET);

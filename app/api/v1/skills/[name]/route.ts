@@ -1,5 +1,6 @@
 import { viewSkillRoute } from "../view-handler";
 import { archiveSkillRoute, updateSkillRoute } from "../write-handlers";
+import { serveInFront } from "@/lib/http/front-routes";
 import { otherMethods } from "@/lib/http/methods";
 
 /** GET /api/v1/skills/<name> — skill_view. */
@@ -10,3 +11,5 @@ export const PUT = updateSkillRoute;
 export const DELETE = archiveSkillRoute;
 
 export const { POST, PATCH, HEAD, OPTIONS } = otherMethods({ GET, PUT, DELETE });
+
+serveInFront("skill_view", GET);

@@ -1,0 +1,107 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import compression from "next/dist/compiled/compression";
+import { SECURITY_HEADERS } from "../security/headers";
+
+/**
+ * The two requests every agent makes over and over — the listing and skill_view — answered in front
+ * of Next's router once Next has loaded their route (docs/decisions/front-routes.md). The answer is
+ * the route's own handler, the same function Next calls, with the same App: only Next's routing
+ * and its request and response machinery are left out, about a millisecond of CPU a request.
+ * Anything that is not exactly such a request (another method, a name with a character Next would
+ * decode, another path) goes to Next as before.
+ */
+
+/** A route handler as Next calls it. */
+type RouteHandler = (req: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+/** Which routes may be answered in front, and the paths that are theirs. */
+const FRONT_PATHS = {
+  listing: /^\/api\/v1\/listing$/,
+  skill_view: /^\/api\/v1\/skills\/([a-z0-9][a-z0-9-]{0,63})$/,
+} as const;
+export type FrontRoute = keyof typeof FRONT_PATHS;
+
+/**
+ * Filled by the route modules as Next loads them (one process, two module graphs: next.config.ts
+ * loads this file for the server, the build bundles it into the routes), so it lives on the process.
+ */
+const REGISTRY = Symbol.for("skillgate.front-routes");
+type Registry = Partial<Record<FrontRoute, RouteHandler>>;
+function registry(): Registry {
+  const holder = globalThis as { [REGISTRY]?: Registry };
+  return (holder[REGISTRY] ??= {});
+}
+
+/** Called by a route module: its GET may be answered in front of Next from now on. */
+export function serveInFront(route: FrontRoute, handler: RouteHandler): void {
+  registry()[route] = handler;
+}
+
+/** Next's response compression (next.config's `compress`, on by default), applied as Next applies it. */
+const compress = compression();
+
+/**
+ * Answers the request in front of Next when it is one of the front routes and Next has loaded it;
+ * false leaves it to Next.
+ */
+export function answerInFront(req: IncomingMessage, res: ServerResponse, port: number): boolean {
+  if (req.method !== "GET" || !req.url) return false;
+  const query = req.url.indexOf("?");
+  const path = query === -1 ? req.url : req.url.slice(0, query);
+  const routes = registry();
+  let handler: RouteHandler | undefined;
+  let params: Record<string, string> = {};
+  if (FRONT_PATHS.listing.test(path)) handler = routes.listing;
+  else {
+    const name = FRONT_PATHS.skill_view.exec(path)?.[1];
+    if (name !== undefined) {
+      handler = routes.skill_view;
+      params = { name };
+    }
+  }
+  if (!handler) return false;
+  compress(req, res, () => {});
+  void handler(webRequest(req, port), { params: Promise.resolve(params) }).then(
+    (response) => send(res, response),
+    (error: unknown) => {
+      // Not reached: the route's own handler answers whatever it throws (lib/http/pipeline.ts).
+      console.error("skillgate: a route answered in front of Next threw:", error);
+      if (!res.headersSent) res.statusCode = 500;
+      res.end();
+    },
+  );
+  return true;
+}
+
+/** The request as Next's route handler gets it: its URL on the server's own origin, as Next builds it. */
+function webRequest(req: IncomingMessage, port: number): Request {
+  const encrypted = (req.socket as { encrypted?: boolean }).encrypted;
+  const protocol = encrypted || req.headers["x-forwarded-proto"]?.includes("https") ? "https" : "http";
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const one of value) headers.append(name, one);
+    else headers.set(name, value);
+  }
+  return new Request(`${protocol}://localhost:${port}${req.url}`, { method: "GET", headers });
+}
+
+/**
+ * What Next's server says on every answer of an app route (`setVaryHeader`), which a cache in front
+ * keys on: said here too, so that an answer is cached alike whichever way it came.
+ */
+const NEXT_VARY = "rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch";
+
+/**
+ * The answer written as Next writes it, with the headers next.config.ts adds to every answer; its
+ * length is said (Next streams it, chunked), unless compression takes it off.
+ */
+async function send(res: ServerResponse, response: Response): Promise<void> {
+  res.statusCode = response.status;
+  for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
+  res.setHeader("vary", NEXT_VARY);
+  response.headers.forEach((value, name) => res.setHeader(name, value));
+  const body = response.body ? new Uint8Array(await response.arrayBuffer()) : null;
+  if (body) res.setHeader("content-length", body.byteLength);
+  res.end(body);
+}
