@@ -1,6 +1,7 @@
 // Claude Code exporters sending to the server under test, from a process of their own
 // (scripts/bench/exporter-process.ts), for as long as a measurement runs beside them.
 import { fork } from "node:child_process";
+import { setPriority } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { ExporterCounts } from "./exporter-process";
 
@@ -29,6 +30,9 @@ export async function startExporters(options: ExporterOptions): Promise<RunningE
   const script = fileURLToPath(new URL("./exporter-process.ts", import.meta.url));
   const args = [options.url, options.key, String(options.exporters), String(options.promptMs), String(options.exportMs)];
   const child = fork(script, args, { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  // The exporters stand for developers' machines, not this one: they take what CPU the server under
+  // test and the load generator leave, rather than the load generator's share.
+  if (child.pid !== undefined) setPriority(child.pid, 19);
   const exited = new Promise<never>((_, reject) =>
     child.once("exit", (code) => reject(new Error(`the exporters' process ended (${code}) before it was told to stop`))),
   );
