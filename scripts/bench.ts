@@ -429,6 +429,10 @@ async function benchServer(database: "PGlite" | "PostgreSQL", serverUrl?: string
     if (runs("sync")) await benchSyncUnderLoad(bench);
     if (runs("telemetry")) await benchTelemetry(bench);
     if (runs("mixed")) await benchMixed(bench);
+  } catch (error) {
+    // What the server said last is what explains a run that stopped.
+    if (server) console.error(`bench (${database}): the server's last output:\n${server.output().split("\n").slice(-40).join("\n")}`);
+    throw error;
   } finally {
     await server?.stop();
     await where.drop();

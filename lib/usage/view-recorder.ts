@@ -79,6 +79,7 @@ export class ViewRecorder {
   private async writeAll(batch: SkillView[]): Promise<void> {
     const slices = inSlices(batch);
     for (const [i, slice] of slices.entries()) {
+      await answersFirst();
       const { kept, outage } = await this.write(slice);
       if (kept.length > 0) {
         this.keepForRetry(kept.concat(...slices.slice(i + 1)), outage);
@@ -123,4 +124,14 @@ export class ViewRecorder {
       this.timer.unref();
     }
   }
+}
+
+/**
+ * Lets what waits on the event loop — requests, their answers — run before the next statement. The
+ * embedded database runs in this thread and its queries chain on promises alone, which never give
+ * the event loop a turn: batches written back to back under load held every request in flight
+ * until the last was written (docs/hot-path.md).
+ */
+function answersFirst(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

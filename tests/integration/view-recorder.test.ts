@@ -99,6 +99,27 @@ describe.each(testDbKinds)("the view recorder on %s", (kind) => {
     ]);
   });
 
+  it("lets the server answer between batches: what waits on the event loop runs before the second of 20 batches is written", async () => {
+    // PGlite runs in this thread and its queries chain on promises alone: 20 batches written back
+    // to back held every request in flight for all 20 (docs/hot-path.md).
+    let written = 0;
+    const counted = new Proxy(database.db, {
+      get: (target, property, receiver) =>
+        property === "transaction"
+          ? (...args: Parameters<Db["transaction"]>) => target.transaction(...args).finally(() => void written++)
+          : Reflect.get(target, property, receiver),
+    }) as Db;
+    const recorder = new ViewRecorder(counted, { batchSize: 50, intervalMs: 60_000 });
+    let writtenWhenAnswered = -1;
+    setImmediate(() => (writtenWhenAnswered = written));
+    for (let i = 0; i < 1000; i++) recorder.record(view(`s${i}`, `skill-${i % 40}`));
+    await recorder.flush();
+    expect(written).toBe(20);
+    expect(writtenWhenAnswered).toBeLessThanOrEqual(1);
+    expect(writtenWhenAnswered).toBeGreaterThanOrEqual(0);
+    expect((await database.db.select({ sessionId: skillViews.sessionId }).from(skillViews)).length).toBe(1000);
+  });
+
   it("writes a buffer larger than one statement can take", async () => {
     const recorder = new ViewRecorder(database.db, { batchSize: 100_000, intervalMs: 60_000 });
     for (let i = 0; i < 12_000; i++) recorder.record(view(`s${i}`));
