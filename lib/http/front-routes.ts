@@ -44,7 +44,7 @@ const compress = compression();
  * Answers the request in front of Next when it is one of the front routes and Next has loaded it;
  * false leaves it to Next.
  */
-export function answerInFront(req: IncomingMessage, res: ServerResponse, port: number): boolean {
+export function answerInFront(req: IncomingMessage, res: ServerResponse): boolean {
   if (req.method !== "GET" || !req.url) return false;
   const query = req.url.indexOf("?");
   const path = query === -1 ? req.url : req.url.slice(0, query);
@@ -61,7 +61,7 @@ export function answerInFront(req: IncomingMessage, res: ServerResponse, port: n
   }
   if (!handler) return false;
   compress(req, res, () => {});
-  void handler(webRequest(req, port), { params: Promise.resolve(params) }).then(
+  void handler(webRequest(req), { params: Promise.resolve(params) }).then(
     (response) => send(res, response),
     (error: unknown) => {
       // Not reached: the route's own handler answers whatever it throws (lib/http/pipeline.ts).
@@ -73,8 +73,11 @@ export function answerInFront(req: IncomingMessage, res: ServerResponse, port: n
   return true;
 }
 
-/** The request as Next's route handler gets it: its URL on the server's own origin, as Next builds it. */
-function webRequest(req: IncomingMessage, port: number): Request {
+/**
+ * The request as Next's route handler gets it: its URL on the server's own origin, as Next builds
+ * it (the port the connection came in on, which the socket keeps once asked).
+ */
+function webRequest(req: IncomingMessage): Request {
   const encrypted = (req.socket as { encrypted?: boolean }).encrypted;
   const protocol = encrypted || req.headers["x-forwarded-proto"]?.includes("https") ? "https" : "http";
   const headers = new Headers();
@@ -83,7 +86,7 @@ function webRequest(req: IncomingMessage, port: number): Request {
     if (Array.isArray(value)) for (const one of value) headers.append(name, one);
     else headers.set(name, value);
   }
-  return new Request(`${protocol}://localhost:${port}${req.url}`, { method: "GET", headers });
+  return new Request(`${protocol}://localhost:${req.socket.localPort}${req.url}`, { method: "GET", headers });
 }
 
 /**

@@ -35,7 +35,7 @@ export function guardNodeServer(): void {
       const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
       markUnservedMethod(req);
       trackRequest(req, res);
-      if (answerInFront(req, res, portOf(this))) return true;
+      if (answerInFront(req, res)) return true;
     } else if (event === "connection") {
       widenBacklog(this);
       refuseConnect(this);
@@ -60,9 +60,4 @@ function widenBacklog(server: http.Server): void {
   widened.add(server);
   const handle = (server as unknown as { _handle?: { listen?: (backlog: number) => number } })._handle;
   handle?.listen?.(LISTEN_BACKLOG);
-}
-
-function portOf(server: http.Server): number {
-  const address = server.address();
-  return typeof address === "object" && address ? address.port : 0;
 }
