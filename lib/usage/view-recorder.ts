@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { after } from "next/server";
 import { inSlices } from "@/db/batches";
 import type { Db } from "@/db/client";
@@ -79,7 +80,10 @@ export class ViewRecorder {
   private async writeAll(batch: SkillView[]): Promise<void> {
     const slices = inSlices(batch);
     for (const [i, slice] of slices.entries()) {
-      await answersFirst();
+      // The embedded database runs in this thread and its queries chain on promises alone, which
+      // never give the event loop a turn: batches written back to back under load held every
+      // request in flight until the last was written (docs/hot-path.md). Requests go first.
+      await nextTurn();
       const { kept, outage } = await this.write(slice);
       if (kept.length > 0) {
         this.keepForRetry(kept.concat(...slices.slice(i + 1)), outage);
@@ -124,14 +128,4 @@ export class ViewRecorder {
       this.timer.unref();
     }
   }
-}
-
-/**
- * Lets what waits on the event loop — requests, their answers — run before the next statement. The
- * embedded database runs in this thread and its queries chain on promises alone, which never give
- * the event loop a turn: batches written back to back under load held every request in flight
- * until the last was written (docs/hot-path.md).
- */
-function answersFirst(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
