@@ -9,6 +9,7 @@ import { listenOn, listenOnServer, settlesWithin, TeamChangeFeed, TEAM_CHANGES_C
 import { BudgetedPool, type BudgetSettings } from "./budgeted-pg";
 import { OutageBreaker, type Probe } from "./breaker";
 import { DatabaseStalled } from "./budget";
+import { takeTurns } from "./pglite-turns";
 
 /**
  * The one place that picks a database driver (docs/deploy.md#databases-and-drivers): no URL → embedded PGlite in a folder;
@@ -129,6 +130,7 @@ async function openPglite(dataDir: string): Promise<Database> {
   try {
     const client = new PGlite(inMemory ? dataDir : path.resolve(dataDir));
     await client.waitReady;
+    takeTurns(client);
     const db = drizzle({ client, schema });
     // One process owns the embedded database, and PGlite calls back before the write returns.
     const teamChanges = new TeamChangeFeed();

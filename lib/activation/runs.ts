@@ -1,6 +1,5 @@
 import { unlessCode } from "../errors";
 import { and, asc, desc, eq, isNotNull, sql } from "drizzle-orm";
-import { setImmediate } from "node:timers/promises";
 import pLimit from "p-limit";
 import { inSlices } from "@/db/batches";
 import type { Db } from "@/db/client";
@@ -132,9 +131,6 @@ function lexicalJob(deps: ModelWorkDeps, index: LexicalIndex): LeasedJob {
       const row = await runningRow(deps.db, runId);
       if (!row) return;
       for (const batch of inSlices(await remainingCaseRuns(deps.db, row), LEXICAL_BATCH)) {
-        // The embedded database answers on this thread, so a run that only awaited it would never
-        // let a request in: each batch waits its turn behind the requests that arrived meanwhile.
-        await setImmediate();
         if (!(await owned())) return;
         await recordResults(
           deps.db,

@@ -268,8 +268,6 @@ async function stageVersions(db: Db, teamId: TeamId, syncId: string, folders: Sy
       })),
     );
     for (const folder of slice) staged.set(folder.name, folder.treeSha256);
-    // Let requests queued behind this slice run before the next one.
-    await new Promise((resolve) => setImmediate(resolve));
   }
   return staged;
 }

@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from "node:timers/promises";
 import { after } from "next/server";
 import { inSlices } from "@/db/batches";
 import type { Db } from "@/db/client";
@@ -80,10 +79,6 @@ export class ViewRecorder {
   private async writeAll(batch: SkillView[]): Promise<void> {
     const slices = inSlices(batch);
     for (const [i, slice] of slices.entries()) {
-      // The embedded database runs in this thread and its queries chain on promises alone, which
-      // never give the event loop a turn: batches written back to back under load held every
-      // request in flight until the last was written (docs/hot-path.md). Requests go first.
-      await nextTurn();
       const { kept, outage } = await this.write(slice);
       if (kept.length > 0) {
         this.keepForRetry(kept.concat(...slices.slice(i + 1)), outage);

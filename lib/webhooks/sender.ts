@@ -116,9 +116,6 @@ export class WebhookSender {
       // Cut short by the shutdown: no attempt to record; the lease ends at close.
       if (this.closing.signal.aborted) return;
       await recordAttempt(this.db, due, outcome, this.options);
-      // The embedded database answers without I/O: a run of deliveries that need none (refused at
-      // once) would otherwise keep the event loop from requests.
-      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 

@@ -11,16 +11,24 @@ import type { Db } from "@/db/client";
  */
 export interface StatementCounter {
   readonly count: number;
+  /** What was sent, in order (a transaction on PGlite as `transaction`): what a failed count shows. */
+  readonly statements: readonly string[];
   stop(): void;
 }
 
 type Counted = Record<string, (...args: unknown[]) => unknown>;
 
-function countCalls(target: Counted, methods: string[], onCall: () => void): () => void {
+/** A statement as sent: its text, or a query config's; `method` for a transaction's callback. */
+function describeCall(method: string, first: unknown): string {
+  const text = typeof first === "string" ? first : (first as { text?: unknown } | undefined)?.text;
+  return typeof text === "string" ? text.replace(/\s+/g, " ").slice(0, 200) : method;
+}
+
+function countCalls(target: Counted, methods: string[], onCall: (statement: string) => void): () => void {
   const originals = methods.map((method) => [method, target[method]!] as const);
   for (const [method, original] of originals) {
     target[method] = function (this: unknown, ...args: unknown[]) {
-      onCall();
+      onCall(describeCall(method, args[0]));
       return original.apply(this, args);
     };
   }
@@ -30,22 +38,22 @@ function countCalls(target: Counted, methods: string[], onCall: () => void): () 
 }
 
 export function countStatements(db: Db): StatementCounter {
-  let count = 0;
+  const statements: string[] = [];
+  const sent = (statement: string) => void statements.push(statement);
   const client = (db as unknown as { $client: unknown }).$client;
   const restore =
-    client instanceof BudgetedPool
-      ? countPool(client, () => count++)
-      : countCalls(client as Counted, ["query", "exec", "transaction"], () => count++);
+    client instanceof BudgetedPool ? countPool(client, sent) : countCalls(client as Counted, ["query", "exec", "transaction"], sent);
   return {
     get count() {
-      return count;
+      return statements.length;
     },
+    statements,
     stop: restore,
   };
 }
 
 /** The statements on the connections the pool lends while counting (its own `query` borrows one too). */
-function countPool(pool: BudgetedPool, onCall: () => void): () => void {
+function countPool(pool: BudgetedPool, onCall: (statement: string) => void): () => void {
   const connect = pool.connect;
   pool.connect = async function (this: BudgetedPool) {
     const connection: BudgetedConnection = await connect.call(this);
