@@ -4,7 +4,7 @@ import { rowsOf } from "@/db/rows";
 import type { TeamId } from "../teams/teams";
 import { utcDay } from "../usage/rollups";
 import type { Mapped, TelemetryEvent } from "./events";
-import { settlePrompts, type PromptKey, type StaticNames } from "./settle";
+import { promptEventsJson, promptEventsRead, settlePrompts, type EventRow, type StaticNames } from "./settle";
 
 /** What one batch did: how many of its events were new to Skillgate (the rest were sent before). */
 export interface Ingested {
@@ -33,10 +33,8 @@ export async function ingestTelemetry(db: Db, teamId: TeamId, mapped: Mapped, st
     // is settled from all its events, which a batch committing in between could leave out.
     await tx.execute(sql`select pg_advisory_xact_lock(${TELEMETRY_LOCK}, ${teamId}::int)`);
     const result = await tx.execute(batchStatement(teamId, mapped, records, now));
-    const [row] = rowsOf<{ added: number; touched: PromptKey[] | null; first: string | null; last: string | null }>(result);
-    // Only prompts this batch added to: a copy sent again adds nothing, and settles nothing.
-    const around = row?.first && row.last ? { first: new Date(row.first), last: new Date(row.last) } : null;
-    await settlePrompts(tx, teamId, row?.touched ?? [], statics, around);
+    const [row] = rowsOf<{ added: number; prompt_events: EventRow[] | null }>(result);
+    await settlePrompts(tx, teamId, row?.prompt_events ?? [], statics);
     return { added: Number(row?.added ?? 0) };
   });
 }
@@ -65,7 +63,8 @@ function batchStatement(teamId: TeamId, mapped: Mapped, records: number, now: Da
       where at >= ${now.toISOString()}::timestamptz - make_interval(days => (select telemetry_days from teams where id = ${teamId}::int))
       order by key
       on conflict do nothing
-      returning kind, at, skill_name, trigger, person, session_id, prompt_id
+      returning kind, at, sequence, skill_name, trigger, tool_name, success, error_text, cost_usd, tokens, person, prompt_text,
+                session_id, prompt_id
     ),
     ${peopleRollups(teamId)}
     activated as (
@@ -106,13 +105,9 @@ function batchStatement(teamId: TeamId, mapped: Mapped, records: number, now: Da
         set records = telemetry_days.records + excluded.records,
             prompts = telemetry_days.prompts + excluded.prompts,
             ignored = telemetry_days.ignored + excluded.ignored
-    )
-    select count(*)::int as added,
-           (select json_agg(distinct jsonb_build_object('sessionId', session_id, 'promptId', prompt_id)) from inserted
-            where session_id is not null and prompt_id is not null) as touched,
-           (select min(at) from inserted where prompt_id is not null)::text as first,
-           (select max(at) from inserted where prompt_id is not null)::text as last
-    from inserted`;
+    ),
+    ${promptEventsRead(teamId)}
+    select (select count(*)::int from inserted) as added, ${promptEventsJson(teamId)} as prompt_events`;
 }
 
 /**

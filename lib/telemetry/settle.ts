@@ -1,6 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { rowsOf } from "@/db/rows";
 import type { TeamId } from "../teams/teams";
 import { bucketOf, partOf, TOTAL_PART } from "../usage/production-days";
 import { utcDay } from "../usage/rollups";
@@ -13,7 +12,9 @@ import { attributePrompt, NO_SKILL, type PromptFigures, type StoredEvent } from 
  * matter: a tool result that came a batch before its skill's activation moves to that skill when
  * the activation arrives. A prompt whose tools failed while a skill was loaded becomes one
  * observation of that skill (source `telemetry`), unless a lead muted every tool that failed.
- * Runs inside the batch's transaction, under the team's lock.
+ * Runs inside the batch's transaction, under the team's lock: the batch's own statement reads the
+ * prompts back (`promptEvents`), and one more statement writes what settling them changes. Each
+ * statement under the lock is a round trip that holds every other batch of the team waiting.
  */
 
 export interface PromptKey {
@@ -24,7 +25,8 @@ export interface PromptKey {
 /** Names that are skills of every team (built-in and global): their one version is v1. */
 export type StaticNames = ReadonlySet<string>;
 
-interface EventRow {
+/** A stored event of a prompt the batch added to, with the version then live of the skill it names. */
+export interface EventRow {
   session_id: string;
   prompt_id: string;
   kind: StoredEvent["kind"];
@@ -38,42 +40,81 @@ interface EventRow {
   tokens: string | number | null;
   person: string | null;
   prompt_text: string | null;
+  /** Of the skill it names (an activation, an API request), the version live when it happened; null for no skill or a name not the team's. */
+  version: number | null;
 }
 
 /** A prompt's events lie within a day of the batch's own: reading only those days' partitions spares the rest. */
-const PROMPT_SPAN_MS = 86_400_000;
+const PROMPT_SPAN = sql`interval '1 day'`;
 
-export async function settlePrompts(
-  tx: Db,
-  teamId: TeamId,
-  prompts: readonly PromptKey[],
-  statics: StaticNames,
-  around: { first: Date; last: Date } | null,
-): Promise<void> {
-  if (prompts.length === 0 || around === null) return;
-  const from = new Date(around.first.getTime() - PROMPT_SPAN_MS).toISOString();
-  const to = new Date(around.last.getTime() + PROMPT_SPAN_MS).toISOString();
-  const keys = JSON.stringify(prompts.map((key) => ({ s: key.sessionId, p: key.promptId })));
-  const read = await tx.execute(sql`
-    select e.session_id, e.prompt_id, e.kind, e.at, e.sequence, e.skill_name, e.tool_name, e.success, e.error_text,
-           e.cost_usd, e.tokens, e.person, e.prompt_text
-    from json_to_recordset(${keys}::json) as k(s text, p text)
-    join telemetry_events e on e.team_id = ${teamId}::int and e.session_id = k.s and e.prompt_id = k.p
-      and e.at between ${from}::timestamptz and ${to}::timestamptz`);
+/**
+ * The CTEs that follow the batch's `inserted` (lib/telemetry/ingest.ts) and read back whole every
+ * prompt it added to: `prompt_events`. Only prompts the batch added to: a copy sent again adds
+ * nothing, and settles nothing. A statement reads the tables as they were before it, so the
+ * batch's own events come from `inserted` and the rest from the table; none is in both.
+ */
+export function promptEventsRead(teamId: TeamId): SQL {
+  return sql`
+    touched as (
+      select distinct session_id, prompt_id from inserted where session_id is not null and prompt_id is not null
+    ),
+    span as (
+      select min(at) - ${PROMPT_SPAN} as first, max(at) + ${PROMPT_SPAN} as last
+      from inserted join touched using (session_id, prompt_id)
+    ),
+    prompt_events as (
+      select ${eventColumns("e")}
+      from touched k
+      join telemetry_events e on e.team_id = ${teamId}::int and e.session_id = k.session_id and e.prompt_id = k.prompt_id
+        and e.at between (select first from span) and (select last from span)
+      union all
+      select ${eventColumns("i")} from inserted i join touched k on i.session_id = k.session_id and i.prompt_id = k.prompt_id
+    )`;
+}
+
+/** What settling reads of each event: `EventRow`'s fields but the version. */
+const EVENT_COLUMNS = [
+  "session_id",
+  "prompt_id",
+  "kind",
+  "at",
+  "sequence",
+  "skill_name",
+  "tool_name",
+  "success",
+  "error_text",
+  "cost_usd",
+  "tokens",
+  "person",
+  "prompt_text",
+] as const satisfies readonly (keyof EventRow)[];
+
+const eventColumns = (table: string) => sql.raw(EVENT_COLUMNS.map((column) => `${table}.${column}`).join(", "));
+
+/** The prompts' events as one JSON array of `EventRow`s, each with its skill's version: the batch statement's last column. */
+export function promptEventsJson(teamId: TeamId): SQL {
+  const fields = sql.raw(EVENT_COLUMNS.map((column) => `'${column}', pe.${column}`).join(", "));
+  return sql`(select json_agg(json_build_object(${fields},
+      'version', case when pe.skill_name is not null then ${versionAt(teamId, sql`pe.skill_name`, sql`pe.at`)} end))
+    from prompt_events pe)`;
+}
+
+export async function settlePrompts(tx: Db, teamId: TeamId, events: readonly EventRow[], statics: StaticNames): Promise<void> {
   const byPrompt = new Map<string, { key: PromptKey; rows: EventRow[] }>();
-  for (const row of rowsOf<EventRow>(read)) {
+  for (const row of events) {
     const id = JSON.stringify([row.session_id, row.prompt_id]);
     const prompt = byPrompt.get(id) ?? { key: { sessionId: row.session_id, promptId: row.prompt_id }, rows: [] };
     prompt.rows.push(row);
     byPrompt.set(id, prompt);
   }
+  if (byPrompt.size === 0) return;
   const settled = [...byPrompt.values()].map(({ key, rows }) => ({
     key,
     text: rows.find((row) => row.kind === "prompt" && row.prompt_text !== null)?.prompt_text ?? null,
     figures: attributePrompt(rows.map(storedEvent)),
   }));
-  const versions = await versionsLive(tx, teamId, settled, statics);
-  await tx.execute(writeStatement(teamId, keys, settled, versions));
+  const keys = JSON.stringify(settled.map(({ key }) => ({ s: key.sessionId, p: key.promptId })));
+  await tx.execute(writeStatement(teamId, keys, settled, versionsOf(events, statics)));
 }
 
 function storedEvent(row: EventRow): StoredEvent {
@@ -98,33 +139,30 @@ interface Settled {
 }
 
 /**
- * The version agents got of each skill when it was loaded: the version served now (a learned
- * skill's pin, else its latest; a file skill's latest), or, for a prompt from before that version
- * was made (a batch that arrived late), the newest version made by then. Built-in and global
- * skills have v1; a name the team's catalog does not hold has none.
+ * The version agents got of skill `name` when it was loaded at `at`: the version served now (a
+ * learned skill's pin, else its latest; a file skill's latest), or, for a prompt from before that
+ * version was made (a batch that arrived late), the newest version made by then. Null for a name
+ * the team's catalog does not hold (built-in and global skills: `versionsOf`).
  */
-async function versionsLive(tx: Db, teamId: TeamId, settled: readonly Settled[], statics: StaticNames): Promise<Map<string, number>> {
-  const asked = settled.flatMap(({ figures }) =>
-    figures.parts.filter((part) => part.skillName !== NO_SKILL).map((part) => ({ n: part.skillName, t: part.from.getTime() })),
-  );
+function versionAt(teamId: TeamId, name: SQL, at: SQL): SQL {
+  return sql`coalesce(
+    (select least(ws.current_version, coalesce(
+        (select max(v.version) from workspace_skill_versions v
+         where v.team_id = ws.team_id and v.name = ws.name and v.created_at <= ${at}), ws.current_version))
+     from workspace_skills ws where ws.team_id = ${teamId}::int and ws.name = ${name}),
+    (select least(coalesce(ls.pinned_version, ls.current_version), coalesce(
+        (select max(v.version) from learned_skill_versions v
+         where v.skill_id = ls.id and v.created_at <= ${at}), ls.current_version))
+     from learned_skills ls where ls.team_id = ${teamId}::int and ls.name = ${name} and ls.status = 'active'))`;
+}
+
+/** Each skill's version by when it was named (a part's `from` is an event that names it); built-in and global skills have v1. */
+function versionsOf(events: readonly EventRow[], statics: StaticNames): Map<string, number> {
   const found = new Map<string, number>();
-  if (asked.length === 0) return found;
-  const result = await tx.execute(sql`
-    select a.n, a.t,
-      coalesce(
-        (select least(ws.current_version, coalesce(
-            (select max(v.version) from workspace_skill_versions v
-             where v.team_id = ws.team_id and v.name = ws.name and v.created_at <= to_timestamp(a.t / 1000.0)), ws.current_version))
-         from workspace_skills ws where ws.team_id = ${teamId}::int and ws.name = a.n),
-        (select least(coalesce(ls.pinned_version, ls.current_version), coalesce(
-            (select max(v.version) from learned_skill_versions v
-             where v.skill_id = ls.id and v.created_at <= to_timestamp(a.t / 1000.0)), ls.current_version))
-         from learned_skills ls where ls.team_id = ${teamId}::int and ls.name = a.n and ls.status = 'active')
-      ) as version
-    from json_to_recordset(${JSON.stringify(asked)}::json) as a(n text, t double precision)`);
-  for (const row of rowsOf<{ n: string; t: number; version: number | null }>(result)) {
-    const version = row.version ?? (statics.has(row.n) ? 1 : null);
-    if (version !== null) found.set(versionKey(row.n, Number(row.t)), Number(version));
+  for (const row of events) {
+    if (row.skill_name === null || row.skill_name === NO_SKILL) continue;
+    const version = row.version ?? (statics.has(row.skill_name) ? 1 : null);
+    if (version !== null) found.set(versionKey(row.skill_name, new Date(row.at).getTime()), Number(version));
   }
   return found;
 }

@@ -21,7 +21,7 @@ type Counted = Record<string, (...args: unknown[]) => unknown>;
 /** A statement as sent: its text, or a query config's; `method` for a transaction's callback. */
 function describeCall(method: string, first: unknown): string {
   const text = typeof first === "string" ? first : (first as { text?: unknown } | undefined)?.text;
-  return typeof text === "string" ? text.replace(/\s+/g, " ").slice(0, 200) : method;
+  return typeof text === "string" ? text.replace(/\s+/g, " ").trim().slice(0, 200) : method;
 }
 
 function countCalls(target: Counted, methods: string[], onCall: (statement: string) => void): () => void {

@@ -9,7 +9,8 @@ import { errorOf, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 import { httpBridge, type HttpBridge } from "../helpers/http-bridge";
 import { mockJudge } from "../helpers/judge";
-import { learnedAtVersions } from "../helpers/skills";
+import { countStatements } from "../helpers/statement-counter";
+import { learnedAtVersions, skillMd, syncFile } from "../helpers/skills";
 import { migrationStatements } from "../helpers/migration-sql";
 import { claudeCodeLogs, type ClaudeCodeSession, type LogSender, type Person } from "../helpers/telemetry";
 
@@ -275,6 +276,76 @@ describe.each(testDbKinds)("production evidence from Claude Code's telemetry, on
       true,
       true,
     ]);
+  });
+
+  it("gives a prompt that arrives after a skill's new version, but happened before it, the version then live: learned and file skills", async () => {
+    const sync = (body: string) =>
+      t.call("POST", "/api/v1/skills/sync", {
+        json: { files: [syncFile("deploy/SKILL.md", skillMd("deploy", "Deploys. Use when shipping.", body))] },
+      });
+    expect((await sync("# v1\n")).status).toBe(200);
+    // A moment after both v1s were made and before both v2s: when the late prompt happened.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const then = new Date();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const updated = await t.call("PUT", "/api/v1/skills/release-notes", {
+      json: { description: "Writes release notes, take 2. Use when shipping.", body: "# v2\n", expectedVersion: 1 },
+    });
+    expect(updated.status).toBe(200);
+    expect((await sync("# v2\n")).status).toBe(200);
+
+    const sender = logs();
+    const s = session("late-batch");
+    for (const [promptId, when] of [
+      ["then", then],
+      ["now", undefined],
+    ] as const) {
+      for (const skill of ["release-notes", "deploy"]) {
+        const id = `${promptId}-${skill}`;
+        sender.userPrompt(s, { promptId: id, ...(when ? { at: when } : {}) });
+        sender.skillActivated(s, { skill, trigger: "claude-proactive", promptId: id, ...(when ? { at: when } : {}) });
+        sender.toolResult(s, { promptId: id, tool: "Bash", success: false, error: "Exit code 1", ...(when ? { at: when } : {}) });
+      }
+    }
+    await sender.flush();
+
+    const settled = await t.app.db
+      .select({ promptId: productionPrompts.promptId, skill: productionPrompts.skillName, version: productionPrompts.version })
+      .from(productionPrompts)
+      .where(eq(productionPrompts.sessionId, "late-batch"))
+      .orderBy(productionPrompts.promptId);
+    expect(settled).toEqual([
+      { promptId: "now-deploy", skill: "deploy", version: 2 },
+      { promptId: "now-release-notes", skill: "release-notes", version: 2 },
+      { promptId: "then-deploy", skill: "deploy", version: 1 },
+      { promptId: "then-release-notes", skill: "release-notes", version: 1 },
+    ]);
+    const observed = await t.app.db
+      .select({ promptId: observations.promptId, skill: observations.skillName, version: observations.version })
+      .from(observations)
+      .where(eq(observations.sessionId, "late-batch"))
+      .orderBy(observations.promptId);
+    expect(observed).toEqual(settled);
+  });
+
+  it("writes a warm batch and settles its prompts in two statements under the team's lock, and its transaction in one call on PGlite", async () => {
+    const sender = logs();
+    prompt(sender, session("warm"), "p1", { skill: "release-notes", calls: 2, fails: 1, costUsd: 0.01, start: 0 });
+    await sender.flush();
+    const counter = countStatements(t.app.db);
+    try {
+      prompt(sender, session("warm"), "p2", { skill: "release-notes", calls: 3, fails: 2, costUsd: 0.01, start: 20 });
+      await sender.flush();
+    } finally {
+      counter.stop();
+    }
+    const firstWords = counter.statements.map((statement) => statement.split(" ").slice(0, 2).join(" "));
+    // begin; the team's lock; the batch, which reads its prompts back; settling's write; commit.
+    expect(firstWords).toEqual(
+      kind === "pglite" ? ["transaction"] : ["begin", "select pg_advisory_xact_lock($1,", "with incoming", "with incoming", "commit"],
+    );
+    expect(await t.app.db.$count(productionPrompts, eq(productionPrompts.sessionId, "warm"))).toBe(2);
+    expect(await t.app.db.$count(observations, eq(observations.sessionId, "warm"))).toBe(2);
   });
 
   it("attributes a tool result that came a batch before its skill's activation to that skill, and settles the prompt again", async () => {
