@@ -13,11 +13,11 @@ import { attributePrompt, NO_SKILL, type PromptFigures, type StoredEvent } from 
  * the activation arrives. A prompt whose tools failed while a skill was loaded becomes one
  * observation of that skill (source `telemetry`), unless a lead muted every tool that failed.
  * Runs inside the batch's transaction, under the team's lock: the batch's own statement reads the
- * prompts back (`promptEvents`), and one more statement writes what settling them changes. Each
+ * prompts back (`promptEventsRead`), and one more statement writes what settling them changes. Each
  * statement under the lock is a round trip that holds every other batch of the team waiting.
  */
 
-export interface PromptKey {
+interface PromptKey {
   sessionId: string;
   promptId: string;
 }
