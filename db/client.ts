@@ -74,6 +74,12 @@ export interface DatabaseConfig {
   queueMs?: number;
   /** PGlite's folder, or `memory://` for a throwaway in-memory database. */
   dataDir?: string;
+  /**
+   * For a `memory://` database: a dump of another PGlite database (`dumpDataDir`) to start as a
+   * copy of, skipping initdb and whatever was done to that one. The tests start each database from
+   * one migrated copy a run (tests/helpers/db.ts).
+   */
+  startFrom?: Blob;
   /** Force Neon's driver for a URL whose host is not Neon's (serverless deployments). */
   neon?: boolean;
   /**
@@ -105,7 +111,7 @@ interface ServerConfig {
 }
 
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
-  if (!config.url) return openPglite(config.dataDir ?? "./.data");
+  if (!config.url) return openPglite(config.dataDir ?? "./.data", config.startFrom);
   const server: ServerConfig = {
     url: config.url,
     sessionUrl: config.unpooledUrl ?? config.url,
@@ -117,18 +123,19 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   return openNodePostgres(server, config.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS);
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
+async function openPglite(dataDir: string, startFrom: Blob | undefined): Promise<Database> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   const inMemory = dataDir.startsWith("memory://");
+  if (startFrom && !inMemory) throw new Error("only a memory:// database starts from a dump: a folder keeps its own");
   let releaseLock = async () => {};
   if (!inMemory) {
     mkdirSync(dataDir, { recursive: true });
     releaseLock = await lockDataDir(dataDir);
   }
   try {
-    const client = new PGlite(inMemory ? dataDir : path.resolve(dataDir));
+    const client = new PGlite(inMemory ? dataDir : path.resolve(dataDir), startFrom ? { loadDataDir: startFrom } : {});
     await client.waitReady;
     takeTurns(client);
     const db = drizzle({ client, schema });
