@@ -55,6 +55,9 @@ interface Row {
   p99?: number;
   baseline: string;
   baselineValue: number;
+  /** The baseline's own latency under the same load, where it was measured in turns with the row. */
+  baselineP50?: number;
+  baselineP99?: number;
   ratio: number;
   aim: string;
   /** Whether the row is within its aim; absent where it has none. */
@@ -356,6 +359,8 @@ async function throughput(bench: ServerBench, name: string, route: LoadOptions, 
     p99: figures.p99,
     baseline: "GET /api/live (no database), in turns",
     baselineValue: baseline.rps,
+    baselineP50: baseline.p50,
+    baselineP99: baseline.p99,
     ratio,
     ...(hotPathAim || noAim),
   });
@@ -1029,7 +1034,7 @@ console.table(
     value: `${fixed(r.value)} ${r.unit}`,
     p50: r.p50 === undefined ? "—" : `${r.p50} ms`,
     p99: r.p99 === undefined ? "—" : `${r.p99} ms`,
-    baseline: `${r.baseline}: ${fixed(r.baselineValue)}`,
+    baseline: `${r.baseline}: ${fixed(r.baselineValue)}${r.baselineP99 === undefined ? "" : ` (p50 ${r.baselineP50} ms, p99 ${r.baselineP99} ms)`}`,
     ratio: `${r.ratio.toFixed(2)}×`,
     aim: r.aim,
     within: r.met === undefined ? "" : r.met ? "yes" : "NO",
