@@ -63,7 +63,7 @@ export async function openTestDatabase(
 /*
  * A test database starts as a copy of one migrated a run, not migrated itself: PGlite's initdb and
  * the migrations took ~2.9 s per database, ~0.55 s on a server, and the integration project opens
- * ~70 of each (docs/decisions/test-suite.md). A copy takes ~1.1 s on PGlite, ~0.15 s on a server.
+ * ~70 of each (docs/decisions/test-suite.md). A copy takes ~1.3 s on PGlite, ~0.2 s on a server.
  */
 
 /** The migrations, as a short hash: a template made from other migrations is not used. */
