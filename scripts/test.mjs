@@ -70,7 +70,8 @@ process.exit(await runLanes());
  * the app and drives Chromium against one shared server; the other runs the unit and integration
  * tests, which need no build, and then the tests that start servers of their own from the build.
  * Each is mostly waiting — on Chromium, on the server, on PostgreSQL — so on two cores they take
- * little more than the longer of the two. Each line says its lane.
+ * little more than the longer of the two. Then the tests in `ALONE`, with the machine to
+ * themselves. Each line says its lane.
  */
 async function runLanes() {
   const started = Date.now();
