@@ -1,5 +1,6 @@
 // A burst of requests sent all at once, as installers send them (issue 38): what came back, how
 // long each took, and how many statements the server sent its database meanwhile.
+import { percentile } from "./percentile";
 
 export interface Burst {
   requests: number;
@@ -9,10 +10,6 @@ export interface Burst {
   p99: number;
   /** Statements the server sent its database during the burst. */
   statements: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
 }
 
 /** What an answer was: its status, with the error code when it is a 5xx. */

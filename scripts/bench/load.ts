@@ -1,5 +1,6 @@
 // HTTP load against a running server: a warm-up that is thrown away, then the measured run.
 import autocannon from "autocannon";
+import { percentile } from "./percentile";
 
 export interface Load {
   rps: number;
@@ -47,10 +48,7 @@ async function warmUp(baseUrl: string, options: LoadOptions): Promise<void> {
  * The `p`th percentile of `sorted`, to a tenth of a millisecond. autocannon's own percentiles are
  * whole milliseconds: with medians of a few, a tail of twice the median is lost in the rounding.
  */
-function percentile(sorted: readonly number[], p: number): number {
-  const value = sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
-  return Math.round(value * 10) / 10;
-}
+const inTenths = (sorted: readonly number[], p: number) => Math.round(percentile(sorted, p) * 10) / 10;
 
 async function run(baseUrl: string, options: LoadOptions, seconds: number): Promise<Load> {
   const { path, body } = options;
@@ -92,8 +90,8 @@ async function run(baseUrl: string, options: LoadOptions, seconds: number): Prom
   latencies.sort((a, b) => a - b);
   return {
     rps: result.requests.average,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
+    p50: inTenths(latencies, 50),
+    p99: inTenths(latencies, 99),
     bytes: result.throughput.total / Math.max(result.requests.total, 1),
   };
 }
