@@ -5,6 +5,7 @@ import { useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
 import { useActionMessageSlot } from "@/components/action-message";
 import { buttonClass, type ButtonTone } from "@/components/ui/submit-button";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 /**
  * A button that asks before it acts: revoke, remove, approve, promote, pin. It may be gone once it
@@ -30,10 +31,11 @@ export function ActionButton({
   const router = useRouter();
   const say = useActionMessageSlot();
   const [pending, startTransition] = useTransition();
+  const hydrated = useHydrated();
   return (
     <button
       type="button"
-      disabled={pending}
+      disabled={pending || !hydrated}
       aria-label={name}
       className={buttonClass(tone, size)}
       onClick={() => {

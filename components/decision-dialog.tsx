@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import type { ActionResult, Decision } from "@/lib/actions/result";
 import { ActionMessage, useActionMessageSlot } from "@/components/action-message";
 import { buttonClass, type ButtonTone } from "@/components/ui/submit-button";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 /**
  * A lead's decision that changes what agents get — pin, unpin, a label, a rollback (docs/learned-skills.md#one-served-version) — asked
@@ -37,9 +38,10 @@ export function DecisionButton({
   tone?: ButtonTone;
 }) {
   const [open, setOpen] = useState(false);
+  const hydrated = useHydrated();
   return (
     <>
-      <button type="button" className={buttonClass(tone, "sm")} onClick={() => setOpen(true)}>
+      <button type="button" disabled={!hydrated} className={buttonClass(tone, "sm")} onClick={() => setOpen(true)}>
         {label}
       </button>
       {open && <DecisionDialog spec={spec} action={action} onClose={() => setOpen(false)} />}

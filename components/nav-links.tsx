@@ -5,6 +5,7 @@ import { usePathname } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
 import { DASHBOARD_SECTIONS } from "@/lib/sections";
 import { LinkPending } from "@/components/ui/link-pending";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 /** What waits in a section, by its path: amendments awaiting a lead's approval in the history. */
 export type SectionCounts = Partial<Record<(typeof DASHBOARD_SECTIONS)[number]["href"], number>>;
@@ -82,6 +83,7 @@ function PhoneMenu({ sections }: { sections: Section[] }) {
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLElement>(null);
   const menuId = useId();
+  const hydrated = useHydrated();
   useEffect(() => {
     if (!open) return;
     const onKey = (event: KeyboardEvent) => {
@@ -100,6 +102,7 @@ function PhoneMenu({ sections }: { sections: Section[] }) {
       <button
         ref={button}
         type="button"
+        disabled={!hydrated}
         aria-expanded={open}
         aria-controls={menuId}
         onClick={() => setOpen(!open)}

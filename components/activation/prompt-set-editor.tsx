@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
 import { ActionMessage } from "@/components/action-message";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 const EXAMPLE = JSON.stringify(
   {
@@ -36,6 +37,7 @@ export function PromptSetEditor({
   const [json, setJson] = useState(opened?.json ?? EXAMPLE);
   const [result, setResult] = useState<ActionResult | null>(null);
   const [pending, startTransition] = useTransition();
+  const hydrated = useHydrated();
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap items-center gap-2 text-sm">
@@ -52,6 +54,7 @@ export function PromptSetEditor({
         ))}
         <button
           type="button"
+          disabled={!hydrated}
           onClick={() => setJson(EXAMPLE)}
           className="rounded-md border border-dashed border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100"
         >
@@ -76,7 +79,7 @@ export function PromptSetEditor({
       />
       <button
         type="button"
-        disabled={pending}
+        disabled={pending || !hydrated}
         onClick={() =>
           startTransition(async () => {
             const outcome = await save(json);

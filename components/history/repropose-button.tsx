@@ -4,6 +4,7 @@ import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
 import { ActionMessage, useActionMessageSlot } from "@/components/action-message";
 import { buttonClass } from "@/components/ui/submit-button";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 /**
  * Re-propose an out-of-date amendment against the skill's current version (docs/evaluation-and-activation.md#out-of-date-amendments). Done, the row
@@ -24,6 +25,7 @@ export function ReproposeButton({
   const say = useActionMessageSlot();
   const [refusal, setRefusal] = useState<ActionResult | null>(null);
   const [pending, startTransition] = useTransition();
+  const hydrated = useHydrated();
   const run = (regenerate: boolean, question: string) => {
     if (!window.confirm(question)) return;
     setRefusal(null);
@@ -38,7 +40,7 @@ export function ReproposeButton({
     <div className="space-y-2 text-left" data-testid="repropose" aria-busy={pending}>
       <button
         type="button"
-        disabled={pending}
+        disabled={pending || !hydrated}
         className={buttonClass("primary", "xs")}
         onClick={() =>
           run(
@@ -53,7 +55,7 @@ export function ReproposeButton({
       {conflict && hasModel && (
         <button
           type="button"
-          disabled={pending}
+          disabled={pending || !hydrated}
           className={buttonClass("plain", "xs")}
           onClick={() =>
             run(

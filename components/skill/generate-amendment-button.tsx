@@ -3,6 +3,7 @@
 import { useEffect, useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
 import { ActionMessage, useActionMessageSlot } from "@/components/action-message";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 /**
  * Asks the model for an amendment from the skill's recent failures. The model can take a while, so
@@ -14,6 +15,7 @@ export function GenerateAmendmentButton({ generate }: { generate: () => Promise<
   const say = useActionMessageSlot();
   const [failure, setFailure] = useState<ActionResult | null>(null);
   const [pending, startTransition] = useTransition();
+  const hydrated = useHydrated();
   const seconds = useSecondsWhile(pending);
   const start = () => {
     if (!window.confirm("Ask the model for an amendment based on this skill's recent failures?")) return;
@@ -29,7 +31,7 @@ export function GenerateAmendmentButton({ generate }: { generate: () => Promise<
     <div className="flex w-full flex-wrap items-center gap-3" data-testid="generate-amendment" aria-busy={pending}>
       <button
         type="button"
-        disabled={pending}
+        disabled={pending || !hydrated}
         onClick={start}
         className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100 disabled:cursor-wait disabled:bg-slate-50"
       >

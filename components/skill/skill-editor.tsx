@@ -12,6 +12,7 @@ import { hasChanges, sideBySide, type DiffRow } from "@/lib/learned/side-by-side
 import { composeSkillMd, splitSkillMd } from "@/lib/skills/skill-md";
 import { DescriptionField } from "@/components/description-field";
 import { DiffView } from "@/components/diff-view";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import type { DiffViewChoice } from "@/components/diff/view-choice";
 
 /** The editor's text area has a name a screen reader says (axe: aria-input-field-name). */
@@ -49,6 +50,7 @@ export function SkillEditor({ name, version, fields, currentText, descMax, save,
   const [reviewing, setReviewing] = useState(false);
   const [result, setResult] = useState<ActionResult | null>(null);
   const [pending, startTransition] = useTransition();
+  const hydrated = useHydrated();
   // When the skill moves on without this editor (a rollback, a promotion), start again from the
   // new version; after this editor's own save the version is already its base, and "Saved as vN" stays.
   const [shown, setShown] = useState(version);
@@ -92,9 +94,12 @@ export function SkillEditor({ name, version, fields, currentText, descMax, save,
 
   return (
     <div className="space-y-3" data-testid="skill-editor">
-      <DescriptionField name="description" value={description} onChange={setDescription} descMax={descMax} lintTestId="live-lint" />
-      <BodyEditor value={body} onChange={setBody} crlf={initialBody.includes("\r\n")} />
-      <ReasonAndReview reason={reason} onReason={setReason} onReview={() => review()} />
+      {/* Typed into before hydration, the fields would show text their state never saw: they wait for it. */}
+      <fieldset disabled={!hydrated} className="min-w-0 space-y-3">
+        <DescriptionField name="description" value={description} onChange={setDescription} descMax={descMax} lintTestId="live-lint" />
+        <BodyEditor value={body} onChange={setBody} crlf={initialBody.includes("\r\n")} />
+        <ReasonAndReview reason={reason} onReason={setReason} onReview={() => review()} />
+      </fieldset>
 
       {reviewing && (
         <ReviewPanel

@@ -4,6 +4,7 @@ import { useId, useState } from "react";
 import type { ActionResult, Decision } from "@/lib/actions/result";
 import { DecisionButton, DecisionDialog } from "@/components/decision-dialog";
 import { buttonClass } from "@/components/ui/submit-button";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 /** What a lead may do with labels (docs/learned-skills.md#labels), each absent when they may not, each with the lead's reason. */
 export interface LabelActions {
@@ -68,6 +69,8 @@ export function LabelVersion({
   const inputId = useId();
   const [label, setLabel] = useState("");
   const [deciding, setDeciding] = useState<string | null>(null);
+  // Typed before hydration, the text would be in the box but not in `label`: the box waits too.
+  const hydrated = useHydrated();
   const decide = () => {
     if (label.trim()) setDeciding(label.trim());
   };
@@ -81,6 +84,7 @@ export function LabelVersion({
           id={inputId}
           // The form around the table is the comparison's: a name here would be sent with it.
           value={label}
+          disabled={!hydrated}
           onChange={(event) => setLabel(event.target.value)}
           onKeyDown={(event) => {
             if (event.key !== "Enter") return;

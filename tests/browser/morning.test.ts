@@ -97,6 +97,32 @@ describe("a lead's morning in Chromium", () => {
     expect(await servedVersion()).toBe("2");
   });
 
+  it("keeps the skill page's controls disabled until its script runs, so a click or a keystroke is never lost", async () => {
+    // A click that landed before hydration once did nothing: the dialog never opened (CI on a busy machine).
+    const scripts = "**/_next/static/chunks/**";
+    const held: (() => Promise<void>)[] = [];
+    let holding = true;
+    await page.route(scripts, (route) => (holding ? void held.push(() => route.continue()) : route.continue()));
+    const controls = [
+      page.locator('tr[data-version="1"]').getByRole("button", { name: "Pin v1" }),
+      page.locator('[data-testid="label-v2"] input'),
+      page.locator('[data-testid="skill-editor"] input[name="reason"]'),
+    ];
+    const disabled = () => Promise.all(controls.map((control) => control.isDisabled()));
+    try {
+      await page.goto(`${baseUrl}/t/morning/skills/${SKILL}`, { waitUntil: "commit" });
+      await controls.at(-1)!.waitFor({ state: "attached" });
+      expect(held.length).toBeGreaterThan(0);
+      expect(await disabled()).toEqual([true, true, true]);
+    } finally {
+      holding = false;
+      await Promise.all(held.map((release) => release()));
+    }
+    await page.waitForFunction(() => !document.querySelector<HTMLFieldSetElement>('[data-testid="skill-editor"] fieldset')?.disabled);
+    expect(await disabled()).toEqual([false, false, false]);
+    await page.unroute(scripts);
+  });
+
   it("pins v1, labels v2 staging, unpins, and rolls back to v1", async () => {
     await page.goto(`${baseUrl}/t/morning/skills/${SKILL}`);
     await page.locator('tr[data-version="1"]').locator("text=Pin v1").click();
