@@ -2,6 +2,7 @@
 
 import type { ReactNode } from "react";
 import { useFormStatus } from "react-dom";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 const TONES = {
   primary: "border-indigo-700 bg-indigo-700 font-medium text-white hover:bg-indigo-600",
@@ -22,8 +23,11 @@ export function buttonClass(tone: ButtonTone, size: ButtonSize): string {
 
 /**
  * A form's submit button, disabled while its action runs. The form's own status says so
- * (useFormStatus); a form submitted by hand (useKeptForm) passes `pending` instead. `disabled`
- * is for a button with nothing to do (no session left to end).
+ * (useFormStatus); a form submitted by hand (useKeptForm) passes `pending` instead, and its button
+ * waits for hydration: such a form has no action of its own, and sent before the script runs the
+ * browser would GET the page with every field in the address, a password too. With its button
+ * disabled, Enter in a field sends nothing either. `disabled` is for a button with nothing to do
+ * (no session left to end).
  */
 export function SubmitButton({
   children,
@@ -39,8 +43,10 @@ export function SubmitButton({
   disabled?: boolean;
 }) {
   const status = useFormStatus();
+  const hydrated = useHydrated();
+  const byHand = pending !== undefined;
   return (
-    <button type="submit" disabled={disabled || (pending ?? status.pending)} className={buttonClass(tone, size)}>
+    <button type="submit" disabled={disabled || (byHand && !hydrated) || (pending ?? status.pending)} className={buttonClass(tone, size)}>
       {children}
     </button>
   );

@@ -154,6 +154,38 @@ describe.each([
     expect(await form.locator('select[name="role"]').inputValue()).toBe("editor");
   });
 
+  it("never puts a password in the address: the invitation's form waits for the page's script before it can be sent", async () => {
+    // Submitted by hand, the form has no action of its own: sent before hydration, the browser would
+    // GET the page with ?password=… in the address (its history, the server's and proxies' logs).
+    const { url } = (await api("/api/v1/invitations", { body: { email: `early-${tag}@example.com`, role: "viewer" } })) as { url: string };
+    const context = await browser.newContext({ viewport });
+    const scripts = "**/_next/static/chunks/**";
+    const held: (() => Promise<void>)[] = [];
+    let holding = true;
+    try {
+      await context.route(scripts, (route) => (holding ? void held.push(() => route.continue()) : route.continue()));
+      const sent: string[] = [];
+      context.on("request", (request) => void (request.url().includes("password=") && sent.push(request.url())));
+      const joiner = await context.newPage();
+      await joiner.goto(url, { waitUntil: "commit" });
+      const submit = joiner.getByRole("button", { name: "Set password and join" });
+      await submit.waitFor({ state: "attached" });
+      expect(held.length).toBeGreaterThan(0);
+      const early = await submit.isDisabled();
+      for (const field of ["password", "confirm"]) await joiner.fill(`input[name="${field}"]`, "typed before the script");
+      // A form the browser sends goes at once, well before the page below has hydrated.
+      await joiner.press('input[name="confirm"]', "Enter");
+      holding = false;
+      await Promise.all(held.splice(0).map((release) => release()));
+      await joiner.waitForFunction(() => !document.querySelector<HTMLButtonElement>('button[type="submit"]')?.disabled);
+      expect([early, sent, joiner.url()]).toEqual([true, [], url]);
+    } finally {
+      holding = false;
+      await Promise.all(held.splice(0).map((release) => release()));
+      await context.close();
+    }
+  });
+
   it("keeps a too-short password on the invitation page and says what to fix; the member joins, and removing them is said at the top of Members", async () => {
     const email = `joiner-${tag}@example.com`;
     const { url } = (await api("/api/v1/invitations", { body: { email, role: "viewer" } })) as { url: string };
