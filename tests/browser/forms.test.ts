@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Locator, Page } from "playwright-core";
-import { launchBrowser, leadPage } from "../helpers/browser";
+import { holdScripts, launchBrowser, leadPage } from "../helpers/browser";
 import { BROWSER_LOGIN, GOVERNED_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
@@ -159,29 +159,24 @@ describe.each([
     // GET the page with ?password=… in the address (its history, the server's and proxies' logs).
     const { url } = (await api("/api/v1/invitations", { body: { email: `early-${tag}@example.com`, role: "viewer" } })) as { url: string };
     const context = await browser.newContext({ viewport });
-    const scripts = "**/_next/static/chunks/**";
-    const held: (() => Promise<void>)[] = [];
-    let holding = true;
+    const scripts = await holdScripts(context);
     try {
-      await context.route(scripts, (route) => (holding ? void held.push(() => route.continue()) : route.continue()));
       const sent: string[] = [];
       context.on("request", (request) => void (request.url().includes("password=") && sent.push(request.url())));
       const joiner = await context.newPage();
       await joiner.goto(url, { waitUntil: "commit" });
       const submit = joiner.getByRole("button", { name: "Set password and join" });
       await submit.waitFor({ state: "attached" });
-      expect(held.length).toBeGreaterThan(0);
+      expect(scripts.held()).toBeGreaterThan(0);
       const early = await submit.isDisabled();
       for (const field of ["password", "confirm"]) await joiner.fill(`input[name="${field}"]`, "typed before the script");
       // A form the browser sends goes at once, well before the page below has hydrated.
       await joiner.press('input[name="confirm"]', "Enter");
-      holding = false;
-      await Promise.all(held.splice(0).map((release) => release()));
+      await scripts.release();
       await joiner.waitForFunction(() => !document.querySelector<HTMLButtonElement>('button[type="submit"]')?.disabled);
       expect([early, sent, joiner.url()]).toEqual([true, [], url]);
     } finally {
-      holding = false;
-      await Promise.all(held.splice(0).map((release) => release()));
+      await scripts.release();
       await context.close();
     }
   });

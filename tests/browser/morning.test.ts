@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { decide, launchBrowser, leadPage, seriousViolations } from "../helpers/browser";
+import { decide, holdScripts, launchBrowser, leadPage, seriousViolations } from "../helpers/browser";
 import { BROWSER_LOGIN, MORNING_KEY } from "./server";
 
 const baseUrl = inject("baseUrl");
@@ -99,10 +99,7 @@ describe("a lead's morning in Chromium", () => {
 
   it("keeps the skill page's controls disabled until its script runs, so a click or a keystroke is never lost", async () => {
     // A click that landed before hydration once did nothing: the dialog never opened (CI on a busy machine).
-    const scripts = "**/_next/static/chunks/**";
-    const held: (() => Promise<void>)[] = [];
-    let holding = true;
-    await page.route(scripts, (route) => (holding ? void held.push(() => route.continue()) : route.continue()));
+    const scripts = await holdScripts(page);
     const controls = [
       page.locator('tr[data-version="1"]').getByRole("button", { name: "Pin v1" }),
       page.locator('[data-testid="label-v2"] input'),
@@ -112,15 +109,13 @@ describe("a lead's morning in Chromium", () => {
     try {
       await page.goto(`${baseUrl}/t/morning/skills/${SKILL}`, { waitUntil: "commit" });
       await controls.at(-1)!.waitFor({ state: "attached" });
-      expect(held.length).toBeGreaterThan(0);
+      expect(scripts.held()).toBeGreaterThan(0);
       expect(await disabled()).toEqual([true, true, true]);
     } finally {
-      holding = false;
-      await Promise.all(held.map((release) => release()));
+      await scripts.release();
     }
     await page.waitForFunction(() => !document.querySelector<HTMLFieldSetElement>('[data-testid="skill-editor"] fieldset')?.disabled);
     expect(await disabled()).toEqual([false, false, false]);
-    await page.unroute(scripts);
   });
 
   it("pins v1, labels v2 staging, unpins, and rolls back to v1", async () => {

@@ -7,6 +7,28 @@ import { findChromium } from "../../scripts/chromium.mjs";
 /** What a browser context holds after signing in (its cookies), to start another context signed in. */
 export type StoredSession = Awaited<ReturnType<BrowserContext["storageState"]>>;
 
+/** The app's scripts: held, a page stays as the server sent it, before hydration. */
+const APP_SCRIPTS = "**/_next/static/chunks/**";
+
+/**
+ * Holds every request for the app's scripts from `target` until `release`, to see a page before
+ * hydration. `held` says how many are waiting (more than 0, or the page was not held at all).
+ * `release` lets them go and stops holding; it may be called again, as in a `finally`.
+ */
+export async function holdScripts(target: Page | BrowserContext): Promise<{ held: () => number; release: () => Promise<void> }> {
+  const waiting: (() => Promise<void>)[] = [];
+  let holding = true;
+  await target.route(APP_SCRIPTS, (route) => (holding ? void waiting.push(() => route.continue()) : route.continue()));
+  return {
+    held: () => waiting.length,
+    release: async () => {
+      holding = false;
+      await Promise.all(waiting.splice(0).map((go) => go()));
+      await target.unroute(APP_SCRIPTS);
+    },
+  };
+}
+
 /** Debian's Chromium, headless, with the flags that keep it off the network; Playwright gives it a fresh profile. */
 export async function launchBrowser(): Promise<Browser> {
   const executablePath = findChromium();
