@@ -616,6 +616,23 @@ const SESSION_PATTERNS: { skills: string[]; everyDays: number }[] = [
   { skills: ["api-error-envelope"], everyDays: 12 },
 ];
 
+/** How many minutes before its day's moment the `i`th view of the `p`th session pattern falls: sessions apart, loads in order. */
+const minutesBefore = (p: number, i: number) => p * 37 + i * 3;
+const MOST_MINUTES_BEFORE = Math.max(...SESSION_PATTERNS.flatMap((pattern, p) => pattern.skills.map((_, i) => minutesBefore(p, i))));
+
+/**
+ * When a demo view `day` days ago falls: `minutes` minutes before this moment of that day, on
+ * that UTC day whatever the hour the demo is seeded at. Usage windows are whole UTC days
+ * (lib/usage/stats.ts), so a view set 40 minutes before a moment 6 days ago, seeded at 00:30 UTC,
+ * fell on the 7th day back and out of the week: the minutes are squeezed into the part of today
+ * already past.
+ */
+export function demoViewTime(now: number, day: number, minutes: number): Date {
+  const sinceMidnight = now % DAY;
+  const squeeze = Math.min(1, sinceMidnight / ((MOST_MINUTES_BEFORE + 1) * 60 * 1000));
+  return new Date(now - day * DAY - Math.floor(minutes * 60 * 1000 * squeeze));
+}
+
 /** Views of the last 30 days, each of the version served that day; none of a skill before it existed. */
 async function seedViews(app: App, teamId: TeamId): Promise<void> {
   const now = Date.now();
@@ -626,7 +643,7 @@ async function seedViews(app: App, teamId: TeamId): Promise<void> {
       if (day % pattern.everyDays !== 0) continue;
       const sessionId = `demo-${day}-${p}`;
       pattern.skills.forEach((skillName, i) => {
-        const viewedAt = new Date(now - day * DAY - (p * 37 + i * 3) * 60 * 1000);
+        const viewedAt = demoViewTime(now, day, minutesBefore(p, i));
         const version = served(skillName, viewedAt);
         if (version) views.push({ teamId, skillName, ...version, keyId: null, sessionId, viewedAt });
       });
