@@ -2,7 +2,7 @@ import { request } from "node:http";
 import { applyPatch } from "diff";
 import type { Browser, BrowserContext, Page, Request as PlaywrightRequest } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, leadPage, signInAt } from "../helpers/browser";
+import { holdScripts, launchBrowser, leadPage, signInAt } from "../helpers/browser";
 import { waitFor } from "../helpers/wait";
 import { BROWSER_KEY, BROWSER_LOGIN, LAB_KEY, MEMBER_LOGIN, OTHER_TEAM_KEY, THROTTLED_LOGIN } from "./server";
 
@@ -187,6 +187,23 @@ describe("dashboard sessions in Chromium", () => {
     expect(await isSignedOut(lead.context)).toBe(false);
     await member.context.close();
     await lead.context.close();
+  });
+  it("keeps End sessions disabled until its script runs: it asks first, and clicked before the script it would have ended them without asking", async () => {
+    const page = await leadPage(browser);
+    const scripts = await holdScripts(page.context());
+    try {
+      await page.goto(`${baseUrl}/t/demo/settings`, { waitUntil: "commit" });
+      const button = page.locator(`tr[data-member="${BROWSER_LOGIN.email}"] button:has-text("End sessions")`);
+      await button.waitFor({ state: "attached" });
+      expect(scripts.held()).toBeGreaterThan(0);
+      const early = await button.isDisabled();
+      await scripts.release();
+      await waitFor(async () => !(await button.isDisabled()), { what: "End sessions to be enabled once the script runs" });
+      expect(early).toBe(true);
+    } finally {
+      await scripts.release();
+      await page.context().close();
+    }
   });
 });
 
