@@ -115,7 +115,8 @@ export async function seriousViolations(page: Page, url: string): Promise<string
 export async function seriousViolationsHere(page: Page): Promise<string[]> {
   await page.addScriptTag({ content: AXE_SOURCE });
   const violations = (await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run: () => Promise<{ violations: unknown[] }> } }).axe.run();
+    type Axe = { run: (options: { resultTypes: string[] }) => Promise<{ violations: unknown[] }> };
+    const result = await (window as unknown as { axe: Axe }).axe.run({ resultTypes: ["violations"] });
     return result.violations;
   })) as Violation[];
   const path = new URL(page.url()).pathname;
