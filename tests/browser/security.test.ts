@@ -31,6 +31,23 @@ beforeAll(async () => {
 });
 afterAll(async () => browser?.close());
 
+/** Signs in through Auth.js's credentials endpoint, the one the sign-in form ends in: the cookies it sets. */
+async function credentialsSignIn(login: { email: string; password: string }, headers: Record<string, string> = {}): Promise<string[]> {
+  const csrf = await fetch(`${baseUrl}/api/auth/csrf`, { headers });
+  const cookies = csrf.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const signIn = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { ...headers, "content-type": "application/x-www-form-urlencoded", cookie: cookies },
+    body: new URLSearchParams({ csrfToken, email: login.email, password: login.password }),
+  });
+  return signIn.headers.getSetCookie();
+}
+
 describe("the built server at the edges of the contract", () => {
   it("answers paths it cannot decode with a 400 in the envelope, never a bare 500", async () => {
     const envelope = {
@@ -99,25 +116,18 @@ describe("the built server at the edges of the contract", () => {
   });
 
   it("sets the session cookie Secure behind HTTPS", async () => {
-    const csrf = await fetch(`${baseUrl}/api/auth/csrf`, { headers: { "x-forwarded-proto": "https" } });
-    const cookies = csrf.headers
-      .getSetCookie()
-      .map((cookie) => cookie.split(";")[0])
-      .join("; ");
-    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-    const signIn = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "x-forwarded-proto": "https", "content-type": "application/x-www-form-urlencoded", cookie: cookies },
-      body: new URLSearchParams({ csrfToken, email: BROWSER_LOGIN.email, password: BROWSER_LOGIN.password }),
-    });
-    const session = signIn.headers.getSetCookie().find((cookie) => cookie.startsWith("__Secure-authjs.session-token="));
+    const set = await credentialsSignIn(BROWSER_LOGIN, { "x-forwarded-proto": "https" });
+    const session = set.find((cookie) => cookie.startsWith("__Secure-authjs.session-token="));
     expect(session).toBeDefined();
     expect(session!.split("; ").slice(1).sort()).toEqual(expect.arrayContaining(["HttpOnly", "Secure", "SameSite=Lax", "Path=/"]));
   });
 });
 
-/** Sessions are what these tests are about: each signs in through the form, never with the stored session. */
+/**
+ * Sessions are what these tests are about: each that signs out or ends sessions signs in for a session
+ * of its own (through the form, or through the endpoint the form ends in), never with the stored one.
+ * The stored session only opens the settings page where End sessions is looked at, not pressed.
+ */
 describe("dashboard sessions in Chromium", () => {
   const signedInPage = async (login: { email: string; password: string }, url = `${baseUrl}/t/demo`) => {
     const context = await browser.newContext();
@@ -132,23 +142,10 @@ describe("dashboard sessions in Chromium", () => {
    * loading the form and the overview each time (2–3 s each).
    */
   const signedInOverHttp = async (login: { email: string; password: string }) => {
-    const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
-    const cookies = csrf.headers
-      .getSetCookie()
-      .map((cookie) => cookie.split(";")[0])
-      .join("; ");
-    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-    const signIn = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies },
-      body: new URLSearchParams({ csrfToken, email: login.email, password: login.password }),
-    });
-    const session = signIn.headers
-      .getSetCookie()
+    const session = (await credentialsSignIn(login))
       .map((cookie) => cookie.split(";")[0]!)
       .find((cookie) => cookie.startsWith("authjs.session-token="));
-    if (!session) throw new Error(`no session cookie for ${login.email}: ${signIn.status} ${signIn.headers.get("location")}`);
+    if (!session) throw new Error(`no session cookie for ${login.email}`);
     const context = await browser.newContext();
     const at = session.indexOf("=");
     await context.addCookies([{ name: session.slice(0, at), value: session.slice(at + 1), url: baseUrl, httpOnly: true, sameSite: "Lax" }]);
