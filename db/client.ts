@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import * as schema from "./schema";
@@ -80,6 +81,11 @@ export interface DatabaseConfig {
    * one migrated copy a run (tests/helpers/db.ts).
    */
   startFrom?: Blob;
+  /**
+   * An open in-memory PGlite to use instead of opening one: closing the database leaves it open for
+   * whoever made it. The integration tests hand one from suite to suite (tests/helpers/db.ts).
+   */
+  pglite?: PGlite;
   /** Force Neon's driver for a URL whose host is not Neon's (serverless deployments). */
   neon?: boolean;
   /**
@@ -111,7 +117,7 @@ interface ServerConfig {
 }
 
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
-  if (!config.url) return openPglite(config.dataDir ?? "./.data", config.startFrom);
+  if (!config.url) return config.pglite ? adoptPglite(config.pglite) : openPglite(config.dataDir ?? "./.data", config.startFrom);
   const server: ServerConfig = {
     url: config.url,
     sessionUrl: config.unpooledUrl ?? config.url,
@@ -125,8 +131,6 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
 
 async function openPglite(dataDir: string, startFrom: Blob | undefined): Promise<Database> {
   const { PGlite } = await import("@electric-sql/pglite");
-  const { drizzle } = await import("drizzle-orm/pglite");
-  const { migrate } = await import("drizzle-orm/pglite/migrator");
   const inMemory = dataDir.startsWith("memory://");
   if (startFrom && !inMemory) throw new Error("only a memory:// database starts from a dump: a folder keeps its own");
   let releaseLock = async () => {};
@@ -137,44 +141,57 @@ async function openPglite(dataDir: string, startFrom: Blob | undefined): Promise
   try {
     const client = new PGlite(inMemory ? dataDir : path.resolve(dataDir), startFrom ? { loadDataDir: startFrom } : {});
     await client.waitReady;
-    takeTurns(client);
-    const db = drizzle({ client, schema });
-    // One process owns the embedded database, and PGlite calls back before the write returns.
-    const teamChanges = new TeamChangeFeed();
-    const unlisten = await client.listen(TEAM_CHANGES_CHANNEL, (payload) => teamChanges.noticed(payload));
-    teamChanges.setLive(true);
-    // In the process, it cannot stall on its own: it is away only once closed.
-    let closedAt: number | null = null;
-    const location = inMemory ? dataDir : path.resolve(dataDir);
-    return {
-      db: db as unknown as Db,
-      kind: "pglite",
-      location,
-      query: async <T>(text: string, params: unknown[]) => (await client.query<T>(text, params)).rows,
-      teamChanges,
-      health: {
-        get away() {
-          return closedAt !== null;
-        },
-        get answeredAt() {
-          return closedAt ?? Date.now();
-        },
-      },
-      uses: `PGlite in ${location} for everything`,
-      ping: async () => void (await client.query("select 1")),
-      migrate: () => migrate(db, { migrationsFolder: MIGRATIONS_FOLDER }),
-      close: async () => {
-        closedAt = Date.now();
-        teamChanges.setLive(false);
-        await unlisten();
-        await client.close();
-        await releaseLock();
-      },
-    };
+    return await pgliteDatabase(client, inMemory ? dataDir : path.resolve(dataDir), async () => {
+      await client.close();
+      await releaseLock();
+    });
   } catch (error) {
     await releaseLock();
     throw error;
   }
+}
+
+/** A PGlite someone else opened and closes: the database's close leaves it open. */
+async function adoptPglite(client: PGlite): Promise<Database> {
+  await client.waitReady;
+  return pgliteDatabase(client, "memory://", async () => {});
+}
+
+async function pgliteDatabase(client: PGlite, location: string, closeClient: () => Promise<void>): Promise<Database> {
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  takeTurns(client);
+  const db = drizzle({ client, schema });
+  // One process owns the embedded database, and PGlite calls back before the write returns.
+  const teamChanges = new TeamChangeFeed();
+  const unlisten = await client.listen(TEAM_CHANGES_CHANNEL, (payload) => teamChanges.noticed(payload));
+  teamChanges.setLive(true);
+  // In the process, it cannot stall on its own: it is away only once closed.
+  let closedAt: number | null = null;
+  return {
+    db: db as unknown as Db,
+    kind: "pglite",
+    location,
+    query: async <T>(text: string, params: unknown[]) => (await client.query<T>(text, params)).rows,
+    teamChanges,
+    health: {
+      get away() {
+        return closedAt !== null;
+      },
+      get answeredAt() {
+        return closedAt ?? Date.now();
+      },
+    },
+    uses: `PGlite in ${location} for everything`,
+    ping: async () => void (await client.query("select 1")),
+    migrate: () => migrate(db, { migrationsFolder: MIGRATIONS_FOLDER }),
+    close: async () => {
+      closedAt = Date.now();
+      teamChanges.setLive(false);
+      await unlisten();
+      await closeClient();
+    },
+  };
 }
 
 // Only one migrator at a time when several instances start against one server.

@@ -13,6 +13,7 @@ import type { PGlite } from "@electric-sql/pglite";
 
 type Operation = "query" | "exec" | "transaction";
 const OPERATIONS: Operation[] = ["query", "exec", "transaction"];
+const turning = new WeakSet<PGlite>();
 
 /**
  * Makes `client`'s operations take turns, in place: on the instance, once it is ready (PGlite's own
@@ -20,6 +21,10 @@ const OPERATIONS: Operation[] = ["query", "exec", "transaction"];
  * statement counter) wraps this.
  */
 export function takeTurns(client: PGlite): void {
+  // Once per instance: twice, each operation would queue behind itself (an instance handed from one
+  // database to the next, tests/helpers/db.ts).
+  if (turning.has(client)) return;
+  turning.add(client);
   let last: Promise<unknown> = Promise.resolve();
   for (const name of OPERATIONS) {
     const operation = client[name].bind(client) as (...args: unknown[]) => Promise<unknown>;

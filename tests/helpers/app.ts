@@ -74,7 +74,12 @@ export function useTestApp(kind: TestDbKind, options: TestAppOptions = {}): Test
   };
 
   beforeAll(async () => {
-    database = await openTestDatabase(kind, { via: options.databaseVia, pooler: options.databasePooler, ...options.databasePool });
+    database = await openTestDatabase(kind, {
+      via: options.databaseVia,
+      pooler: options.databasePooler,
+      ...options.databasePool,
+      handedOn: true,
+    });
     keys = newTeamKeys();
   });
   beforeEach(async () => {

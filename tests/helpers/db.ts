@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
+import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { MIGRATIONS_FOLDER, openDatabase, type Database } from "@/db/client";
 
@@ -14,7 +15,8 @@ export const testDbKinds: TestDbKind[] = process.env.TEST_DATABASE_URL ? ["pglit
  * `via` reroutes the app's connections to the server (through a proxy that can freeze, say);
  * `pooler` puts a pooler in front (its URL from the server's), the server's own URL then being the
  * unpooled one; `serverUrl` names another server than TEST_DATABASE_URL's (a cluster the test owns); `poolSize`
- * and `queueMs` set the pool's size and a request's longest wait for a connection.
+ * and `queueMs` set the pool's size and a request's longest wait for a connection. `handedOn`: a
+ * PGlite the suite before gave back may be used, and closing gives this one back (see below).
  */
 export async function openTestDatabase(
   kind: TestDbKind,
@@ -24,10 +26,13 @@ export async function openTestDatabase(
     serverUrl?: string;
     poolSize?: number;
     queueMs?: number;
+    handedOn?: boolean;
   } = {},
 ): Promise<Database> {
   if (kind === "pglite") {
-    const database = await openDatabase({ dataDir: "memory://", startFrom: await migratedPglite() });
+    const database = options.handedOn
+      ? await handedOnPglite()
+      : await openDatabase({ dataDir: "memory://", startFrom: await migratedPglite() });
     await database.migrate(); // nothing to do: the copy is migrated; says so if a migration was missed
     return database;
   }
@@ -74,6 +79,61 @@ function migrationsHash(): string {
     hash.update(file).update(readFileSync(path.join(MIGRATIONS_FOLDER, file)));
   }
   return hash.digest("hex").slice(0, 12);
+}
+
+/*
+ * Opening an in-memory PGlite from the dump takes about 1.1 s, most of it PGlite's own start-up, and
+ * the integration project opens one per suite (useTestApp). A suite's database is handed on to the
+ * next suite of the worker instead, emptied by the next test's reset (resetDatabase), but only while
+ * it is as the migrations left it: a suite that changed its schema, its triggers, a session setting
+ * or held a lock closes it for good, and the next suite opens a fresh copy.
+ */
+const givenBack: PGlite[] = [];
+let pristine: Promise<string> | undefined;
+
+async function handedOnPglite(): Promise<Database> {
+  const client = givenBack.pop() ?? (await freshPglite());
+  const database = await openDatabase({ pglite: client });
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      if (givenBack.length === 0 && (await schemaOf(client)) === (await pristine)) givenBack.push(client);
+      else await client.close();
+    },
+  };
+}
+
+async function freshPglite(): Promise<PGlite> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const client = new PGlite("memory://", { loadDataDir: await migratedPglite() });
+  pristine ??= schemaOf(client);
+  await pristine;
+  return client;
+}
+
+/** What a suite could leave behind in a database beyond its rows, as one text to compare. */
+async function schemaOf(client: PGlite): Promise<string> {
+  const { rows } = await client.query<{ schema: string }>(`
+    select string_agg(item, E'\n' order by item) as schema from (
+      select 'relation ' || n.nspname || '.' || c.relname || ' ' || c.relkind::text as item from pg_class c
+        join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg\_toast%'
+      union all select 'column ' || a.attrelid::regclass::text || '.' || a.attname || ' ' || a.atttypid::regtype::text || ' ' || a.attnotnull::text
+        from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'public' and a.attnum > 0 and not a.attisdropped
+      union all select 'constraint ' || conrelid::regclass::text || ' ' || conname || ' ' || pg_get_constraintdef(oid) from pg_constraint
+        where connamespace = 'public'::regnamespace
+      union all select 'trigger ' || tgrelid::regclass::text || '.' || tgname || ' ' || tgenabled::text from pg_trigger where not tgisinternal
+      union all select 'function ' || p.oid::regprocedure::text from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+        where n.nspname not in ('pg_catalog', 'information_schema')
+      union all select 'setting ' || name || '=' || setting from pg_settings where source = 'session'
+      union all select 'role ' || rolname from pg_roles
+      union all select 'extension ' || extname from pg_extension
+      union all select 'lock ' || objid::text from pg_locks where locktype = 'advisory'
+      union all select 'listening ' || channel from pg_listening_channels() channel
+    ) items`);
+  return rows[0]?.schema ?? "";
 }
 
 let pgliteDump: Promise<Blob> | undefined;
