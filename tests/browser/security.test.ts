@@ -3,6 +3,7 @@ import { applyPatch } from "diff";
 import type { Browser, BrowserContext, Page, Request as PlaywrightRequest } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { holdScripts, launchBrowser, leadPage, signInAt } from "../helpers/browser";
+import { credentialsSignIn } from "../helpers/sign-in";
 import { waitFor } from "../helpers/wait";
 import { BROWSER_KEY, BROWSER_LOGIN, LAB_KEY, MEMBER_LOGIN, OTHER_TEAM_KEY, THROTTLED_LOGIN } from "./server";
 
@@ -30,23 +31,6 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(async () => browser?.close());
-
-/** Signs in through Auth.js's credentials endpoint, the one the sign-in form ends in: the cookies it sets. */
-async function credentialsSignIn(login: { email: string; password: string }, headers: Record<string, string> = {}): Promise<string[]> {
-  const csrf = await fetch(`${baseUrl}/api/auth/csrf`, { headers });
-  const cookies = csrf.headers
-    .getSetCookie()
-    .map((cookie) => cookie.split(";")[0])
-    .join("; ");
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const signIn = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { ...headers, "content-type": "application/x-www-form-urlencoded", cookie: cookies },
-    body: new URLSearchParams({ csrfToken, email: login.email, password: login.password }),
-  });
-  return signIn.headers.getSetCookie();
-}
 
 describe("the built server at the edges of the contract", () => {
   it("answers paths it cannot decode with a 400 in the envelope, never a bare 500", async () => {
@@ -116,7 +100,7 @@ describe("the built server at the edges of the contract", () => {
   });
 
   it("sets the session cookie Secure behind HTTPS", async () => {
-    const set = await credentialsSignIn(BROWSER_LOGIN, { "x-forwarded-proto": "https" });
+    const set = await credentialsSignIn(baseUrl, BROWSER_LOGIN, { "x-forwarded-proto": "https" });
     const session = set.find((cookie) => cookie.startsWith("__Secure-authjs.session-token="));
     expect(session).toBeDefined();
     expect(session!.split("; ").slice(1).sort()).toEqual(expect.arrayContaining(["HttpOnly", "Secure", "SameSite=Lax", "Path=/"]));
@@ -142,7 +126,7 @@ describe("dashboard sessions in Chromium", () => {
    * loading the form and the overview each time (2–3 s each).
    */
   const signedInOverHttp = async (login: { email: string; password: string }) => {
-    const session = (await credentialsSignIn(login))
+    const session = (await credentialsSignIn(baseUrl, login))
       .map((cookie) => cookie.split(";")[0]!)
       .find((cookie) => cookie.startsWith("authjs.session-token="));
     if (!session) throw new Error(`no session cookie for ${login.email}`);

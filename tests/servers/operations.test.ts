@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { scratchDatabase } from "../helpers/scratch-database";
 import { OPS_KEY as KEY, OPS_LOGIN as LOGIN, opsOn } from "../helpers/ops-team";
 import { nextStartToExit, startServer } from "../helpers/server";
+import { credentialsSignIn } from "../helpers/sign-in";
 
 /** The built server as operators run it: its limits, its data folder, https, serverless flushing (no page opened). */
 describe("the built server under operation", () => {
@@ -79,19 +80,7 @@ describe("the built server under operation", () => {
       const page = await fetch(`${server.url}/signin`);
       expect(page.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
       expect(page.headers.get("content-security-policy")).toMatch(/; upgrade-insecure-requests$/);
-      const csrf = await fetch(`${server.url}/api/auth/csrf`);
-      const jar = csrf.headers
-        .getSetCookie()
-        .map((cookie) => cookie.split(";")[0])
-        .join("; ");
-      const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-      const signIn = await fetch(`${server.url}/api/auth/callback/credentials`, {
-        method: "POST",
-        redirect: "manual",
-        headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar },
-        body: new URLSearchParams({ csrfToken, email: LOGIN.email, password: LOGIN.password }),
-      });
-      const session = signIn.headers.getSetCookie().find((cookie) => cookie.startsWith("__Secure-authjs.session-token="));
+      const session = (await credentialsSignIn(server.url, LOGIN)).find((cookie) => cookie.startsWith("__Secure-authjs.session-token="));
       expect(session?.split("; ")).toEqual(expect.arrayContaining(["HttpOnly", "Secure"]));
     } finally {
       await server.stop();
