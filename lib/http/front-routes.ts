@@ -3,23 +3,41 @@ import compression from "next/dist/compiled/compression";
 import { SECURITY_HEADERS } from "../security/headers";
 
 /**
- * The two requests every agent makes over and over — the listing and skill_view — answered in front
- * of Next's router once Next has loaded their route (docs/decisions/front-routes.md). The answer is
- * the route's own handler, the same function Next calls, with the same App: only Next's routing
- * and its request and response machinery are left out, about a millisecond of CPU a request.
- * Anything that is not exactly such a request (another method, a name with a character Next would
- * decode, another path) goes to Next as before.
+ * The two requests every agent makes over and over — the listing and skill_view — and the files an
+ * installer asks for through an install link, all at once, answered in front of Next's router once
+ * Next has loaded their route (docs/decisions/front-routes.md). The answer is the route's own
+ * handler, the same function Next calls, with the same App: only Next's routing (and, for install
+ * links, the proxy's rewrite) and its request and response machinery are left out, a millisecond
+ * of CPU a request and more. Anything that is not exactly such a request (another method, a path
+ * with a character Next would decode or a segment it would resolve, another path) goes to Next as
+ * before.
  */
 
+type Params = Record<string, string | string[]>;
 /** A route handler as Next calls it. */
-type RouteHandler = (req: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+type RouteHandler = (req: Request, context: { params: Promise<Params> }) => Promise<Response>;
 
-/** Which routes may be answered in front, and the paths that are theirs. */
+/**
+ * A file under an install link, `/i/<token>/.well-known/skills/<name>/<file>` (lib/http/installer-paths.ts),
+ * in segments Next would not decode or resolve: letters, digits, `_`, `-` and dots, not first.
+ */
+const INSTALL_LINK_FILE =
+  /^\/i\/([A-Za-z0-9_-]+)\/\.well-known\/skills\/((?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*)$/;
+
+/** Which routes may be answered in front: for a path that is theirs, the params Next would give the route. */
 const FRONT_PATHS = {
-  listing: /^\/api\/v1\/listing$/,
-  skill_view: /^\/api\/v1\/skills\/([a-z0-9][a-z0-9-]{0,63})$/,
+  listing: (path: string): Params | null => (path === "/api/v1/listing" ? {} : null),
+  skill_view: (path: string): Params | null => {
+    const name = /^\/api\/v1\/skills\/([a-z0-9][a-z0-9-]{0,63})$/.exec(path)?.[1];
+    return name === undefined ? null : { name };
+  },
+  install_link: (path: string): Params | null => {
+    const [, token, file] = INSTALL_LINK_FILE.exec(path) ?? [];
+    return token && file ? { token, path: file.split("/") } : null;
+  },
 } as const;
 export type FrontRoute = keyof typeof FRONT_PATHS;
+const ROUTES = Object.keys(FRONT_PATHS) as FrontRoute[];
 
 /**
  * Filled by the route modules as Next loads them (one process, two module graphs: next.config.ts
@@ -32,9 +50,15 @@ function registry(): Registry {
   return (holder[REGISTRY] ??= {});
 }
 
-/** Called by a route module: its GET may be answered in front of Next from now on. */
-export function serveInFront(route: FrontRoute, handler: RouteHandler): void {
-  registry()[route] = handler;
+/**
+ * Called by a route module: its GET may be answered in front of Next from now on, with the params
+ * `FRONT_PATHS` reads off the path, which are the route's own.
+ */
+export function serveInFront<P extends Params>(
+  route: FrontRoute,
+  handler: (req: Request, context: { params: Promise<P> }) => Promise<Response>,
+): void {
+  registry()[route] = handler as RouteHandler;
 }
 
 /** Next's response compression (next.config's `compress`, on by default), applied as Next applies it. */
@@ -48,18 +72,10 @@ export function answerInFront(req: IncomingMessage, res: ServerResponse): boolea
   if (req.method !== "GET" || !req.url) return false;
   const query = req.url.indexOf("?");
   const path = query === -1 ? req.url : req.url.slice(0, query);
-  const routes = registry();
-  let handler: RouteHandler | undefined;
-  let params: Record<string, string> = {};
-  if (FRONT_PATHS.listing.test(path)) handler = routes.listing;
-  else {
-    const name = FRONT_PATHS.skill_view.exec(path)?.[1];
-    if (name !== undefined) {
-      handler = routes.skill_view;
-      params = { name };
-    }
-  }
-  if (!handler) return false;
+  const front = frontRoute(path);
+  const handler = front && registry()[front.route];
+  if (!front || !handler) return false;
+  const { params } = front;
   compress(req, res, () => {});
   void handler(webRequest(req), { params: Promise.resolve(params) }).then(
     (response) => send(res, response),
@@ -71,6 +87,15 @@ export function answerInFront(req: IncomingMessage, res: ServerResponse): boolea
     },
   );
   return true;
+}
+
+/** The front route a path is, with its params; null for any other path. */
+function frontRoute(path: string): { route: FrontRoute; params: Params } | null {
+  for (const route of ROUTES) {
+    const params = FRONT_PATHS[route](path);
+    if (params) return { route, params };
+  }
+  return null;
 }
 
 /**

@@ -82,6 +82,65 @@ describe.each(databases)("agent reads in front of Next's router, on $name", ({ s
     }
   });
 
+  it("answers an install link's files as Next answers them through the proxy's rewrite", async () => {
+    const files = [
+      {
+        path: "nested-skill/SKILL.md",
+        content: "---\nname: nested-skill\ndescription: Runs its script. Use when a script is asked for.\n---\n# Nested\n",
+      },
+      { path: "nested-skill/scripts/run.sh", content: "#!/bin/sh\necho nested\n" },
+    ];
+    const synced = await fetch(`${server.url}/api/v1/skills/sync`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ files }),
+    });
+    expect(synced.status).toBe(200);
+    const created = await fetch(`${server.url}/api/v1/install-links`, { method: "POST", headers: auth });
+    expect(created.status).toBe(201);
+    const link = new URL(((await created.json()) as { url: string }).url).pathname;
+    const skills = `${link}/.well-known/skills`;
+    const plain = { "accept-encoding": "identity" };
+    // Next's way to each: a percent-encoded dot, which the proxy keeps and Next decodes; the front takes none.
+    const requests: Array<[front: string, next: string, status: number]> = [
+      [`${skills}/index.json`, `${skills}/index%2Ejson`, 200],
+      [`${skills}/writing-plans/SKILL.md`, `${skills}/writing-plans/SKILL%2Emd`, 200],
+      [`${skills}/nested-skill/scripts/run.sh`, `${skills}/nested-skill/scripts/run%2Esh`, 200],
+      [`${skills}/nested-skill/no-such.md`, `${skills}/nested-skill/no-such%2Emd`, 404],
+      [
+        `/i/sgi_not_a_link_000000/.well-known/skills/writing-plans/SKILL.md`,
+        `/i/sgi_not_a_link_000000/.well-known/skills/writing-plans/SKILL%2Emd`,
+        401,
+      ],
+    ];
+    // Next loads the route at its first request: only then may the front answer it.
+    expect(answeredBy(await fetch(`${server.url}${skills}/index.json`, { headers: plain }))).toBe("next");
+    for (const [front, next, status] of requests) {
+      const byNext = await fetch(`${server.url}${next}`, { headers: plain });
+      const byFront = await fetch(`${server.url}${front}`, { headers: plain });
+      expect([next, answeredBy(byNext)]).toEqual([next, "next"]);
+      expect([front, answeredBy(byFront)]).toEqual([front, "front"]);
+      const [first, second] = [await answerOf(byNext), await answerOf(byFront)];
+      // Next's answer through the proxy's rewrite also names the path it was rewritten to, an
+      // internal header no installer reads; the front says nothing of it.
+      expect(first.headers["x-middleware-rewrite"]).toMatch(/^\/api\/install-link\/sgi_/);
+      delete first.headers["x-middleware-rewrite"];
+      expect({ front, ...second, remaining: 0 }).toEqual({ front, ...first, status, remaining: 0 });
+    }
+    const script = await fetch(`${server.url}${skills}/nested-skill/scripts/run.sh`, { headers: plain });
+    expect([answeredBy(script), await script.text()]).toEqual(["front", "#!/bin/sh\necho nested\n"]);
+    // A hidden file (a segment beginning with a dot, as `.` and `..` do), the folder itself, another
+    // method: Next's, through the proxy's rewrite, which says where it sent the request.
+    for (const [method, path, status] of [
+      ["GET", `${skills}/nested-skill/.hidden`, 404],
+      ["GET", `${skills}/`, 200],
+      ["HEAD", `${skills}/writing-plans/SKILL.md`, 200],
+    ] as const) {
+      const res = await fetch(`${server.url}${path}`, { method, headers: plain });
+      expect([method, path, res.status, res.headers.has("x-middleware-rewrite")]).toEqual([method, path, status, true]);
+    }
+  });
+
   it("compresses as Next does, and answers a matching ETag with 304", async () => {
     const plain = await fetch(`${server.url}/api/v1/skills/writing-plans`, { headers: auth });
     const body = await plain.text();

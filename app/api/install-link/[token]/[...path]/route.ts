@@ -1,4 +1,5 @@
 import { installLinkFile, installLinkIndex } from "@/lib/contracts/install-links";
+import { serveInFront } from "@/lib/http/front-routes";
 import { otherMethods } from "@/lib/http/methods";
 import { installLinkRoute } from "@/lib/http/route";
 import { indexPath, skillsIndexFileResponse, skillsIndexResponse } from "@/lib/http/skills-index";
@@ -21,3 +22,5 @@ export async function GET(req: Request, context: { params: Promise<{ token: stri
 }
 
 export const { POST, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ GET });
+
+serveInFront("install_link", GET);
