@@ -53,8 +53,9 @@ export const telemetryEvents = pgTable(
   (t) => [
     primaryKey({ columns: [t.teamId, t.eventKey, t.at] }),
     index("telemetry_events_team_time_idx").on(t.teamId, t.at),
-    // A prompt's events: prompt sets built from production, and a prompt's figures settled again.
-    index("telemetry_events_team_prompt_idx").on(t.teamId, t.promptId),
+    // A prompt's events, by its key (session and prompt id), read back by every batch that adds to
+    // it. Not led by the team: see docs/telemetry.md, "Attribution" (settling).
+    index("telemetry_events_session_prompt_idx").on(t.sessionId, t.promptId),
   ],
 );
 
@@ -95,6 +96,9 @@ export const productionPrompts = pgTable(
     primaryKey({ columns: [t.teamId, t.sessionId, t.promptId, t.skillName] }),
     index("production_prompts_team_day_idx").on(t.teamId, t.day),
     index("production_prompts_team_skill_idx").on(t.teamId, t.skillName, t.version),
+    // A prompt's rows, by its key, read by every batch that settles it; not led by the team, as
+    // telemetry_events_session_prompt_idx.
+    index("production_prompts_session_prompt_idx").on(t.sessionId, t.promptId),
   ],
 );
 

@@ -71,7 +71,10 @@ async function askedPrompts(db: Db, teamId: TeamId, { days, limit }: FromTelemet
            coalesce(array_agg(distinct a.skill_name) filter (where a.trigger = 'slash'), '{}') as typed
     from telemetry_events p
     left join telemetry_events a
-      on a.team_id = p.team_id and a.prompt_id = p.prompt_id and a.kind = 'activation' and a.trigger in ('proactive', 'slash')
+      -- A prompt is its session and prompt id (docs/telemetry.md, "Attribution"); a missing session
+      -- matches a missing session, in a condition a hash join can take.
+      on a.team_id = p.team_id and coalesce(a.session_id, '') = coalesce(p.session_id, '') and a.prompt_id = p.prompt_id
+        and a.kind = 'activation' and a.trigger in ('proactive', 'slash')
     where p.team_id = ${teamId}::int and p.kind = 'prompt' and p.prompt_text is not null and p.prompt_id is not null
       and p.at >= ${since}::timestamptz
     group by p.prompt_text

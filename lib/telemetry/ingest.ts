@@ -4,7 +4,7 @@ import { rowsOf } from "@/db/rows";
 import type { TeamId } from "../teams/teams";
 import { utcDay } from "../usage/rollups";
 import type { Mapped, TelemetryEvent } from "./events";
-import { promptEventsJson, promptEventsRead, settlePrompts, type EventRow, type StaticNames } from "./settle";
+import { promptEventsJson, promptEventsRead, promptSpan, settlePrompts, type EventRow, type StaticNames } from "./settle";
 
 /** What one batch did: how many of its events were new to Skillgate (the rest were sent before). */
 export interface Ingested {
@@ -106,7 +106,7 @@ function batchStatement(teamId: TeamId, mapped: Mapped, records: number, now: Da
             prompts = telemetry_days.prompts + excluded.prompts,
             ignored = telemetry_days.ignored + excluded.ignored
     ),
-    ${promptEventsRead(teamId)}
+    ${promptEventsRead(teamId, promptSpan(mapped.events))}
     select (select count(*)::int from inserted) as added, ${promptEventsJson(teamId)} as prompt_events`;
 }
 

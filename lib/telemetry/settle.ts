@@ -45,28 +45,58 @@ export interface EventRow {
 }
 
 /** A prompt's events lie within a day of the batch's own: reading only those days' partitions spares the rest. */
-const PROMPT_SPAN = sql`interval '1 day'`;
+const PROMPT_SPAN_MS = 86_400_000;
+
+/**
+ * The times a batch's prompts' events are read between: a day either side of the batch's events
+ * that belong to a prompt; null when none does. Given to the statement as values, so that the
+ * planner keeps only those days' partitions (read from the batch's rows in SQL, it kept them all,
+ * and each prompt's key was looked up in every partition).
+ */
+export function promptSpan(events: readonly { at: Date; sessionId: string | null; promptId: string | null }[]): PromptSpan | null {
+  let first = Infinity;
+  let last = -Infinity;
+  for (const event of events) {
+    if (event.sessionId === null || event.promptId === null) continue;
+    first = Math.min(first, event.at.getTime());
+    last = Math.max(last, event.at.getTime());
+  }
+  return first === Infinity ? null : { first: new Date(first - PROMPT_SPAN_MS), last: new Date(last + PROMPT_SPAN_MS) };
+}
+export interface PromptSpan {
+  first: Date;
+  last: Date;
+}
 
 /**
  * The CTEs that follow the batch's `inserted` (lib/telemetry/ingest.ts) and read back whole every
  * prompt it added to: `prompt_events`. Only prompts the batch added to: a copy sent again adds
  * nothing, and settles nothing. A statement reads the tables as they were before it, so the
- * batch's own events come from `inserted` and the rest from the table; none is in both.
+ * batch's own events come from `inserted` and the rest from the table; none is in both. With no
+ * span (no event of the batch belongs to a prompt), no stored event is read.
+ *
+ * Prompts are looked up by their key alone (session and prompt id, indexed on their own) and the
+ * team checked after, behind `offset 0`, which keeps the planner from pushing the check into the
+ * lookup; settling reads the prompts' rows the same way. Joined whole, the planner read the team's
+ * events of the span by time, and every settled prompt of the team. With the team in the lookup, it
+ * took any index led by the team whenever its statistics said the team had few rows, as they do for
+ * a team new since the last analyze: each batch read all of the team's rows, more as the day went
+ * on (docs/telemetry.md, "Attribution"; tests/integration/telemetry-prompt-reads.test.ts).
  */
-export function promptEventsRead(teamId: TeamId): SQL {
+export function promptEventsRead(teamId: TeamId, span: PromptSpan | null): SQL {
+  const within = span ? sql`e.at between ${span.first.toISOString()}::timestamptz and ${span.last.toISOString()}::timestamptz` : sql`false`;
   return sql`
     touched as (
       select distinct session_id, prompt_id from inserted where session_id is not null and prompt_id is not null
     ),
-    span as (
-      select min(at) - ${PROMPT_SPAN} as first, max(at) + ${PROMPT_SPAN} as last
-      from inserted join touched using (session_id, prompt_id)
-    ),
     prompt_events as (
+      -- Prompt by prompt, by its key alone, the team checked past the fence (see above).
       select ${eventColumns("e")}
       from touched k
-      join telemetry_events e on e.team_id = ${teamId}::int and e.session_id = k.session_id and e.prompt_id = k.prompt_id
-        and e.at between (select first from span) and (select last from span)
+      cross join lateral (
+        select * from telemetry_events e where e.session_id = k.session_id and e.prompt_id = k.prompt_id and ${within} offset 0
+      ) e
+      where e.team_id = ${teamId}::int
       union all
       select ${eventColumns("i")} from inserted i join touched k on i.session_id = k.session_id and i.prompt_id = k.prompt_id
     )`;
@@ -233,11 +263,12 @@ function writeStatement(teamId: TeamId, keys: string, settled: readonly Settled[
              calls int, failures int, rejections int, cost double precision, tokens bigint, ms bigint, failing jsonb)
     ),
     ${rollupMoves(teamId, keys)},
-    -- A skill the prompt no longer has a part of (its events moved to another): its row goes.
+    -- A skill the prompt no longer has a part of (its events moved to another): its row goes, found
+    -- by the row \`was\` read of it (a join on the key is open to the plans below).
     cleared as (
-      delete from production_prompts pp using json_to_recordset(${keys}::json) as k(s text, p text)
-      where pp.team_id = ${teamId}::int and pp.session_id = k.s and pp.prompt_id = k.p
-        and not exists (select 1 from incoming i where i.s = pp.session_id and i.p = pp.prompt_id and i.skill = pp.skill_name)
+      delete from production_prompts
+      where ctid = any(array(
+        select w.row_id from was w where not exists (select 1 from incoming i where i.s = w.s and i.p = w.p and i.skill = w.skill)))
     ),
     written as (
       insert into production_prompts (team_id, session_id, prompt_id, skill_name, version, loaded, day, at, person, activations,
@@ -282,10 +313,14 @@ function writeStatement(teamId: TeamId, keys: string, settled: readonly Settled[
 function rollupMoves(teamId: TeamId, keys: string): SQL {
   return sql`
     settled_keys as (select distinct s, p from json_to_recordset(${keys}::json) as k(s text, p text)),
+    -- Prompt by prompt, by its key alone, as the events are read (promptEventsRead).
     was as (
-      select pp.session_id as s, pp.prompt_id as p, pp.day, ${partOf(sql`pp.skill_name`, sql`pp.loaded`)} as part,
+      select pp.row_id, pp.session_id as s, pp.prompt_id as p, pp.skill_name as skill, pp.day, ${partOf(sql`pp.skill_name`, sql`pp.loaded`)} as part,
              pp.tool_calls as calls, pp.tool_failures as failures, pp.rejections, pp.cost_usd as cost, pp.tokens, pp.prompt_ms as ms
-      from production_prompts pp join settled_keys k on pp.session_id = k.s and pp.prompt_id = k.p
+      from settled_keys k
+      cross join lateral (
+        select pp.ctid as row_id, pp.* from production_prompts pp where pp.session_id = k.s and pp.prompt_id = k.p offset 0
+      ) pp
       where pp.team_id = ${teamId}::int
     ),
     settled_rows as (

@@ -299,6 +299,25 @@ describe.each(testDbKinds)("production usage (%s)", (kind) => {
     expect(stored?.cases).toEqual(cases);
   });
 
+  it("keeps prompts of two sessions apart when their prompt ids are the same", async () => {
+    expect((await t.call("PATCH", "/api/v1/settings", { json: { storePrompts: true } })).status).toBe(200);
+    const one = session("s1");
+    logs.userPrompt(one, { promptId: "prompt-1", at: minutesAgo(30), prompt: "plan the migration to the new queue" });
+    logs.skillActivated(one, { skill: "writing-plans", trigger: "claude-proactive", promptId: "prompt-1" });
+    const two = session("s2", bo);
+    logs.userPrompt(two, { promptId: "prompt-1", at: minutesAgo(20), prompt: "what is the capital of Peru" });
+    await logs.flush();
+    const res = await t.call("POST", "/api/v1/evals/prompt-sets/from-telemetry", { json: { name: "production" } });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({
+      name: "production",
+      cases: [
+        { id: "G1", prompt: "what is the capital of Peru", expected: [], expectNone: true },
+        { id: "P1", prompt: "plan the migration to the new queue", expected: ["writing-plans"], expectNone: false },
+      ],
+    });
+  });
+
   it("keeps no prompt text while storePrompts is off, so nothing can be built from it", async () => {
     await morning();
     const res = await t.call("POST", "/api/v1/evals/prompt-sets/from-telemetry", { json: { name: "production" } });

@@ -245,10 +245,10 @@ describe.each(testDbKinds)("telemetry partitions, on %s", (kind) => {
             order by 1`,
       );
       expect(names.map((row) => row.name)).toEqual([
+        "telemetry_events_session_prompt_idx",
         "telemetry_events_team_id_event_key_at_pk",
         "telemetry_events_team_id_event_key_at_pk",
         "telemetry_events_team_id_teams_id_fk",
-        "telemetry_events_team_prompt_idx",
         "telemetry_events_team_time_idx",
       ]);
       const [partitioned] = await selectRows<{ strategy: string }>(
