@@ -264,7 +264,8 @@ function writeStatement(teamId: TeamId, keys: string, settled: readonly Settled[
     ),
     ${rollupMoves(teamId, keys)},
     -- A skill the prompt no longer has a part of (its events moved to another): its row goes, found
-    -- by the row \`was\` read of it (a join on the key is open to the plans below).
+    -- by the row \`was\` read (deleting by a join on the key, the planner read every settled prompt
+    -- of the team: see promptEventsRead).
     cleared as (
       delete from production_prompts
       where ctid = any(array(
