@@ -1,6 +1,8 @@
 import path from "node:path";
+import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import type { Database, Db } from "@/db/client";
+import { TEAM_CHANGES_CHANNEL } from "@/db/team-changes";
 import { ensureApiKey, generateApiKey } from "@/lib/auth/api-keys";
 import type { App } from "@/lib/contracts/app";
 import { createApp } from "@/lib/root/app";
@@ -11,6 +13,7 @@ import { openTestDatabase, resetDatabase, type TestDbKind } from "./db";
 import { checkResponse } from "./contract-check";
 import type { Mailer } from "@/lib/mail/mailer";
 import { dispatch } from "./router";
+import { waitFor } from "./wait";
 import type { WebhookOptions } from "@/lib/webhooks/sender";
 
 export interface TestTeam {
@@ -140,6 +143,19 @@ export async function startTestApp(kind: TestDbKind, options: TestAppOptions = {
  * A second instance of the app on the same database, as another process behind a load balancer
  * would be: its own caches, buffers and limits, the same rows. Install it to send requests to it.
  */
+/**
+ * Waits until the app's feed listens and has heard every team change committed so far. On a busy
+ * machine a change's notice can come late, after a test has filled a cache that the notice then
+ * empties: seen in CI as a warm burst that read its install link again, and a known listing that
+ * needed the database.
+ */
+export async function changesHeard(app: App): Promise<void> {
+  const feed = app.database.teamChanges;
+  if (!feed) return;
+  await waitFor(() => feed.live, { what: "the team-changes feed to listen" });
+  await feed.caughtUp((token) => app.db.execute(sql`select pg_notify(${TEAM_CHANGES_CHANNEL}, ${token})`), 20_000);
+}
+
 export function anotherInstance(app: App, options: TestAppOptions = {}): App {
   return buildApp({ ...app.database, close: async () => {} }, options);
 }

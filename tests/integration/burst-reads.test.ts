@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_POOL_SIZE } from "@/db/client";
 import { installApp } from "@/lib/current-app";
-import { anotherInstance, useTestApp } from "../helpers/app";
+import { anotherInstance, changesHeard, useTestApp } from "../helpers/app";
 import { testDbKinds } from "../helpers/db";
 import { installerCatalog, syncBody } from "../helpers/installer-catalog";
 import { countStatements } from "../helpers/statement-counter";
@@ -46,6 +46,7 @@ describe.each(testDbKinds)("a burst of installer reads on %s", (kind) => {
   it("answers every request of a cold instance, reading each skill's files once, and a warm one without the database", async () => {
     expect(catalog.length).toBe(20 * 17 + 5 * 9);
     const linkPath = await setUp();
+    await changesHeard(t.app);
     // A freshly started instance on the same database: nothing in memory yet.
     const cold = anotherInstance(t.app);
     const uninstall = installApp(cold);

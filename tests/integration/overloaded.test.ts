@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { asLongWork } from "@/db/budget";
-import { errorOf, useTestApp } from "../helpers/app";
+import { changesHeard, errorOf, useTestApp } from "../helpers/app";
 import { skillMd } from "../helpers/skills";
 import { waitUntil } from "../helpers/wait";
 
@@ -22,6 +22,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("every pooled connection busy on P
       json: { files: [{ path: "steady/SKILL.md", content: skillMd("steady", "Steady. Use when the pool is busy.") }] },
     });
     expect(sync.status).toBe(200);
+    await changesHeard(t.app);
     const listing = await (await t.call("GET", "/api/v1/listing")).text();
 
     // Two long statements hold the pool's two connections.
