@@ -140,10 +140,6 @@ export async function startTestApp(kind: TestDbKind, options: TestAppOptions = {
 }
 
 /**
- * A second instance of the app on the same database, as another process behind a load balancer
- * would be: its own caches, buffers and limits, the same rows. Install it to send requests to it.
- */
-/**
  * Waits until the app's feed listens and has heard every team change committed so far. On a busy
  * machine a change's notice can come late, after a test has filled a cache that the notice then
  * empties: seen in CI as a warm burst that read its install link again, and a known listing that
@@ -156,6 +152,10 @@ export async function changesHeard(app: App): Promise<void> {
   await feed.caughtUp((token) => app.db.execute(sql`select pg_notify(${TEAM_CHANGES_CHANNEL}, ${token})`), 20_000);
 }
 
+/**
+ * A second instance of the app on the same database, as another process behind a load balancer
+ * would be: its own caches, buffers and limits, the same rows. Install it to send requests to it.
+ */
 export function anotherInstance(app: App, options: TestAppOptions = {}): App {
   return buildApp({ ...app.database, close: async () => {} }, options);
 }
