@@ -1,9 +1,10 @@
 // `npm run bench`: performance as ratios measured in one run (docs/outages.md#performance-bars). Prints a table and
 // writes bench/results.json. Not part of the tests: figures vary with the machine, ratios less so.
-import { spawnSync } from "node:child_process";
+import { fork, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { openDatabase, type Database } from "../db/client";
 import { asLongWork } from "../db/budget";
@@ -18,7 +19,7 @@ import { buildIfNeeded } from "./build-if-needed.mjs";
 import { startServer, type RunningServer } from "../tests/helpers/server";
 import { launchBrowser, signInAt } from "../tests/helpers/browser";
 import { scratchDatabase } from "../tests/helpers/scratch-database";
-import { load, loadDuring, paired, type LoadOptions } from "./bench/load";
+import { inRounds, load, loadDuring, paired, type LoadOptions } from "./bench/load";
 import { LARGE_CATALOG, SMALL_CATALOG, seed, skillTree, TEAM } from "./bench/seed";
 import { developerBatch, fullBatch, mixedBatch, type OtlpBody } from "./bench/telemetry";
 import { startExporters } from "./bench/exporters";
@@ -368,6 +369,40 @@ async function throughput(bench: ServerBench, name: string, route: LoadOptions, 
 }
 
 /**
+ * A bare Node.js server answering `bytes` from memory, in the turns the hot rows are measured in:
+ * the tail this machine and load generator give a server that does nothing else. The ratio is its
+ * p99 ÷ p50, beside the hot rows' aim of at most 2 (docs/hot-path.md, "The machine's own tail").
+ */
+async function floor(bench: ServerBench, bytes: number) {
+  const script = fileURLToPath(new URL("./bench/floor-server.ts", import.meta.url));
+  const child = fork(script, [String(Math.round(bytes))], {
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      child.once("message", (message) => resolve(message as number));
+      child.once("exit", (code) => reject(new Error(`the floor's server ended (${code}) before it listened`)));
+    });
+    const figures = await inRounds(`http://127.0.0.1:${port}`, { path: "/" });
+    rows.push({
+      name: `A bare Node.js server answering the listing's ${Math.round(bytes).toLocaleString("en-US")} bytes from memory (the machine's floor)`,
+      database: bench.database,
+      value: figures.rps,
+      unit: "req/s",
+      p50: figures.p50,
+      p99: figures.p99,
+      baseline: "its own p50 (the ratio is p99 ÷ p50)",
+      baselineValue: figures.p50,
+      ratio: figures.p99 / Math.max(figures.p50, 0.1),
+      aim: "—",
+    });
+  } finally {
+    child.kill();
+  }
+}
+
+/**
  * The same route on a large and a small case, in turns: time at p50, at most `aim` times the small
  * case's. A large case too slow for its clients at once (a request queued behind the others runs
  * out of its time and answers 503, or none answers within the warm-up) is measured again with one
@@ -544,12 +579,13 @@ const HOT_PATH_AIM = 0.9;
 
 async function benchApi(bench: ServerBench): Promise<void> {
   const { url, database, as } = bench;
-  await throughput(
+  const listing = await throughput(
     bench,
     `GET /api/v1/listing (${TEN_THOUSAND} skills)`,
     { path: "/api/v1/listing", headers: as(TEAM.large) },
     HOT_PATH_AIM,
   );
+  await floor(bench, listing.bytes);
   const viewLarge: LoadOptions = {
     path: () => `/api/v1/skills/${pick(LARGE_CATALOG)}`,
     headers: as(TEAM.large),

@@ -140,19 +140,32 @@ export async function paired(
     const r = await run(baseUrl, route, route.seconds ?? 3);
     turns.push({ route: r, baseline: b });
   }
-  const med = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] as number;
-  const of = (pick: (turn: { route: Load; baseline: Load }) => Load): Load => ({
-    rps: med(turns.map((turn) => pick(turn).rps)),
-    p50: med(turns.map((turn) => pick(turn).p50)),
-    p99: med(turns.map((turn) => pick(turn).p99)),
-    bytes: med(turns.map((turn) => pick(turn).bytes)),
-  });
   return {
-    route: of((turn) => turn.route),
-    baseline: of((turn) => turn.baseline),
+    route: medianLoad(turns.map((turn) => turn.route)),
+    baseline: medianLoad(turns.map((turn) => turn.baseline)),
     ratio: med(turns.map((turn) => turn.route.rps / turn.baseline.rps)),
   };
 }
+
+/** One route alone, in `rounds` turns as `paired` measures each: the medians of the turns. */
+export async function inRounds(baseUrl: string, route: LoadOptions, rounds = route.rounds ?? 5): Promise<Load> {
+  await warmUp(baseUrl, route);
+  const turns: Load[] = [];
+  for (let i = 0; i < rounds; i++) {
+    await settled(baseUrl, route);
+    turns.push(await run(baseUrl, route, route.seconds ?? 3));
+  }
+  return medianLoad(turns);
+}
+
+const med = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] as number;
+
+const medianLoad = (turns: readonly Load[]): Load => ({
+  rps: med(turns.map((turn) => turn.rps)),
+  p50: med(turns.map((turn) => turn.p50)),
+  p99: med(turns.map((turn) => turn.p99)),
+  bytes: med(turns.map((turn) => turn.bytes)),
+});
 
 /** What others see while a heavy write holds the database: latency of one route for as long as `work` runs. */
 export async function loadDuring(
