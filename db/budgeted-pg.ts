@@ -37,7 +37,7 @@ export interface BudgetSettings {
    * notices: called once a write that changed a team is committed, before the caller hears of it,
    * with what sends a token on the team-changes channel (TeamChangeFeed.caughtUp).
    */
-  afterTeamChange?: (notify: (token: string) => Promise<unknown>) => Promise<void>;
+  afterTeamChange?: (notify: (token: string) => Promise<unknown>) => Promise<unknown>;
 }
 
 /** A wait on the server that has had no answer this long makes the breaker ask the server. */

@@ -50,20 +50,21 @@ export class TeamChangeFeed {
    * the channel, and notices arrive in commit order. Behind a pooler in transaction mode the pooled
    * connections cannot listen (db/client.ts), so a write that changed a team waits for this before
    * it returns, and a request after it never sees the old team. Gives up after `ms` (the feed is
-   * then as late as the listening connection, which the TTL of cached keys bounds).
+   * then as late as the listening connection, which the TTL of cached keys bounds). True when the
+   * token was heard, false when it gave up or the feed does not listen.
    */
-  async caughtUp(notify: (token: string) => Promise<unknown>, ms = 1_000): Promise<void> {
-    if (!this.listening) return;
+  async caughtUp(notify: (token: string) => Promise<unknown>, ms = 1_000): Promise<boolean> {
+    if (!this.listening) return false;
     const token = `${BARRIER_PREFIX}${process.pid}.${++this.barriers}`;
     let timer: NodeJS.Timeout | undefined;
-    const heard = new Promise<void>((resolve) => {
-      this.awaited.set(token, resolve);
-      timer = setTimeout(resolve, ms);
+    const heard = new Promise<boolean>((resolve) => {
+      this.awaited.set(token, () => resolve(true));
+      timer = setTimeout(() => resolve(false), ms);
       timer.unref();
     });
     try {
       await notify(token);
-      await heard;
+      return await heard;
     } finally {
       clearTimeout(timer);
       this.awaited.delete(token);

@@ -75,6 +75,9 @@ async function askedPrompts(db: Db, teamId: TeamId, { days, limit }: FromTelemet
       -- matches a missing session, in a condition a hash join can take.
       on a.team_id = p.team_id and coalesce(a.session_id, '') = coalesce(p.session_id, '') and a.prompt_id = p.prompt_id
         and a.kind = 'activation' and a.trigger in ('proactive', 'slash')
+        -- A prompt's events lie within a day of each other (lib/telemetry/settle.ts, PROMPT_SPAN_MS):
+        -- older days' partitions hold none of these prompts' activations.
+        and a.at >= ${since}::timestamptz - interval '1 day'
     where p.team_id = ${teamId}::int and p.kind = 'prompt' and p.prompt_text is not null and p.prompt_id is not null
       and p.at >= ${since}::timestamptz
     group by p.prompt_text

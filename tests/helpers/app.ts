@@ -149,7 +149,8 @@ export async function changesHeard(app: App): Promise<void> {
   const feed = app.database.teamChanges;
   if (!feed) return;
   await waitFor(() => feed.live, { what: "the team-changes feed to listen" });
-  await feed.caughtUp((token) => app.db.execute(sql`select pg_notify(${TEAM_CHANGES_CHANNEL}, ${token})`), 20_000);
+  const heard = await feed.caughtUp((token) => app.db.execute(sql`select pg_notify(${TEAM_CHANGES_CHANNEL}, ${token})`), 20_000);
+  if (!heard) throw new Error("the team-changes feed did not hear its own notice in 20 s");
 }
 
 /**

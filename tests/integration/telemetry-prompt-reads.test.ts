@@ -86,5 +86,12 @@ describe.each(testDbKinds)("reading a batch's prompts back (%s)", (kind) => {
     // The prompt's two stored events and its one settled row; none of the other sessions' events or rows.
     expect(read).toBe(3);
     expect(rowsOf(await t.app.db.execute(mine))).toEqual([{ skill: "writing-plans", calls: 1, failures: 1 }]);
+    // The delete took the prompt's old row and no other session's of either team.
+    const others = await t.app.db.execute(sql`
+      select team_id as team, count(*)::int as rows from production_prompts where session_id <> 'mine' group by team_id order by team_id`);
+    expect(rowsOf(others)).toEqual([
+      { team, rows: OTHER_SESSIONS },
+      { team: t.beta.team.id, rows: OTHER_SESSIONS },
+    ]);
   });
 });
