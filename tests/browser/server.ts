@@ -5,6 +5,7 @@ import { launchBrowser, signInAt, type StoredSession } from "../helpers/browser"
 import { syncBody } from "../helpers/installer-catalog";
 import { judgeJson, taskOf } from "../helpers/judge";
 import { startOpenAiStub, type StubAnswer, type StubRequest } from "../helpers/openai-stub";
+import { scratchDatabase } from "../helpers/scratch-database";
 import { startServer } from "../helpers/server";
 
 /**
@@ -81,7 +82,11 @@ export default async function setup(project: TestProject) {
   buildIfNeeded();
   // Answers at once; a test that needs to see an evaluation or a run in flight holds it (stubControl).
   const judge = await startOpenAiStub(stubModel);
+  // The pages on PostgreSQL where the tests have one (every integration test runs on both
+  // databases; the pages once, on the server most teams deploy), else on the embedded database.
+  const scratch = process.env.TEST_DATABASE_URL ? await scratchDatabase("skillgate_browser") : null;
   const server = await startServer({
+    ...(scratch && { DATABASE_URL: scratch.url }),
     SKILLGATE_MODEL: "openai-compatible:stub-judge",
     SKILLGATE_OPENAI_BASE_URL: judge.baseUrl,
     SKILLGATE_JUDGE_CONCURRENCY: "2",
@@ -104,6 +109,7 @@ export default async function setup(project: TestProject) {
   project.provide("leadSession", await signInOnce(server.url));
   return async () => {
     await server.stop();
+    await scratch?.drop();
     // The shared server's log, for a failure the tests only see as a status code.
     if (process.env.SKILLGATE_TEST_SERVER_LOG) writeFileSync(process.env.SKILLGATE_TEST_SERVER_LOG, server.output());
     await judge.close();
